@@ -1,0 +1,96 @@
+import { Type, type Static, type TObject, type TProperties } from 'typebox';
+import { Value } from 'typebox/value';
+
+/** A bad or missing environment variable; `problems` holds one line per variable. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration:\n${problems.join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** A rule across variables, checked after each variable passed its own schema. */
+export type ConfigRule<T> = (config: T) => string | undefined;
+
+/**
+ * Reads the schema's variables from `env`, converts strings to the declared types,
+ * applies defaults and validates. Problems never quote a value: variables may be secrets.
+ */
+export function loadConfig<P extends TProperties>(
+  schema: TObject<P>,
+  env: Record<string, string | undefined> = process.env,
+  rules: ConfigRule<Static<TObject<P>>>[] = [],
+): Static<TObject<P>> {
+  const raw: Record<string, unknown> = {};
+  for (const key of Object.keys(schema.properties)) {
+    const value = env[key];
+    // An empty variable reads as unset, so `FOO=` falls back to the default.
+    if (value !== undefined && value !== '') raw[key] = value;
+  }
+  const converted = Value.Convert(schema, Value.Default(schema, raw)) as Record<string, unknown>;
+  const problems = new Map<string, string>();
+  for (const error of Value.Errors(schema, converted)) {
+    const name = variableName(error.instancePath, error.params);
+    if (!problems.has(name)) problems.set(name, `${name}: ${describeProblem(error.keyword, error.message, raw[name] === undefined)}`);
+  }
+  if (problems.size === 0) {
+    const config = converted as Static<TObject<P>>;
+    for (const rule of rules) {
+      const problem = rule(config);
+      if (problem) problems.set(problem, problem);
+    }
+  }
+  if (problems.size > 0) throw new ConfigError([...problems.values()]);
+  return converted as Static<TObject<P>>;
+}
+
+function variableName(instancePath: string, params: unknown): string {
+  const fromPath = instancePath.split('/')[1];
+  if (fromPath) return fromPath;
+  const missing = (params as { requiredProperties?: string[] } | undefined)?.requiredProperties?.[0];
+  return missing ?? '(config)';
+}
+
+function describeProblem(keyword: string, message: string, missing: boolean): string {
+  if (keyword === 'required' || missing) return 'is required but not set';
+  return message;
+}
+
+/** Runs `load`, and on a ConfigError prints one line per problem and exits with code 1. */
+export function loadConfigOrExit<T>(load: () => T, serviceName: string): T {
+  try {
+    return load();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${serviceName}: invalid configuration\n`);
+      for (const problem of error.problems) process.stderr.write(`  ${problem}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
+/** Variables every service reads (ARCHITECTURE.md, Configuration). */
+export function commonConfigProperties(defaultPort: number) {
+  return {
+    NODE_ENV: Type.Union([Type.Literal('development'), Type.Literal('production'), Type.Literal('test')], { default: 'production' }),
+    PORT: Type.Integer({ minimum: 0, maximum: 65535, default: defaultPort }),
+    HOST: Type.String({ default: '0.0.0.0' }),
+    LOG_LEVEL: Type.Union(
+      ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((level) => Type.Literal(level)),
+      { default: 'info' },
+    ),
+    DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
+    DATA_DIR: Type.String({ default: './.data' }),
+    MIGRATE_ON_START: Type.Optional(Type.Boolean()),
+    DB_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
+    DB_CONNECT_TIMEOUT_SECONDS: Type.Integer({ minimum: 1, maximum: 60, default: 3 }),
+    SHUTDOWN_GRACE_MS: Type.Integer({ minimum: 0, maximum: 600000, default: 10000 }),
+    MAX_BODY_BYTES: Type.Integer({ minimum: 1024, maximum: 100 * 1024 * 1024, default: 1024 * 1024 }),
+  };
+}
+
+/** Migrations run at start in development unless told otherwise; elsewhere a Job runs them. */
+export function shouldMigrateOnStart(config: { NODE_ENV: string; MIGRATE_ON_START?: boolean }): boolean {
+  return config.MIGRATE_ON_START ?? config.NODE_ENV === 'development';
+}

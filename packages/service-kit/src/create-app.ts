@@ -1,0 +1,92 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawServerDefault } from 'fastify';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import helmet from '@fastify/helmet';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import addFormats from 'ajv-formats';
+import { ErrorBodySchema } from '@tessera/contracts';
+import { installErrorHandling } from './error-handler.js';
+import { registerHealthRoutes, type ReadinessCheck } from './health.js';
+import type { Logger } from './logger.js';
+
+export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
+
+export interface CreateAppOptions {
+  /** Service name, used in logs and the OpenAPI document. */
+  name: string;
+  title: string;
+  description: string;
+  version?: string;
+  logger: Logger;
+  /** Largest accepted body in bytes; larger is 413. */
+  bodyLimit: number;
+  /** Readiness checks for `GET /health/ready`, by name (e.g. `database`, `nats`). */
+  readiness: Record<string, ReadinessCheck>;
+  /** Public base URL, listed as the OpenAPI server. */
+  publicBaseUrl?: string;
+  /** Extra OpenAPI security schemes, e.g. the API key or bearer token. */
+  securitySchemes?: Record<string, unknown>;
+}
+
+/** Request ids we accept from callers: short and safe to log. Others are replaced. */
+const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/**
+ * The Fastify instance every service starts from: TypeBox type provider, request ids,
+ * redacting logger, security headers, the platform error body for every error,
+ * health routes and OpenAPI docs. Routes are registered by the caller afterwards,
+ * inside `app.register` or directly; call `await app.ready()` before listening.
+ */
+export async function createApp(options: CreateAppOptions): Promise<App> {
+  const app = Fastify({
+    loggerInstance: options.logger as FastifyBaseLogger,
+    bodyLimit: options.bodyLimit,
+    requestIdHeader: 'x-request-id',
+    genReqId: () => randomUUID(),
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    ajv: {
+      customOptions: { allErrors: true, removeAdditional: false, coerceTypes: 'array', useDefaults: true, strict: false },
+      plugins: [addFormats.default as never],
+    },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  // A request id we did not generate is echoed only when it is safe to log.
+  app.addHook('onRequest', async (request, reply) => {
+    const given = request.headers['x-request-id'];
+    if (typeof given === 'string' && !REQUEST_ID_PATTERN.test(given)) {
+      (request as { id: string }).id = randomUUID();
+    }
+    void reply.header('x-request-id', request.id);
+  });
+
+  installErrorHandling(app);
+  app.addSchema(ErrorBodySchema);
+
+  await app.register(helmet, {
+    // APIs answer JSON; the docs page sets its own CSP (swagger-ui staticCSP).
+    contentSecurityPolicy: { directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
+    global: true,
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: options.title, description: options.description, version: options.version ?? '0.1.0' },
+      ...(options.publicBaseUrl ? { servers: [{ url: options.publicBaseUrl }] } : {}),
+      components: { securitySchemes: (options.securitySchemes ?? {}) as never },
+    },
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, index) => String(json.$id ?? `def-${index}`) },
+  });
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    staticCSP: true,
+    uiConfig: { deepLinking: true },
+    logLevel: 'warn',
+  });
+
+  registerHealthRoutes(app, options.readiness);
+  return app;
+}

@@ -1,0 +1,72 @@
+import { mkdirSync } from 'node:fs';
+import { sql } from 'drizzle-orm';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import postgres from 'postgres';
+import { PGlite } from '@electric-sql/pglite';
+
+/** A Drizzle database over either driver; queries take this or a transaction. */
+export type Db<TSchema extends Record<string, unknown> = Record<string, never>> = PgDatabase<PgQueryResultHKT, TSchema>;
+/** What query functions accept: the database or a transaction of it. */
+export type DbOrTx<TSchema extends Record<string, unknown> = Record<string, never>> = Pick<
+  Db<TSchema>,
+  'select' | 'insert' | 'update' | 'delete' | 'execute' | 'transaction' | 'query' | 'selectDistinct' | '$count'
+>;
+
+export interface Database<TSchema extends Record<string, unknown>> {
+  db: Db<TSchema>;
+  /** `postgres` for a server (DATABASE_URL), `pglite` for the embedded default. */
+  kind: 'postgres' | 'pglite';
+  /** Resolves when the database answers a query. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface OpenDatabaseOptions<TSchema extends Record<string, unknown>> {
+  schema: TSchema;
+  /** A postgres:// URL; when absent an embedded PGlite is used. */
+  url?: string;
+  /** PGlite data directory; absent means in memory. */
+  dataDir?: string;
+  poolSize?: number;
+  connectTimeoutSeconds?: number;
+  /** Per-statement timeout, so a stuck query fails instead of holding a request. */
+  statementTimeoutMs?: number;
+}
+
+/** Opens a Drizzle database: postgres-js when `url` is given, PGlite otherwise. */
+export async function openDatabase<TSchema extends Record<string, unknown>>(
+  options: OpenDatabaseOptions<TSchema>,
+): Promise<Database<TSchema>> {
+  if (options.url) {
+    const client = postgres(options.url, {
+      max: options.poolSize ?? 10,
+      connect_timeout: options.connectTimeoutSeconds ?? 3,
+      idle_timeout: 60,
+      onnotice: () => {},
+      connection: { statement_timeout: options.statementTimeoutMs ?? 15000, application_name: 'tessera' },
+    });
+    const db = drizzlePostgres(client, { schema: options.schema }) as unknown as Db<TSchema>;
+    return {
+      db,
+      kind: 'postgres',
+      ping: async () => {
+        await client`select 1`;
+      },
+      close: () => client.end({ timeout: 5 }),
+    };
+  }
+  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+  const client = new PGlite(options.dataDir);
+  await client.waitReady;
+  const db = drizzlePglite(client, { schema: options.schema }) as unknown as Db<TSchema>;
+  return {
+    db,
+    kind: 'pglite',
+    ping: async () => {
+      await db.execute(sql`select 1`);
+    },
+    close: () => client.close(),
+  };
+}

@@ -1,0 +1,70 @@
+import { join } from 'node:path';
+import { shouldMigrateOnStart } from './config.js';
+import { openDatabase, type Database } from './db/database.js';
+import { migrateDatabase } from './db/migrate.js';
+import type { App } from './create-app.js';
+import type { Logger } from './logger.js';
+
+/** The config every service shares (see `commonConfigProperties`). */
+export interface CommonConfig {
+  NODE_ENV: string;
+  PORT: number;
+  HOST: string;
+  DATABASE_URL?: string;
+  DATA_DIR: string;
+  MIGRATE_ON_START?: boolean;
+  DB_POOL_SIZE: number;
+  DB_CONNECT_TIMEOUT_SECONDS: number;
+}
+
+export interface OpenServiceDatabaseOptions<TSchema extends Record<string, unknown>> {
+  service: string;
+  config: CommonConfig;
+  schema: TSchema;
+  migrationsFolder: string;
+  logger: Logger;
+}
+
+/**
+ * Opens the service's database (DATABASE_URL, else PGlite under DATA_DIR/<service>)
+ * and applies its migrations when MIGRATE_ON_START says so.
+ */
+export async function openServiceDatabase<TSchema extends Record<string, unknown>>(
+  options: OpenServiceDatabaseOptions<TSchema>,
+): Promise<Database<TSchema>> {
+  const { config } = options;
+  const database = await openDatabase({
+    schema: options.schema,
+    ...(config.DATABASE_URL
+      ? { url: config.DATABASE_URL, poolSize: config.DB_POOL_SIZE, connectTimeoutSeconds: config.DB_CONNECT_TIMEOUT_SECONDS }
+      : { dataDir: join(config.DATA_DIR, options.service) }),
+  });
+  options.logger.info({ database: database.kind }, `database: ${database.kind === 'pglite' ? `embedded PGlite in ${join(config.DATA_DIR, options.service)}` : 'PostgreSQL server'}`);
+  if (shouldMigrateOnStart(config)) {
+    await migrateDatabase(database, { service: options.service, migrationsFolder: options.migrationsFolder, url: config.DATABASE_URL });
+    options.logger.info('migrations applied');
+  }
+  return database;
+}
+
+/** Listens on HOST:PORT and returns the base URL a local client can use. */
+export async function listen(app: App, config: Pick<CommonConfig, 'HOST' | 'PORT'>): Promise<string> {
+  await app.listen({ host: config.HOST, port: config.PORT });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.PORT;
+  const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
+  return `http://${host}:${port}`;
+}
+
+/** Runs the service's migrate-and-exit entry point (a Kubernetes Job). */
+export async function runMigrationsAndExit(options: Omit<OpenServiceDatabaseOptions<Record<string, never>>, 'schema'>): Promise<never> {
+  try {
+    const database = await openServiceDatabase({ ...options, schema: {}, config: { ...options.config, MIGRATE_ON_START: true } });
+    await database.close();
+    options.logger.info('migrations complete');
+    process.exit(0);
+  } catch (error) {
+    options.logger.error({ err: error }, 'migrations failed');
+    process.exit(1);
+  }
+}

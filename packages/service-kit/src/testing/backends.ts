@@ -1,0 +1,199 @@
+import { spawnSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync, chownSync } from 'node:fs';
+import { createServer, connect as netConnect } from 'node:net';
+import { request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** Where the test run's PostgreSQL and NATS came from (ARCHITECTURE.md, Testing). */
+export interface TestBackendInfo {
+  postgres: { source: 'env' | 'testcontainers' | 'local' | 'pglite'; adminUrl?: string };
+  nats: { source: 'env' | 'testcontainers' | 'local' | 'in-process'; url?: string };
+}
+
+export interface StartedBackends {
+  info: TestBackendInfo;
+  stop(): Promise<void>;
+}
+
+/** Finds or starts the test servers in the documented order: env, testcontainers, local binaries, embedded. */
+export async function startTestBackends(env: NodeJS.ProcessEnv = process.env): Promise<StartedBackends> {
+  const stops: Array<() => Promise<void>> = [];
+  const info: TestBackendInfo = { postgres: { source: 'pglite' }, nats: { source: 'in-process' } };
+  const docker = !env.TEST_DATABASE_URL || !env.TEST_NATS_URL ? await dockerAnswers() : false;
+
+  if (env.TEST_DATABASE_URL) {
+    info.postgres = { source: 'env', adminUrl: env.TEST_DATABASE_URL };
+  } else if (docker) {
+    const started = await startPostgresContainer();
+    info.postgres = { source: 'testcontainers', adminUrl: started.url };
+    stops.push(started.stop);
+  } else {
+    const local = await startLocalPostgres();
+    if (local) {
+      info.postgres = { source: 'local', adminUrl: local.url };
+      stops.push(local.stop);
+    }
+  }
+
+  if (env.TEST_NATS_URL) {
+    info.nats = { source: 'env', url: env.TEST_NATS_URL };
+  } else if (docker) {
+    const started = await startNatsContainer();
+    info.nats = { source: 'testcontainers', url: started.url };
+    stops.push(started.stop);
+  } else {
+    const local = await startLocalNats();
+    if (local) {
+      info.nats = { source: 'local', url: local.url };
+      stops.push(local.stop);
+    }
+  }
+  return {
+    info,
+    stop: async () => {
+      for (const stop of stops.reverse()) await stop().catch(() => {});
+    },
+  };
+}
+
+export function describeBackends(info: TestBackendInfo): string {
+  const pg = info.postgres.source === 'pglite' ? 'PGlite (embedded; server-only tests skipped)' : `PostgreSQL server (${info.postgres.source})`;
+  const nats = info.nats.source === 'in-process' ? 'in-process transport (NATS-only tests skipped)' : `NATS server (${info.nats.source})`;
+  return `test backends: ${pg}; ${nats}`;
+}
+
+async function dockerAnswers(): Promise<boolean> {
+  const socket = '/var/run/docker.sock';
+  if (!process.env.DOCKER_HOST && !existsSync(socket)) return false;
+  if (process.env.DOCKER_HOST) return true;
+  return new Promise((resolve) => {
+    const req = httpRequest({ socketPath: socket, path: '/_ping', timeout: 1000 }, (res) => {
+      res.resume();
+      resolve(res.statusCode === 200);
+    });
+    req.on('error', () => resolve(false));
+    req.on('timeout', () => {
+      req.destroy();
+      resolve(false);
+    });
+    req.end();
+  });
+}
+
+async function startPostgresContainer() {
+  const { GenericContainer, Wait } = await import('testcontainers');
+  const container = await new GenericContainer('postgres:16-alpine')
+    .withEnvironment({ POSTGRES_PASSWORD: 'postgres' })
+    .withExposedPorts(5432)
+    .withWaitStrategy(Wait.forLogMessage(/database system is ready to accept connections/, 2))
+    .start();
+  return {
+    url: `postgres://postgres:postgres@${container.getHost()}:${container.getMappedPort(5432)}/postgres`,
+    stop: async () => void (await container.stop()),
+  };
+}
+
+async function startNatsContainer() {
+  const { GenericContainer, Wait } = await import('testcontainers');
+  const container = await new GenericContainer('nats:2.10-alpine').withCommand(['-js']).withExposedPorts(4222).withWaitStrategy(Wait.forListeningPorts()).start();
+  return { url: `nats://${container.getHost()}:${container.getMappedPort(4222)}`, stop: async () => void (await container.stop()) };
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+function findPostgresBin(): string | undefined {
+  const onPath = spawnSync('sh', ['-c', 'command -v initdb'], { encoding: 'utf8' }).stdout.trim();
+  if (onPath) return join(onPath, '..');
+  const root = '/usr/lib/postgresql';
+  if (!existsSync(root)) return undefined;
+  const versions = readdirSync(root).sort((a, b) => Number(b) - Number(a));
+  for (const version of versions) {
+    const bin = join(root, version, 'bin');
+    if (existsSync(join(bin, 'initdb'))) return bin;
+  }
+  return undefined;
+}
+
+/** PostgreSQL refuses to run as root: run its binaries as the `postgres` user then. */
+function asPostgresUser(command: string, args: string[]): [string, string[]] {
+  if (process.getuid?.() !== 0) return [command, args];
+  return ['runuser', ['-u', 'postgres', '--', command, ...args]];
+}
+
+async function startLocalPostgres(): Promise<{ url: string; stop: () => Promise<void> } | undefined> {
+  const bin = findPostgresBin();
+  if (!bin) return undefined;
+  const dir = mkdtempSync(join(tmpdir(), 'tessera-pg-'));
+  if (process.getuid?.() === 0) {
+    const pw = spawnSync('id', ['-u', 'postgres'], { encoding: 'utf8' });
+    const gid = spawnSync('id', ['-g', 'postgres'], { encoding: 'utf8' });
+    if (pw.status !== 0) return undefined;
+    chownSync(dir, Number(pw.stdout.trim()), Number(gid.stdout.trim()));
+  }
+  const data = join(dir, 'data');
+  const port = await freePort();
+  const run = (command: string, args: string[]) => {
+    const [cmd, argv] = asPostgresUser(command, args);
+    return spawnSync(cmd, argv, { encoding: 'utf8', cwd: dir });
+  };
+  const init = run(join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8']);
+  if (init.status !== 0) return undefined;
+  const start = run(join(bin, 'pg_ctl'), [
+    '-D', data, '-l', join(dir, 'log'), '-w', '-t', '30',
+    '-o', `-p ${port} -c listen_addresses=127.0.0.1 -k ${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=400`,
+    'start',
+  ]);
+  if (start.status !== 0) return undefined;
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    stop: async () => {
+      run(join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop']);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function startLocalNats(): Promise<{ url: string; stop: () => Promise<void> } | undefined> {
+  const binary = spawnSync('sh', ['-c', 'command -v nats-server'], { encoding: 'utf8' }).stdout.trim();
+  if (!binary) return undefined;
+  const port = await freePort();
+  const child: ChildProcess = spawn(binary, ['-a', '127.0.0.1', '-p', String(port)], { stdio: 'ignore' });
+  if (!(await waitForPort(port, 5000))) {
+    child.kill('SIGKILL');
+    return undefined;
+  }
+  return {
+    url: `nats://127.0.0.1:${port}`,
+    stop: async () => {
+      child.kill('SIGTERM');
+    },
+  };
+}
+
+async function waitForPort(port: number, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = netConnect(port, '127.0.0.1');
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.once('error', () => resolve(false));
+    });
+    if (open) return true;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return false;
+}

@@ -1,0 +1,120 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Type } from 'typebox';
+import { AppError, createApp, type App } from '../src/index.js';
+import { captureLogger } from '../src/testing/index.js';
+
+describe('createApp', () => {
+  let app: App;
+  let failReady = false;
+  const logs = captureLogger('kit-test', 'info');
+
+  beforeAll(async () => {
+    app = await createApp({
+      name: 'kit-test',
+      title: 'Kit test',
+      description: 'test app',
+      logger: logs.logger,
+      bodyLimit: 1024,
+      readiness: {
+        database: async () => {
+          if (failReady) throw new Error('down');
+        },
+      },
+    });
+    app.post(
+      '/things',
+      { schema: { body: Type.Object({ name: Type.String({ minLength: 2 }), count: Type.Integer({ maximum: 5 }) }, { additionalProperties: false }) } },
+      async (request) => ({ got: request.body.name }),
+    );
+    app.get('/boom', async () => {
+      throw new Error('secret internal detail');
+    });
+    app.get('/conflict', async () => {
+      throw new AppError(409, 'THING_EXISTS', 'That thing exists already.');
+    });
+    await app.ready();
+  });
+  afterAll(() => app.close());
+
+  it('answers health and readiness, and 503 when a check fails', async () => {
+    expect((await app.inject({ url: '/health' })).json()).toEqual({ status: 'ok' });
+    expect((await app.inject({ url: '/health/ready' })).statusCode).toBe(200);
+    failReady = true;
+    const down = await app.inject({ url: '/health/ready' });
+    failReady = false;
+    expect(down.statusCode).toBe(503);
+    expect(down.json()).toEqual({ status: 'unavailable', checks: { database: 'unavailable' } });
+  });
+
+  it('propagates a safe x-request-id and replaces an unsafe one', async () => {
+    const kept = await app.inject({ url: '/health', headers: { 'x-request-id': 'abc-123' } });
+    expect(kept.headers['x-request-id']).toBe('abc-123');
+    const replaced = await app.inject({ url: '/health', headers: { 'x-request-id': 'bad id\u0000<script>' } });
+    expect(replaced.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    const generated = await app.inject({ url: '/health' });
+    expect(generated.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('answers schema failures with VALIDATION_FAILED and details per problem', async () => {
+    const response = await app.inject({ method: 'POST', url: '/things', payload: { name: 'x', count: 9, extra: 1 } });
+    expect(response.statusCode).toBe(400);
+    const body = response.json();
+    expect(body).toMatchObject({ statusCode: 400, error: 'Bad Request', code: 'VALIDATION_FAILED' });
+    const paths = body.details.map((d: { path: string }) => d.path).sort();
+    expect(paths).toEqual(['/count', '/extra', '/name']);
+  });
+
+  it('answers bad JSON, empty JSON, wrong content type and big bodies with the platform body', async () => {
+    const badJson = await app.inject({ method: 'POST', url: '/things', headers: { 'content-type': 'application/json' }, payload: '{"name":' });
+    expect(badJson.json()).toMatchObject({ statusCode: 400, code: 'VALIDATION_FAILED', message: 'The body is not valid JSON.' });
+    const empty = await app.inject({ method: 'POST', url: '/things', headers: { 'content-type': 'application/json' }, payload: '' });
+    expect(empty.json()).toMatchObject({ statusCode: 400, code: 'VALIDATION_FAILED' });
+    const wrongType = await app.inject({ method: 'POST', url: '/things', headers: { 'content-type': 'text/xml' }, payload: '<a/>' });
+    expect(wrongType.json()).toMatchObject({ statusCode: 415, code: 'UNSUPPORTED_MEDIA_TYPE', error: 'Unsupported Media Type' });
+    const big = await app.inject({ method: 'POST', url: '/things', payload: { name: 'x'.repeat(5000), count: 1 } });
+    expect(big.json()).toMatchObject({ statusCode: 413, code: 'BODY_TOO_LARGE' });
+  });
+
+  it('answers unknown routes with 404 NOT_FOUND', async () => {
+    const response = await app.inject({ url: '/nope' });
+    expect(response.json()).toMatchObject({ statusCode: 404, code: 'NOT_FOUND', error: 'Not Found' });
+  });
+
+  it('maps AppError to its status and code', async () => {
+    const response = await app.inject({ url: '/conflict' });
+    expect(response.statusCode).toBe(409);
+    expect(response.json()).toEqual({ statusCode: 409, error: 'Conflict', code: 'THING_EXISTS', message: 'That thing exists already.' });
+  });
+
+  it('never leaks an internal message or stack in a 500, but logs it', async () => {
+    const response = await app.inject({ url: '/boom' });
+    expect(response.statusCode).toBe(500);
+    const body = response.json();
+    expect(body).toEqual({ statusCode: 500, error: 'Internal Server Error', code: 'INTERNAL', message: expect.any(String) });
+    expect(response.body).not.toContain('secret internal detail');
+    expect(response.body).not.toContain('at ');
+    expect(logs.text()).toContain('secret internal detail');
+  });
+
+  it('serves the OpenAPI document and docs page', async () => {
+    const doc = await app.inject({ url: '/docs/json' });
+    expect(doc.statusCode).toBe(200);
+    expect(doc.json().openapi).toBe('3.1.0');
+    expect(Object.keys(doc.json().paths)).toContain('/things');
+    const page = await app.inject({ url: '/docs/' });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toContain('text/html');
+  });
+
+  it('sets security headers', async () => {
+    const response = await app.inject({ url: '/health' });
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+    expect(response.headers['strict-transport-security']).toBeDefined();
+  });
+
+  it('redacts secrets in logged headers', async () => {
+    app.log.info({ req: { headers: { authorization: 'Bearer abc.def.ghi', 'x-api-key': 'super-secret-key-123' } } }, 'manual');
+    expect(logs.text()).not.toContain('abc.def.ghi');
+    expect(logs.text()).not.toContain('super-secret-key-123');
+  });
+});

@@ -1,0 +1,32 @@
+import { createApp, type App, type Database, type Logger } from '@tessera/service-kit';
+import type { StatusListConfig } from './config.js';
+import type { StatusListDbSchema } from './db/schema.js';
+import { StatusListCache } from './status-list-cache.js';
+import { registerStatusListRoutes } from './routes/status-lists.js';
+
+export interface StatusListAppDeps {
+  config: StatusListConfig;
+  /** The write secret in force (API_KEY, or the development key). */
+  apiKey: string;
+  database: Database<StatusListDbSchema>;
+  logger: Logger;
+}
+
+/** Builds the status list service's app. No I/O happens here beyond what `deps` do. */
+export async function buildApp(deps: StatusListAppDeps): Promise<App> {
+  const app = await createApp({
+    name: 'status-list',
+    title: 'Tessera status list service',
+    description:
+      'Stores issuer-signed Token Status List JWTs (draft-ietf-oauth-status-list) and serves them byte for byte to verifiers and wallets.',
+    logger: deps.logger,
+    bodyLimit: deps.config.MAX_BODY_BYTES,
+    readiness: { database: () => deps.database.ping() },
+    ...(deps.config.PUBLIC_BASE_URL ? { publicBaseUrl: deps.config.PUBLIC_BASE_URL } : {}),
+    securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' } },
+  });
+  const cache = new StatusListCache({ ttlMs: deps.config.CACHE_TTL_MS, maxEntries: deps.config.CACHE_MAX_ENTRIES });
+  await registerStatusListRoutes(app, { ...deps, cache });
+  await app.ready();
+  return app;
+}

@@ -1,0 +1,29 @@
+import { Type, type Static } from 'typebox';
+import { commonConfigProperties, loadConfig } from '@tessera/service-kit';
+
+export const SERVICE_NAME = 'status-list';
+export const DEFAULT_PORT = 3003;
+
+export const StatusListConfigSchema = Type.Object({
+  ...commonConfigProperties(DEFAULT_PORT),
+  /** Secret for writes (`x-api-key`); required outside development. */
+  API_KEY: Type.Optional(Type.String({ minLength: 16 })),
+  /** Used in `Location` headers and the OpenAPI document only. */
+  PUBLIC_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  /** Largest inflated status list accepted, in bytes (compression-bomb cap). */
+  MAX_LIST_BYTES: Type.Integer({ minimum: 1, maximum: 256 * 1024 * 1024, default: 16 * 1024 * 1024 }),
+  /** How long a replica may serve a list from memory before re-reading it (staleness bound across replicas). */
+  CACHE_TTL_MS: Type.Integer({ minimum: 0, maximum: 60000, default: 1000 }),
+  /** Most lists kept in memory; least recently used are dropped first. */
+  CACHE_MAX_ENTRIES: Type.Integer({ minimum: 0, maximum: 10_000_000, default: 100_000 }),
+  /** `Cache-Control: max-age` for lists without `ttl` or `exp`. */
+  DEFAULT_MAX_AGE_SECONDS: Type.Integer({ minimum: 0, maximum: 31_536_000, default: 60 }),
+});
+
+export type StatusListConfig = Static<typeof StatusListConfigSchema>;
+
+export function loadStatusListConfig(env: Record<string, string | undefined> = process.env): StatusListConfig {
+  return loadConfig(StatusListConfigSchema, env, [
+    (config) => (config.NODE_ENV !== 'development' && !config.API_KEY ? 'API_KEY: is required outside development mode' : undefined),
+  ]);
+}

@@ -1,0 +1,26 @@
+import { bigint, integer, pgSchema, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+
+/** The service's own Postgres schema: it can share a database with the other services. */
+export const statusListSchema = pgSchema('status_list');
+
+/**
+ * One issuer-signed status list token. `jwt` is stored byte for byte as POSTed;
+ * `bits` and `sub` are fixed at creation; `etag` is a strong hash of `jwt`.
+ */
+export const statusLists = statusListSchema.table('status_lists', {
+  id: uuid('id').primaryKey(),
+  jwt: text('jwt').notNull(),
+  bits: smallint('bits').notNull(),
+  sub: text('sub').notNull(),
+  iat: bigint('iat', { mode: 'number' }).notNull(),
+  exp: bigint('exp', { mode: 'number' }),
+  ttl: integer('ttl'),
+  etag: text('etag').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+});
+
+export type StatusListRow = typeof statusLists.$inferSelect;
+
+export const schema = { statusLists };
+export type StatusListDbSchema = typeof schema;
