@@ -5,3 +5,5 @@ export * from './nats.js';
 export * from './status-list.js';
 export * from './intent-notice.js';
 export * from './inter-service.js';
+export * from './ecosystem.js';
+export * from './verifier.js';

@@ -9,10 +9,13 @@ export type StatusListBits = (typeof STATUS_LIST_BITS)[number];
 /** Status values of draft-ietf-oauth-status-list (others are application-specific or reserved). */
 export const StatusValue = { VALID: 0x00, INVALID: 0x01, SUSPENDED: 0x02 } as const;
 
+/** UUID v4, either case (stored in canonical lowercase). */
+export const UUID_V4_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$';
+
 export const CreateStatusListBodySchema = Type.Object(
   {
-    id: Type.String({ description: 'UUID v4 chosen by the client', examples: ['2f0d3b9c-5e3a-4a8e-9d6b-1c2d3e4f5a6b'] }),
-    jwt: Type.String({ description: 'compact JWS of the issuer-signed status list token (typ statuslist+jwt)' }),
+    id: Type.String({ pattern: UUID_V4_PATTERN, description: 'UUID v4 chosen by the client', examples: ['2f0d3b9c-5e3a-4a8e-9d6b-1c2d3e4f5a6b'] }),
+    jwt: Type.String({ minLength: 1, description: 'compact JWS of the issuer-signed status list token (typ statuslist+jwt)' }),
   },
   { additionalProperties: false },
 );
@@ -20,7 +23,7 @@ export type CreateStatusListBody = Static<typeof CreateStatusListBodySchema>;
 
 export const UpdateStatusListBodySchema = Type.Object(
   {
-    jwt: Type.String({ description: 'compact JWS of the updated status list token' }),
+    jwt: Type.String({ minLength: 1, description: 'compact JWS of the updated status list token' }),
   },
   { additionalProperties: false },
 );

@@ -1,4 +1,4 @@
-import { Type, type Static, type TObject, type TProperties } from 'typebox';
+import { Type, type Static, type TObject, type TProperties, type TSchema } from 'typebox';
 import { Value } from 'typebox/value';
 
 /** A bad or missing environment variable; `problems` holds one line per variable. */
@@ -29,9 +29,15 @@ export function loadConfig<P extends TProperties>(
   }
   const converted = Value.Convert(schema, Value.Default(schema, raw)) as Record<string, unknown>;
   const problems = new Map<string, string>();
-  for (const error of Value.Errors(schema, converted)) {
-    const name = variableName(error.instancePath, error.params);
-    if (!problems.has(name)) problems.set(name, `${name}: ${describeProblem(error.keyword, error.message, raw[name] === undefined)}`);
+  // Each variable is checked on its own, so every bad one gets its line.
+  for (const [name, propertySchema] of Object.entries(schema.properties) as Array<[string, TSchema]>) {
+    const value = converted[name];
+    if (value === undefined) {
+      if ((schema.required as string[] | undefined)?.includes(name)) problems.set(name, `${name}: is required but not set`);
+      continue;
+    }
+    const [error] = Value.Errors(propertySchema, value);
+    if (error) problems.set(name, `${name}: ${describeProblem(propertySchema, error.message)}`);
   }
   if (problems.size === 0) {
     const config = converted as Static<TObject<P>>;
@@ -44,15 +50,9 @@ export function loadConfig<P extends TProperties>(
   return converted as Static<TObject<P>>;
 }
 
-function variableName(instancePath: string, params: unknown): string {
-  const fromPath = instancePath.split('/')[1];
-  if (fromPath) return fromPath;
-  const missing = (params as { requiredProperties?: string[] } | undefined)?.requiredProperties?.[0];
-  return missing ?? '(config)';
-}
-
-function describeProblem(keyword: string, message: string, missing: boolean): string {
-  if (keyword === 'required' || missing) return 'is required but not set';
+function describeProblem(schema: TSchema, message: string): string {
+  const options = (schema as { anyOf?: Array<{ const?: unknown }> }).anyOf?.map((member) => member.const);
+  if (options && options.every((option) => typeof option === 'string')) return `must be one of ${options.join(', ')}`;
   return message;
 }
 

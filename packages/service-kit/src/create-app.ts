@@ -8,7 +8,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import addFormats from 'ajv-formats';
 import { ErrorBodySchema } from '@tessera/contracts';
 import { installErrorHandling } from './error-handler.js';
-import { registerHealthRoutes, type ReadinessCheck } from './health.js';
+import { quietLogLevel, registerHealthRoutes, type ReadinessCheck } from './health.js';
 import type { Logger } from './logger.js';
 
 export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
@@ -62,6 +62,8 @@ export async function createApp(options: CreateAppOptions): Promise<App> {
     void reply.header('x-request-id', request.id);
   });
 
+  // Management APIs take JSON only; a route that takes another type registers its parser.
+  app.removeContentTypeParser('text/plain');
   installErrorHandling(app);
   app.addSchema(ErrorBodySchema);
 
@@ -84,7 +86,7 @@ export async function createApp(options: CreateAppOptions): Promise<App> {
     routePrefix: '/docs',
     staticCSP: true,
     uiConfig: { deepLinking: true },
-    logLevel: 'warn',
+    logLevel: quietLogLevel(options.logger.level),
   });
 
   registerHealthRoutes(app, options.readiness);

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
+import type { LevelWithSilent } from 'pino';
 
 /** A named readiness check: resolves when the dependency answers, rejects otherwise. */
 export type ReadinessCheck = () => Promise<void>;
@@ -15,10 +16,12 @@ const ReadySchema = Type.Object({
  * passed within `timeoutMs`; 503 otherwise). Health bodies are the one exception to the error body.
  */
 export function registerHealthRoutes(app: FastifyInstance, checks: Record<string, ReadinessCheck>, timeoutMs = 2000): void {
-  app.get('/health', { logLevel: 'warn', schema: { tags: ['health'], response: { 200: HealthSchema } } }, async () => ({ status: 'ok' }));
+  // Probes hit these every few seconds: log them only at warn, unless the service is quieter still.
+  const logLevel = quietLogLevel(app.log.level);
+  app.get('/health', { logLevel, schema: { tags: ['health'], response: { 200: HealthSchema } } }, async () => ({ status: 'ok' }));
   app.get(
     '/health/ready',
-    { logLevel: 'warn', schema: { tags: ['health'], response: { 200: ReadySchema, 503: ReadySchema } } },
+    { logLevel, schema: { tags: ['health'], response: { 200: ReadySchema, 503: ReadySchema } } },
     async (request, reply) => {
       const results = await Promise.all(
         Object.entries(checks).map(async ([name, check]) => {
@@ -43,4 +46,9 @@ export function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
     timer = setTimeout(() => reject(Object.assign(new Error(`timed out after ${ms} ms`), { code: 'ETIMEDOUT' })), ms);
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** `warn`, or the logger's own level when that is quieter (route levels override the logger's). */
+export function quietLogLevel(level: string): LevelWithSilent {
+  return ['trace', 'debug', 'info'].includes(level) ? 'warn' : (level as LevelWithSilent);
 }

@@ -1,0 +1,213 @@
+import { Type, type Static } from 'typebox';
+import { IntentNoticeSchema } from './intent-notice.js';
+import { SignerOptionSchema } from './inter-service.js';
+
+/**
+ * Bodies and records of the verifier's management API (VERIFIER.md). The DCQL
+ * query itself is typed loosely here: the service validates it with the `dcql`
+ * library and answers 400 INVALID_DCQL with a JSON Pointer per problem.
+ */
+
+/** Display data a wallet shows to the holder; copied into the request object's `client_metadata`. */
+export const ClientMetadataSchema = Type.Object(
+  {
+    client_name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    logo_uri: Type.Optional(Type.String({ format: 'uri', maxLength: 2048, pattern: '^(https?:|data:image/)' })),
+  },
+  { additionalProperties: false },
+);
+export type ClientMetadata = Static<typeof ClientMetadataSchema>;
+
+/** The organisation's own identifier of a verifier: safe in URLs and query strings. */
+export const VerifierIdSchema = Type.String({ minLength: 1, maxLength: 200, pattern: '^[A-Za-z0-9][A-Za-z0-9._:~-]*$' });
+
+export const CreateVerifierBodySchema = Type.Object(
+  { verifierId: VerifierIdSchema, clientMetadata: Type.Optional(ClientMetadataSchema) },
+  { additionalProperties: false },
+);
+export type CreateVerifierBody = Static<typeof CreateVerifierBodySchema>;
+
+/** PUT replaces `clientMetadata` (absent clears it); `verifierId` cannot change. */
+export const UpdateVerifierBodySchema = Type.Object(
+  { clientMetadata: Type.Optional(ClientMetadataSchema) },
+  { additionalProperties: false },
+);
+export type UpdateVerifierBody = Static<typeof UpdateVerifierBodySchema>;
+
+export const VerifierSchema = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  verifierId: Type.String(),
+  clientMetadata: Type.Optional(ClientMetadataSchema),
+  createDateTime: Type.String({ format: 'date-time' }),
+  lastChangedDateTime: Type.String({ format: 'date-time' }),
+});
+export type Verifier = Static<typeof VerifierSchema>;
+
+/** How the request object's `client_id` is derived from an X.509 leaf (OpenID4VP 1.0 §5.9.3). */
+export const ClientIdPrefixSchema = Type.Union([Type.Literal('x509_hash'), Type.Literal('x509_san_dns')]);
+export type ClientIdPrefix = Static<typeof ClientIdPrefixSchema>;
+
+export const RequestSignerSchema = Type.Object(
+  { method: SignerOptionSchema, clientIdPrefix: Type.Optional(ClientIdPrefixSchema) },
+  { additionalProperties: false },
+);
+export type RequestSigner = Static<typeof RequestSignerSchema>;
+
+/** A DCQL query with the spec's `combine` field; validated by the service, not by the schema. */
+export const DcqlQueryInputSchema = Type.Object({}, { additionalProperties: true, description: 'DCQL query plus `combine: "all"`' });
+
+export const TemplateJsonSchema = Type.Object(
+  { dcql: Type.Object({ query: DcqlQueryInputSchema }, { additionalProperties: false }) },
+  { additionalProperties: false },
+);
+
+export const VerificationTemplateBodySchema = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 200 }),
+    templateJson: TemplateJsonSchema,
+    signerOption: SignerOptionSchema,
+    clientIdPrefix: Type.Optional(ClientIdPrefixSchema),
+  },
+  { additionalProperties: false },
+);
+export type VerificationTemplateBody = Static<typeof VerificationTemplateBodySchema>;
+
+export const VerificationTemplateSchema = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  name: Type.String(),
+  templateJson: TemplateJsonSchema,
+  signerOption: SignerOptionSchema,
+  clientIdPrefix: Type.Optional(ClientIdPrefixSchema),
+  createDateTime: Type.String({ format: 'date-time' }),
+  lastChangedDateTime: Type.String({ format: 'date-time' }),
+});
+export type VerificationTemplate = Static<typeof VerificationTemplateSchema>;
+
+export const ResponseModeSchema = Type.Union([
+  Type.Literal('direct_post'),
+  Type.Literal('direct_post.jwt'),
+  Type.Literal('dc_api'),
+  Type.Literal('dc_api.jwt'),
+]);
+export type ResponseMode = Static<typeof ResponseModeSchema>;
+
+export const SessionStateSchema = Type.Union([
+  Type.Literal('RequestCreated'),
+  Type.Literal('RequestUriRetrieved'),
+  Type.Literal('ResponseVerified'),
+  Type.Literal('Error'),
+]);
+export type SessionState = Static<typeof SessionStateSchema>;
+
+/** An origin such as `https://rp.example` (scheme, host, optional port; no path). */
+export const OriginSchema = Type.String({ minLength: 1, maxLength: 2048, pattern: '^[A-Za-z][A-Za-z0-9+.-]*://[^/?#]+$' });
+
+/** A transaction data object (OpenID4VP 1.0 §8.4); sent base64url-encoded. */
+export const TransactionDataInputSchema = Type.Object(
+  {
+    type: Type.String({ minLength: 1, maxLength: 200 }),
+    credential_ids: Type.Array(Type.String({ minLength: 1 }), { minItems: 1, maxItems: 50 }),
+  },
+  { additionalProperties: true },
+);
+
+/** Fields both create-session bodies share. */
+const SessionOptionsProperties = {
+  responseMode: ResponseModeSchema,
+  expectedOrigins: Type.Optional(Type.Array(OriginSchema, { minItems: 1, maxItems: 20 })),
+  payloadState: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })),
+  requestSigner: Type.Optional(RequestSignerSchema),
+  expiresInSeconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 86400 })),
+  transactionData: Type.Optional(Type.Array(TransactionDataInputSchema, { minItems: 1, maxItems: 20 })),
+  redirectUri: Type.Optional(Type.String({ format: 'uri', maxLength: 2048, pattern: '^https?://' })),
+};
+
+export const CreatePresentationBodySchema = Type.Object(
+  { dcql: DcqlQueryInputSchema, ...SessionOptionsProperties },
+  { additionalProperties: false },
+);
+export type CreatePresentationBody = Static<typeof CreatePresentationBodySchema>;
+
+export const CreateIntentPresentationBodySchema = Type.Object(
+  { intent: Type.String({ minLength: 1, maxLength: 200 }), ...SessionOptionsProperties },
+  { additionalProperties: false },
+);
+export type CreateIntentPresentationBody = Static<typeof CreateIntentPresentationBodySchema>;
+
+export const SessionErrorSchema = Type.Object({ code: Type.String(), message: Type.String() });
+
+/** A presentation session as `GET verifier-presentation` returns it. */
+export const PresentationSessionSchema = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  authorizationRequestId: Type.String(),
+  authorizationRequestUri: Type.Optional(Type.String()),
+  requestUri: Type.Optional(Type.String()),
+  responseUri: Type.Optional(Type.String()),
+  publicVerifierId: Type.String(),
+  clientId: Type.String(),
+  nonce: Type.String(),
+  payloadState: Type.String(),
+  responseMode: ResponseModeSchema,
+  expectedOrigins: Type.Optional(Type.Array(Type.String())),
+  state: SessionStateSchema,
+  error: Type.Optional(SessionErrorSchema),
+  createdAt: Type.String({ format: 'date-time' }),
+  updatedAt: Type.String({ format: 'date-time' }),
+  expiresAt: Type.String({ format: 'date-time' }),
+});
+export type PresentationSession = Static<typeof PresentationSessionSchema>;
+
+/** What the browser hands to `navigator.credentials.get` (OpenID4VP 1.0 Appendix A). */
+export const DcApiRequestSchema = Type.Object({
+  protocol: Type.Literal('openid4vp-v1-signed'),
+  data: Type.Object({ request: Type.String() }),
+});
+export type DcApiRequest = Static<typeof DcApiRequestSchema>;
+
+/** The create-session answer: the record plus what to hand the wallet. */
+export const CreatedPresentationSchema = Type.Object({
+  ...PresentationSessionSchema.properties,
+  dcApiRequest: Type.Optional(DcApiRequestSchema),
+  notice: Type.Optional(IntentNoticeSchema),
+});
+export type CreatedPresentation = Static<typeof CreatedPresentationSchema>;
+
+export const SessionListQuerySchema = Type.Object({
+  pageNumber: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+  pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 10 })),
+  id: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  publicVerifierId: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  payloadState: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })),
+  authorizationRequestUri: Type.Optional(Type.String({ minLength: 1, maxLength: 4096 })),
+  authorizationRequestId: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  nonce: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  state: Type.Optional(SessionStateSchema),
+});
+export type SessionListQuery = Static<typeof SessionListQuerySchema>;
+
+export const CertificateKeyTypeSchema = Type.Union([Type.Literal('P256'), Type.Literal('ED25519')]);
+export type CertificateKeyType = Static<typeof CertificateKeyTypeSchema>;
+
+export const ImportCertificateBodySchema = Type.Object(
+  {
+    certificateChainPem: Type.String({ minLength: 1, maxLength: 65536, description: 'PEM certificates, leaf first' }),
+    privateKeyPem: Type.String({ minLength: 1, maxLength: 16384, description: 'PKCS#8 PEM private key of the leaf' }),
+  },
+  { additionalProperties: false },
+);
+export type ImportCertificateBody = Static<typeof ImportCertificateBodySchema>;
+
+/** The request-signing certificate of an organisation and key type (never the private key). */
+export const SigningCertificateSchema = Type.Object({
+  keyType: CertificateKeyTypeSchema,
+  source: Type.Union([Type.Literal('platform'), Type.Literal('imported')]),
+  subject: Type.String(),
+  issuer: Type.String(),
+  notBefore: Type.String({ format: 'date-time' }),
+  notAfter: Type.String({ format: 'date-time' }),
+  sanDnsNames: Type.Array(Type.String()),
+  fingerprint: Type.String({ description: 'SHA-256 of the leaf DER, lowercase hex' }),
+  x509Hash: Type.String({ description: 'base64url SHA-256 of the leaf DER: the x509_hash client_id value' }),
+  certificateChainPem: Type.String({ description: 'the chain sent as x5c, leaf first, without the trust anchor' }),
+});
+export type SigningCertificate = Static<typeof SigningCertificateSchema>;

@@ -1,0 +1,74 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { freePort } from '@tessera/service-kit/testing';
+import { createTestStatusListDb, listUri, newListId } from './support/test-app.js';
+import { signStatusListToken } from './support/status-list-token.js';
+
+const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
+const dataDir = mkdtempSync(join(tmpdir(), 'status-list-process-'));
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+function runMain(env: Record<string, string>) {
+  return spawnSync(process.execPath, [MAIN], { env: { PATH: process.env.PATH, DATA_DIR: dataDir, ...env }, encoding: 'utf8', timeout: 20000 });
+}
+
+describe('status list process', () => {
+  it('exits 1 naming a missing API_KEY outside development', () => {
+    const result = runMain({ NODE_ENV: 'production' });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain('API_KEY');
+  });
+
+  it('exits 1 with one line per bad variable, never printing the secret', () => {
+    const secret = 'short-secret';
+    const result = runMain({ NODE_ENV: 'production', API_KEY: secret, PORT: 'eighty', DATABASE_URL: 'mysql://x', LOG_LEVEL: 'loud' });
+    expect(result.status).toBe(1);
+    const lines = result.stderr.trim().split('\n').slice(1);
+    expect(lines.map((line) => line.trim().split(':')[0]).sort()).toEqual(['API_KEY', 'DATABASE_URL', 'LOG_LEVEL', 'PORT']);
+    expect(result.stderr).not.toContain(secret);
+  });
+
+  it('starts, serves, and shuts down cleanly on SIGTERM', async () => {
+    const testDb = await createTestStatusListDb();
+    const port = await freePort();
+    const apiKey = 'process-test-key-0123456789';
+    const env = { PATH: process.env.PATH ?? '', NODE_ENV: 'production', API_KEY: apiKey, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info', ...(testDb.url ? { DATABASE_URL: testDb.url } : { MIGRATE_ON_START: 'true' }) };
+    const child = spawn(process.execPath, [MAIN], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    try {
+      const base = `http://127.0.0.1:${port}`;
+      await waitFor(async () => (await fetch(`${base}/health/ready`)).ok);
+      const id = newListId();
+      const jwt = await signStatusListToken({ sub: listUri(id) });
+      const created = await fetch(`${base}/status-lists`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': apiKey }, body: JSON.stringify({ id, jwt }) });
+      expect(created.status).toBe(201);
+      expect(await (await fetch(`${base}/status-lists/${id}`)).text()).toBe(jwt);
+      const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      expect(output).not.toContain(apiKey);
+    } finally {
+      child.kill('SIGKILL');
+      await testDb.drop();
+    }
+  }, 30000);
+});
+
+async function waitFor(check: () => Promise<boolean>, timeoutMs = 15000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      if (await check()) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error('service did not become ready');
+}

@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { StatusListCache, type CachedStatusList } from '../src/status-list-cache.js';
+
+const list = (jwt: string): CachedStatusList => ({ jwt, etag: `"${jwt}"`, ttl: null, exp: null, updatedAt: new Date(0) });
+
+describe('StatusListCache', () => {
+  it('serves from memory within the bound and reloads after it', async () => {
+    let now = 0;
+    let loads = 0;
+    const cache = new StatusListCache({ ttlMs: 1000, maxEntries: 10, now: () => now });
+    const load = async () => {
+      loads += 1;
+      return list(`v${loads}`);
+    };
+    expect((await cache.get('a', load))?.jwt).toBe('v1');
+    now = 999;
+    expect((await cache.get('a', load))?.jwt).toBe('v1');
+    now = 1000;
+    expect((await cache.get('a', load))?.jwt).toBe('v2');
+    expect(loads).toBe(2);
+  });
+
+  it('remembers a missing list only within the bound', async () => {
+    let now = 0;
+    let value: CachedStatusList | null = null;
+    const cache = new StatusListCache({ ttlMs: 100, maxEntries: 10, now: () => now });
+    expect(await cache.get('a', async () => value)).toBeNull();
+    value = list('created elsewhere');
+    expect(await cache.get('a', async () => value)).toBeNull();
+    now = 100;
+    expect((await cache.get('a', async () => value))?.jwt).toBe('created elsewhere');
+  });
+
+  it('shares one load among concurrent misses', async () => {
+    let loads = 0;
+    const cache = new StatusListCache({ ttlMs: 1000, maxEntries: 10 });
+    const load = async () => {
+      loads += 1;
+      await new Promise((r) => setTimeout(r, 10));
+      return list('v');
+    };
+    await Promise.all(Array.from({ length: 20 }, () => cache.get('a', load)));
+    expect(loads).toBe(1);
+  });
+
+  it('keeps a local write made while an older read was in flight', async () => {
+    const cache = new StatusListCache({ ttlMs: 1000, maxEntries: 10 });
+    let release: (v: CachedStatusList) => void = () => {};
+    const slow = cache.get('a', () => new Promise((resolve) => (release = resolve)));
+    cache.set('a', list('new'));
+    release(list('old'));
+    await slow;
+    expect((await cache.get('a', async () => list('reloaded')))?.jwt).toBe('new');
+  });
+
+  it('evicts the oldest entries beyond maxEntries', async () => {
+    const cache = new StatusListCache({ ttlMs: 1000, maxEntries: 2 });
+    for (const id of ['a', 'b', 'c']) await cache.get(id, async () => list(id));
+    expect(cache.size).toBe(2);
+    let reloaded = false;
+    await cache.get('a', async () => {
+      reloaded = true;
+      return list('a');
+    });
+    expect(reloaded).toBe(true);
+  });
+
+  it('caches nothing when the bound is 0', async () => {
+    let loads = 0;
+    const cache = new StatusListCache({ ttlMs: 0, maxEntries: 10 });
+    await cache.get('a', async () => list(String(++loads)));
+    await cache.get('a', async () => list(String(++loads)));
+    expect(loads).toBe(2);
+  });
+});
