@@ -1,0 +1,25 @@
+import { Type, type Static } from 'typebox';
+import { commonConfigProperties, loadConfig, oidcConfigProperties, oidcConfigRule } from '@tessera/service-kit';
+
+export const SERVICE_NAME = 'ecosystem';
+export const DEFAULT_PORT = 3002;
+
+export const EcosystemConfigSchema = Type.Object({
+  ...commonConfigProperties(DEFAULT_PORT),
+  ...oidcConfigProperties,
+  /** Feature switch: when false every ecosystem, intent and invitation route answers 403 ECOSYSTEM_DISABLED. */
+  ECOSYSTEM_ENABLED: Type.Boolean({ default: true }),
+  /** NATS server(s), comma separated; absent = the in-process transport (one-process development). */
+  NATS_URL: Type.Optional(Type.String({ pattern: '^(nats|tls|wss?)://' })),
+  NATS_USER: Type.Optional(Type.String({ minLength: 1 })),
+  NATS_PASS: Type.Optional(Type.String({ minLength: 1 })),
+  NATS_TOKEN: Type.Optional(Type.String({ minLength: 1 })),
+  /** Listed as the server of the OpenAPI document. */
+  PUBLIC_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+});
+
+export type EcosystemConfig = Static<typeof EcosystemConfigSchema>;
+
+export function loadEcosystemConfig(env: Record<string, string | undefined> = process.env): EcosystemConfig {
+  return loadConfig(EcosystemConfigSchema, env, [oidcConfigRule]);
+}

@@ -1,0 +1,68 @@
+import {
+  connectBus,
+  createCloser,
+  createLogger,
+  createTokenVerifier,
+  listen,
+  openServiceDatabase,
+  resolveOidcSettings,
+  type App,
+  type InProcessHub,
+  type Logger,
+} from '@tessera/service-kit';
+import { buildApp } from './app.js';
+import { SERVICE_NAME, type EcosystemConfig } from './config.js';
+import { schema } from './db/schema.js';
+import { MIGRATIONS_FOLDER } from './db/migrations-folder.js';
+import { serveIntentResolution } from './nats/intent-resolve-responder.js';
+import { subscribeOrganisationEvents } from './nats/organisation-subscriber.js';
+
+export interface RunningService {
+  name: string;
+  app: App;
+  url: string;
+  close(): Promise<void>;
+}
+
+export interface StartEcosystemOptions {
+  /** In-process hub shared with the other services of `npm start` when NATS_URL is unset. */
+  hub?: InProcessHub;
+}
+
+/**
+ * Opens the database (migrating when configured), connects the bus, answers
+ * `ecosystem.v1.intent.resolve`, follows organisation events, builds the app and listens.
+ * Used by `main.ts` and by the one-process launcher of `npm start`.
+ */
+export async function startEcosystem(
+  config: EcosystemConfig,
+  logger: Logger = createLogger({ name: SERVICE_NAME, level: config.LOG_LEVEL }),
+  options: StartEcosystemOptions = {},
+): Promise<RunningService> {
+  const verifyToken = createTokenVerifier(await resolveOidcSettings(config));
+  const database = await openServiceDatabase({ service: SERVICE_NAME, config, schema, migrationsFolder: MIGRATIONS_FOLDER, logger });
+  const bus = await connectBus({
+    url: config.NATS_URL,
+    name: SERVICE_NAME,
+    logger,
+    ...(config.NATS_USER ? { user: config.NATS_USER, pass: config.NATS_PASS } : {}),
+    ...(config.NATS_TOKEN ? { token: config.NATS_TOKEN } : {}),
+    ...(options.hub ? { hub: options.hub } : {}),
+  }).catch(async (error: unknown) => {
+    await database.close();
+    throw error;
+  });
+  serveIntentResolution({ bus, db: database.db, logger, enabled: config.ECOSYSTEM_ENABLED });
+  subscribeOrganisationEvents({ bus, db: database.db, logger });
+  const app = await buildApp({ config, database, bus, verifyToken, logger });
+  const url = await listen(app, config);
+  const close = createCloser({
+    app,
+    logger,
+    resources: [
+      { name: 'bus', close: () => bus.close() },
+      { name: 'database', close: () => database.close() },
+    ],
+  });
+  return { name: SERVICE_NAME, app, url, close };
+}
