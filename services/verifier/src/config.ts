@@ -1,0 +1,58 @@
+import { Type, type Static } from 'typebox';
+import { commonConfigProperties, loadConfig, oidcConfigProperties, oidcConfigRule } from '@tessera/service-kit';
+
+export const SERVICE_NAME = 'verifier';
+export const DEFAULT_PORT = 3001;
+
+export const VerifierConfigSchema = Type.Object({
+  ...commonConfigProperties(DEFAULT_PORT),
+  ...oidcConfigProperties,
+  /** Base URL wallets reach this service at; its host is the SAN dNSName of request-signing leaves. Required outside development. */
+  PUBLIC_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://[^/?#]+/?$' })),
+  /** 32 bytes, base64: encrypts private keys at rest (AES-256-GCM). Required outside development. */
+  KEY_ENCRYPTION_KEY: Type.Optional(Type.String({ minLength: 40 })),
+  /** Platform request-signing CA, PEM (certificate and PKCS#8 key), inline or as files. Absent: generated at first start. */
+  PLATFORM_CA_CERT_PEM: Type.Optional(Type.String({ minLength: 1 })),
+  PLATFORM_CA_CERT_PEM_FILE: Type.Optional(Type.String({ minLength: 1 })),
+  PLATFORM_CA_KEY_PEM: Type.Optional(Type.String({ minLength: 1 })),
+  PLATFORM_CA_KEY_PEM_FILE: Type.Optional(Type.String({ minLength: 1 })),
+  /** Session lifetime when a create call gives no `expiresInSeconds`. */
+  SESSION_TTL_SECONDS: Type.Integer({ minimum: 1, maximum: 86400, default: 300 }),
+  /** NATS server(s); absent: the in-process transport (single-process development). */
+  NATS_URL: Type.Optional(Type.String({ minLength: 1 })),
+  NATS_USER: Type.Optional(Type.String({ minLength: 1 })),
+  NATS_PASS: Type.Optional(Type.String()),
+  NATS_TOKEN: Type.Optional(Type.String({ minLength: 1 })),
+  /** Requests per client address and window on the public OID4VP endpoints. */
+  WALLET_RATE_LIMIT_MAX: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 60 }),
+  WALLET_RATE_LIMIT_WINDOW_MS: Type.Integer({ minimum: 100, maximum: 3_600_000, default: 60_000 }),
+  /** Timeout of requests to the ecosystem service over NATS. */
+  ECOSYSTEM_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 30_000, default: 2000 }),
+});
+
+export type VerifierConfig = Static<typeof VerifierConfigSchema>;
+
+/** True when `value` is base64 of exactly 32 bytes. */
+export function isKeyEncryptionKey(value: string): boolean {
+  return /^[A-Za-z0-9+/]{43}=$/.test(value) && Buffer.from(value, 'base64').length === 32;
+}
+
+export function loadVerifierConfig(env: Record<string, string | undefined> = process.env): VerifierConfig {
+  return loadConfig(VerifierConfigSchema, env, [
+    oidcConfigRule,
+    (c) => (c.NODE_ENV !== 'development' && !c.PUBLIC_BASE_URL ? 'PUBLIC_BASE_URL: is required outside development mode' : undefined),
+    (c) => (c.NODE_ENV !== 'development' && !c.KEY_ENCRYPTION_KEY ? 'KEY_ENCRYPTION_KEY: is required outside development mode' : undefined),
+    (c) => (c.KEY_ENCRYPTION_KEY && !isKeyEncryptionKey(c.KEY_ENCRYPTION_KEY) ? 'KEY_ENCRYPTION_KEY: must be 32 bytes, base64-encoded' : undefined),
+    (c) => (c.PLATFORM_CA_CERT_PEM && c.PLATFORM_CA_CERT_PEM_FILE ? 'PLATFORM_CA_CERT_PEM, PLATFORM_CA_CERT_PEM_FILE: give one, not both' : undefined),
+    (c) => (c.PLATFORM_CA_KEY_PEM && c.PLATFORM_CA_KEY_PEM_FILE ? 'PLATFORM_CA_KEY_PEM, PLATFORM_CA_KEY_PEM_FILE: give one, not both' : undefined),
+    (c) =>
+      !!(c.PLATFORM_CA_CERT_PEM || c.PLATFORM_CA_CERT_PEM_FILE) !== !!(c.PLATFORM_CA_KEY_PEM || c.PLATFORM_CA_KEY_PEM_FILE)
+        ? 'PLATFORM_CA_CERT_PEM, PLATFORM_CA_KEY_PEM: give both the CA certificate and its key, or neither'
+        : undefined,
+  ]);
+}
+
+/** The public base URL in force, without a trailing slash. */
+export function publicBaseUrlOf(config: Pick<VerifierConfig, 'PUBLIC_BASE_URL' | 'PORT'>): string {
+  return (config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, '');
+}

@@ -1,0 +1,90 @@
+import { randomBytes } from 'node:crypto';
+import { ECDSA_P256, subtle, x509, type WebCryptoKey, type WebCryptoKeyPair } from './x509.js';
+
+/** The platform's request-signing CA: it issues every organisation's leaf (HAIP: leaves are never self-signed). */
+export interface PlatformCa {
+  certificate: x509.X509Certificate;
+  privateKey: WebCryptoKey;
+  certificatePem: string;
+}
+
+export interface PlatformCaPem {
+  certificatePem: string;
+  privateKeyPem: string;
+}
+
+const CA_VALIDITY_YEARS = 10;
+
+export function randomSerialNumber(): string {
+  const bytes = randomBytes(16);
+  bytes[0] = bytes[0]! & 0x7f; // positive INTEGER (RFC 5280 §4.1.2.2)
+  return bytes.toString('hex');
+}
+
+/** A new self-signed P-256 root for request signing (10 years, path length 0). */
+export async function generatePlatformCa(options: { now: Date; commonName?: string }): Promise<PlatformCaPem> {
+  const keys = (await subtle.generateKey(ECDSA_P256, true, ['sign', 'verify'])) as WebCryptoKeyPair;
+  const notAfter = new Date(options.now);
+  notAfter.setUTCFullYear(notAfter.getUTCFullYear() + CA_VALIDITY_YEARS);
+  const certificate = await x509.X509CertificateGenerator.createSelfSigned({
+    serialNumber: randomSerialNumber(),
+    name: [{ CN: [options.commonName ?? 'Tessera Platform Request Signing CA'], O: ['Tessera'] }],
+    notBefore: new Date(options.now.getTime() - 5 * 60_000),
+    notAfter,
+    signingAlgorithm: ECDSA_P256,
+    keys,
+    extensions: [
+      new x509.BasicConstraintsExtension(true, 0, true),
+      new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign, true),
+      await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
+    ],
+  });
+  const pkcs8 = Buffer.from(await subtle.exportKey('pkcs8', keys.privateKey));
+  return { certificatePem: certificate.toString('pem'), privateKeyPem: toPem(pkcs8, 'PRIVATE KEY') };
+}
+
+/**
+ * Loads a CA from PEM and checks it can act as one: a CA certificate
+ * (basicConstraints cA), keyCertSign if keyUsage is present, currently valid,
+ * an ECDSA P-256 key, and a private key that matches the certificate.
+ */
+export async function loadPlatformCa(pem: PlatformCaPem, now: Date): Promise<PlatformCa> {
+  let certificate: x509.X509Certificate;
+  try {
+    certificate = new x509.X509Certificate(pem.certificatePem.trim());
+  } catch (error) {
+    throw new Error('platform CA certificate: not a PEM X.509 certificate', { cause: error });
+  }
+  const basic = certificate.getExtension(x509.BasicConstraintsExtension);
+  if (!basic?.ca) throw new Error('platform CA certificate: basicConstraints cA is not true');
+  const usage = certificate.getExtension(x509.KeyUsagesExtension);
+  if (usage && !(usage.usages & x509.KeyUsageFlags.keyCertSign)) throw new Error('platform CA certificate: keyUsage lacks keyCertSign');
+  if (now < certificate.notBefore || now > certificate.notAfter) throw new Error('platform CA certificate: not valid now');
+  const algorithm = certificate.publicKey.algorithm as { name: string; namedCurve?: string };
+  if (algorithm.name !== 'ECDSA' || algorithm.namedCurve !== 'P-256') throw new Error('platform CA certificate: the key must be ECDSA P-256');
+  let privateKey: WebCryptoKey;
+  try {
+    privateKey = (await subtle.importKey('pkcs8', fromPem(pem.privateKeyPem), ECDSA_P256, false, ['sign'])) as WebCryptoKey;
+  } catch (error) {
+    throw new Error('platform CA key: not a PKCS#8 PEM ECDSA P-256 private key', { cause: error });
+  }
+  const probe = randomBytes(32);
+  const signature = await subtle.sign(ECDSA_P256, privateKey, probe);
+  const publicKey = await certificate.publicKey.export(ECDSA_P256, ['verify']);
+  if (!(await subtle.verify(ECDSA_P256, publicKey as WebCryptoKey, signature, probe))) {
+    throw new Error('platform CA key: does not match the CA certificate');
+  }
+  return { certificate, privateKey, certificatePem: certificate.toString('pem') };
+}
+
+export function toPem(der: Uint8Array, label: string): string {
+  const body = Buffer.from(der).toString('base64').replace(/(.{64})/g, '$1\n').trimEnd();
+  return `-----BEGIN ${label}-----\n${body}\n-----END ${label}-----\n`;
+}
+
+/** The DER of the first PEM block. */
+export function fromPem(pem: string): Buffer {
+  const match = /-----BEGIN [^-]+-----([\s\S]+?)-----END [^-]+-----/.exec(pem);
+  if (!match) throw new Error('not PEM');
+  return Buffer.from(match[1]!.replace(/\s+/g, ''), 'base64');
+}

@@ -1,0 +1,122 @@
+import { sql } from 'drizzle-orm';
+import { index, jsonb, pgSchema, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+
+/** The service's own Postgres schema: it can share a database with the other services. */
+export const verifierSchema = pgSchema('verifier');
+
+const timestamps = {
+  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+};
+
+/** A verifier of an organisation; `verifier_id` is the organisation's own identifier. */
+export const verifiers = verifierSchema.table(
+  'verifiers',
+  {
+    id: uuid('id').primaryKey(),
+    orgId: text('org_id').notNull(),
+    verifierId: text('verifier_id').notNull(),
+    clientMetadata: jsonb('client_metadata').$type<Record<string, unknown>>(),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('verifiers_org_verifier_id_key').on(t.orgId, t.verifierId), index('verifiers_org_created_idx').on(t.orgId, t.createdAt.desc())],
+);
+
+/** A verification template: a DCQL query (with `combine`, as saved) and a signer option. */
+export const verificationTemplates = verifierSchema.table(
+  'verification_templates',
+  {
+    id: uuid('id').primaryKey(),
+    orgId: text('org_id').notNull(),
+    name: text('name').notNull(),
+    templateJson: jsonb('template_json').$type<{ dcql: { query: Record<string, unknown> } }>().notNull(),
+    signerOption: text('signer_option').notNull(),
+    clientIdPrefix: text('client_id_prefix'),
+    ...timestamps,
+  },
+  (t) => [index('templates_org_created_idx').on(t.orgId, t.createdAt.desc())],
+);
+
+/**
+ * One request-signing key per organisation and key type (`P256`, `ED25519`).
+ * `encrypted_private_key` is the private JWK sealed with KEY_ENCRYPTION_KEY;
+ * `certificate_chain` is the x5c chain (base64 DER, leaf first, no trust anchor).
+ */
+export const signingKeys = verifierSchema.table(
+  'signing_keys',
+  {
+    orgId: text('org_id').notNull(),
+    keyType: text('key_type').notNull(),
+    publicJwk: jsonb('public_jwk').$type<Record<string, unknown>>().notNull(),
+    encryptedPrivateKey: text('encrypted_private_key').notNull(),
+    certificateChain: jsonb('certificate_chain').$type<string[]>(),
+    source: text('source').notNull(),
+    ...timestamps,
+  },
+  (t) => [primaryKey({ columns: [t.orgId, t.keyType] })],
+);
+
+/** Platform-wide values written once at first start: the key-check value and the generated CA. */
+export const platformSettings = verifierSchema.table('platform_settings', {
+  name: text('name').primaryKey(),
+  value: jsonb('value').$type<Record<string, string>>().notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+});
+
+/**
+ * A presentation session. Everything part 2 needs to verify the wallet's answer
+ * is here: nonce, client_id, response mode, expected origins, the DCQL query and
+ * transaction data exactly as sent, state, and the ephemeral decryption key
+ * (sealed with KEY_ENCRYPTION_KEY) for encrypted response modes.
+ */
+export const presentationSessions = verifierSchema.table(
+  'presentation_sessions',
+  {
+    id: uuid('id').primaryKey(),
+    orgId: text('org_id').notNull(),
+    verifierRef: uuid('verifier_ref').notNull(),
+    publicVerifierId: text('public_verifier_id').notNull(),
+    templateId: uuid('template_id'),
+    intentId: text('intent_id'),
+    ecosystemId: text('ecosystem_id'),
+    authorizationRequestId: text('authorization_request_id').notNull(),
+    authorizationRequestUri: text('authorization_request_uri'),
+    requestUri: text('request_uri'),
+    responseUri: text('response_uri'),
+    clientId: text('client_id').notNull(),
+    signerMethod: text('signer_method').notNull(),
+    clientIdPrefix: text('client_id_prefix').notNull(),
+    /** X.509 signers: the x5c chain the request is signed with, fixed at creation so `client_id` stays stable. */
+    signingChain: jsonb('signing_chain').$type<string[]>(),
+    nonce: text('nonce').notNull(),
+    payloadState: text('payload_state').notNull(),
+    responseMode: text('response_mode').notNull(),
+    expectedOrigins: jsonb('expected_origins').$type<string[]>(),
+    dcqlQuery: jsonb('dcql_query').$type<Record<string, unknown>>().notNull(),
+    transactionData: jsonb('transaction_data').$type<string[]>(),
+    redirectUri: text('redirect_uri'),
+    clientMetadata: jsonb('client_metadata').$type<Record<string, unknown>>().notNull(),
+    encryptionPublicJwk: jsonb('encryption_public_jwk').$type<Record<string, unknown>>(),
+    encryptedEncryptionKey: text('encrypted_encryption_key'),
+    state: text('state').notNull(),
+    errorCode: text('error_code'),
+    errorMessage: text('error_message'),
+    requestRetrievedAt: timestamp('request_retrieved_at', { withTimezone: true, mode: 'date' }),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('sessions_authorization_request_id_key').on(t.authorizationRequestId),
+    index('sessions_org_created_idx').on(t.orgId, t.createdAt.desc()),
+    index('sessions_open_verifier_idx').on(t.verifierRef).where(sql`state in ('RequestCreated', 'RequestUriRetrieved')`),
+    index('sessions_open_template_idx').on(t.templateId).where(sql`state in ('RequestCreated', 'RequestUriRetrieved')`),
+  ],
+);
+
+export type VerifierRow = typeof verifiers.$inferSelect;
+export type TemplateRow = typeof verificationTemplates.$inferSelect;
+export type SigningKeyRow = typeof signingKeys.$inferSelect;
+export type SessionRow = typeof presentationSessions.$inferSelect;
+
+export const schema = { verifiers, verificationTemplates, signingKeys, platformSettings, presentationSessions };
+export type VerifierDbSchema = typeof schema;

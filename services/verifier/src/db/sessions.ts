@@ -1,0 +1,67 @@
+// Presentation session queries. Tenant scoping: management reads and writes take
+// `orgId`; the wallet endpoints find a session by its unguessable
+// `authorizationRequestId` alone, as the protocol has no organisation in it.
+import { and, count, desc, eq, inArray, lte, type SQL } from 'drizzle-orm';
+import type { SessionListQuery } from '@tessera/contracts';
+import { OPEN_STATES } from '../domain/session-state.js';
+import { presentationSessions, type SessionRow } from './schema.js';
+import type { VerifierDb } from './types.js';
+
+export type NewSession = typeof presentationSessions.$inferInsert;
+
+export async function insertSession(db: VerifierDb, values: NewSession): Promise<SessionRow> {
+  const [row] = await db.insert(presentationSessions).values(values).returning();
+  return row!;
+}
+
+export async function findSessionByRequestId(db: VerifierDb, authorizationRequestId: string): Promise<SessionRow | undefined> {
+  const [row] = await db.select().from(presentationSessions).where(eq(presentationSessions.authorizationRequestId, authorizationRequestId));
+  return row;
+}
+
+export async function findSession(db: VerifierDb, params: { orgId: string; id: string }): Promise<SessionRow | undefined> {
+  const [row] = await db.select().from(presentationSessions).where(and(eq(presentationSessions.orgId, params.orgId), eq(presentationSessions.id, params.id)));
+  return row;
+}
+
+export type SessionFilters = Omit<SessionListQuery, 'pageNumber' | 'pageSize' | 'id'>;
+
+export async function listSessions(db: VerifierDb, params: { orgId: string; filters: SessionFilters; limit: number; offset: number }): Promise<{ rows: SessionRow[]; total: number }> {
+  const { filters } = params;
+  const conditions: SQL[] = [eq(presentationSessions.orgId, params.orgId)];
+  if (filters.publicVerifierId) conditions.push(eq(presentationSessions.publicVerifierId, filters.publicVerifierId));
+  if (filters.payloadState) conditions.push(eq(presentationSessions.payloadState, filters.payloadState));
+  if (filters.authorizationRequestUri) conditions.push(eq(presentationSessions.authorizationRequestUri, filters.authorizationRequestUri));
+  if (filters.authorizationRequestId) conditions.push(eq(presentationSessions.authorizationRequestId, filters.authorizationRequestId));
+  if (filters.nonce) conditions.push(eq(presentationSessions.nonce, filters.nonce));
+  if (filters.state) conditions.push(eq(presentationSessions.state, filters.state));
+  const where = and(...conditions);
+  const rows = await db.select().from(presentationSessions).where(where).orderBy(desc(presentationSessions.createdAt), desc(presentationSessions.id)).limit(params.limit).offset(params.offset);
+  const [total] = await db.select({ value: count() }).from(presentationSessions).where(where);
+  return { rows, total: total?.value ?? 0 };
+}
+
+/**
+ * The first retrieval: `RequestCreated` → `RequestUriRetrieved`, conditional on
+ * the state so concurrent fetches move it once. Returns the row when it moved.
+ */
+export async function markRequestRetrieved(db: VerifierDb, params: { id: string; now: Date }): Promise<SessionRow | undefined> {
+  const [row] = await db
+    .update(presentationSessions)
+    .set({ state: 'RequestUriRetrieved', requestRetrievedAt: params.now, updatedAt: params.now })
+    .where(and(eq(presentationSessions.id, params.id), eq(presentationSessions.state, 'RequestCreated')))
+    .returning();
+  return row;
+}
+
+/** Persists expiry: open sessions past `expiresAt` become `Error`/SESSION_EXPIRED. Returns the rows changed. */
+export async function expireSessions(db: VerifierDb, params: { orgId?: string; id?: string; now: Date; message: string }): Promise<Array<{ id: string; orgId: string }>> {
+  const conditions: SQL[] = [inArray(presentationSessions.state, [...OPEN_STATES]), lte(presentationSessions.expiresAt, params.now)];
+  if (params.orgId) conditions.push(eq(presentationSessions.orgId, params.orgId));
+  if (params.id) conditions.push(eq(presentationSessions.id, params.id));
+  return db
+    .update(presentationSessions)
+    .set({ state: 'Error', errorCode: 'SESSION_EXPIRED', errorMessage: params.message, updatedAt: params.now })
+    .where(and(...conditions))
+    .returning({ id: presentationSessions.id, orgId: presentationSessions.orgId });
+}

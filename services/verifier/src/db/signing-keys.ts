@@ -1,0 +1,61 @@
+// Request-signing keys per organisation and key type. Tenant scoping: every query takes `orgId`.
+import { and, eq } from 'drizzle-orm';
+import { platformSettings, signingKeys, type SigningKeyRow } from './schema.js';
+import type { VerifierDb } from './types.js';
+
+export async function findSigningKey(db: VerifierDb, params: { orgId: string; keyType: string }): Promise<SigningKeyRow | undefined> {
+  const [row] = await db.select().from(signingKeys).where(and(eq(signingKeys.orgId, params.orgId), eq(signingKeys.keyType, params.keyType)));
+  return row;
+}
+
+/** First writer wins: a concurrent first use by two replicas ends with one key, which both read back. */
+export async function insertSigningKeyIfAbsent(
+  db: VerifierDb,
+  values: { orgId: string; keyType: string; publicJwk: Record<string, unknown>; encryptedPrivateKey: string; certificateChain: string[] | null; source: string; now: Date },
+): Promise<void> {
+  await db
+    .insert(signingKeys)
+    .values({ ...values, createdAt: values.now, updatedAt: values.now })
+    .onConflictDoNothing();
+}
+
+/** Replaces the certificate chain only if the row still has the chain the caller saw (no lost update between replicas). */
+export async function replaceCertificateChain(db: VerifierDb, params: { orgId: string; keyType: string; expectedUpdatedAt: Date; certificateChain: string[]; now: Date }): Promise<boolean> {
+  const rows = await db
+    .update(signingKeys)
+    .set({ certificateChain: params.certificateChain, updatedAt: params.now })
+    .where(and(eq(signingKeys.orgId, params.orgId), eq(signingKeys.keyType, params.keyType), eq(signingKeys.updatedAt, params.expectedUpdatedAt)))
+    .returning({ orgId: signingKeys.orgId });
+  return rows.length > 0;
+}
+
+/** An organisation's own key and chain replace whatever was there. */
+export async function upsertImportedSigningKey(
+  db: VerifierDb,
+  values: { orgId: string; keyType: string; publicJwk: Record<string, unknown>; encryptedPrivateKey: string; certificateChain: string[]; now: Date },
+): Promise<SigningKeyRow> {
+  const [row] = await db
+    .insert(signingKeys)
+    .values({ ...values, source: 'imported', createdAt: values.now, updatedAt: values.now })
+    .onConflictDoUpdate({
+      target: [signingKeys.orgId, signingKeys.keyType],
+      set: { publicJwk: values.publicJwk, encryptedPrivateKey: values.encryptedPrivateKey, certificateChain: values.certificateChain, source: 'imported', updatedAt: values.now },
+    })
+    .returning();
+  return row!;
+}
+
+export async function findPlatformSetting(db: VerifierDb, name: string): Promise<Record<string, string> | undefined> {
+  const [row] = await db.select().from(platformSettings).where(eq(platformSettings.name, name));
+  return row?.value;
+}
+
+/** Insert-on-conflict-do-nothing, then read back: replicas starting together agree on one value. */
+export async function ensurePlatformSetting(db: VerifierDb, name: string, create: () => Promise<Record<string, string>> | Record<string, string>): Promise<Record<string, string>> {
+  const existing = await findPlatformSetting(db, name);
+  if (existing) return existing;
+  await db.insert(platformSettings).values({ name, value: await create() }).onConflictDoNothing();
+  const stored = await findPlatformSetting(db, name);
+  if (!stored) throw new Error(`platform setting ${name} could not be stored`);
+  return stored;
+}

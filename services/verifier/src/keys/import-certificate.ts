@@ -1,0 +1,82 @@
+import { createPrivateKey } from 'node:crypto';
+import type { JWK } from 'jose';
+import type { ErrorDetail, SigningCertificate } from '@tessera/contracts';
+import { badRequest } from '@tessera/service-kit';
+import { upsertImportedSigningKey } from '../db/signing-keys.js';
+import type { VerifierDb } from '../db/types.js';
+import { isSelfSigned, parsePemCertificates, validateCertificateChain } from '../crypto/certificate-chain.js';
+import type { KeyEncryptionKey } from '../crypto/key-encryption.js';
+import { publicJwkOf, samePublicKey, type KeyType } from '../crypto/signing-key.js';
+import { subtle, x509, type WebCryptoKey } from '../crypto/x509.js';
+import { describeSigningCertificate } from './describe-certificate.js';
+import { signingKeyContext } from './signing-material.js';
+
+export interface ImportCertificateOptions {
+  db: VerifierDb;
+  keyEncryptionKey: KeyEncryptionKey;
+  orgId: string;
+  keyType: KeyType;
+  certificateChainPem: string;
+  privateKeyPem: string;
+  now: Date;
+}
+
+/**
+ * Imports an organisation's own CA-issued request-signing chain and key
+ * (VERIFIER.md): leaf first, the leaf's issuer included, key matching the
+ * leaf, leaf not self-signed, every link and validity checked. A self-signed
+ * root at the end is the trust anchor and is kept out of `x5c`.
+ */
+export async function importOrgCertificate(options: ImportCertificateOptions): Promise<SigningCertificate> {
+  const chain = parseChain(options.certificateChainPem);
+  const privateJwk = parsePrivateKey(options.privateKeyPem);
+  const leaf = chain[0]!;
+  checkKeyType(privateJwk, options.keyType);
+  const leafJwk = (await subtle.exportKey('jwk', (await leaf.publicKey.export()) as WebCryptoKey)) as JWK;
+  if (!samePublicKey(leafJwk, privateJwk)) throw invalid('/privateKeyPem', 'the private key does not match the leaf certificate (the first certificate)');
+  if (await isSelfSigned(leaf)) throw invalid('/certificateChainPem', 'the leaf certificate is self-signed: import a leaf issued by a CA, followed by its issuer chain');
+  if (chain.length < 2) throw invalid('/certificateChainPem', "include the leaf's issuing CA certificate after the leaf, so the chain can be checked");
+  const problems = await validateCertificateChain({ chain, now: options.now });
+  if (problems.length > 0) {
+    throw badRequest('The certificate chain is not valid: see details.', problems.map((problem) => ({ path: '/certificateChainPem', message: problem.message })));
+  }
+  const anchorLast = await isSelfSigned(chain[chain.length - 1]!);
+  const x5c = (anchorLast ? chain.slice(0, -1) : chain).map((certificate) => Buffer.from(certificate.rawData).toString('base64'));
+  await upsertImportedSigningKey(options.db, {
+    orgId: options.orgId,
+    keyType: options.keyType,
+    publicJwk: publicJwkOf(privateJwk) as Record<string, unknown>,
+    encryptedPrivateKey: options.keyEncryptionKey.seal(JSON.stringify(privateJwk), signingKeyContext(options.orgId, options.keyType)),
+    certificateChain: x5c,
+    now: options.now,
+  });
+  return describeSigningCertificate({ keyType: options.keyType, source: 'imported', chain: x5c });
+}
+
+function parseChain(pem: string): x509.X509Certificate[] {
+  try {
+    const chain = parsePemCertificates(pem);
+    if (chain.length === 0) throw new Error('no certificate');
+    return chain;
+  } catch {
+    throw invalid('/certificateChainPem', 'must hold one or more PEM certificates (-----BEGIN CERTIFICATE-----), leaf first');
+  }
+}
+
+function parsePrivateKey(pem: string): JWK {
+  try {
+    return createPrivateKey({ key: pem, format: 'pem' }).export({ format: 'jwk' }) as JWK;
+  } catch {
+    throw invalid('/privateKeyPem', 'must be a PEM private key (PKCS#8, -----BEGIN PRIVATE KEY-----)');
+  }
+}
+
+function checkKeyType(jwk: JWK, keyType: KeyType): void {
+  const ok = keyType === 'P256' ? jwk.kty === 'EC' && jwk.crv === 'P-256' : jwk.kty === 'OKP' && jwk.crv === 'Ed25519';
+  if (!ok) throw invalid('/privateKeyPem', keyType === 'P256' ? 'the key must be an EC P-256 key for P256' : 'the key must be an Ed25519 key for ED25519');
+}
+
+function invalid(path: string, message: string) {
+  const details: ErrorDetail[] = [{ path, message }];
+  return badRequest(`The certificate import is invalid: ${message}.`, details);
+}

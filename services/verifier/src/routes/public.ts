@@ -1,0 +1,101 @@
+import formbody from '@fastify/formbody';
+import { Type } from 'typebox';
+import { ErrorCode, OAuthErrorBodySchema } from '@tessera/contracts';
+import { AppError, toErrorBody, type App } from '@tessera/service-kit';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { VerifierContext } from '../context.js';
+import { REQUEST_OBJECT_MEDIA_TYPE } from '../crypto/sign-request-object.js';
+import { OAuthError } from '../domain/oauth-error.js';
+import { fetchRequestObject } from '../sessions/fetch-request-object.js';
+
+const tags = ['wallet'];
+const RequestParamsSchema = Type.Object({ authorizationRequestId: Type.String({ minLength: 1, maxLength: 200 }) });
+/** OpenID4VP 1.0 §5.10: both fields optional; other fields (some wallets flatten their metadata) are ignored. */
+const RequestUriPostBodySchema = Type.Union([
+  Type.Object(
+    {
+      wallet_metadata: Type.Optional(Type.String({ maxLength: 65536 })),
+      wallet_nonce: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })),
+    },
+    { additionalProperties: true },
+  ),
+  Type.Null(),
+]);
+
+export interface PublicRouteOptions {
+  ctx: VerifierContext;
+  /** Requests per client address and window on these endpoints. */
+  rateLimit: { max: number; timeWindow: number };
+}
+
+/** 429 as an error the scope's handler shapes; `Retry-After` is set by the rate-limit plugin. */
+export function rateLimitError(_request: FastifyRequest, context: { after: string; ttl: number }): AppError {
+  return new AppError(429, ErrorCode.RATE_LIMITED, `Too many requests from this address: retry after ${Math.ceil(context.ttl / 1000)} s.`);
+}
+
+/** Wallet-facing errors: the OAuth shape (ARCHITECTURE.md), a generic sentence for 5xx. */
+function oauthErrorHandler(error: unknown, request: FastifyRequest, reply: FastifyReply): void {
+  if (error instanceof OAuthError) {
+    request.log.info({ statusCode: error.statusCode, error: error.error }, error.description);
+    void reply.code(error.statusCode).send({ error: error.error, error_description: error.description });
+    return;
+  }
+  const { body } = toErrorBody(error);
+  if (body.statusCode >= 500) request.log.error({ err: error }, 'wallet request failed');
+  const oauthCode = body.statusCode === 429 ? 'temporarily_unavailable' : body.statusCode >= 500 ? 'server_error' : 'invalid_request';
+  void reply.code(body.statusCode).send({ error: oauthCode, error_description: body.message });
+}
+
+/** The public OID4VP endpoints: no auth, rate-limited per client address, OAuth-shaped errors. */
+export async function registerPublicRoutes(app: App, options: PublicRouteOptions): Promise<void> {
+  const { ctx } = options;
+  const config = { rateLimit: options.rateLimit };
+  await app.register(async (scope) => {
+    const api = scope as unknown as App;
+    api.get(
+      '/oid4vp/platform-ca.pem',
+      { config, schema: { tags, summary: 'The platform CA that issues request-signing certificates (PEM)', response: { 200: { content: { 'application/x-pem-file': { schema: Type.String() } } } } } },
+      async (_request, reply) => reply.type('application/x-pem-file').header('cache-control', 'public, max-age=3600').send(ctx.ca.certificatePem),
+    );
+  });
+
+  await app.register(async (scope) => {
+    const api = scope as unknown as App;
+    await api.register(formbody);
+    api.setErrorHandler(oauthErrorHandler);
+    const response = { 200: { content: { [REQUEST_OBJECT_MEDIA_TYPE]: { schema: Type.String() } } }, '4xx': OAuthErrorBodySchema };
+    const send = (reply: FastifyReply, jwt: string) => reply.type(REQUEST_OBJECT_MEDIA_TYPE).header('cache-control', 'no-store').send(jwt);
+
+    api.get(
+      '/oid4vp/authorization-requests/:authorizationRequestId',
+      { config, schema: { tags, summary: 'Fetch the signed request object (request_uri)', params: RequestParamsSchema, response } },
+      async (request, reply) => send(reply, await fetchRequestObject(ctx, { authorizationRequestId: request.params.authorizationRequestId, requestId: request.id })),
+    );
+
+    api.post(
+      '/oid4vp/authorization-requests/:authorizationRequestId',
+      { config, schema: { tags, summary: 'Fetch the signed request object with wallet metadata (request_uri_method=post)', params: RequestParamsSchema, body: RequestUriPostBodySchema, response } },
+      async (request, reply) => {
+        const body = (request.body ?? {}) as { wallet_metadata?: string; wallet_nonce?: string };
+        if (body.wallet_metadata !== undefined && !isJsonObject(body.wallet_metadata)) {
+          throw new OAuthError(400, 'invalid_request', 'wallet_metadata must be a JSON object.');
+        }
+        const jwt = await fetchRequestObject(ctx, {
+          authorizationRequestId: request.params.authorizationRequestId,
+          ...(body.wallet_nonce ? { walletNonce: body.wallet_nonce } : {}),
+          requestId: request.id,
+        });
+        return send(reply, jwt);
+      },
+    );
+  });
+}
+
+function isJsonObject(text: string): boolean {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,64 @@
+import {
+  connectBus,
+  createCloser,
+  createLogger,
+  createTokenVerifier,
+  ensureDevSecret,
+  listen,
+  openServiceDatabase,
+  resolveOidcSettings,
+  type App,
+  type InProcessHub,
+  type Logger,
+} from '@tessera/service-kit';
+import { buildApp } from './app.js';
+import { SERVICE_NAME, type VerifierConfig } from './config.js';
+import { generateKeyEncryptionKey, KeyEncryptionKey } from './crypto/key-encryption.js';
+import { MIGRATIONS_FOLDER } from './db/migrations-folder.js';
+import { schema } from './db/schema.js';
+import { prepareKeys } from './setup.js';
+
+export interface RunningService {
+  name: string;
+  app: App;
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the database (migrating when configured) and the bus, checks the
+ * KEY_ENCRYPTION_KEY and loads the platform CA, builds the app and listens.
+ * Used by `main.ts` and by the one-process launcher of `npm start` (which passes its `hub`).
+ */
+export async function startVerifier(config: VerifierConfig, logger: Logger = createLogger({ name: SERVICE_NAME, level: config.LOG_LEVEL }), options: { hub?: InProcessHub } = {}): Promise<RunningService> {
+  const keyMaterial = config.KEY_ENCRYPTION_KEY ?? (config.NODE_ENV === 'development' ? ensureDevSecret(config.DATA_DIR, 'KEY_ENCRYPTION_KEY', generateKeyEncryptionKey) : undefined);
+  if (!keyMaterial) throw new Error('KEY_ENCRYPTION_KEY is required outside development mode');
+  const keyEncryptionKey = new KeyEncryptionKey(keyMaterial);
+  const database = await openServiceDatabase({ service: SERVICE_NAME, config, schema, migrationsFolder: MIGRATIONS_FOLDER, logger });
+  try {
+    const platformCa = await prepareKeys({ config, database, keyEncryptionKey });
+    const bus = await connectBus({
+      name: SERVICE_NAME,
+      logger,
+      ...(config.NATS_URL ? { url: config.NATS_URL } : {}),
+      ...(config.NATS_USER ? { user: config.NATS_USER, pass: config.NATS_PASS ?? '' } : {}),
+      ...(config.NATS_TOKEN ? { token: config.NATS_TOKEN } : {}),
+      ...(options.hub ? { hub: options.hub } : {}),
+    });
+    const verifyToken = createTokenVerifier(await resolveOidcSettings(config));
+    const app = await buildApp({ config, database, bus, verifyToken, logger, keyEncryptionKey, platformCa });
+    const url = await listen(app, config);
+    const close = createCloser({
+      app,
+      logger,
+      resources: [
+        { name: 'bus', close: () => bus.close() },
+        { name: 'database', close: () => database.close() },
+      ],
+    });
+    return { name: SERVICE_NAME, app, url, close };
+  } catch (error) {
+    await database.close().catch(() => {});
+    throw error;
+  }
+}
