@@ -26,12 +26,13 @@ export function registerEcosystemRoutes(app: App, deps: RouteDeps): void {
     async (request, reply) => {
       const principal = principalOf(request);
       const { orgId } = request.params;
+      // Body rules first, like the schema: bad input is 400 whoever sends it.
+      const name = normaliseName({ value: request.body.name, path: '/name', min: 2, max: 50 });
       requireOrgRole(principal, orgId, ['owner']);
       if (!principal.email || !(await findPendingLeadInvitation(deps.db, principal.email))) throw noLeadInvitation();
       if (!(await findOrganisation(deps.db, orgId))) {
         throw notFound(`Organisation ${orgId} is not in the directory: register it with PUT /v1/organisations/${orgId} first.`, ErrorCode.ORGANISATION_NOT_FOUND);
       }
-      const name = normaliseName({ value: request.body.name, path: '/name', min: 2, max: 50 });
       const ecosystem = await createEcosystemFromInvitation(deps.db, {
         body: { ...request.body, name, description: request.body.description.trim() },
         orgId,

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { IntentBodySchema, IntentSchema } from '@tessera/contracts';
+import { IntentBodySchema, IntentSchema, type IntentBody } from '@tessera/contracts';
 import { envelope, pageWindow, principalOf, toPage, type App } from '@tessera/service-kit';
 import { authoriseEcosystem, authoriseIntent, intentNotFound } from '../access.js';
 import { createIntent, deleteIntent, listIntents, updateIntent } from '../db/intents.js';
@@ -9,6 +9,11 @@ import type { RouteDeps } from './route-deps.js';
 import { Envelope, PagedEnvelope, PagedQuery, PathId } from './schemas.js';
 
 const IntentIdParams = Type.Object({ intentId: PathId });
+
+/** Body rules beyond the schema, checked before authorisation like the schema is. */
+function normaliseIntentBody(body: IntentBody): IntentBody {
+  return { name: normaliseName({ value: body.name, path: '/name', min: 1, max: 100 }), description: body.description.trim() };
+}
 
 /** Intents of an ecosystem: the lead defines them, lead and members read them. */
 export function registerIntentRoutes(app: App, deps: RouteDeps): void {
@@ -25,8 +30,8 @@ export function registerIntentRoutes(app: App, deps: RouteDeps): void {
     },
     async (request, reply) => {
       const principal = principalOf(request);
+      const body = normaliseIntentBody(request.body);
       const { ecosystem } = await authoriseEcosystem(deps.db, principal, request.params.ecosystemId, ['lead']);
-      const body = { name: normaliseName({ value: request.body.name, path: '/name', min: 1, max: 100 }), description: request.body.description.trim() };
       const intent = await createIntent(deps.db, { ecosystemId: ecosystem.id, body, userId: principal.sub });
       return reply.code(201).send(envelope(201, 'Intent created.', presentIntent(intent)));
     },
@@ -65,8 +70,8 @@ export function registerIntentRoutes(app: App, deps: RouteDeps): void {
     { schema: { tags: ['intents'], security: [{ bearer: [] }], params: IntentIdParams, body: IntentBodySchema, response: { 200: Envelope(IntentSchema) } } },
     async (request) => {
       const principal = principalOf(request);
+      const body = normaliseIntentBody(request.body);
       const { intent } = await authoriseIntent(deps.db, principal, request.params.intentId, ['lead']);
-      const body = { name: normaliseName({ value: request.body.name, path: '/name', min: 1, max: 100 }), description: request.body.description.trim() };
       const updated = await updateIntent(deps.db, { id: intent.id, body, userId: principal.sub });
       if (!updated) throw intentNotFound();
       return envelope(200, 'Intent updated.', presentIntent(updated));

@@ -22,9 +22,9 @@ export function registerOrganisationRoutes(app: App, deps: RouteDeps): void {
     },
     async (request, reply) => {
       const principal = principalOf(request);
+      const name = normaliseName({ value: request.body.name, path: '/name', min: 1, max: 200 });
       requireOrgRole(principal, request.params.orgId, ['owner']);
       if (!principal.email) throw badRequest('Your access token carries no e-mail address; the directory records the owner\'s e-mail for invitations.');
-      const name = normaliseName({ value: request.body.name, path: '/name', min: 1, max: 200 });
       const { row, created } = await upsertOrganisation(deps.db, { id: request.params.orgId, name, ownerUserId: principal.sub, ownerEmail: principal.email });
       const status = created ? 201 : 200;
       return reply.code(status).send(envelope(status, created ? 'Organisation registered.' : 'Organisation updated.', presentOrganisation(row)));
