@@ -12,3 +12,5 @@ CREATE TABLE "status_list"."status_lists" (
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
 );
+--> statement-breakpoint
+CREATE INDEX "status_lists_updated_at_idx" ON "status_list"."status_lists" USING btree ("updated_at");

@@ -2,6 +2,11 @@ import { createApp, type App, type Database, type Logger } from '@tessera/servic
 import type { StatusListConfig } from './config.js';
 import type { StatusListDbSchema } from './db/schema.js';
 import { StatusListCache } from './status-list-cache.js';
+import { startCacheSync } from './cache-sync.js';
+import { listRecentChanges } from './db/status-lists.js';
+
+/** Longer than any write transaction can last (two statements under a 15 s statement timeout). */
+const CHANGE_WINDOW_SECONDS = 60;
 import { registerStatusListRoutes } from './routes/status-lists.js';
 
 export interface StatusListAppDeps {
@@ -27,6 +32,16 @@ export async function buildApp(deps: StatusListAppDeps): Promise<App> {
   });
   const cache = new StatusListCache({ ttlMs: deps.config.CACHE_TTL_MS, maxEntries: deps.config.CACHE_MAX_ENTRIES });
   await registerStatusListRoutes(app, { ...deps, cache });
+  if (deps.config.CACHE_TTL_MS > 0) {
+    // Poll four times per staleness bound, so one failed poll does not yet expire the cache.
+    const stopSync = startCacheSync({
+      cache,
+      pollChanges: () => listRecentChanges(deps.database.db, CHANGE_WINDOW_SECONDS),
+      intervalMs: Math.max(10, Math.floor(deps.config.CACHE_TTL_MS / 4)),
+      logger: deps.logger,
+    });
+    app.addHook('onClose', stopSync);
+  }
   await app.ready();
   return app;
 }

@@ -45,7 +45,9 @@ describe('GET /status-lists/:list_id', () => {
       const response = await app.inject({ url: `/status-lists/${id}`, headers: { 'if-none-match': validator } });
       expect(response.statusCode).toBe(304);
       expect(response.body).toBe('');
+      expect(response.headers['content-length']).toBeUndefined();
       expect(response.headers.etag).toBe(etag);
+      expect(response.headers['cache-control']).toBe('public, max-age=120');
     }
     expect((await app.inject({ url: `/status-lists/${id}`, headers: { 'if-none-match': '"other"' } })).statusCode).toBe(200);
   });

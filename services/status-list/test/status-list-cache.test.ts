@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { StatusListCache, type CachedStatusList } from '../src/status-list-cache.js';
+import { startCacheSync } from '../src/cache-sync.js';
+import { silentLogger } from '@tessera/service-kit/testing';
 
 const list = (jwt: string): CachedStatusList => ({ jwt, etag: `"${jwt}"`, ttl: null, exp: null, updatedAt: new Date(0) });
 
@@ -71,5 +73,52 @@ describe('StatusListCache', () => {
     await cache.get('a', async () => list(String(++loads)));
     await cache.get('a', async () => list(String(++loads)));
     expect(loads).toBe(2);
+  });
+
+  it('a change poll drops entries whose version changed and confirms the rest', async () => {
+    let now = 0;
+    const cache = new StatusListCache({ ttlMs: 1000, maxEntries: 10, now: () => now });
+    await cache.get('a', async () => list('a1'));
+    await cache.get('b', async () => list('b1'));
+    await cache.get('c', async () => null);
+    now = 900;
+    cache.applyChanges(800, [{ id: 'a', etag: '"a2"' }, { id: 'b', etag: '"b1"' }, { id: 'c', etag: '"c1"' }]);
+    now = 1500;
+    let reloads: string[] = [];
+    const load = async (id: string) => {
+      reloads.push(id);
+      return list(`${id}2`);
+    };
+    expect((await cache.get('a', load))?.jwt).toBe('a2');
+    expect((await cache.get('b', load))?.jwt).toBe('b1');
+    expect((await cache.get('c', load))?.jwt).toBe('c2');
+    expect(reloads).toEqual(['a', 'c']);
+    now = 1801;
+    reloads = [];
+    await cache.get('b', load);
+    expect(reloads).toEqual(['b']);
+  });
+
+  it('polls changes on an interval and stops expiring entries while polls succeed; entries expire when polls fail', async () => {
+    const cache = new StatusListCache({ ttlMs: 200, maxEntries: 10 });
+    let failing = false;
+    let loads = 0;
+    const stop = startCacheSync({ cache, intervalMs: 20, logger: silentLogger(), pollChanges: async () => {
+      if (failing) throw new Error('database down');
+      return [];
+    } });
+    const load = async () => {
+      loads += 1;
+      return list('v');
+    };
+    await cache.get('a', load);
+    await new Promise((r) => setTimeout(r, 300));
+    await cache.get('a', load);
+    expect(loads).toBe(1);
+    failing = true;
+    await new Promise((r) => setTimeout(r, 300));
+    await cache.get('a', load);
+    expect(loads).toBe(2);
+    await stop();
   });
 });

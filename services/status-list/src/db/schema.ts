@@ -1,4 +1,4 @@
-import { bigint, integer, pgSchema, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, index, integer, pgSchema, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 /** The service's own Postgres schema: it can share a database with the other services. */
 export const statusListSchema = pgSchema('status_list');
@@ -18,7 +18,10 @@ export const statusLists = statusListSchema.table('status_lists', {
   etag: text('etag').notNull(),
   createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-});
+}, (table) => [
+  // The cache sync asks for lists changed in the last minute.
+  index('status_lists_updated_at_idx').on(table.updatedAt),
+]);
 
 export type StatusListRow = typeof statusLists.$inferSelect;
 

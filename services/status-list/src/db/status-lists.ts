@@ -1,6 +1,6 @@
 // Queries of the status_lists table. Lists are not tenant-scoped: the API key is
 // the service's single write credential and reads are public by design.
-import { eq, sql } from 'drizzle-orm';
+import { eq, gt, sql } from 'drizzle-orm';
 import type { DbOrTx } from '@tessera/service-kit';
 import { statusLists, type StatusListDbSchema, type StatusListRow } from './schema.js';
 
@@ -53,4 +53,16 @@ export async function updateStatusList(tx: Db, id: string, update: StatusListUpd
     .where(eq(statusLists.id, id))
     .returning();
   return row!;
+}
+
+/**
+ * Lists written within the last `windowSeconds` (database clock). The window must
+ * exceed the longest write transaction, so a write that commits late is still seen
+ * by the next poll.
+ */
+export async function listRecentChanges(db: Db, windowSeconds: number): Promise<Array<{ id: string; etag: string }>> {
+  return db
+    .select({ id: statusLists.id, etag: statusLists.etag })
+    .from(statusLists)
+    .where(gt(statusLists.updatedAt, sql`now() - make_interval(secs => ${windowSeconds})`));
 }

@@ -31,7 +31,7 @@ export function registerReadRoutes(app: App, deps: StatusListRouteDeps): void {
         querystring: Type.Object({ time: Type.Optional(Type.String({ description: 'history is not supported: 501' })) }),
         response: {
           200: { description: 'the status list token', content: { [STATUS_LIST_MEDIA_TYPE]: { schema: Type.String() } } },
-          304: { description: 'not modified', type: 'null' },
+          304: { description: 'not modified: the If-None-Match validator matches' },
           404: { $ref: 'ErrorBody#' },
           406: { $ref: 'ErrorBody#' },
           501: { $ref: 'ErrorBody#' },
@@ -56,7 +56,8 @@ export function registerReadRoutes(app: App, deps: StatusListRouteDeps): void {
         'last-modified': list.updatedAt.toUTCString(),
         vary: 'Accept, Accept-Encoding',
       });
-      if (ifNoneMatchHits(request.headers['if-none-match'], list.etag)) return reply.code(304).send(null);
+      // RFC 9110 §15.4.5: a 304 has no body (and so no Content-Length of one).
+      if (ifNoneMatchHits(request.headers['if-none-match'], list.etag)) return reply.code(304).send();
       return reply.type(STATUS_LIST_MEDIA_TYPE).send(list.jwt);
     },
   );

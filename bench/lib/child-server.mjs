@@ -1,0 +1,28 @@
+// Starts a server script as a child process and resolves with its URL once it prints
+// `LISTENING <url>`, so the load generator and the server use separate cores.
+import { spawn } from 'node:child_process';
+
+export function startChildServer(script, env = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+    let buffer = '';
+    const timer = setTimeout(() => reject(new Error(`${script} did not start`)), 60000);
+    child.stdout.on('data', (chunk) => {
+      buffer += chunk;
+      const match = /LISTENING (\S+)/.exec(buffer);
+      if (match) {
+        clearTimeout(timer);
+        resolve({
+          url: match[1].replace('//localhost:', '//127.0.0.1:'),
+          child,
+          stop: () =>
+            new Promise((done) => {
+              child.once('exit', done);
+              child.kill('SIGTERM');
+            }),
+        });
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
+  });
+}

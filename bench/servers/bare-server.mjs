@@ -1,0 +1,14 @@
+// Baseline: a bare Fastify route answering a string of the same size as a status
+// list token, with the same content type; 304 when If-None-Match matches.
+import Fastify from 'fastify';
+
+const body = 'x'.repeat(Number(process.env.BODY_BYTES ?? 1024));
+const etag = '"baseline"';
+const app = Fastify({ logger: false });
+app.get('/status-lists/:id', async (request, reply) => {
+  if (request.headers['if-none-match'] === etag) return reply.code(304).header('etag', etag).send();
+  return reply.type('application/statuslist+jwt').header('etag', etag).send(body);
+});
+await app.listen({ port: 0, host: '127.0.0.1' });
+process.stdout.write(`LISTENING http://127.0.0.1:${app.server.address().port}\n`);
+process.on('SIGTERM', () => app.close().then(() => process.exit(0)));
