@@ -49,15 +49,19 @@ export const IntentNoticeBodySchema = Type.Object(
 );
 export type IntentNoticeBody = Static<typeof IntentNoticeBodySchema>;
 
-/** A stored notice version, as `GET /v1/intent/{id}/notice` returns it. */
-export const IntentNoticeSchema = Type.Intersect([
-  Type.Object({
+/**
+ * A stored notice version, as `GET /v1/intent/{id}/notice` returns it. One object, not an
+ * intersection: the body's `additionalProperties: false` would reject the version fields.
+ */
+export const IntentNoticeSchema = Type.Object(
+  {
     id: Type.String(),
     intentId: Type.String(),
     version: Type.Integer({ minimum: 1 }),
     createdBy: Type.String(),
     createDateTime: Type.String({ format: 'date-time' }),
-  }),
-  IntentNoticeBodySchema,
-]);
+    ...IntentNoticeBodySchema.properties,
+  },
+  { additionalProperties: false },
+);
 export type IntentNotice = Static<typeof IntentNoticeSchema>;
