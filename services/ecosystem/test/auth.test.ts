@@ -20,7 +20,8 @@ describe('authentication', () => {
   });
 
   it('answers 401 UNAUTHORIZED without a token, with a malformed header, and with a non-JWT', async () => {
-    for (const headers of [{}, { authorization: 'Basic dXNlcjpwYXNz' }, { authorization: 'Bearer' }, { authorization: 'Bearer not-a-jwt' }]) {
+    const variants: Array<Record<string, string>> = [{}, { authorization: 'Basic dXNlcjpwYXNz' }, { authorization: 'Bearer' }, { authorization: 'Bearer not-a-jwt' }];
+    for (const headers of variants) {
       const response = await h.call('GET', '/v1/invitations', { headers });
       expectStatus(response, 401, ErrorCode.UNAUTHORIZED);
       expect(response.body).toMatchObject({ statusCode: 401, error: 'Unauthorized', message: expect.any(String) });
