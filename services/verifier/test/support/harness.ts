@@ -54,7 +54,8 @@ export interface Harness {
   mint: Awaited<ReturnType<typeof createTestIdp>>['mint'];
   /** Bearer header for a caller with `roles` in `orgId`. */
   auth(orgId: string, roles?: string[]): Promise<{ authorization: string }>;
-  clock: { now: Date };
+  /** Shifts the service's clock: `clock.offsetMs = 61_000` makes it read a minute ahead. */
+  clock: { offsetMs: number };
   close(): Promise<void>;
 }
 
@@ -74,8 +75,8 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
   const keyEncryptionKey = new KeyEncryptionKey(config.KEY_ENCRYPTION_KEY!);
   const ca = await prepareKeys({ config, database: testDb.database, keyEncryptionKey });
   const { verifyToken, mint } = await createTestIdp();
-  const clock = { now: new Date() };
-  const app = await buildApp({ config, database: testDb.database, bus, verifyToken, logger: options.logger ?? silentLogger(), keyEncryptionKey, platformCa: ca, now: () => clock.now });
+  const clock = { offsetMs: 0 };
+  const app = await buildApp({ config, database: testDb.database, bus, verifyToken, logger: options.logger ?? silentLogger(), keyEncryptionKey, platformCa: ca, now: () => new Date(Date.now() + clock.offsetMs) });
   return {
     app,
     config,
