@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { Type } from 'typebox';
+import { commonConfigProperties, ConfigError, loadConfig, shouldMigrateOnStart } from '../src/index.js';
+
+const Schema = Type.Object({
+  ...commonConfigProperties(3000),
+  SECRET: Type.String({ minLength: 16 }),
+  FLAG: Type.Boolean({ default: false }),
+});
+
+function problems(env: Record<string, string>): string[] {
+  try {
+    loadConfig(Schema, env);
+    return [];
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as ConfigError).problems;
+  }
+}
+
+describe('loadConfig', () => {
+  it('converts strings, applies defaults and ignores unrelated variables', () => {
+    const config = loadConfig(Schema, { SECRET: 'x'.repeat(16), PORT: '8080', FLAG: 'true', OTHER: 'ignored' });
+    expect(config).toMatchObject({ PORT: 8080, FLAG: true, HOST: '0.0.0.0', LOG_LEVEL: 'info', NODE_ENV: 'production', SECRET: 'x'.repeat(16) });
+    expect(config).not.toHaveProperty('OTHER');
+  });
+
+  it('reports one line per bad variable, naming it and never its value', () => {
+    const secret = 'too-short-secret'.slice(0, 10);
+    const lines = problems({ SECRET: secret, PORT: '99999', LOG_LEVEL: 'loud', DATABASE_URL: 'mysql://db', FLAG: 'maybe' });
+    expect(lines.map((line) => line.split(':')[0]).sort()).toEqual(['DATABASE_URL', 'FLAG', 'LOG_LEVEL', 'PORT', 'SECRET']);
+    expect(lines.join('\n')).not.toContain(secret);
+    expect(lines.find((line) => line.startsWith('LOG_LEVEL'))).toContain('one of fatal, error, warn, info, debug, trace, silent');
+  });
+
+  it('reports a missing required variable, and treats an empty one as unset', () => {
+    expect(problems({})).toEqual(['SECRET: is required but not set']);
+    expect(problems({ SECRET: '' })).toEqual(['SECRET: is required but not set']);
+  });
+
+  it('applies cross-variable rules after each variable passed', () => {
+    const rule = (config: { NODE_ENV: string; FLAG: boolean }) => (config.NODE_ENV === 'production' && config.FLAG ? 'FLAG: must be off in production' : undefined);
+    expect(() => loadConfig(Schema, { SECRET: 'x'.repeat(16), FLAG: 'true' }, [rule])).toThrow('FLAG: must be off in production');
+  });
+
+  it('migrates on start by default only in development', () => {
+    expect(shouldMigrateOnStart({ NODE_ENV: 'development' })).toBe(true);
+    expect(shouldMigrateOnStart({ NODE_ENV: 'production' })).toBe(false);
+    expect(shouldMigrateOnStart({ NODE_ENV: 'production', MIGRATE_ON_START: true })).toBe(true);
+    expect(shouldMigrateOnStart({ NODE_ENV: 'development', MIGRATE_ON_START: false })).toBe(false);
+  });
+});
