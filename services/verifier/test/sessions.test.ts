@@ -7,7 +7,7 @@ let h: Harness;
 let listener: Awaited<ReturnType<typeof listenToSessionEvents>>;
 beforeAll(async () => {
   h = await createHarness();
-  listener = await listenToSessionEvents(h.hub);
+  listener = await listenToSessionEvents(h.connectPeer);
   for (const [org, verifierId] of [[ORG, 'desk'], [ORG, 'gate'], [OTHER_ORG, 'desk']]) {
     await send('POST', `/v1/orgs/${org}/oid4vp/verifier`, { verifierId }, org);
   }

@@ -15,7 +15,7 @@ let listener: Awaited<ReturnType<typeof listenToSessionEvents>>;
 beforeAll(async () => {
   log = captureLogger('verifier-test', 'info');
   h = await createHarness({ logger: log.logger });
-  listener = await listenToSessionEvents(h.hub);
+  listener = await listenToSessionEvents(h.connectPeer);
   await send('POST', `/v1/orgs/${ORG}/oid4vp/verifier`, { verifierId: 'desk' });
 });
 afterAll(async () => {

@@ -67,7 +67,7 @@ function parsePrivateKey(pem: string): JWK {
   try {
     return createPrivateKey({ key: pem, format: 'pem' }).export({ format: 'jwk' }) as JWK;
   } catch {
-    throw invalid('/privateKeyPem', 'must be a PEM private key (PKCS#8, -----BEGIN PRIVATE KEY-----)');
+    throw invalid('/privateKeyPem', 'must be a PEM private key in PKCS#8 form');
   }
 }
 

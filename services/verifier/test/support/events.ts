@@ -1,9 +1,9 @@
 import { Subject } from '@tessera/contracts';
-import { connectTestBus, type InProcessHub } from '@tessera/service-kit/testing';
+import type { MessageBus } from '@tessera/service-kit';
 
 /** Collects `verifier.v1.session.updated` events as another service would receive them. */
-export async function listenToSessionEvents(hub: InProcessHub) {
-  const bus = await connectTestBus('session-listener', hub);
+export async function listenToSessionEvents(connectPeer: (name: string) => Promise<MessageBus>) {
+  const bus = await connectPeer('session-listener');
   const events: Array<{ id: string; orgId: string; state: string }> = [];
   bus.subscribe(Subject.SESSION_UPDATED, (payload) => {
     events.push(payload as { id: string; orgId: string; state: string });

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey } from 'jose';
 import { createTokenVerifier, type App, type Logger, type MessageBus } from '@tessera/service-kit';
 import { connectTestBus, createTestDatabase, InProcessHub, silentLogger, type TestDatabase } from '@tessera/service-kit/testing';
@@ -8,6 +9,7 @@ import type { PlatformCa } from '../../src/crypto/platform-ca.js';
 import { MIGRATIONS_FOLDER } from '../../src/db/migrations-folder.js';
 import { schema, type VerifierDbSchema } from '../../src/db/schema.js';
 import { prepareKeys } from '../../src/setup.js';
+import { IsolatedBus } from './isolated-bus.js';
 
 export const PUBLIC_BASE_URL = 'https://verifier.tessera.test';
 export const ISSUER = 'https://idp.tessera.test/realms/tessera';
@@ -49,6 +51,8 @@ export interface Harness {
   testDb: TestDatabase<VerifierDbSchema>;
   bus: MessageBus;
   hub: InProcessHub;
+  /** Another service's connection to the same bus (same NATS server and subject namespace). */
+  connectPeer(name: string): Promise<MessageBus>;
   ca: PlatformCa;
   keyEncryptionKey: KeyEncryptionKey;
   mint: Awaited<ReturnType<typeof createTestIdp>>['mint'];
@@ -71,7 +75,9 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
   const config = testConfig(options.config);
   const testDb = options.testDb ?? (await createTestDatabase({ schema, service: 'verifier', migrationsFolder: MIGRATIONS_FOLDER }));
   const hub = options.hub ?? new InProcessHub();
-  const bus = await connectTestBus('verifier-test', hub);
+  const namespace = `t${randomBytes(6).toString('hex')}`;
+  const connectPeer = async (name: string) => new IsolatedBus(await connectTestBus(name, hub), namespace);
+  const bus = await connectPeer('verifier-test');
   const keyEncryptionKey = new KeyEncryptionKey(config.KEY_ENCRYPTION_KEY!);
   const ca = await prepareKeys({ config, database: testDb.database, keyEncryptionKey });
   const { verifyToken, mint } = await createTestIdp();
@@ -83,6 +89,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     testDb,
     bus,
     hub,
+    connectPeer,
     ca,
     keyEncryptionKey,
     mint,
