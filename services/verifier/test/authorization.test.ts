@@ -66,6 +66,10 @@ describe('management authorization', () => {
 
   it('keeps the public endpoints public', async () => {
     expect((await h.app.inject({ method: 'GET', url: '/oid4vp/platform-ca.pem' })).statusCode).toBe(200);
+    expect((await h.app.inject({ method: 'GET', url: '/health/ready' })).json()).toEqual({ status: 'ok', checks: { database: 'ok', nats: 'ok' } });
+    const docs = await h.app.inject({ method: 'GET', url: '/docs/json' });
+    expect(docs.statusCode).toBe(200);
+    expect(Object.keys(docs.json().paths)).toContain('/oid4vp/authorization-requests/{authorizationRequestId}');
     const unknown = await h.app.inject({ method: 'GET', url: '/oid4vp/authorization-requests/unknown' });
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json()).toEqual({ error: 'invalid_request_uri', error_description: expect.any(String) });

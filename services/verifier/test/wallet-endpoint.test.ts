@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureLogger } from '@tessera/service-kit/testing';
 import { generatePlatformCa } from '../src/crypto/platform-ca.js';
-import { signingKeys } from '../src/db/schema.js';
+import { presentationSessions, signingKeys } from '../src/db/schema.js';
 import { createHarness, type Harness } from './support/harness.js';
 import { listenToSessionEvents } from './support/events.js';
 import { ORG, sdJwtQuery } from './support/fixtures.js';
@@ -85,6 +85,12 @@ describe('wallet request endpoint', () => {
     } finally {
       h.clock.offsetMs = 0;
     }
+
+    const answered = await create();
+    await h.testDb.database.db.update(presentationSessions).set({ state: 'Error', errorCode: 'WALLET_ERROR', errorMessage: 'declined' }).where(eq(presentationSessions.id, answered.id));
+    const closed = await h.app.inject({ method: 'GET', url: path(answered) });
+    expect(closed.statusCode).toBe(400);
+    expect(closed.json()).toEqual({ error: 'invalid_request_uri', error_description: 'The authorization request is no longer open.' });
 
     const dcApi = await create({ responseMode: 'dc_api', expectedOrigins: ['https://rp.example'] });
     const refused = await h.app.inject({ method: 'GET', url: path(dcApi) });

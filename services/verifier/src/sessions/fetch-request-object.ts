@@ -5,7 +5,7 @@ import { expireSessions, findSessionByRequestId, markRequestRetrieved } from '..
 import { OAuthError } from '../domain/oauth-error.js';
 import { buildRequestObject } from '../domain/request-object.js';
 import { isDcApiMode } from '../domain/response-mode.js';
-import { effectiveSessionState, SESSION_EXPIRED_MESSAGE } from '../domain/session-state.js';
+import { effectiveSessionState, isOpenState, SESSION_EXPIRED_MESSAGE } from '../domain/session-state.js';
 import type { ResponseMode } from '@tessera/contracts';
 import { AppError } from '@tessera/service-kit';
 import { signerForSession } from './request-signing.js';
@@ -32,14 +32,16 @@ export async function fetchRequestObject(ctx: VerifierContext, input: FetchReque
     throw new OAuthError(400, 'invalid_request_uri', 'This request is delivered through the Digital Credentials API, not by reference.');
   }
   const now = ctx.now();
-  const { state } = effectiveSessionState(session, now);
+  const { state, error } = effectiveSessionState(session, now);
   if (state === 'Error' && session.state !== 'Error') {
+    // Expired since the last read: persist it, so the change is published once.
     for (const changed of await expireSessions(ctx.db, { id: session.id, now, message: SESSION_EXPIRED_MESSAGE })) {
       publishSessionUpdated(ctx.bus, { id: changed.id, orgId: changed.orgId, state: 'Error' }, input.requestId);
     }
   }
-  if (state !== 'RequestCreated' && state !== 'RequestUriRetrieved') {
-    throw new OAuthError(400, 'invalid_request_uri', state === 'Error' && session.state !== 'Error' || session.errorCode === 'SESSION_EXPIRED' ? 'The authorization request has expired.' : 'The authorization request is no longer open.');
+  if (!isOpenState(state)) {
+    const expired = error?.code === 'SESSION_EXPIRED';
+    throw new OAuthError(400, 'invalid_request_uri', expired ? 'The authorization request has expired.' : 'The authorization request is no longer open.');
   }
   let key;
   try {

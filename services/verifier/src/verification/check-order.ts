@@ -1,0 +1,62 @@
+import { VerificationErrorCode } from '@tessera/contracts';
+
+export type VerificationCode = (typeof VerificationErrorCode)[keyof typeof VerificationErrorCode];
+
+/**
+ * Rows of VERIFIER.md's Verification table, in order. Checks run in this order
+ * and the first that fails names the session's error code. The mdoc issuer
+ * signature shares its code with the SD-JWT one but sits lower in the table.
+ */
+export const CheckRow = {
+  VP_TOKEN_SHAPE: 1,
+  SD_JWT_ISSUER_SIGNATURE: 2,
+  ISSUER_TRUSTED: 3,
+  VALIDITY: 4,
+  KEY_BINDING: 5,
+  NONCE: 6,
+  AUDIENCE: 7,
+  KEY_BINDING_AGE: 8,
+  TRANSACTION_DATA: 9,
+  MDOC_ISSUER_SIGNATURE: 10,
+  DEVICE_SIGNATURE: 11,
+  DCQL: 12,
+  STATUS: 13,
+} as const;
+export type CheckRow = (typeof CheckRow)[keyof typeof CheckRow];
+
+/** A failed check: its table row (for ordering), its code and a sentence naming what failed. */
+export interface CheckFailure {
+  row: CheckRow;
+  code: VerificationCode;
+  message: string;
+}
+
+export function failure(row: CheckRow, code: VerificationCode, message: string): CheckFailure {
+  return { row, code, message };
+}
+
+/** The failure of the earliest row; ties go to the first one found (vp_token order). */
+export function firstFailure(failures: Array<CheckFailure | undefined>): CheckFailure | undefined {
+  let first: CheckFailure | undefined;
+  for (const candidate of failures) {
+    if (candidate && (!first || candidate.row < first.row)) first = candidate;
+  }
+  return first;
+}
+
+/**
+ * Runs one check so that an unexpected exception becomes that check's own
+ * failure: a throwing check must never let a presentation through.
+ */
+export async function guard(row: CheckRow, code: VerificationCode, what: string, run: () => Promise<CheckFailure | undefined> | CheckFailure | undefined): Promise<CheckFailure | undefined> {
+  try {
+    return await run();
+  } catch (error) {
+    return failure(row, code, `${what}: ${describeError(error)}`);
+  }
+}
+
+export function describeError(error: unknown): string {
+  if (error instanceof Error && error.message) return error.message;
+  return 'unexpected error';
+}
