@@ -1,0 +1,72 @@
+import { createHash, createPublicKey, X509Certificate as NodeX509Certificate, type KeyObject } from 'node:crypto';
+import type { JWK } from 'jose';
+import { resolveDid } from './resolve-did.js';
+import type { ResolvedTrustStore } from './trust-store.js';
+import { validateCertificateChain } from './validate-certificate-chain.js';
+import { x509 } from './x509.js';
+
+/** Signature algorithms accepted for issuer-signed JWTs (HAIP requires ES256; the rest are common asymmetric ones). */
+export const JWS_ALGORITHMS = ['ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519', 'PS256', 'PS384', 'PS512'];
+
+/** Where an issuer's key came from: the leaf of its `x5c` chain, or a DID in `kid`/`iss`. */
+export type IssuerKeySource =
+  | { kind: 'x5c'; chain: x509.X509Certificate[]; key: KeyObject }
+  | { kind: 'did'; did: string; key: KeyObject };
+
+/** Why an issuer is trusted: the anchor its chain validated to, or the DID anchor. */
+export type IssuerTrust = { kind: 'certificate'; anchorFingerprint: string; name: string } | { kind: 'did'; did: string; name: string };
+
+export interface FindIssuerKeyOptions {
+  /** The JWS protected header. */
+  header: Record<string, unknown>;
+  /** The payload's `iss`, when there is one. */
+  iss?: unknown;
+}
+
+export type FindIssuerKeyResult = { ok: true; source: IssuerKeySource } | { ok: false; message: string };
+
+/**
+ * Finds the issuer's public key the only ways VERIFIER.md trusts: an `x5c`
+ * chain (its leaf's key) or a DID (`kid` as DID URL, else a DID `iss`),
+ * resolved offline. A DID `iss` must name the same DID as the `kid`.
+ */
+export function findIssuerKey(options: FindIssuerKeyOptions): FindIssuerKeyResult {
+  const { header, iss } = options;
+  if (header.x5c !== undefined) {
+    if (!Array.isArray(header.x5c) || header.x5c.length === 0 || !header.x5c.every((entry) => typeof entry === 'string')) {
+      return { ok: false, message: 'the x5c header is not an array of base64 certificates' };
+    }
+    const ders = header.x5c.map((entry: string) => Buffer.from(entry, 'base64'));
+    const chain = ders.map((der) => new x509.X509Certificate(der));
+    return { ok: true, source: { kind: 'x5c', chain, key: new NodeX509Certificate(ders[0]!).publicKey } };
+  }
+  const kid = typeof header.kid === 'string' && header.kid.startsWith('did:') ? header.kid : undefined;
+  const issuerDid = typeof iss === 'string' && iss.startsWith('did:') ? iss : undefined;
+  const didUrl = kid ?? issuerDid;
+  if (!didUrl) return { ok: false, message: 'the issuer key is neither in an x5c chain nor identified by a DID' };
+  const resolved = resolveDid({ did: didUrl });
+  if (!resolved.ok) return { ok: false, message: resolved.message };
+  if (issuerDid && issuerDid !== resolved.did) return { ok: false, message: `the kid names ${resolved.did} but iss is ${issuerDid}` };
+  return { ok: true, source: { kind: 'did', did: resolved.did, key: createPublicKey({ key: resolved.publicJwk as JWK & Record<string, string>, format: 'jwk' }) } };
+}
+
+export interface CheckIssuerTrustOptions {
+  source: IssuerKeySource;
+  trust: ResolvedTrustStore;
+  now: Date;
+}
+
+export type CheckIssuerTrustResult = { ok: true; trust: IssuerTrust } | { ok: false; message: string };
+
+/** Trust for a key found by {@link findIssuerKey}: its chain validates to a certificate anchor, or its DID is an anchor. */
+export async function checkIssuerTrust(options: CheckIssuerTrustOptions): Promise<CheckIssuerTrustResult> {
+  const { source } = options;
+  if (source.kind === 'did') {
+    if (!options.trust.dids.has(source.did)) return { ok: false, message: `the issuer DID ${source.did} is not a trust anchor` };
+    return { ok: true, trust: { kind: 'did', did: source.did, name: source.did } };
+  }
+  const validated = await validateCertificateChain({ chain: source.chain, anchors: options.trust.certificates, now: options.now });
+  if (!validated.ok) return { ok: false, message: validated.message };
+  const anchorFingerprint = createHash('sha256').update(Buffer.from(validated.anchor.rawData)).digest('hex');
+  return { ok: true, trust: { kind: 'certificate', anchorFingerprint, name: validated.leaf.subject } };
+}

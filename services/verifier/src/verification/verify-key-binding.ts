@@ -1,0 +1,90 @@
+import { createHash, createPublicKey } from 'node:crypto';
+import { KBJwt } from '@sd-jwt/core';
+import { compactVerify, type JWK } from 'jose';
+import { CheckRow, describeError, failure, type CheckFailure } from './check-order.js';
+import { JWS_ALGORITHMS } from './issuer-key.js';
+
+export interface VerifyKeyBindingOptions {
+  credentialQueryId: string;
+  /** The KB-JWT (last `~` segment), or undefined when the presentation has none. */
+  kbJwt: string | undefined;
+  /** `require_cryptographic_holder_binding` of the credential query (DCQL default true). */
+  required: boolean;
+  /** The verified issuer payload (its `cnf` names the holder key). */
+  issuerPayload: Record<string, unknown>;
+  /** The presentation without the KB-JWT, ending in `~`: what `sd_hash` covers (RFC 9901 §4.3.1). */
+  sdHashInput: string;
+  /** `_sd_alg` of the issuer payload. */
+  sdAlg: string;
+  nonce: string;
+  /** Expected `aud`: the full client_id, or `origin:<origin>` over the DC API (OpenID4VP 1.0 §B.3.6, Appendix A.4). */
+  audience: string;
+  now: Date;
+  kbMaxAgeSeconds: number;
+  clockSkewSeconds: number;
+}
+
+export type VerifyKeyBindingResult = { ok: true; holderBinding: boolean; payload?: Record<string, unknown> } | { ok: false; failure: CheckFailure };
+
+/**
+ * Verifies the KB-JWT in table order: presence when required, then `typ`,
+ * signature by the `cnf.jwk` key and `sd_hash` (the library checks typ, alg
+ * and signature; sd_hash is recomputed over the exact presented bytes), then
+ * `nonce`, `aud` and `iat` freshness, which the library leaves out.
+ */
+export async function verifyKeyBinding(options: VerifyKeyBindingOptions): Promise<VerifyKeyBindingResult> {
+  const id = options.credentialQueryId;
+  const invalid = (reason: string): VerifyKeyBindingResult => ({
+    ok: false,
+    failure: failure(CheckRow.KEY_BINDING, 'KEY_BINDING_INVALID', `The key binding JWT of credential query "${id}" is invalid: ${reason}.`),
+  });
+  if (!options.kbJwt) {
+    if (options.required) return invalid('holder binding is required but the presentation has no KB-JWT');
+    return { ok: true, holderBinding: false };
+  }
+  const cnf = options.issuerPayload.cnf;
+  const holderJwk = typeof cnf === 'object' && cnf !== null ? (cnf as { jwk?: unknown }).jwk : undefined;
+  if (typeof holderJwk !== 'object' || holderJwk === null) return invalid('the credential has no cnf.jwk holder key');
+
+  let payload: Record<string, unknown>;
+  try {
+    const kb = KBJwt.fromKBEncode(options.kbJwt);
+    const holderKey = createPublicKey({ key: holderJwk as JWK & Record<string, string>, format: 'jwk' });
+    const verifier = async (data: string, signature: string): Promise<boolean> => {
+      await compactVerify(`${data}.${signature}`, holderKey, { algorithms: JWS_ALGORITHMS });
+      return true;
+    };
+    // The library compares `nonce` itself with one generic error; giving it the
+    // token's own nonce keeps that comparison here, so it gets its own code.
+    const ownNonce = typeof kb.payload?.nonce === 'string' ? kb.payload.nonce : '';
+    const verified = await kb.verifyKB({ verifier, payload: options.issuerPayload, nonce: ownNonce });
+    payload = verified.payload as unknown as Record<string, unknown>;
+  } catch (error) {
+    return invalid(`typ must be kb+jwt with iat, aud, nonce and sd_hash, signed by the cnf key (${describeError(error)})`);
+  }
+  const expectedSdHash = createHash(options.sdAlg.replace('-', '')).update(options.sdHashInput, 'ascii').digest('base64url');
+  if (payload.sd_hash !== expectedSdHash) return invalid('sd_hash does not match the presented SD-JWT');
+
+  if (payload.nonce !== options.nonce) {
+    return { ok: false, failure: failure(CheckRow.NONCE, 'NONCE_MISMATCH', `The key binding JWT of credential query "${id}" carries a nonce other than the session's.`) };
+  }
+  if (!audienceMatches(payload.aud, options.audience)) {
+    return { ok: false, failure: failure(CheckRow.AUDIENCE, 'AUDIENCE_MISMATCH', `The key binding JWT of credential query "${id}" is addressed to ${JSON.stringify(payload.aud)}, not ${JSON.stringify(options.audience)}.`) };
+  }
+  const nowSeconds = Math.floor(options.now.getTime() / 1000);
+  const iat = payload.iat;
+  if (typeof iat !== 'number' || !Number.isFinite(iat)) return stale(id, 'its iat is not a number');
+  if (iat > nowSeconds + options.clockSkewSeconds) return stale(id, 'it was issued in the future');
+  if (iat < nowSeconds - options.kbMaxAgeSeconds) return stale(id, `it is older than ${options.kbMaxAgeSeconds} seconds`);
+  return { ok: true, holderBinding: true, payload };
+}
+
+function stale(id: string, reason: string): VerifyKeyBindingResult {
+  return { ok: false, failure: failure(CheckRow.KEY_BINDING_AGE, 'KEY_BINDING_STALE', `The key binding JWT of credential query "${id}" is not fresh: ${reason}.`) };
+}
+
+/** `aud` is a single string in a KB-JWT; a one-element array naming the same audience is tolerated. */
+function audienceMatches(aud: unknown, expected: string): boolean {
+  if (typeof aud === 'string') return aud === expected;
+  return Array.isArray(aud) && aud.length === 1 && aud[0] === expected;
+}

@@ -1,0 +1,136 @@
+import { digest } from '@sd-jwt/crypto-nodejs';
+import { SDJwtVcInstance } from '@sd-jwt/sd-jwt-vc';
+import { compactVerify, decodeJwt, decodeProtectedHeader } from 'jose';
+import { CheckRow, describeError, failure, type CheckFailure } from './check-order.js';
+import { checkDisclosures } from './check-disclosures.js';
+import { checkIssuerTrust, findIssuerKey, JWS_ALGORITHMS } from './issuer-key.js';
+import type { ResolvedTrustStore } from './trust-store.js';
+import { checkValidityWindow } from './check-validity-window.js';
+import type { VerifiedCredential } from './verified-credential.js';
+import { verifyKeyBinding } from './verify-key-binding.js';
+
+const SD_ALGS = ['sha-256', 'sha-384', 'sha-512'];
+
+export interface VerifySdJwtVcOptions {
+  credentialQueryId: string;
+  /** One presentation from the vp_token: `<issuer JWT>~<disclosure>~…~<KB-JWT>`. */
+  presentation: string;
+  trust: ResolvedTrustStore;
+  /** `require_cryptographic_holder_binding` of the credential query. */
+  requireHolderBinding: boolean;
+  nonce: string;
+  /** Expected KB-JWT `aud`. */
+  audience: string;
+  now: Date;
+  kbMaxAgeSeconds: number;
+  clockSkewSeconds: number;
+}
+
+export type VerifySdJwtVcResult = { ok: true; credential: VerifiedCredential } | { ok: false; failure: CheckFailure };
+
+/**
+ * SD-JWT VC checks in table order: issuer signature, `typ` dc+sd-jwt and
+ * disclosures (row 2), issuer trust (3), validity (4), key binding (5–8).
+ * `@sd-jwt/sd-jwt-vc` decodes the SD-JWT, rebuilds the claims and checks the
+ * KB-JWT; its `verify()` is not used because it fetches status lists and
+ * reports every problem with one generic error.
+ */
+export async function verifySdJwtVc(options: VerifySdJwtVcOptions): Promise<VerifySdJwtVcResult> {
+  const id = options.credentialQueryId;
+  const fail = (row: CheckRow, code: CheckFailure['code'], message: string): VerifySdJwtVcResult => ({ ok: false, failure: failure(row, code, message) });
+  const separator = options.presentation.lastIndexOf('~');
+  if (separator < 0) return fail(CheckRow.VP_TOKEN_SHAPE, 'INVALID_VP_TOKEN', `The presentation for credential query "${id}" is not an SD-JWT.`);
+  const sdHashInput = options.presentation.slice(0, separator + 1);
+  const issuerJwt = sdHashInput.split('~')[0]!;
+  const kbJwt = options.presentation.slice(separator + 1) || undefined;
+
+  let header: Record<string, unknown>;
+  let payload: Record<string, unknown>;
+  try {
+    header = decodeProtectedHeader(issuerJwt) as Record<string, unknown>;
+    payload = decodeJwt(issuerJwt) as Record<string, unknown>;
+  } catch {
+    return fail(CheckRow.VP_TOKEN_SHAPE, 'INVALID_VP_TOKEN', `The presentation for credential query "${id}" does not start with an issuer-signed JWT.`);
+  }
+
+  if (header.typ !== 'dc+sd-jwt') return fail(CheckRow.SD_JWT_ISSUER_SIGNATURE, 'ISSUER_SIGNATURE_INVALID', `The SD-JWT VC of credential query "${id}" has typ ${JSON.stringify(header.typ ?? null)}, not dc+sd-jwt.`);
+  let issuerKey: ReturnType<typeof findIssuerKey>;
+  try {
+    issuerKey = findIssuerKey({ header, iss: payload.iss });
+  } catch (error) {
+    issuerKey = { ok: false, message: describeError(error) };
+  }
+  if (!issuerKey.ok) return fail(CheckRow.ISSUER_TRUSTED, 'ISSUER_NOT_TRUSTED', `The issuer of credential query "${id}" is not trusted: ${issuerKey.message}.`);
+  try {
+    await compactVerify(issuerJwt, issuerKey.source.key, { algorithms: JWS_ALGORITHMS });
+  } catch (error) {
+    return fail(CheckRow.SD_JWT_ISSUER_SIGNATURE, 'ISSUER_SIGNATURE_INVALID', `The issuer signature of credential query "${id}" is invalid (${describeError(error)}).`);
+  }
+
+  const sdAlg = payload._sd_alg ?? 'sha-256';
+  const disclosureInvalid = (reason: string): VerifySdJwtVcResult =>
+    fail(CheckRow.SD_JWT_ISSUER_SIGNATURE, 'DISCLOSURE_INVALID', `The disclosures of credential query "${id}" are invalid: ${reason}.`);
+  if (typeof sdAlg !== 'string' || !SD_ALGS.includes(sdAlg)) return disclosureInvalid(`_sd_alg ${JSON.stringify(sdAlg)} is not supported`);
+  let claims: Record<string, unknown>;
+  try {
+    const sdJwt = await new SDJwtVcInstance({ hasher: digest }).decode(sdHashInput);
+    const disclosures = await Promise.all(
+      (sdJwt.disclosures ?? []).map(async (disclosure) => ({
+        digest: await disclosure.digest({ hasher: digest, alg: sdAlg }),
+        ...(disclosure.key !== undefined ? { name: disclosure.key } : {}),
+        value: disclosure.value,
+      })),
+    );
+    const problem = checkDisclosures({ payload, disclosures });
+    if (problem) return disclosureInvalid(problem);
+    claims = (await sdJwt.getClaims(digest)) as Record<string, unknown>;
+  } catch (error) {
+    return disclosureInvalid(describeError(error));
+  }
+
+  const trusted = await checkIssuerTrust({ source: issuerKey.source, trust: options.trust, now: options.now }).catch((error: unknown) => ({ ok: false as const, message: describeError(error) }));
+  if (!trusted.ok) return fail(CheckRow.ISSUER_TRUSTED, 'ISSUER_NOT_TRUSTED', `The issuer of credential query "${id}" is not trusted: ${trusted.message}.`);
+
+  const window = checkValidityWindow({ credentialQueryId: id, notBefore: seconds(payload.nbf, 'nbf'), notAfter: seconds(payload.exp, 'exp'), now: options.now, clockSkewSeconds: options.clockSkewSeconds });
+  if (!window.ok) return { ok: false, failure: window.failure };
+
+  const binding = await verifyKeyBinding({
+    credentialQueryId: id,
+    kbJwt,
+    required: options.requireHolderBinding,
+    issuerPayload: payload,
+    sdHashInput,
+    sdAlg,
+    nonce: options.nonce,
+    audience: options.audience,
+    now: options.now,
+    kbMaxAgeSeconds: options.kbMaxAgeSeconds,
+    clockSkewSeconds: options.clockSkewSeconds,
+  });
+  if (!binding.ok) return binding;
+
+  const { cnf: _cnf, _sd_alg: _alg, ...visible } = claims;
+  return {
+    ok: true,
+    credential: {
+      credentialQueryId: id,
+      format: 'dc+sd-jwt',
+      ...(typeof payload.vct === 'string' ? { vct: payload.vct } : {}),
+      issuer: trusted.trust.name,
+      issuerTrust: trusted.trust,
+      claims: visible,
+      holderBinding: binding.holderBinding,
+      ...(window.validFrom ? { validFrom: window.validFrom } : {}),
+      ...(window.validUntil ? { validUntil: window.validUntil } : {}),
+      ...(payload.status !== undefined ? { status: payload.status } : {}),
+      ...(binding.payload ? { keyBindingPayload: binding.payload } : {}),
+    },
+  };
+}
+
+/** A JWT NumericDate as a Date; a present but non-numeric value is kept as an error for the validity check. */
+function seconds(value: unknown, name: string): Date | undefined | Error {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'number' || !Number.isFinite(value)) return new Error(`${name} is not a NumericDate`);
+  return new Date(value * 1000);
+}
