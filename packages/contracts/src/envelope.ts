@@ -17,9 +17,12 @@ export const MessageEnvelopeSchema = Type.Object({
 
 export const MAX_PAGE_SIZE = 100;
 
-/** `pageNumber` (default 1, min 1) and `pageSize` (default 10, 1..100); out of range is 400. */
+/** Highest page number accepted; also keeps `1e309` (Infinity after coercion) out of OFFSET. */
+export const MAX_PAGE_NUMBER = 1_000_000;
+
+/** `pageNumber` (default 1, 1..1,000,000) and `pageSize` (default 10, 1..100); out of range is 400. */
 export const PagingQuerySchema = Type.Object({
-  pageNumber: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+  pageNumber: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_NUMBER, default: 1 })),
   pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, default: 10 })),
 });
 export type PagingQuery = Static<typeof PagingQuerySchema>;

@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCode, type ErrorBody, type ErrorDetail } from '@tessera/contracts';
-import { AppError, isUnavailableError } from './errors.js';
+import { AppError, clientDataProblem, isUnavailableError } from './errors.js';
 
 /** Codes for statuses Fastify or a plugin answers on its own. */
 const CODE_BY_STATUS: Record<number, string> = {
@@ -63,6 +63,10 @@ export function toErrorBody(error: unknown): { body: ErrorBody; headers?: Record
   if (fastifyError?.validation) {
     const details = validationDetails(fastifyError.validation, fastifyError.validationContext);
     return { body: errorBody(400, ErrorCode.VALIDATION_FAILED, 'The request is invalid: see details.', details) };
+  }
+  const dataProblem = clientDataProblem(error);
+  if (dataProblem) {
+    return { body: errorBody(400, ErrorCode.VALIDATION_FAILED, `The request is invalid: ${dataProblem}.`) };
   }
   if (isUnavailableError(error)) {
     return { body: errorBody(503, ErrorCode.DEPENDENCY_UNAVAILABLE, 'A dependency of this service is unavailable; try again shortly.') };

@@ -64,3 +64,24 @@ export function uniqueViolation(error: unknown): string | undefined {
   }
   return '';
 }
+
+/**
+ * SQLSTATEs that mean the client sent a value the database cannot hold (a NUL in
+ * text, a number out of range, an over-long string): a 400, never a 500, whatever
+ * schema check let it through.
+ */
+const CLIENT_DATA_CODES: Record<string, string> = {
+  '22021': 'text must not contain NUL (\\u0000) or invalid characters',
+  '22P05': 'text must not contain NUL (\\u0000) or invalid characters',
+  '22001': 'a value is longer than allowed',
+  '22003': 'a number is out of range',
+  '22P02': 'a value has the wrong format',
+  '22007': 'a date or time has the wrong format',
+  '22008': 'a date or time is out of range',
+};
+
+/** A sentence for a client-data database error, or undefined when `error` is not one. */
+export function clientDataProblem(error: unknown): string | undefined {
+  const code = postgresErrorCode(error);
+  return code ? CLIENT_DATA_CODES[code] : undefined;
+}

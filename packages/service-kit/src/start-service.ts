@@ -52,7 +52,7 @@ export async function listen(app: App, config: Pick<CommonConfig, 'HOST' | 'PORT
   await app.listen({ host: config.HOST, port: config.PORT });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
-  const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
+  const host = ['0.0.0.0', '::', '127.0.0.1', '::1'].includes(config.HOST) ? 'localhost' : config.HOST;
   return `http://${host}:${port}`;
 }
 

@@ -29,6 +29,12 @@ describe('createApp', () => {
     app.get('/boom', async () => {
       throw new Error('secret internal detail');
     });
+    app.get('/nul', async () => {
+      throw Object.assign(new Error('invalid byte sequence for encoding "UTF8": 0x00'), { code: '22021' });
+    });
+    app.get('/db-down', async () => {
+      throw new Error('query failed', { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) });
+    });
     app.get('/conflict', async () => {
       throw new AppError(409, 'THING_EXISTS', 'That thing exists already.');
     });
@@ -73,6 +79,11 @@ describe('createApp', () => {
     expect(wrongType.json()).toMatchObject({ statusCode: 415, code: 'UNSUPPORTED_MEDIA_TYPE', error: 'Unsupported Media Type' });
     const big = await app.inject({ method: 'POST', url: '/things', payload: { name: 'x'.repeat(5000), count: 1 } });
     expect(big.json()).toMatchObject({ statusCode: 413, code: 'BODY_TOO_LARGE' });
+  });
+
+  it('answers a value the database cannot store with 400, and an unreachable database with 503', async () => {
+    expect((await app.inject({ url: '/nul' })).json()).toMatchObject({ statusCode: 400, code: 'VALIDATION_FAILED', message: expect.stringContaining('NUL') });
+    expect((await app.inject({ url: '/db-down' })).json()).toMatchObject({ statusCode: 503, code: 'DEPENDENCY_UNAVAILABLE' });
   });
 
   it('answers unknown routes with 404 NOT_FOUND', async () => {

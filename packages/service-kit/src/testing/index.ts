@@ -131,3 +131,7 @@ export function captureLogger(name = 'test', level = 'trace'): { logger: Logger;
 export function silentLogger(name = 'test'): Logger {
   return createLogger({ name, level: 'silent' });
 }
+
+export { fuzzAllRoutes, fuzzRunsPerRoute, FUZZ_SEED, listRoutes, requestArbitrary, checkRequest, type FuzzRoute } from './fuzz/fuzz-routes.js';
+export { snapshotSchema } from './fuzz/snapshot.js';
+export { arbitraryFor, mutate } from './fuzz/schema-arbitrary.js';
