@@ -34,3 +34,5 @@ export async function startStatusList(config: StatusListConfig, logger: Logger =
   const close = createCloser({ app, logger, resources: [{ name: 'database', close: () => database.close() }] });
   return { name: SERVICE_NAME, app, url, ...(devApiKey ? { devApiKey } : {}), close };
 }
+
+export { loadStatusListConfig, type StatusListConfig } from './config.js';
