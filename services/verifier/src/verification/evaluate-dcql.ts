@@ -1,0 +1,103 @@
+import { DcqlPresentationResult, type DcqlCredentialPresentation, type DcqlQuery } from 'dcql';
+import { CheckRow, describeError, failure, type CheckFailure } from './check-order.js';
+import type { VerifiedCredential } from './verified-credential.js';
+
+export interface CredentialSetOutcome {
+  options: string[][];
+  required: boolean;
+  /** 0-based index of the first option the presentations satisfy; absent when an optional set is not satisfied. */
+  satisfiedOption?: number;
+}
+
+export interface EvaluateDcqlOptions {
+  query: DcqlQuery.Output;
+  /** What was actually verified, in vp_token order. */
+  credentials: VerifiedCredential[];
+}
+
+export type EvaluateDcqlResult = { ok: true; credentialSets?: CredentialSetOutcome[] } | { ok: false; failure: CheckFailure };
+
+/**
+ * DCQL evaluation over verified data only (never the wallet's claims about
+ * itself), with the `dcql` library: meta (`vct_values`, `doctype_value`),
+ * `claims`, `claim_sets`, `values`, holder binding and `credential_sets`.
+ * Every presented credential must match its query; the message names the
+ * first unmet part.
+ */
+export function evaluateDcql(options: EvaluateDcqlOptions): EvaluateDcqlResult {
+  const unmet = (message: string): EvaluateDcqlResult => ({ ok: false, failure: failure(CheckRow.DCQL, 'DCQL_NOT_SATISFIED', message) });
+  const record: Record<string, DcqlCredentialPresentation[]> = {};
+  for (const credential of options.credentials) {
+    (record[credential.credentialQueryId] ??= []).push(toDcqlCredential(credential));
+  }
+  let result: DcqlPresentationResult;
+  try {
+    result = DcqlPresentationResult.fromDcqlPresentation(record, { dcqlQuery: options.query });
+  } catch (error) {
+    return unmet(`The presentations cannot be evaluated against the DCQL query: ${describeError(error)}.`);
+  }
+  const sets = options.query.credential_sets?.map((set, index): CredentialSetOutcome => {
+    const matching = result.credential_sets?.[index]?.matching_options ?? [];
+    const satisfied = set.options.findIndex((option) => matching.some((candidate) => sameOption(candidate, option)));
+    return { options: set.options.map((option) => [...option]), required: set.required !== false, ...(satisfied >= 0 ? { satisfiedOption: satisfied } : {}) };
+  });
+  if (result.can_be_satisfied) return { ok: true, ...(sets ? { credentialSets: sets } : {}) };
+
+  for (const [id, match] of Object.entries(result.credential_matches)) {
+    const failed = match.failed_credentials?.[0];
+    if (!failed) continue;
+    if (!failed.meta.success) return unmet(`Credential query "${id}" is not satisfied: ${firstIssue(failed.meta) ?? 'its type does not match'}.`);
+    if (!failed.claims.success) return unmet(`Credential query "${id}" is not satisfied: ${firstIssue(failed.claims) ?? 'its claims do not match'}.`);
+    if (!failed.trusted_authorities.success) return unmet(`Credential query "${id}" is not satisfied: its issuer matches none of the trusted_authorities.`);
+  }
+  const unmetSet = sets?.findIndex((set) => set.required && set.satisfiedOption === undefined) ?? -1;
+  if (sets && unmetSet >= 0) {
+    const described = sets[unmetSet]!.options.map((option) => `[${option.join(', ')}]`).join(' or ');
+    return unmet(`Required credential set ${unmetSet} (${described}) is not satisfied.`);
+  }
+  const missing = options.query.credentials.find((credential) => !record[credential.id]);
+  if (missing) return unmet(`Credential query "${missing.id}" was not presented.`);
+  return unmet('The presentations do not satisfy the DCQL query.');
+}
+
+function toDcqlCredential(credential: VerifiedCredential): DcqlCredentialPresentation {
+  if (credential.format === 'mso_mdoc') {
+    return {
+      credential_format: 'mso_mdoc',
+      doctype: credential.doctype ?? '',
+      namespaces: credential.claims as Record<string, Record<string, unknown>>,
+      cryptographic_holder_binding: credential.holderBinding,
+    };
+  }
+  return { credential_format: 'dc+sd-jwt', vct: credential.vct ?? '', claims: credential.claims as never, cryptographic_holder_binding: credential.holderBinding };
+}
+
+function sameOption(left: readonly string[], right: readonly string[]): boolean {
+  return left.length === right.length && left.every((id, index) => id === right[index]);
+}
+
+/** The first message in the library's flattened valibot issues. */
+function firstIssue(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value)) {
+    for (const item of value) {
+      const found = firstIssue(item);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  if (typeof value !== 'object' || value === null) return undefined;
+  const container = value as Record<string, unknown>;
+  for (const key of ['issues', 'failed_claim_sets', 'failed_claims']) {
+    if (key in container) {
+      const found = firstIssue(container[key]);
+      if (found) return found;
+    }
+  }
+  for (const [key, entry] of Object.entries(container)) {
+    if (key === 'output' || key === 'success') continue;
+    const found = firstIssue(entry);
+    if (found) return found;
+  }
+  return undefined;
+}

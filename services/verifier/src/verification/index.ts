@@ -1,0 +1,14 @@
+// The verification engine's public surface (README.md): what the response
+// endpoints and the trust-anchor routes call.
+export { verifyPresentation, type PresentationFlow, type VerifiedPresentation, type VerifyPresentationOptions, type VerifyPresentationResult } from './verify-presentation.js';
+export { decryptAuthorizationResponse, type DecryptAuthorizationResponseOptions, type DecryptAuthorizationResponseResult, type DecryptedAuthorizationResponse } from './decrypt-response.js';
+export { buildSessionTranscript, computeJwkThumbprint, encodeTranscriptAsDataItem, type BuildSessionTranscriptOptions, type SessionTranscriptFlow } from './session-transcript.js';
+export { validateCertificateChain, type ValidateCertificateChainOptions, type ValidateCertificateChainResult } from './validate-certificate-chain.js';
+export { createStatusListChecker, type CheckStatusOptions, type CheckStatusResult, type CreateStatusListCheckerOptions, type StatusListChecker } from './status-list-checker.js';
+export { parseTrustAnchor, type ParseTrustAnchorOptions, type ParseTrustAnchorResult, type TrustAnchorDescription } from './parse-trust-anchor.js';
+export { resolveDid, type ResolveDidOptions, type ResolveDidResult } from './resolve-did.js';
+export { resolveTrustStore, type ResolvedTrustStore, type TrustStore } from './trust-store.js';
+export { readStatusListEntry } from './read-status-list.js';
+export type { CredentialSetOutcome } from './evaluate-dcql.js';
+export type { CredentialStatus } from './check-credential-status.js';
+export type { VerificationCode } from './check-order.js';

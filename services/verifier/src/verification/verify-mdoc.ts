@@ -1,0 +1,136 @@
+import { createHash } from 'node:crypto';
+import { parse, Verifier } from '@auth0/mdl';
+import { CheckRow, describeError, failure, type CheckFailure } from './check-order.js';
+import { checkValidityWindow } from './check-validity-window.js';
+import { mdocValueToJson } from './mdoc-claims.js';
+import { encodeTranscriptAsDataItem } from './session-transcript.js';
+import type { ResolvedTrustStore } from './trust-store.js';
+import { validateCertificateChain } from './validate-certificate-chain.js';
+import type { VerifiedCredential } from './verified-credential.js';
+
+type AssessmentId = string;
+
+/**
+ * Library checks this module does itself or that are not part of the table:
+ * chain validation (done explicitly, to the trust store), MSO validity (done
+ * with the injected clock, the library reads the system clock), and the
+ * country name in the signer's issuer DN (an ISO profile rule, not a check
+ * of VERIFIER.md's table).
+ */
+const IGNORED: AssessmentId[] = ['ISSUER_CERTIFICATE_VALIDITY', 'MSO_VALIDITY_AT_VERIFICATION_TIME', 'ISSUER_SUBJECT_COUNTRY_NAME_PRESENCE'];
+
+export interface VerifyMdocOptions {
+  credentialQueryId: string;
+  /** One presentation from the vp_token: a base64url DeviceResponse (OpenID4VP 1.0 §B.2). */
+  presentation: string;
+  trust: ResolvedTrustStore;
+  /** `require_cryptographic_holder_binding` of the credential query. */
+  requireHolderBinding: boolean;
+  /** The OpenID4VP 1.0 SessionTranscript bytes the device must have signed. */
+  sessionTranscript: Uint8Array;
+  now: Date;
+  clockSkewSeconds: number;
+}
+
+export type VerifyMdocResult = { ok: true; credential: VerifiedCredential } | { ok: false; failure: CheckFailure };
+
+/**
+ * mdoc checks in table order: document-signer chain to an IACA anchor (row 3),
+ * MSO validity (4), MSO signature, doctype and value digests (10), device
+ * signature over the SessionTranscript (11). `@auth0/mdl` verifies the
+ * signatures and digests given the transcript in CBOR tag 24; its results are
+ * collected through `onCheck` instead of its first-failure exception.
+ */
+export async function verifyMdoc(options: VerifyMdocOptions): Promise<VerifyMdocResult> {
+  const id = options.credentialQueryId;
+  const fail = (row: CheckRow, code: CheckFailure['code'], message: string): VerifyMdocResult => ({ ok: false, failure: failure(row, code, message) });
+  if (!/^[A-Za-z0-9_-]+$/.test(options.presentation)) return fail(CheckRow.VP_TOKEN_SHAPE, 'INVALID_VP_TOKEN', `The presentation for credential query "${id}" is not a base64url DeviceResponse.`);
+  const bytes = Buffer.from(options.presentation, 'base64url');
+  let document;
+  try {
+    const response = parse(bytes);
+    if (response.documents.length !== 1) return fail(CheckRow.VP_TOKEN_SHAPE, 'INVALID_VP_TOKEN', `The DeviceResponse for credential query "${id}" must hold exactly one document.`);
+    document = response.documents[0]!;
+  } catch (error) {
+    return fail(CheckRow.VP_TOKEN_SHAPE, 'INVALID_VP_TOKEN', `The DeviceResponse for credential query "${id}" cannot be parsed (${describeError(error)}).`);
+  }
+  const issuerAuth = document.issuerSigned.issuerAuth;
+
+  const chain = (issuerAuth as unknown as { x5chain?: Uint8Array[] }).x5chain ?? [];
+  const validated = await validateCertificateChain({ chain, anchors: options.trust.certificates, now: options.now }).catch((error: unknown) => ({ ok: false as const, message: describeError(error) }));
+  if (!validated.ok) return fail(CheckRow.ISSUER_TRUSTED, 'ISSUER_NOT_TRUSTED', `The issuer of credential query "${id}" is not trusted: ${validated.message}.`);
+
+  let mso: ReturnType<() => typeof issuerAuth.decodedPayload>;
+  try {
+    mso = issuerAuth.decodedPayload;
+  } catch (error) {
+    return fail(CheckRow.MDOC_ISSUER_SIGNATURE, 'ISSUER_SIGNATURE_INVALID', `The MSO of credential query "${id}" cannot be decoded (${describeError(error)}).`);
+  }
+  const validity = mso.validityInfo as { validFrom?: unknown; validUntil?: unknown } | undefined;
+  const window = checkValidityWindow({
+    credentialQueryId: id,
+    notBefore: asDate(validity?.validFrom, 'validFrom'),
+    notAfter: asDate(validity?.validUntil, 'validUntil'),
+    now: options.now,
+    clockSkewSeconds: options.clockSkewSeconds,
+  });
+  if (!window.ok) return { ok: false, failure: window.failure };
+
+  const failed: Array<{ category: string; id: AssessmentId; check: string; reason?: string }> = [];
+  let issuerSignaturePassed = false;
+  try {
+    await new Verifier([]).verify(bytes, {
+      encodedSessionTranscript: encodeTranscriptAsDataItem(options.sessionTranscript),
+      disableCertificateChainValidation: true,
+      onCheck: (assessment) => {
+        if (assessment.id === 'ISSUER_SIGNATURE_VALIDITY' && assessment.status === 'PASSED') issuerSignaturePassed = true;
+        if (assessment.status === 'FAILED' && !IGNORED.includes(assessment.id)) failed.push(assessment);
+      },
+    });
+  } catch (error) {
+    // The library threw mid-way: blame the stage it was in, never pass.
+    if (!issuerSignaturePassed) return fail(CheckRow.MDOC_ISSUER_SIGNATURE, 'ISSUER_SIGNATURE_INVALID', `The issuer signature of credential query "${id}" cannot be verified (${describeError(error)}).`);
+    return fail(CheckRow.DEVICE_SIGNATURE, 'DEVICE_SIGNATURE_INVALID', `The device signature of credential query "${id}" cannot be verified (${describeError(error)}).`);
+  }
+  const format = failed.find((item) => item.category === 'DOCUMENT_FORMAT');
+  if (format) return fail(CheckRow.VP_TOKEN_SHAPE, 'INVALID_VP_TOKEN', `The DeviceResponse for credential query "${id}" is malformed: ${format.check}`);
+  const issuerProblem = failed.find((item) => item.category === 'ISSUER_AUTH' || item.category === 'DATA_INTEGRITY');
+  if (issuerProblem || !issuerSignaturePassed) {
+    return fail(CheckRow.MDOC_ISSUER_SIGNATURE, 'ISSUER_SIGNATURE_INVALID', `The issuer data of credential query "${id}" is invalid: ${issuerProblem?.reason ?? issuerProblem?.check ?? 'the MSO signature was not verified'}.`);
+  }
+  if (mso.docType !== document.docType) {
+    return fail(CheckRow.MDOC_ISSUER_SIGNATURE, 'ISSUER_SIGNATURE_INVALID', `The document of credential query "${id}" claims doctype ${document.docType}, but its MSO was signed for ${String(mso.docType)}.`);
+  }
+  const deviceProblems = failed.filter((item) => item.category === 'DEVICE_AUTH');
+  const unsigned = deviceProblems.length > 0 && deviceProblems.every((item) => item.id === 'DOCUMENT_DEVICE_SIGNATURE_PRESENCE');
+  if (deviceProblems.length > 0 && (!unsigned || options.requireHolderBinding)) {
+    const problem = deviceProblems[0]!;
+    return fail(CheckRow.DEVICE_SIGNATURE, 'DEVICE_SIGNATURE_INVALID', `The device signature of credential query "${id}" is invalid: ${problem.reason ?? problem.check}.`);
+  }
+
+  const claims: Record<string, Record<string, unknown>> = {};
+  for (const [namespace, items] of Object.entries(document.issuerSigned.nameSpaces ?? {})) {
+    claims[namespace] = Object.fromEntries(items.map((item) => [item.elementIdentifier, mdocValueToJson(item.elementValue)]));
+  }
+  const status = (mso as unknown as { status?: unknown }).status;
+  return {
+    ok: true,
+    credential: {
+      credentialQueryId: id,
+      format: 'mso_mdoc',
+      doctype: document.docType,
+      issuer: validated.leaf.subject,
+      issuerTrust: { kind: 'certificate', anchorFingerprint: createHash('sha256').update(Buffer.from(validated.anchor.rawData)).digest('hex'), name: validated.leaf.subject },
+      claims,
+      holderBinding: !unsigned,
+      ...(window.validFrom ? { validFrom: window.validFrom } : {}),
+      ...(window.validUntil ? { validUntil: window.validUntil } : {}),
+      ...(status !== undefined ? { status: mdocValueToJson(status) } : {}),
+    },
+  };
+}
+
+function asDate(value: unknown, name: string): Date | Error {
+  if (value instanceof Date && !Number.isNaN(value.getTime())) return value;
+  return new Error(`${name} is missing or not a date`);
+}

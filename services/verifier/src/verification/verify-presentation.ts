@@ -1,0 +1,177 @@
+import type { JWK } from 'jose';
+import { CheckRow, describeError, failure, firstFailure, type CheckFailure, type VerificationCode } from './check-order.js';
+import { checkCredentialStatus, type CredentialStatus } from './check-credential-status.js';
+import { checkTransactionData } from './check-transaction-data.js';
+import { checkVpTokenShape, type PresentationEntry } from './check-vp-token-shape.js';
+import { evaluateDcql, type CredentialSetOutcome } from './evaluate-dcql.js';
+import { loadDcqlQuery } from './load-dcql-query.js';
+import { buildSessionTranscript, computeJwkThumbprint } from './session-transcript.js';
+import type { StatusListChecker } from './status-list-checker.js';
+import { resolveTrustStore, type ResolvedTrustStore, type TrustStore } from './trust-store.js';
+import type { VerifiedCredential } from './verified-credential.js';
+import { verifyMdoc } from './verify-mdoc.js';
+import { verifySdJwtVc } from './verify-sd-jwt-vc.js';
+
+export type PresentationFlow = { kind: 'redirect' } | { kind: 'dc_api'; origin: string };
+
+export interface VerifyPresentationOptions {
+  /** The `vp_token` as parsed from the response (object, or its JSON string). */
+  vpToken: unknown;
+  /** The session's DCQL query as stored (may contain `combine`). */
+  dcqlQuery: unknown;
+  /** The full client_id, with its prefix (e.g. `x509_hash:…`). */
+  clientId: string;
+  /** The session nonce. */
+  nonce: string;
+  /** The session's response_uri (redirect flows; part of the mdoc OpenID4VPHandover). */
+  responseUri?: string;
+  /** Redirect (`direct_post[.jwt]`) or DC API with the origin the browser reported. */
+  flow: PresentationFlow;
+  /** The session's public encryption JWK when the response was encrypted (its thumbprint enters the mdoc handover). */
+  encryptionJwk?: JWK;
+  /** `transaction_data` entries exactly as sent in the request. */
+  transactionData?: string[];
+  /** Trusted issuers: anchors of the platform and the organisation. */
+  trust: TrustStore;
+  statusLists: StatusListChecker;
+  /** Verification time. */
+  now: Date;
+  /** Oldest acceptable KB-JWT `iat`, in seconds (`KB_MAX_AGE_SECONDS`); default 300. */
+  kbMaxAgeSeconds?: number;
+  /** Tolerated clock difference for `iat`, `nbf`/`exp` and mdoc validity; default 60. */
+  clockSkewSeconds?: number;
+}
+
+/** One verified presentation, as `verifier-presentation-response` shows it. */
+export interface VerifiedPresentation {
+  credentialQueryId: string;
+  format: 'dc+sd-jwt' | 'mso_mdoc';
+  vct?: string;
+  doctype?: string;
+  issuer: string;
+  claims: Record<string, unknown>;
+  holderBinding: boolean;
+  validFrom?: string;
+  validUntil?: string;
+  status?: CredentialStatus;
+}
+
+export type VerifyPresentationResult =
+  | { ok: true; presentations: VerifiedPresentation[]; credentialSets?: CredentialSetOutcome[] }
+  | { ok: false; code: VerificationCode; message: string };
+
+/**
+ * Verifies a wallet's vp_token against the session (VERIFIER.md,
+ * Verification). Checks run in the table's order across all presentations;
+ * the first failing row names the code. Every exception inside a check
+ * becomes that check's failure: this never answers `ok: true` on error.
+ */
+export async function verifyPresentation(options: VerifyPresentationOptions): Promise<VerifyPresentationResult> {
+  let stage: { row: CheckRow; code: VerificationCode } = { row: CheckRow.VP_TOKEN_SHAPE, code: 'INVALID_VP_TOKEN' };
+  try {
+    const query = loadDcqlQuery(options.dcqlQuery);
+    if (!query.ok) return reject(failure(CheckRow.VP_TOKEN_SHAPE, 'INVALID_VP_TOKEN', `The session's DCQL query cannot be used: ${query.message}.`));
+    const shape = checkVpTokenShape({ vpToken: options.vpToken, query: query.query });
+    if (!shape.ok) return reject(shape.failure);
+
+    const trust = resolveTrustStore(options.trust);
+    const settings = { kbMaxAgeSeconds: options.kbMaxAgeSeconds ?? 300, clockSkewSeconds: options.clockSkewSeconds ?? 60 };
+    const failures: CheckFailure[] = [];
+    const verified: Array<{ entry: PresentationEntry; credential: VerifiedCredential }> = [];
+    for (const entry of shape.entries) {
+      stage = entry.format === 'mso_mdoc' ? { row: CheckRow.MDOC_ISSUER_SIGNATURE, code: 'ISSUER_SIGNATURE_INVALID' } : { row: CheckRow.SD_JWT_ISSUER_SIGNATURE, code: 'ISSUER_SIGNATURE_INVALID' };
+      const result = entry.format === 'mso_mdoc' ? await verifyMdocEntry(entry, options, trust, settings) : await verifySdJwtEntry(entry, options, trust, settings);
+      if (result.ok) verified.push({ entry, credential: result.credential });
+      else failures.push(result.failure);
+    }
+
+    stage = { row: CheckRow.TRANSACTION_DATA, code: 'TRANSACTION_DATA_MISMATCH' };
+    failures.push(
+      ...[
+        checkTransactionData({
+          transactionData: options.transactionData ?? [],
+          presentations: shape.entries.map((entry) => {
+            const credential = verified.find((item) => item.entry === entry)?.credential;
+            return { credentialQueryId: entry.credentialQueryId, format: entry.format, ...(credential?.keyBindingPayload ? { keyBindingPayload: credential.keyBindingPayload } : {}) };
+          }),
+        }),
+      ].filter((item): item is CheckFailure => item !== undefined),
+    );
+    const earliest = firstFailure(failures);
+    if (earliest) return reject(earliest);
+
+    stage = { row: CheckRow.DCQL, code: 'DCQL_NOT_SATISFIED' };
+    const credentials = verified.map((item) => item.credential);
+    const dcql = evaluateDcql({ query: query.query, credentials });
+    if (!dcql.ok) return reject(dcql.failure);
+
+    stage = { row: CheckRow.STATUS, code: 'STATUS_LIST_UNAVAILABLE' };
+    const presentations: VerifiedPresentation[] = [];
+    for (const credential of credentials) {
+      const status = await checkCredentialStatus({ credential, statusLists: options.statusLists, trust, now: options.now });
+      if (!status.ok) return reject(status.failure);
+      presentations.push(toPresentation(credential, status.status));
+    }
+    return { ok: true, presentations, ...(dcql.credentialSets ? { credentialSets: dcql.credentialSets } : {}) };
+  } catch (error) {
+    return reject(failure(stage.row, stage.code, `Verification failed unexpectedly: ${describeError(error)}.`));
+  }
+}
+
+type Settings = { kbMaxAgeSeconds: number; clockSkewSeconds: number };
+
+async function verifySdJwtEntry(entry: PresentationEntry, options: VerifyPresentationOptions, trust: ResolvedTrustStore, settings: Settings) {
+  return verifySdJwtVc({
+    credentialQueryId: entry.credentialQueryId,
+    presentation: entry.presentation,
+    trust,
+    requireHolderBinding: entry.requireHolderBinding,
+    nonce: options.nonce,
+    // OpenID4VP 1.0 Appendix A: over the DC API the audience is the origin, prefixed.
+    audience: options.flow.kind === 'dc_api' ? `origin:${options.flow.origin}` : options.clientId,
+    now: options.now,
+    ...settings,
+  }).catch((error: unknown) => ({ ok: false as const, failure: failure(CheckRow.SD_JWT_ISSUER_SIGNATURE, 'ISSUER_SIGNATURE_INVALID', `The presentation for credential query "${entry.credentialQueryId}" cannot be verified: ${describeError(error)}.`) }));
+}
+
+async function verifyMdocEntry(entry: PresentationEntry, options: VerifyPresentationOptions, trust: ResolvedTrustStore, settings: Settings) {
+  try {
+    const jwkThumbprint = options.encryptionJwk ? await computeJwkThumbprint(options.encryptionJwk) : null;
+    if (options.flow.kind === 'redirect' && !options.responseUri) throw new Error('a redirect session needs its response_uri for the mdoc handover');
+    const sessionTranscript = buildSessionTranscript({
+      flow: options.flow.kind === 'dc_api' ? { kind: 'dc_api', origin: options.flow.origin } : { kind: 'redirect', clientId: options.clientId, responseUri: options.responseUri! },
+      nonce: options.nonce,
+      jwkThumbprint,
+    });
+    return await verifyMdoc({
+      credentialQueryId: entry.credentialQueryId,
+      presentation: entry.presentation,
+      trust,
+      requireHolderBinding: entry.requireHolderBinding,
+      sessionTranscript,
+      now: options.now,
+      clockSkewSeconds: settings.clockSkewSeconds,
+    });
+  } catch (error) {
+    return { ok: false as const, failure: failure(CheckRow.MDOC_ISSUER_SIGNATURE, 'ISSUER_SIGNATURE_INVALID', `The presentation for credential query "${entry.credentialQueryId}" cannot be verified: ${describeError(error)}.`) };
+  }
+}
+
+function toPresentation(credential: VerifiedCredential, status: CredentialStatus | undefined): VerifiedPresentation {
+  return {
+    credentialQueryId: credential.credentialQueryId,
+    format: credential.format,
+    ...(credential.vct !== undefined ? { vct: credential.vct } : {}),
+    ...(credential.doctype !== undefined ? { doctype: credential.doctype } : {}),
+    issuer: credential.issuer,
+    claims: credential.claims,
+    holderBinding: credential.holderBinding,
+    ...(credential.validFrom ? { validFrom: credential.validFrom } : {}),
+    ...(credential.validUntil ? { validUntil: credential.validUntil } : {}),
+    ...(status ? { status } : {}),
+  };
+}
+
+function reject(checkFailure: CheckFailure): VerifyPresentationResult {
+  return { ok: false, code: checkFailure.code, message: checkFailure.message };
+}
