@@ -131,7 +131,19 @@ function asPostgresUser(command: string, args: string[]): [string, string[]] {
   return ['runuser', ['-u', 'postgres', '--', command, ...args]];
 }
 
-async function startLocalPostgres(): Promise<{ url: string; stop: () => Promise<void> } | undefined> {
+/** A PostgreSQL or NATS server this test run owns: it can be stopped and started again (fault tests). */
+export interface PrivateServer {
+  url: string;
+  /** Stops the server; its data stays. */
+  stop(): Promise<void>;
+  /** Starts it again on the same port with the same data. */
+  start(): Promise<void>;
+  /** Stops it and removes its data. */
+  destroy(): Promise<void>;
+}
+
+/** Starts a throwaway PostgreSQL cluster from local binaries, or resolves undefined when there are none. */
+export async function startPrivatePostgres(): Promise<PrivateServer | undefined> {
   const bin = findPostgresBin();
   if (!bin) return undefined;
   const dir = mkdtempSync(join(tmpdir(), 'tessera-pg-'));
@@ -149,36 +161,69 @@ async function startLocalPostgres(): Promise<{ url: string; stop: () => Promise<
   };
   const init = run(join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8']);
   if (init.status !== 0) return undefined;
-  const start = run(join(bin, 'pg_ctl'), [
-    '-D', data, '-l', join(dir, 'log'), '-w', '-t', '30',
-    '-o', `-p ${port} -c listen_addresses=127.0.0.1 -k ${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=400`,
-    'start',
-  ]);
-  if (start.status !== 0) return undefined;
+  const start = async () => {
+    const started = run(join(bin, 'pg_ctl'), [
+      '-D', data, '-l', join(dir, 'log'), '-w', '-t', '30',
+      '-o', `-p ${port} -c listen_addresses=127.0.0.1 -k ${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=400`,
+      'start',
+    ]);
+    if (started.status !== 0) throw new Error(`pg_ctl start failed: ${started.stderr}`);
+  };
+  const stop = async () => {
+    run(join(bin, 'pg_ctl'), ['-D', data, '-m', 'fast', '-w', 'stop']);
+  };
+  try {
+    await start();
+  } catch {
+    return undefined;
+  }
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
-    stop: async () => {
+    stop,
+    start,
+    destroy: async () => {
       run(join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop']);
       rmSync(dir, { recursive: true, force: true });
     },
   };
 }
 
-async function startLocalNats(): Promise<{ url: string; stop: () => Promise<void> } | undefined> {
+async function startLocalPostgres(): Promise<{ url: string; stop: () => Promise<void> } | undefined> {
+  const server = await startPrivatePostgres();
+  return server && { url: server.url, stop: server.destroy };
+}
+
+/** Starts a throwaway nats-server from the local binary, or resolves undefined when there is none. */
+export async function startPrivateNats(): Promise<PrivateServer | undefined> {
   const binary = spawnSync('sh', ['-c', 'command -v nats-server'], { encoding: 'utf8' }).stdout.trim();
   if (!binary) return undefined;
   const port = await freePort();
-  const child: ChildProcess = spawn(binary, ['-a', '127.0.0.1', '-p', String(port)], { stdio: 'ignore' });
-  if (!(await waitForPort(port, 5000))) {
-    child.kill('SIGKILL');
+  let child: ChildProcess | undefined;
+  const start = async () => {
+    child = spawn(binary, ['-a', '127.0.0.1', '-p', String(port)], { stdio: 'ignore' });
+    if (!(await waitForPort(port, 5000))) throw new Error('nats-server did not start');
+  };
+  const stop = async () => {
+    const running = child;
+    child = undefined;
+    if (!running || running.exitCode !== null) return;
+    await new Promise<void>((resolve) => {
+      running.once('exit', () => resolve());
+      running.kill('SIGTERM');
+    });
+  };
+  try {
+    await start();
+  } catch {
+    await stop();
     return undefined;
   }
-  return {
-    url: `nats://127.0.0.1:${port}`,
-    stop: async () => {
-      child.kill('SIGTERM');
-    },
-  };
+  return { url: `nats://127.0.0.1:${port}`, stop, start, destroy: stop };
+}
+
+async function startLocalNats(): Promise<{ url: string; stop: () => Promise<void> } | undefined> {
+  const server = await startPrivateNats();
+  return server && { url: server.url, stop: server.destroy };
 }
 
 async function waitForPort(port: number, timeoutMs: number): Promise<boolean> {

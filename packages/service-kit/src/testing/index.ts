@@ -10,7 +10,7 @@ import type { MessageBus } from '../bus/message-bus.js';
 import { createLogger, type Logger } from '../logger.js';
 import type { TestBackendInfo } from './backends.js';
 
-export { freePort, startTestBackends, describeBackends, type TestBackendInfo } from './backends.js';
+export { freePort, startTestBackends, describeBackends, startPrivatePostgres, startPrivateNats, type TestBackendInfo, type PrivateServer } from './backends.js';
 
 /** The backends the global setup found (see `global-setup.ts`). */
 export function testBackends(): TestBackendInfo {
@@ -135,3 +135,16 @@ export function silentLogger(name = 'test'): Logger {
 export { fuzzAllRoutes, fuzzRunsPerRoute, FUZZ_SEED, listRoutes, requestArbitrary, checkRequest, type FuzzRoute } from './fuzz/fuzz-routes.js';
 export { snapshotSchema } from './fuzz/snapshot.js';
 export { arbitraryFor, mutate } from './fuzz/schema-arbitrary.js';
+
+/** Creates an empty database on the server at `adminUrl` and returns its URL. */
+export async function createEmptyDatabase(adminUrl: string, name = `t_${randomBytes(6).toString('hex')}`): Promise<string> {
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  try {
+    await admin.unsafe(`create database "${name}"`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}

@@ -1,0 +1,79 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inArray } from 'drizzle-orm';
+import { freePort, missingServer, type TestDatabase } from '@tessera/service-kit/testing';
+import { statusLists, type StatusListDbSchema } from '../../src/db/schema.js';
+import { createTestStatusListDb, listUri, newListId } from '../support/test-app.js';
+import { signStatusListToken } from '../support/status-list-token.js';
+
+const MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
+const API_KEY = 'sigterm-test-key-0123456789';
+
+// The service process and the test share the database: needs a PostgreSQL server.
+describe.skipIf(missingServer('postgres', 'SIGTERM under load'))('SIGTERM under load', () => {
+  let testDb: TestDatabase<StatusListDbSchema>;
+  beforeAll(async () => {
+    testDb = await createTestStatusListDb();
+  });
+  afterAll(() => testDb.drop());
+
+  it('finishes in-flight requests, exits 0 within the grace period, and loses no acknowledged write', async () => {
+    const port = await freePort();
+    const child = spawn(process.execPath, [MAIN], {
+      env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', API_KEY, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: testDb.url!, LOG_LEVEL: 'warn', SHUTDOWN_GRACE_MS: '5000' },
+      stdio: 'ignore',
+    });
+    const exited = new Promise<{ code: number | null; at: number }>((resolve) => child.on('exit', (code) => resolve({ code, at: Date.now() })));
+    const base = `http://127.0.0.1:${port}`;
+    await waitFor(async () => (await fetch(`${base}/health/ready`)).ok);
+
+    const tokens = await Promise.all(Array.from({ length: 300 }, async () => {
+      const id = newListId();
+      return { id, jwt: await signStatusListToken({ sub: listUri(id) }) };
+    }));
+    const acknowledged: string[] = [];
+    let signalledAt = 0;
+    let completedAfterSignal = 0;
+    let next = 0;
+    const worker = async () => {
+      while (next < tokens.length) {
+        const { id, jwt } = tokens[next++]!;
+        try {
+          const response = await fetch(`${base}/status-lists`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': API_KEY }, body: JSON.stringify({ id, jwt }) });
+          if (response.status === 201) {
+            acknowledged.push(id);
+            if (signalledAt && Date.now() >= signalledAt) completedAfterSignal += 1;
+          }
+          if (acknowledged.length === 60 && !signalledAt) {
+            signalledAt = Date.now();
+            child.kill('SIGTERM');
+          }
+        } catch {
+          // refused or reset after the server stopped accepting: not acknowledged
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: 16 }, worker));
+    const { code, at } = await exited;
+
+    expect(code).toBe(0);
+    expect(at - signalledAt).toBeLessThan(5000);
+    expect(completedAfterSignal).toBeGreaterThan(0);
+    const stored = await testDb.database.db.select({ id: statusLists.id }).from(statusLists).where(inArray(statusLists.id, acknowledged));
+    expect(stored.map((row) => row.id).sort()).toEqual([...acknowledged].sort());
+  }, 60000);
+});
+
+async function waitFor(check: () => Promise<boolean>, timeoutMs = 15000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      if (await check()) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error('service did not become ready');
+}
