@@ -132,7 +132,7 @@ export function silentLogger(name = 'test'): Logger {
   return createLogger({ name, level: 'silent' });
 }
 
-export { fuzzAllRoutes, fuzzRunsPerRoute, FUZZ_SEED, listRoutes, requestArbitrary, checkRequest, type FuzzRoute } from './fuzz/fuzz-routes.js';
+export { fuzzAllRoutes, fuzzRunsPerRoute, FUZZ_SEED, listRoutes, requestArbitrary, checkRequest, checkResponseHeaders, type FuzzRoute } from './fuzz/fuzz-routes.js';
 export { snapshotSchema } from './fuzz/snapshot.js';
 export { arbitraryFor, mutate } from './fuzz/schema-arbitrary.js';
 

@@ -44,7 +44,7 @@ describe('ecosystem fuzzing', () => {
   });
   afterAll(() => h.close());
 
-  it('never answers 5xx, always answers the error body, and changes nothing on a 4xx', async () => {
+  it('never answers 5xx, always answers the error body and security headers, never CORS, and changes nothing on a 4xx', async () => {
     const report = await fuzzAllRoutes({
       app: h.app,
       seed: FUZZ_SEED,

@@ -23,7 +23,7 @@ describe('status list fuzzing', () => {
     await testDb.drop();
   });
 
-  it('never answers 5xx, always answers the error body, and changes nothing on a 4xx', async () => {
+  it('never answers 5xx, always answers the error body and security headers, allows CORS only on reads, and changes nothing on a 4xx', async () => {
     const report = await fuzzAllRoutes({
       app,
       seed: FUZZ_SEED,
@@ -31,6 +31,8 @@ describe('status list fuzzing', () => {
       authHeaders: { 'x-api-key': TEST_API_KEY },
       knownPathValues: { list_id: [existing, existing.toUpperCase()] },
       snapshot: () => snapshotSchema(testDb.database, 'status_list'),
+      // Only reads answer cross-origin (STATUS-LIST.md, Serving).
+      corsAllowed: (route) => route.method === 'GET' && route.path === '/status-lists/{list_id}',
     });
     expect(report.routes).toBeGreaterThanOrEqual(3);
     expect(report.problems).toEqual([]);

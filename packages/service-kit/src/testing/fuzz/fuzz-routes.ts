@@ -104,10 +104,33 @@ export interface FuzzInvariantOptions {
   oauthPrefix?: string;
   /** A route whose 4xx may legitimately change state (e.g. a wallet response that ends a session). */
   mayChangeStateOn4xx?: (route: FuzzRoute) => boolean;
+  /** Routes that may answer cross-origin (`Access-Control-Allow-Origin`); none by default. */
+  corsAllowed?: (route: FuzzRoute) => boolean;
+}
+
+/** Headers every response must carry (helmet), whatever its status. */
+const SECURITY_HEADERS: Record<string, (value: string) => boolean> = {
+  'x-content-type-options': (value) => value === 'nosniff',
+  'strict-transport-security': (value) => value.includes('max-age='),
+  'x-frame-options': (value) => value.length > 0,
+  'content-security-policy': (value) => value.includes("frame-ancestors 'none'") || value.includes('default-src'),
+  'referrer-policy': (value) => value.length > 0,
+  'x-request-id': (value) => value.length > 0,
+};
+
+/** Missing security headers, or a CORS header where none is allowed. */
+export function checkResponseHeaders(headers: Record<string, unknown>, corsAllowed: boolean): string | undefined {
+  for (const [name, valid] of Object.entries(SECURITY_HEADERS)) {
+    const value = headers[name];
+    if (typeof value !== 'string' || !valid(value)) return `no valid ${name} header`;
+  }
+  if (!corsAllowed && headers['access-control-allow-origin'] !== undefined) return 'a CORS header on a route that must not answer cross-origin';
+  return undefined;
 }
 
 /**
- * Sends one request and checks the platform's invariants: never a 5xx (but the documented 501); every error
+ * Sends one request and checks the platform's invariants: security headers on every
+ * response and CORS only where allowed; never a 5xx (but the documented 501); every error
  * carries the error body of its kind; a 4xx changes nothing. Returns a problem, if any.
  */
 export async function checkRequest(app: App, route: FuzzRoute, request: InjectOptions, invariants: FuzzInvariantOptions): Promise<string | undefined> {
@@ -115,6 +138,8 @@ export async function checkRequest(app: App, route: FuzzRoute, request: InjectOp
   const response = await app.inject(request);
   const sent = request.payload === undefined ? '' : ` with body ${String(request.payload).slice(0, 200)}`;
   const where = `${request.method} ${String(request.url).slice(0, 200)}${sent}`;
+  const headerProblem = checkResponseHeaders(response.headers, invariants.corsAllowed?.(route) ?? false);
+  if (headerProblem) return `${where} answered ${response.statusCode} with ${headerProblem}`;
   // 501 is a documented answer (a defined but unsupported option), not a failure.
   if (response.statusCode >= 500 && response.statusCode !== 501) return `${where} answered ${response.statusCode}: ${response.body.slice(0, 300)}`;
   if (response.statusCode < 400) return undefined;
