@@ -7,3 +7,4 @@ export * from './intent-notice.js';
 export * from './inter-service.js';
 export * from './ecosystem.js';
 export * from './verifier.js';
+export * from './verifier-responses.js';

@@ -8,6 +8,7 @@ import type { PlatformCa } from './crypto/platform-ca.js';
 import type { VerifierDbSchema } from './db/schema.js';
 import { registerManagementRoutes } from './routes/management.js';
 import { rateLimitError, registerPublicRoutes } from './routes/public.js';
+import { createStatusListChecker } from './verification/status-list-checker.js';
 
 export interface VerifierAppDeps {
   config: VerifierConfig;
@@ -20,6 +21,10 @@ export interface VerifierAppDeps {
   platformCa: PlatformCa;
   /** The clock; defaults to the system clock. */
   now?: () => Date;
+  /** Platform issuer anchors (PEM), from TRUSTED_ISSUERS_FILE (`loadTrustedIssuers`). */
+  trustedIssuers?: string[];
+  /** The fetch status lists are read with; defaults to the global fetch. */
+  statusListFetch?: typeof fetch;
 }
 
 /** Builds the verifier's app. No I/O beyond what `deps` do; the NATS responder stops when the app closes. */
@@ -35,6 +40,13 @@ export async function buildApp(deps: VerifierAppDeps): Promise<App> {
     baseUrl,
     host: new URL(baseUrl).hostname,
     now: deps.now ?? (() => new Date()),
+    trustedIssuers: deps.trustedIssuers ?? [],
+    statusLists: createStatusListChecker({
+      ...(deps.statusListFetch ? { fetch: deps.statusListFetch } : {}),
+      timeoutMs: deps.config.STATUS_LIST_TIMEOUT_MS,
+      maxBodyBytes: deps.config.STATUS_LIST_MAX_BYTES,
+      denyPrivateAddresses: deps.config.STATUS_LIST_DENY_PRIVATE_ADDRESSES,
+    }),
   };
   const app = await createApp({
     name: 'verifier',

@@ -28,6 +28,17 @@ export const VerifierConfigSchema = Type.Object({
   WALLET_RATE_LIMIT_WINDOW_MS: Type.Integer({ minimum: 100, maximum: 3_600_000, default: 60_000 }),
   /** Timeout of requests to the ecosystem service over NATS. */
   ECOSYSTEM_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 30_000, default: 2000 }),
+  /** PEM bundle of CA certificates every organisation trusts as issuers (read once at start). */
+  TRUSTED_ISSUERS_FILE: Type.Optional(Type.String({ minLength: 1 })),
+  /** Largest age of a KB-JWT `iat` accepted. */
+  KB_MAX_AGE_SECONDS: Type.Integer({ minimum: 1, maximum: 86400, default: 300 }),
+  /** Clock skew tolerated on `iat`, `nbf` and `exp`. */
+  CLOCK_SKEW_SECONDS: Type.Integer({ minimum: 0, maximum: 600, default: 60 }),
+  /** Status list fetches: whole-request timeout and largest token body. */
+  STATUS_LIST_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60_000, default: 5000 }),
+  STATUS_LIST_MAX_BYTES: Type.Integer({ minimum: 1024, maximum: 64 * 1024 * 1024, default: 1024 * 1024 }),
+  /** Refuse status list hosts on loopback or private addresses (off: in a cluster the status list service is usually internal). */
+  STATUS_LIST_DENY_PRIVATE_ADDRESSES: Type.Boolean({ default: false }),
 });
 
 export type VerifierConfig = Static<typeof VerifierConfigSchema>;

@@ -17,6 +17,7 @@ import { generateKeyEncryptionKey, KeyEncryptionKey } from './crypto/key-encrypt
 import { MIGRATIONS_FOLDER } from './db/migrations-folder.js';
 import { schema } from './db/schema.js';
 import { prepareKeys } from './setup.js';
+import { loadTrustedIssuers } from './trust/load-trusted-issuers.js';
 
 export interface RunningService {
   name: string;
@@ -34,6 +35,8 @@ export async function startVerifier(config: VerifierConfig, logger: Logger = cre
   const keyMaterial = config.KEY_ENCRYPTION_KEY ?? (config.NODE_ENV === 'development' ? ensureDevSecret(config.DATA_DIR, 'KEY_ENCRYPTION_KEY', generateKeyEncryptionKey) : undefined);
   if (!keyMaterial) throw new Error('KEY_ENCRYPTION_KEY is required outside development mode');
   const keyEncryptionKey = new KeyEncryptionKey(keyMaterial);
+  // Before any connection is opened: a bad bundle stops the start with one line.
+  const trustedIssuers = loadTrustedIssuers(config.TRUSTED_ISSUERS_FILE);
   const database = await openServiceDatabase({ service: SERVICE_NAME, config, schema, migrationsFolder: MIGRATIONS_FOLDER, logger });
   try {
     const platformCa = await prepareKeys({ config, database, keyEncryptionKey });
@@ -46,7 +49,7 @@ export async function startVerifier(config: VerifierConfig, logger: Logger = cre
       ...(options.hub ? { hub: options.hub } : {}),
     });
     const verifyToken = createTokenVerifier(await resolveOidcSettings(config));
-    const app = await buildApp({ config, database, bus, verifyToken, logger, keyEncryptionKey, platformCa });
+    const app = await buildApp({ config, database, bus, verifyToken, logger, keyEncryptionKey, platformCa, trustedIssuers });
     const url = await listen(app, config);
     const close = createCloser({
       app,

@@ -113,10 +113,48 @@ export const presentationSessions = verifierSchema.table(
   ],
 );
 
+/**
+ * What a verified session proved (VERIFIER.md, `verifier-presentation-response`),
+ * written in the transaction that moves the session to `ResponseVerified`. Kept
+ * out of `presentation_sessions` so session lists stay small.
+ */
+export const presentationResults = verifierSchema.table('presentation_results', {
+  sessionId: uuid('session_id')
+    .primaryKey()
+    .references(() => presentationSessions.id, { onDelete: 'cascade' }),
+  orgId: text('org_id').notNull(),
+  verifiedAt: timestamp('verified_at', { withTimezone: true, mode: 'date' }).notNull(),
+  presentations: jsonb('presentations').$type<Array<Record<string, unknown>>>().notNull(),
+  credentialSets: jsonb('credential_sets').$type<Array<Record<string, unknown>>>(),
+});
+
+/**
+ * An organisation's issuer trust anchor: a CA certificate (PEM) or a DID.
+ * `fingerprint` (SHA-256 of the DER, or of the DID) is unique per organisation.
+ */
+export const trustAnchors = verifierSchema.table(
+  'trust_anchors',
+  {
+    id: uuid('id').primaryKey(),
+    orgId: text('org_id').notNull(),
+    kind: text('kind').notNull(),
+    label: text('label'),
+    subject: text('subject').notNull(),
+    notAfter: timestamp('not_after', { withTimezone: true, mode: 'date' }),
+    fingerprint: text('fingerprint').notNull(),
+    certificatePem: text('certificate_pem'),
+    did: text('did'),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('trust_anchors_org_fingerprint_key').on(t.orgId, t.fingerprint), index('trust_anchors_org_created_idx').on(t.orgId, t.createdAt.desc())],
+);
+
 export type VerifierRow = typeof verifiers.$inferSelect;
 export type TemplateRow = typeof verificationTemplates.$inferSelect;
 export type SigningKeyRow = typeof signingKeys.$inferSelect;
 export type SessionRow = typeof presentationSessions.$inferSelect;
+export type PresentationResultRow = typeof presentationResults.$inferSelect;
+export type TrustAnchorRow = typeof trustAnchors.$inferSelect;
 
-export const schema = { verifiers, verificationTemplates, signingKeys, platformSettings, presentationSessions };
+export const schema = { verifiers, verificationTemplates, signingKeys, platformSettings, presentationSessions, presentationResults, trustAnchors };
 export type VerifierDbSchema = typeof schema;

@@ -2,8 +2,10 @@ import { createAuthHook, principalOf, requireOrgRole, type App, type TokenVerifi
 import type { VerifierContext } from '../context.js';
 import { registerCertificateRoutes } from './certificates.js';
 import { registerPresentationRoutes } from './presentations.js';
+import { registerResponseRoutes } from './responses.js';
 import { registerSessionRoutes } from './sessions.js';
 import { registerTemplateRoutes } from './templates.js';
+import { registerTrustAnchorRoutes } from './trust-anchors.js';
 import { registerVerifierRoutes } from './verifiers.js';
 
 /** Roles that may manage an organisation's verifier resources (ARCHITECTURE.md). */
@@ -27,6 +29,8 @@ export async function registerManagementRoutes(app: App, options: { ctx: Verifie
       registerPresentationRoutes(api, options.ctx);
       registerSessionRoutes(api, options.ctx);
       registerCertificateRoutes(api, options.ctx);
+      registerTrustAnchorRoutes(api, options.ctx);
+      registerResponseRoutes(api, options.ctx);
     },
     { prefix: '/v1/orgs/:orgId/oid4vp' },
   );

@@ -6,6 +6,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { VerifierContext } from '../context.js';
 import { REQUEST_OBJECT_MEDIA_TYPE } from '../crypto/sign-request-object.js';
 import { OAuthError } from '../domain/oauth-error.js';
+import { receiveWalletResponse } from '../responses/receive-wallet-response.js';
 import { fetchRequestObject } from '../sessions/fetch-request-object.js';
 
 const tags = ['wallet'];
@@ -21,6 +22,19 @@ const RequestUriPostBodySchema = Type.Union([
   ),
   Type.Null(),
 ]);
+
+/** OpenID4VP 1.0 §8.2/§8.3: `vp_token` + `state`, `response` (JWE), or `error` (+ `error_description`, `state`); other fields ignored. */
+const AuthorizationResponseFormSchema = Type.Object(
+  {
+    vp_token: Type.Optional(Type.String({ minLength: 1 })),
+    state: Type.Optional(Type.String({ maxLength: 512 })),
+    response: Type.Optional(Type.String({ minLength: 1 })),
+    error: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    error_description: Type.Optional(Type.String({ maxLength: 4096 })),
+  },
+  { additionalProperties: true },
+);
+const AuthorizationResponseAnswerSchema = Type.Object({ redirect_uri: Type.Optional(Type.String()) });
 
 export interface PublicRouteOptions {
   ctx: VerifierContext;
@@ -86,6 +100,24 @@ export async function registerPublicRoutes(app: App, options: PublicRouteOptions
           requestId: request.id,
         });
         return send(reply, jwt);
+      },
+    );
+
+    api.post(
+      '/oid4vp/authorization-responses/:authorizationRequestId',
+      {
+        config,
+        schema: {
+          tags,
+          summary: 'The wallet’s authorization response (direct_post, direct_post.jwt, or a wallet error)',
+          params: RequestParamsSchema,
+          body: AuthorizationResponseFormSchema,
+          response: { 200: AuthorizationResponseAnswerSchema, '4xx': OAuthErrorBodySchema },
+        },
+      },
+      async (request, reply) => {
+        const answer = await receiveWalletResponse(ctx, { authorizationRequestId: request.params.authorizationRequestId, fields: request.body as Record<string, unknown>, requestId: request.id });
+        return reply.header('cache-control', 'no-store').send(answer);
       },
     );
   });

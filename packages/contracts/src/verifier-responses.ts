@@ -1,0 +1,91 @@
+import { Type, type Static } from 'typebox';
+import { OriginSchema, SessionErrorSchema, SessionStateSchema } from './verifier.js';
+
+/**
+ * Bodies of the verifier's part 2 (VERIFIER.md): trust anchors, verified
+ * presentation results and the DC API authorization-response call.
+ */
+
+/** Codes of the trust-anchor routes (the other verifier codes are in error-codes.ts). */
+export const TrustAnchorErrorCode = {
+  /** The organisation already has an anchor with this fingerprint. */
+  TRUST_ANCHOR_EXISTS: 'TRUST_ANCHOR_EXISTS',
+} as const;
+
+const LabelSchema = Type.String({ minLength: 1, maxLength: 200 });
+
+/** `{ certificatePem, label? }` (a CA certificate) or `{ did, label? }` (`did:jwk` / `did:key`). */
+export const CreateTrustAnchorBodySchema = Type.Union([
+  Type.Object({ certificatePem: Type.String({ minLength: 1, maxLength: 65536 }), label: Type.Optional(LabelSchema) }, { additionalProperties: false }),
+  Type.Object({ did: Type.String({ minLength: 8, maxLength: 8192, pattern: '^did:(jwk|key):' }), label: Type.Optional(LabelSchema) }, { additionalProperties: false }),
+]);
+export type CreateTrustAnchorBody = Static<typeof CreateTrustAnchorBodySchema>;
+
+export const TrustAnchorKindSchema = Type.Union([Type.Literal('certificate'), Type.Literal('did')]);
+
+export const TrustAnchorSchema = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  label: Type.Union([Type.String(), Type.Null()]),
+  kind: TrustAnchorKindSchema,
+  subject: Type.String({ description: 'certificate subject DN, or the DID' }),
+  notAfter: Type.Optional(Type.String({ format: 'date-time' })),
+  fingerprint: Type.String({ description: 'SHA-256 of the DER, or of the DID string, lowercase hex' }),
+  createdAt: Type.String({ format: 'date-time' }),
+});
+export type TrustAnchor = Static<typeof TrustAnchorSchema>;
+
+/** One verified presentation (VERIFIER.md, `verifier-presentation-response`). */
+export const VerifiedPresentationSchema = Type.Object({
+  credentialQueryId: Type.String(),
+  format: Type.Union([Type.Literal('dc+sd-jwt'), Type.Literal('mso_mdoc')]),
+  vct: Type.Optional(Type.String()),
+  doctype: Type.Optional(Type.String()),
+  issuer: Type.String(),
+  claims: Type.Record(Type.String(), Type.Unknown()),
+  holderBinding: Type.Boolean(),
+  validFrom: Type.Optional(Type.String()),
+  validUntil: Type.Optional(Type.String()),
+  status: Type.Optional(Type.Unknown()),
+});
+export type VerifiedPresentation = Static<typeof VerifiedPresentationSchema>;
+
+export const SatisfiedCredentialSetSchema = Type.Object({
+  options: Type.Array(Type.Array(Type.String())),
+  required: Type.Boolean(),
+  satisfiedOption: Type.Optional(Type.Integer({ minimum: 0 })),
+});
+export type SatisfiedCredentialSet = Static<typeof SatisfiedCredentialSetSchema>;
+
+/** `GET verifier-presentation-response`: what was verified. */
+export const PresentationResponseSchema = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  state: Type.Literal('ResponseVerified'),
+  verifiedAt: Type.String({ format: 'date-time' }),
+  presentations: Type.Array(VerifiedPresentationSchema),
+  credentialSets: Type.Optional(Type.Array(SatisfiedCredentialSetSchema)),
+});
+export type PresentationResponse = Static<typeof PresentationResponseSchema>;
+
+export const PresentationResponseQuerySchema = Type.Object({ verificationPresentationId: Type.String({ minLength: 1, maxLength: 200 }) });
+
+/** `POST verify-authorization-response` (DC API flow); `authorizationResponse` is forwarded unmodified. */
+export const VerifyAuthorizationResponseBodySchema = Type.Object(
+  {
+    verificationSessionId: Type.String({ minLength: 1, maxLength: 200 }),
+    authorizationResponse: Type.Object({}, { additionalProperties: true }),
+    origin: OriginSchema,
+  },
+  { additionalProperties: false },
+);
+export type VerifyAuthorizationResponseBody = Static<typeof VerifyAuthorizationResponseBodySchema>;
+
+/** Its answer: the session's state, and the presentation-response fields when verified. */
+export const AuthorizationResponseOutcomeSchema = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  state: SessionStateSchema,
+  error: Type.Optional(SessionErrorSchema),
+  verifiedAt: Type.Optional(Type.String({ format: 'date-time' })),
+  presentations: Type.Optional(Type.Array(VerifiedPresentationSchema)),
+  credentialSets: Type.Optional(Type.Array(SatisfiedCredentialSetSchema)),
+});
+export type AuthorizationResponseOutcome = Static<typeof AuthorizationResponseOutcomeSchema>;

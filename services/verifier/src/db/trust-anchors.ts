@@ -1,0 +1,34 @@
+// Trust anchor queries. Tenant scoping: every query takes `orgId` and filters on it.
+import { and, count, desc, eq } from 'drizzle-orm';
+import { trustAnchors, type TrustAnchorRow } from './schema.js';
+import type { VerifierDb } from './types.js';
+
+export type NewTrustAnchor = typeof trustAnchors.$inferInsert;
+
+/** Inserts the anchor; undefined when the organisation already has one with this fingerprint. */
+export async function insertTrustAnchor(db: VerifierDb, values: NewTrustAnchor): Promise<TrustAnchorRow | undefined> {
+  const [row] = await db.insert(trustAnchors).values(values).onConflictDoNothing({ target: [trustAnchors.orgId, trustAnchors.fingerprint] }).returning();
+  return row;
+}
+
+export async function listTrustAnchors(db: VerifierDb, params: { orgId: string; limit: number; offset: number }): Promise<{ rows: TrustAnchorRow[]; total: number }> {
+  const where = eq(trustAnchors.orgId, params.orgId);
+  const rows = await db.select().from(trustAnchors).where(where).orderBy(desc(trustAnchors.createdAt), desc(trustAnchors.id)).limit(params.limit).offset(params.offset);
+  const [total] = await db.select({ value: count() }).from(trustAnchors).where(where);
+  return { rows, total: total?.value ?? 0 };
+}
+
+/** Deletes the anchor; returns it, or undefined when the organisation has none with this id. */
+export async function deleteTrustAnchor(db: VerifierDb, params: { orgId: string; id: string }): Promise<TrustAnchorRow | undefined> {
+  const [row] = await db.delete(trustAnchors).where(and(eq(trustAnchors.orgId, params.orgId), eq(trustAnchors.id, params.id))).returning();
+  return row;
+}
+
+/** All of an organisation's anchors as verification uses them, read fresh each time (no cache to go stale). */
+export async function readTrustAnchorMaterial(db: VerifierDb, orgId: string): Promise<{ certificates: string[]; dids: string[] }> {
+  const rows = await db.select({ certificatePem: trustAnchors.certificatePem, did: trustAnchors.did }).from(trustAnchors).where(eq(trustAnchors.orgId, orgId));
+  return {
+    certificates: rows.flatMap((row) => (row.certificatePem ? [row.certificatePem] : [])),
+    dids: rows.flatMap((row) => (row.did ? [row.did] : [])),
+  };
+}

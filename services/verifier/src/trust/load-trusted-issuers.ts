@@ -1,0 +1,35 @@
+import { readFileSync } from 'node:fs';
+import { parseTrustAnchor } from '../verification/parse-trust-anchor.js';
+
+/** TRUSTED_ISSUERS_FILE cannot be used: the process stops at start with this one line. */
+export class TrustedIssuersFileError extends Error {
+  constructor(message: string) {
+    super(`TRUSTED_ISSUERS_FILE: ${message}`);
+    this.name = 'TrustedIssuersFileError';
+  }
+}
+
+const PEM_BLOCK = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
+
+/**
+ * The platform-wide issuer anchors: every certificate of the PEM bundle, each
+ * a CA certificate (the same rule as an organisation's anchor). A file that
+ * cannot be read, holds no certificate, or holds one that is not a CA stops
+ * the start rather than silently trusting less (or more) than configured.
+ */
+export function loadTrustedIssuers(path: string | undefined): string[] {
+  if (!path) return [];
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new TrustedIssuersFileError(`cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  const blocks = text.match(PEM_BLOCK) ?? [];
+  if (blocks.length === 0) throw new TrustedIssuersFileError(`${path} holds no PEM certificate`);
+  blocks.forEach((block, index) => {
+    const parsed = parseTrustAnchor({ certificatePem: block });
+    if (!parsed.ok) throw new TrustedIssuersFileError(`certificate ${index + 1} of ${path}: ${parsed.message}`);
+  });
+  return blocks;
+}
