@@ -1,0 +1,90 @@
+// docker-compose.yml: validated against the Compose Specification's JSON schema (the
+// copy dclint ships, schemas/compose.schema.json), linted with dclint, and held to the
+// dependency order of issue 6, item 3.
+import { createRequire } from 'node:module';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import Ajv from 'ajv';
+import { parse } from 'yaml';
+import { INFRA_ROOT, REPO_ROOT, run } from './util.mjs';
+
+const require = createRequire(import.meta.url);
+export const COMPOSE_FILE = join(REPO_ROOT, 'docker-compose.yml');
+
+function dclintDir() {
+  return join(dirname(require.resolve('dclint')), '..');
+}
+
+/** Compose's own interpolation, enough for this file: `${VAR:-default}`, `${VAR-default}`, `${VAR}`. */
+export function interpolate(value, env = {}) {
+  if (typeof value === 'string') {
+    return value.replace(/\$\{(\w+)(?:(:?[-?])([^}]*))?\}/g, (_, name, op, fallback) => {
+      const set = env[name];
+      if (op === ':-') return set ? set : fallback;
+      if (op === '-') return set ?? fallback;
+      return set ?? '';
+    });
+  }
+  if (Array.isArray(value)) return value.map((item) => interpolate(item, env));
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, interpolate(v, env)]));
+  return value;
+}
+
+export function loadCompose() {
+  const text = readFileSync(COMPOSE_FILE, 'utf8');
+  return { text, raw: parse(text, { merge: true }) };
+}
+
+/** Schema problems of the file as written and after interpolation with its defaults. */
+export function validateComposeSchema(raw) {
+  const schemaPath = join(dclintDir(), 'schemas', 'compose.schema.json');
+  const schema = JSON.parse(readFileSync(schemaPath, 'utf8'));
+  delete schema.$schema; // draft-07, Ajv's default dialect
+  const ajv = new Ajv({ allErrors: true, strict: false });
+  const validate = ajv.compile(schema);
+  const problems = [];
+  for (const [label, document] of [['as written', raw], ['interpolated', interpolate(raw)]]) {
+    if (!validate(document)) problems.push(...validate.errors.map((e) => `${label}: ${e.instancePath || '/'} ${e.message}${e.params?.additionalProperty ? ` (${e.params.additionalProperty})` : ''}`));
+  }
+  const { version } = JSON.parse(readFileSync(join(dclintDir(), 'package.json'), 'utf8'));
+  return { problems, schemaPath: `dclint@${version}/schemas/compose.schema.json`, title: schema.title };
+}
+
+export async function runDclint() {
+  const bin = join(dclintDir(), 'bin', 'dclint.cjs');
+  const result = await run(process.execPath, [bin, '-c', join(INFRA_ROOT, 'check', 'dclint.json'), '--max-warnings', '0', '--color', 'false', COMPOSE_FILE], { cwd: REPO_ROOT, timeoutMs: 60_000 });
+  return result.code === 0 ? [] : [(result.stdout + result.stderr).trim()];
+}
+
+/** Dependency order, healthchecks, JetStream, migrate-and-exit runs, ports and images. */
+export function composeRules(raw, ports) {
+  const problems = [];
+  const want = (ok, message) => ok || problems.push(message);
+  const compose = interpolate(raw);
+  const services = compose.services ?? {};
+  const dependsOn = (name) => services[name]?.depends_on ?? {};
+  want(services.postgres?.healthcheck, 'postgres: healthcheck missing');
+  want(services.nats?.healthcheck, 'nats: healthcheck missing');
+  want(/--jetstream|(^|\s)-js(\s|$)/.test((services.nats?.command ?? []).join(' ')), 'nats: JetStream is not switched on (--jetstream)');
+  for (const [service, port] of Object.entries(ports)) {
+    const main = services[service];
+    const migrate = services[`${service}-migrate`];
+    if (!want(main, `${service}: missing`) || !want(migrate, `${service}-migrate: missing`)) continue;
+    want(main.build?.dockerfile === `services/${service}/Dockerfile` && existsSync(join(REPO_ROOT, main.build.context ?? '.', main.build.dockerfile)), `${service}: build must use services/${service}/Dockerfile with the repository root as context`);
+    want(main.image === migrate.image, `${service}-migrate must run the service's image`);
+    want(JSON.stringify(migrate.command) === JSON.stringify(['node', 'dist/migrate.js']), `${service}-migrate: command must be ["node","dist/migrate.js"]`);
+    want(migrate.restart === 'no', `${service}-migrate: restart must be "no" (it exits)`);
+    want(dependsOn(`${service}-migrate`).postgres?.condition === 'service_healthy', `${service}-migrate: must wait for postgres to be healthy`);
+    want(dependsOn(service)[`${service}-migrate`]?.condition === 'service_completed_successfully', `${service}: must wait for ${service}-migrate to complete successfully`);
+    want(dependsOn(service).postgres?.condition === 'service_healthy', `${service}: must wait for postgres to be healthy`);
+    if (service !== 'status-list') {
+      want(dependsOn(service).nats?.condition === 'service_healthy', `${service}: must wait for nats to be healthy`);
+      want(main.environment?.NATS_URL, `${service}: NATS_URL missing`);
+    }
+    want(main.healthcheck?.test?.join(' ').includes('/health'), `${service}: healthcheck must call /health or /health/ready`);
+    want(String(main.environment?.PORT) === String(port), `${service}: PORT must be ${port}`);
+    want(main.environment?.MIGRATE_ON_START === 'false' && main.environment?.NODE_ENV === 'production', `${service}: NODE_ENV=production and MIGRATE_ON_START=false expected`);
+    want((main.ports ?? []).some((p) => String(p).endsWith(`:${port}`)), `${service}: port ${port} not published`);
+  }
+  return problems;
+}

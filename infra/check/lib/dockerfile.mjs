@@ -1,0 +1,146 @@
+// Dockerfile parsing (dockerfile-ast), lint (dockerfile-utils) and the house rules
+// every services/*/Dockerfile must follow.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DockerfileParser } from 'dockerfile-ast';
+import { validate, ValidationSeverity } from 'dockerfile-utils';
+import { assert, REPO_ROOT } from './util.mjs';
+
+export function dockerfilePath(service) {
+  return join(REPO_ROOT, 'services', service, 'Dockerfile');
+}
+
+/**
+ * Parses a Dockerfile into stages: `{ name, base, instructions: [{ keyword, args, content, flags }] }`.
+ * `args` are the JSON array for exec form, else whitespace-split words; `flags` are `--name=value`.
+ */
+export function parseDockerfile(text) {
+  const dockerfile = DockerfileParser.parse(text);
+  const globalArgs = {};
+  const stages = [];
+  for (const instruction of dockerfile.getInstructions()) {
+    const keyword = instruction.getKeyword();
+    const flags = Object.fromEntries(
+      (typeof instruction.getFlags === 'function' ? instruction.getFlags() : []).map((flag) => [flag.getName(), flag.getValue()]),
+    );
+    const content = instruction.getArgumentsContent() ?? '';
+    const entry = { keyword, content, flags, words: instruction.getArguments().map((argument) => argument.getValue()), line: instruction.getRange().start.line + 1 };
+    if (keyword === 'ARG' && stages.length === 0) {
+      const [name, value] = content.split('=');
+      globalArgs[name.trim()] = value?.trim();
+      continue;
+    }
+    if (keyword === 'FROM') {
+      const [image, as, name] = entry.words;
+      const base = image.replace(/\$\{?(\w+)\}?/g, (_, arg) => globalArgs[arg] ?? '');
+      stages.push({ name: as?.toUpperCase() === 'AS' ? name : String(stages.length), base, instructions: [] });
+      continue;
+    }
+    stages.at(-1)?.instructions.push(entry);
+  }
+  return { stages, globalArgs };
+}
+
+/** The exec-form array of CMD, ENTRYPOINT or `HEALTHCHECK CMD [...]`. */
+export function execForm(content) {
+  const json = content.replace(/^CMD\s+/, '');
+  try {
+    const value = JSON.parse(json);
+    return Array.isArray(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `ENV A=1 B=2` (also the legacy `ENV A 1`) of one stage, in order. */
+export function stageEnv(stage) {
+  const env = {};
+  for (const instruction of stage.instructions.filter((i) => i.keyword === 'ENV')) {
+    if (!instruction.content.includes('=')) {
+      const [name, ...rest] = instruction.content.split(/\s+/);
+      env[name] = rest.join(' ');
+      continue;
+    }
+    for (const word of instruction.words) {
+      const index = word.indexOf('=');
+      env[word.slice(0, index)] = word.slice(index + 1).replace(/^"(.*)"$/, '$1');
+    }
+  }
+  return env;
+}
+
+/** dockerfile-utils' validator with every rule raised to a warning; any diagnostic fails. */
+export function lintDockerfile(text) {
+  const settings = Object.fromEntries(
+    [
+      'deprecatedMaintainer',
+      'directiveCasing',
+      'emptyContinuationLine',
+      'instructionCasing',
+      'instructionCmdMultiple',
+      'instructionEntrypointMultiple',
+      'instructionHealthcheckMultiple',
+      'instructionJSONInSingleQuotes',
+      'instructionWorkdirRelative',
+    ].map((rule) => [rule, ValidationSeverity.WARNING]),
+  );
+  return validate(text, settings).map((d) => `line ${d.range.start.line + 1}: ${d.message}`);
+}
+
+/** The service's default port, read from its config schema. */
+export function defaultPortOf(service) {
+  const source = readFileSync(join(REPO_ROOT, 'services', service, 'src', 'config.ts'), 'utf8');
+  const match = /DEFAULT_PORT\s*=\s*(\d+)/.exec(source);
+  assert(match, `services/${service}/src/config.ts: no DEFAULT_PORT`);
+  return Number(match[1]);
+}
+
+export function rootToolVersions() {
+  const pkg = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8'));
+  return { pnpm: pkg.packageManager.replace(/^pnpm@/, ''), turbo: pkg.devDependencies.turbo };
+}
+
+/**
+ * The rules of the house for a service image (issue 6, item 3): multi-stage, turbo prune
+ * + pnpm deploy --prod (--legacy), pinned tools, non-root numeric USER, tini, HEALTHCHECK
+ * on the health route, the service's port, production env, migrations in the image.
+ */
+export function houseRules(service, text) {
+  const problems = [];
+  const { stages } = parseDockerfile(text);
+  const want = (ok, message) => ok || problems.push(message);
+  const pkg = `@tessera/${service}`;
+  const port = defaultPortOf(service);
+  const versions = rootToolVersions();
+  const runs = stages.flatMap((stage) => stage.instructions.filter((i) => i.keyword === 'RUN').map((i) => i.content));
+  want(stages.length >= 3, `multi-stage build expected (prune, build, runtime); found ${stages.length} stage(s)`);
+  want(runs.some((r) => r.includes(`pnpm@${versions.pnpm}`)), `pnpm must be installed pinned as pnpm@${versions.pnpm} (root packageManager)`);
+  want(runs.some((r) => r.includes(`turbo@${versions.turbo}`)), `turbo must be installed pinned as turbo@${versions.turbo} (root devDependencies)`);
+  want(runs.some((r) => r.includes(`turbo prune ${pkg} --docker`)), `missing \`turbo prune ${pkg} --docker\``);
+  want(runs.some((r) => r.includes('pnpm install --frozen-lockfile')), 'missing `pnpm install --frozen-lockfile`');
+  want(runs.some((r) => r.includes(`--filter=${pkg}`) && r.includes('deploy --prod --legacy')), `missing \`pnpm --filter=${pkg} deploy --prod --legacy\``);
+  const runtime = stages.at(-1);
+  const final = (keyword) => runtime.instructions.filter((i) => i.keyword === keyword);
+  want(runtime.base === stages[0].base, `runtime stage should start from the same Node image as the build (${stages[0].base}), not ${runtime.base}`);
+  want(/^node:20[.-]/.test(runtime.base), `runtime image should be Node.js 20 (the CI's Node), got ${runtime.base}`);
+  const user = final('USER').at(-1)?.content ?? '';
+  want(/^[1-9]\d*(:\d+)?$/.test(user), `final USER must be a numeric non-root uid (got "${user || 'none'}")`);
+  const entrypoint = execForm(final('ENTRYPOINT').at(-1)?.content ?? '');
+  want(entrypoint && /(^|\/)(tini|dumb-init)$/.test(entrypoint[0]), 'ENTRYPOINT must be tini or dumb-init in exec form');
+  if (entrypoint) want(runtime.instructions.some((i) => i.keyword === 'RUN' && i.content.includes(entrypoint[0].split('/').pop())), `${entrypoint[0]} is not installed in the runtime stage`);
+  const cmd = execForm(final('CMD').at(-1)?.content ?? '');
+  want(JSON.stringify(cmd) === JSON.stringify(['node', 'dist/main.js']), 'CMD must be ["node", "dist/main.js"]');
+  const healthcheck = final('HEALTHCHECK').at(-1);
+  const healthArgs = healthcheck && execForm(healthcheck.content);
+  want(healthArgs && /\/health(\/ready)?['"]/.test(healthArgs.join(' ')), 'HEALTHCHECK CMD in exec form calling /health or /health/ready expected');
+  want(final('EXPOSE').some((i) => i.content === String(port)), `EXPOSE ${port} expected (DEFAULT_PORT in src/config.ts)`);
+  const env = stageEnv(runtime);
+  want(env.NODE_ENV === 'production', 'ENV NODE_ENV=production expected in the runtime stage');
+  want(env.PORT === String(port), `ENV PORT=${port} expected`);
+  want(env.MIGRATE_ON_START === 'false', 'ENV MIGRATE_ON_START=false expected (a Job migrates)');
+  const copies = final('COPY').map((i) => i.content);
+  for (const needed of ['dist', 'drizzle', 'node_modules', 'package.json']) {
+    want(copies.some((c) => c.split(/\s+/)[0].endsWith(`/${needed}`)), `runtime stage must copy ${needed} from the deployed bundle`);
+  }
+  return problems;
+}

@@ -1,0 +1,268 @@
+// Kustomize rendering (kubectl kustomize), schema validation of every object against the
+// Kubernetes OpenAPI schemas shipped by kubernetes-models (types, formats, required
+// fields, enums) plus a strict unknown-field check (TypeScript's excess-property check
+// against the same models' types), and the cross-object rules of issue 6, item 4.
+import { createRequire } from 'node:module';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseAllDocuments } from 'yaml';
+import { assert, CheckFailure, INFRA_ROOT, REPO_ROOT, run } from './util.mjs';
+
+const require = createRequire(import.meta.url);
+
+export const OVERLAYS = ['dev', 'prod'];
+export const K8S_ROOT = join(INFRA_ROOT, 'k8s');
+
+export async function findKubectl() {
+  const result = await run('kubectl', ['version', '--client'], { timeoutMs: 30_000 }).catch(() => undefined);
+  if (!result || result.code !== 0) {
+    throw new CheckFailure('kubectl is not installed (the machine image has it; on Debian: apt-get install kubernetes-client is too old for kustomize v5 — see infra/README.md)');
+  }
+  return result.stdout.split('\n').filter(Boolean).join(', ');
+}
+
+/** `kubectl kustomize <dir>` parsed into objects. */
+export async function render(dir) {
+  const result = await run('kubectl', ['kustomize', dir], { timeoutMs: 60_000 });
+  if (result.code !== 0) throw new CheckFailure(`kubectl kustomize ${dir} failed:\n${result.stderr.trim()}`);
+  return parseYamlDocuments(result.stdout, dir);
+}
+
+export function parseYamlDocuments(text, source) {
+  const docs = parseAllDocuments(text);
+  const objects = [];
+  for (const doc of docs) {
+    if (doc.errors.length > 0) throw new CheckFailure(`${source}: ${doc.errors[0].message}`);
+    const value = doc.toJS();
+    if (value) objects.push(value);
+  }
+  return objects;
+}
+
+/** The kubernetes-models module of an object, e.g. `kubernetes-models/apps/v1/Deployment`. */
+function modelPath(object) {
+  const [group, version] = object.apiVersion.includes('/') ? object.apiVersion.split('/') : [undefined, object.apiVersion];
+  return `kubernetes-models/${group ? `${group}/` : ''}${version}/${object.kind}`;
+}
+
+export function describe(object) {
+  return `${object.kind}/${object.metadata?.name}`;
+}
+
+/**
+ * Kustomize folds long base64 Secret values over several lines; the API server's decoder
+ * (Go's base64.StdEncoding) skips newlines, the schema's "byte" format does not.
+ */
+function normalizeForValidation(object) {
+  if (object.kind !== 'Secret' || !object.data) return object;
+  return { ...object, data: Object.fromEntries(Object.entries(object.data).map(([key, value]) => [key, String(value).replace(/[\r\n]/g, '')])) };
+}
+
+/** Validates each object with its model's compiled OpenAPI schema; returns problems. */
+export function validateSchemas(objects) {
+  const problems = [];
+  for (const object of objects) {
+    let Model;
+    try {
+      Model = require(modelPath(object))[object.kind];
+    } catch {
+      problems.push(`${describe(object)}: no schema for ${object.apiVersion} ${object.kind}`);
+      continue;
+    }
+    try {
+      new Model(normalizeForValidation(object)).validate();
+    } catch (error) {
+      problems.push(`${describe(object)}: ${error.message}`);
+    }
+  }
+  return problems;
+}
+
+/**
+ * Unknown or misspelt fields pass JSON-schema validation (the Kubernetes schemas allow
+ * additional properties; the API server would drop or reject them). Type each object
+ * as its model's interface in a generated TypeScript file: tsc reports every excess property.
+ */
+export async function checkUnknownFields(objectsByOverlay) {
+  const dir = join(INFRA_ROOT, 'node_modules', '.cache', 'infra-check');
+  mkdirSync(dir, { recursive: true });
+  const imports = new Map();
+  const lines = [];
+  for (const [overlay, objects] of objectsByOverlay) {
+    objects.forEach((object, index) => {
+      const path = modelPath(object);
+      const alias = `I${imports.size}`;
+      if (!imports.has(path)) imports.set(path, { alias, name: `I${object.kind}` });
+      const { alias: typeAlias } = imports.get(path);
+      lines.push(`// ${overlay}: ${describe(object)}`, `export const o_${overlay}_${index}: ${typeAlias} = ${JSON.stringify(object, null, 1)};`);
+    });
+  }
+  const header = [...imports].map(([path, { alias, name }]) => `import type { ${name} as ${alias} } from '${path}';`);
+  writeFileSync(join(dir, 'objects.ts'), [...header, ...lines].join('\n'));
+  writeFileSync(
+    join(dir, 'tsconfig.json'),
+    JSON.stringify({ compilerOptions: { strict: true, noEmit: true, module: 'commonjs', moduleResolution: 'node', skipLibCheck: true, types: [] }, files: ['objects.ts'] }),
+  );
+  const tsc = join(INFRA_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+  const result = await run(process.execPath, [tsc, '-p', join(dir, 'tsconfig.json')], { cwd: dir, timeoutMs: 120_000 });
+  if (result.code === 0) return [];
+  const source = readFileSync(join(dir, 'objects.ts'), 'utf8').split('\n');
+  return result.stdout
+    .split('\n')
+    .filter((line) => /error TS/.test(line))
+    .map((line) => {
+      const match = /objects\.ts\((\d+),\d+\): error TS\d+: (.*)/.exec(line);
+      if (!match) return line;
+      const lineNo = Number(match[1]);
+      const owner = source.slice(0, lineNo).reverse().find((l) => l.startsWith('// '));
+      return `${owner?.slice(3) ?? '?'}: ${match[2]}`;
+    });
+}
+
+const SERVICES = ['verifier', 'ecosystem', 'status-list'];
+const matches = (selector, labels) => Object.entries(selector ?? {}).every(([key, value]) => labels?.[key] === value);
+
+/**
+ * Cross-object rules: probes, resources, security context, migration Jobs, HPA, PDBs,
+ * Services, ConfigMap and Secret references, NetworkPolicies. Returns problems.
+ */
+export function checkRules(overlay, objects, { providedSecrets, ports }) {
+  const problems = [];
+  const want = (ok, message) => ok || problems.push(message);
+  const byKind = (kind) => objects.filter((o) => o.kind === kind);
+  const find = (kind, name) => objects.find((o) => o.kind === kind && o.metadata?.name === name);
+  const configMaps = new Map(byKind('ConfigMap').map((o) => [o.metadata.name, o]));
+  const secrets = new Map(byKind('Secret').map((o) => [o.metadata.name, o]));
+  const namespaces = new Set(objects.map((o) => o.metadata?.namespace).filter(Boolean));
+  want(namespaces.size === 1, `all objects in one namespace, found ${[...namespaces].join(', ') || 'none'}`);
+
+  const podSpecs = [
+    ...byKind('Deployment').map((o) => ({ owner: o, spec: o.spec.template.spec, labels: o.spec.template.metadata?.labels })),
+    ...byKind('StatefulSet').map((o) => ({ owner: o, spec: o.spec.template.spec, labels: o.spec.template.metadata?.labels })),
+    ...byKind('Job').map((o) => ({ owner: o, spec: o.spec.template.spec, labels: o.spec.template.metadata?.labels })),
+  ];
+  // Every reference resolves: ConfigMaps here, Secrets here or named by the overlay as provided.
+  for (const { owner, spec } of podSpecs) {
+    for (const container of spec.containers) {
+      for (const source of container.envFrom ?? []) {
+        if (source.configMapRef) want(configMaps.has(source.configMapRef.name) || source.configMapRef.optional, `${describe(owner)}: envFrom ConfigMap ${source.configMapRef.name} does not exist`);
+      }
+      for (const variable of container.env ?? []) {
+        const ref = variable.valueFrom?.secretKeyRef;
+        if (!ref || ref.optional) continue;
+        const generated = secrets.get(ref.name);
+        const known = generated ? Object.keys({ ...generated.data, ...generated.stringData }) : providedSecrets.get(ref.name);
+        want(known, `${describe(owner)}: Secret ${ref.name} is neither generated nor listed in secret.example.yaml`);
+        if (known) want(known.includes(ref.key), `${describe(owner)}: Secret ${ref.name} has no key ${ref.key}`);
+      }
+      for (const volume of spec.volumes ?? []) {
+        if (volume.configMap) want(configMaps.has(volume.configMap.name), `${describe(owner)}: volume ConfigMap ${volume.configMap.name} does not exist`);
+      }
+    }
+  }
+
+  for (const service of SERVICES) {
+    const deployment = find('Deployment', service);
+    if (!want(deployment, `Deployment ${service} missing`)) continue;
+    const pod = deployment.spec.template;
+    want(matches(deployment.spec.selector.matchLabels, pod.metadata.labels), `Deployment ${service}: selector does not match its pod labels`);
+    const container = pod.spec.containers[0];
+    const port = container.ports?.find((p) => p.name === 'http');
+    want(port?.containerPort === ports[service], `Deployment ${service}: containerPort http should be ${ports[service]}`);
+    want(container.readinessProbe?.httpGet?.path === '/health/ready', `Deployment ${service}: readinessProbe must GET /health/ready`);
+    want(container.livenessProbe?.httpGet?.path === '/health', `Deployment ${service}: livenessProbe must GET /health`);
+    for (const kind of ['requests', 'limits']) {
+      want(container.resources?.[kind]?.cpu && container.resources?.[kind]?.memory, `Deployment ${service}: resources.${kind} needs cpu and memory`);
+    }
+    const security = { ...pod.spec.securityContext, ...container.securityContext };
+    want(security.runAsNonRoot === true && security.allowPrivilegeEscalation === false && security.readOnlyRootFilesystem === true, `Deployment ${service}: must run as non-root, read-only, without privilege escalation`);
+    want(container.securityContext?.capabilities?.drop?.includes('ALL'), `Deployment ${service}: must drop ALL capabilities`);
+    want(!container.command, `Deployment ${service}: must not override the image's entrypoint (tini)`);
+    const configName = container.envFrom?.find((s) => s.configMapRef)?.configMapRef.name;
+    const config = configMaps.get(configName)?.data ?? {};
+    want(config.MIGRATE_ON_START === 'false', `Deployment ${service}: MIGRATE_ON_START must be "false" (a Job migrates)`);
+    want(config.NODE_ENV === 'production', `Deployment ${service}: NODE_ENV must be "production"`);
+    want(String(config.PORT) === String(ports[service]), `Deployment ${service}: PORT ${config.PORT} != containerPort ${ports[service]}`);
+
+    const job = find('Job', `${service}-migrate`);
+    if (want(job, `Job ${service}-migrate missing`)) {
+      const jobContainer = job.spec.template.spec.containers[0];
+      want(JSON.stringify(jobContainer.args) === JSON.stringify(['node', 'dist/migrate.js']) && !jobContainer.command, `Job ${service}-migrate: args must be ["node","dist/migrate.js"] (entrypoint kept)`);
+      want(jobContainer.image === container.image, `Job ${service}-migrate: image ${jobContainer.image} differs from the Deployment's ${container.image}`);
+      want(['Never', 'OnFailure'].includes(job.spec.template.spec.restartPolicy), `Job ${service}-migrate: restartPolicy Never or OnFailure`);
+      want(!matches(deployment.spec.selector.matchLabels, job.spec.template.metadata.labels), `Job ${service}-migrate: its pods must not match the Deployment's selector`);
+    }
+
+    const svc = find('Service', service);
+    if (want(svc, `Service ${service} missing`)) {
+      want(matches(svc.spec.selector, pod.metadata.labels), `Service ${service}: selector does not select the Deployment's pods`);
+      want(svc.spec.ports.every((p) => p.targetPort === 'http' || p.targetPort === ports[service]), `Service ${service}: targetPort must be the container's http port`);
+    }
+
+    const pdb = find('PodDisruptionBudget', service);
+    if (pdb) {
+      want(pdb.spec.minAvailable === 1, `PodDisruptionBudget ${service}: minAvailable 1`);
+      want(matches(pdb.spec.selector.matchLabels, pod.metadata.labels), `PodDisruptionBudget ${service}: selector does not select the Deployment's pods`);
+      const replicas = service === 'verifier' ? find('HorizontalPodAutoscaler', 'verifier')?.spec.minReplicas : deployment.spec.replicas;
+      want((replicas ?? 1) >= 2, `PodDisruptionBudget ${service}: with fewer than 2 replicas it blocks every eviction`);
+    } else {
+      want(overlay === 'dev', `PodDisruptionBudget ${service} missing`);
+    }
+
+    // NetworkPolicy: the service's port is open to someone, egress to PostgreSQL.
+    const policies = byKind('NetworkPolicy').filter((p) => matches(p.spec.podSelector.matchLabels, pod.metadata.labels));
+    const ingressPorts = policies.flatMap((p) => (p.spec.ingress ?? []).flatMap((rule) => (rule.ports ?? []).map((x) => x.port)));
+    want(ingressPorts.includes(ports[service]), `NetworkPolicy: nothing admits traffic to ${service}:${ports[service]}`);
+    const egressPorts = policies.flatMap((p) => (p.spec.egress ?? []).flatMap((rule) => (rule.ports ?? []).map((x) => x.port)));
+    want(egressPorts.includes(5432), `NetworkPolicy: ${service} cannot reach PostgreSQL (5432)`);
+    if (service !== 'status-list') want(egressPorts.includes(4222), `NetworkPolicy: ${service} cannot reach NATS (4222)`);
+    else want(!egressPorts.includes(4222), 'NetworkPolicy: status-list does not use NATS and must not reach it');
+    const fromIngressController = policies.some((p) => (p.spec.ingress ?? []).some((rule) => (rule.from ?? []).some((peer) => peer.namespaceSelector)));
+    want(fromIngressController === (service !== 'ecosystem'), service === 'ecosystem' ? 'NetworkPolicy: ecosystem must not be reachable from other namespaces' : `NetworkPolicy: ${service} must be reachable from the ingress controller's namespace`);
+    const internet = policies.some((p) => (p.spec.egress ?? []).some((rule) => (rule.to ?? []).some((peer) => peer.ipBlock?.cidr === '0.0.0.0/0') && rule.ports?.some((x) => x.port === 443)));
+    if (service === 'verifier') want(internet, 'NetworkPolicy: the verifier must reach the internet over 443 (status lists, JWKS)');
+    if (service === 'status-list') want(!internet, 'NetworkPolicy: status-list must not reach the internet');
+  }
+
+  const deny = byKind('NetworkPolicy').find((p) => Object.keys(p.spec.podSelector ?? {}).length === 0 && !p.spec.ingress && !p.spec.egress);
+  want(deny && deny.spec.policyTypes.includes('Ingress') && deny.spec.policyTypes.includes('Egress'), 'NetworkPolicy: a default deny of ingress and egress is missing');
+  const dns = byKind('NetworkPolicy').some((p) => (p.spec.egress ?? []).some((rule) => rule.ports?.some((x) => x.port === 53)));
+  want(dns, 'NetworkPolicy: DNS egress (53) is missing');
+
+  const hpa = find('HorizontalPodAutoscaler', 'verifier');
+  if (want(hpa, 'HorizontalPodAutoscaler verifier missing')) {
+    want(hpa.spec.scaleTargetRef.kind === 'Deployment' && hpa.spec.scaleTargetRef.name === 'verifier', 'HPA verifier: must target Deployment verifier');
+    want(hpa.spec.metrics?.some((m) => m.resource?.name === 'cpu'), 'HPA verifier: must scale on CPU');
+    want(find('Deployment', 'verifier')?.spec.replicas === undefined, 'Deployment verifier: must not set replicas (the HPA owns them)');
+    want(hpa.spec.minReplicas <= hpa.spec.maxReplicas, 'HPA verifier: minReplicas > maxReplicas');
+  }
+  for (const ingress of byKind('Ingress')) {
+    for (const rule of ingress.spec.rules ?? []) {
+      for (const path of rule.http?.paths ?? []) {
+        const backend = path.backend.service;
+        want(find('Service', backend.name), `Ingress ${ingress.metadata.name}: backend Service ${backend.name} does not exist`);
+        want(backend.name !== 'ecosystem', 'Ingress: the ecosystem service must not be public');
+      }
+    }
+  }
+  return problems;
+}
+
+/** Secrets the prod overlay expects to be created outside it, from secret.example.yaml. */
+export function providedSecretsOf(overlay) {
+  const path = join(K8S_ROOT, 'overlays', overlay, 'secret.example.yaml');
+  let text;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return new Map();
+  }
+  const objects = parseYamlDocuments(text, path);
+  return new Map(objects.filter((o) => o.kind === 'Secret').map((o) => [o.metadata.name, Object.keys({ ...o.data, ...o.stringData })]));
+}
+
+export function repoRelative(path) {
+  return path.replace(REPO_ROOT, '');
+}
+
+export { assert };

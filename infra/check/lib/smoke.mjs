@@ -1,0 +1,192 @@
+// Runs a built bundle as Kubernetes would: the migration Job's command with the Job's
+// env, then the image's CMD with the image's ENV + the base ConfigMap + Secrets, and
+// only network addresses changed for this machine. Then readiness, the image's own
+// HEALTHCHECK command, real HTTP calls, and SIGTERM -> exit 0.
+import { spawn } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { deflateSync } from 'node:zlib';
+import { exportJWK, generateKeyPair, SignJWT } from 'jose';
+import postgres from 'postgres';
+import { assert, CheckFailure, run, sleep, tail } from './util.mjs';
+
+export const OIDC = { issuer: 'https://issuer.infra-check.invalid/realms/tessera', audience: 'tessera-infra-check' };
+
+/** A signing key and its public JWKS file, as an identity provider would publish. */
+export async function makeOidc(dir) {
+  const { privateKey, publicKey } = await generateKeyPair('ES256');
+  const jwk = { ...(await exportJWK(publicKey)), kid: 'infra-check', alg: 'ES256', use: 'sig' };
+  const file = join(dir, 'jwks.json');
+  writeFileSync(file, JSON.stringify({ keys: [jwk] }));
+  const token = (claims) =>
+    new SignJWT(claims)
+      .setProtectedHeader({ alg: 'ES256', kid: 'infra-check', typ: 'JWT' })
+      .setIssuer(OIDC.issuer)
+      .setAudience(OIDC.audience)
+      .setSubject('infra-check')
+      .setIssuedAt()
+      .setExpirationTime('5m')
+      .sign(privateKey);
+  return { file, token };
+}
+
+/** Creates (or re-creates) a database on the CI server; returns its URL. */
+export async function createDatabase(adminUrl, name) {
+  const sql = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  try {
+    await sql.unsafe(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await sql.unsafe(`CREATE DATABASE "${name}"`);
+  } finally {
+    await sql.end({ timeout: 5 });
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+export async function dropDatabase(adminUrl, name) {
+  const sql = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  try {
+    await sql.unsafe(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  } finally {
+    await sql.end({ timeout: 5 });
+  }
+}
+
+/** The env a container of `podSpec` sees: image ENV, envFrom ConfigMaps, env (Secrets resolved). */
+export function containerEnv({ imageEnv, container, configMaps, secrets }) {
+  const env = { ...imageEnv };
+  for (const source of container.envFrom ?? []) {
+    if (source.configMapRef) Object.assign(env, configMaps.get(source.configMapRef.name)?.data ?? {});
+  }
+  for (const variable of container.env ?? []) {
+    if ('value' in variable) env[variable.name] = String(variable.value);
+    const ref = variable.valueFrom?.secretKeyRef;
+    if (ref) {
+      const value = secrets[ref.name]?.[ref.key];
+      if (value === undefined && !ref.optional) throw new CheckFailure(`${variable.name}: Secret ${ref.name} key ${ref.key} is not provided`);
+      if (value !== undefined) env[variable.name] = value;
+    }
+  }
+  return env;
+}
+
+/** Runs `argv` in the image's WORKDIR with exactly `env` (plus PATH/HOME); resolves with its exit. */
+export function runInImage(image, argv, env, timeoutMs = 60_000) {
+  const [command, ...args] = argv;
+  return run(command === 'node' ? process.execPath : command, args, { cwd: image.appDir, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, timeoutMs });
+}
+
+/** Starts the image's CMD; returns a handle with the log and an exit promise. */
+export function startInImage(image, env) {
+  const [command, ...args] = image.cmd;
+  const child = spawn(command === 'node' ? process.execPath : command, args, {
+    cwd: image.appDir,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let log = '';
+  child.stdout.on('data', (chunk) => (log += chunk));
+  child.stderr.on('data', (chunk) => (log += chunk));
+  const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  return { child, exited, log: () => log };
+}
+
+export async function waitReady(baseUrl, handle, timeoutMs = 30_000) {
+  const started = Date.now();
+  let last = 'no answer';
+  let done = false;
+  handle.exited.then(() => (done = true));
+  while (Date.now() - started < timeoutMs) {
+    if (done) throw new CheckFailure(`the service exited before it was ready\n${tail(handle.log(), 20)}`);
+    try {
+      const response = await fetch(`${baseUrl}/health/ready`, { signal: AbortSignal.timeout(2000) });
+      const body = await response.text();
+      if (response.status === 200) return { ms: Date.now() - started, body };
+      last = `${response.status} ${body}`;
+    } catch (error) {
+      last = error.cause?.code ?? error.message;
+    }
+    await sleep(250);
+  }
+  throw new CheckFailure(`/health/ready not 200 after ${timeoutMs} ms (last: ${last})\n${tail(handle.log(), 20)}`);
+}
+
+export async function stop(handle, graceMs) {
+  handle.child.kill('SIGTERM');
+  const result = await Promise.race([handle.exited, sleep(graceMs + 5000).then(() => undefined)]);
+  if (!result) {
+    handle.child.kill('SIGKILL');
+    throw new CheckFailure(`still running ${graceMs + 5000} ms after SIGTERM`);
+  }
+  assert(result.code === 0, `exit ${result.code ?? result.signal} after SIGTERM (expected 0)\n${tail(handle.log(), 15)}`);
+}
+
+async function http(method, url, { headers = {}, body } = {}) {
+  const response = await fetch(url, {
+    method,
+    headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...headers },
+    body: body ? JSON.stringify(body) : undefined,
+    signal: AbortSignal.timeout(10_000),
+  });
+  const text = await response.text();
+  let json;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: response.status, headers: response.headers, text, json };
+}
+
+/** A status list token as an issuer signs it (draft-ietf-oauth-status-list, JWT form). */
+async function statusListJwt(baseUrl, id) {
+  const { privateKey } = await generateKeyPair('ES256');
+  const bits = Buffer.alloc(16, 0);
+  bits[0] = 0b00000101;
+  return new SignJWT({ status_list: { bits: 1, lst: deflateSync(bits).toString('base64url') }, ttl: 300 })
+    .setProtectedHeader({ alg: 'ES256', typ: 'statuslist+jwt', kid: 'issuer-1' })
+    .setSubject(`${baseUrl}/status-lists/${id}`)
+    .setIssuedAt()
+    .sign(privateKey);
+}
+
+/** One or two real calls per service; returns a short description of what answered. */
+export const SMOKE = {
+  async 'status-list'({ baseUrl, env }) {
+    const id = randomUUID();
+    const jwt = await statusListJwt(baseUrl, id);
+    const anonymous = await http('POST', `${baseUrl}/status-lists`, { body: { id, jwt } });
+    assert(anonymous.status === 401, `POST /status-lists without x-api-key: ${anonymous.status}, expected 401`);
+    const created = await http('POST', `${baseUrl}/status-lists`, { headers: { 'x-api-key': env.API_KEY }, body: { id, jwt } });
+    assert(created.status === 201, `POST /status-lists: ${created.status} ${created.text}`);
+    const read = await http('GET', `${baseUrl}/status-lists/${id}`, { headers: { accept: 'application/statuslist+jwt' } });
+    assert(read.status === 200 && read.text === jwt, `GET /status-lists/${id}: ${read.status}, body ${read.text === jwt ? 'equal' : 'differs'}`);
+    assert(read.headers.get('content-type')?.startsWith('application/statuslist+jwt'), `GET: content-type ${read.headers.get('content-type')}`);
+    return 'POST /status-lists 401 without key, 201 with; GET returns the JWT byte for byte';
+  },
+  async ecosystem({ baseUrl, oidc }) {
+    const anonymous = await http('GET', `${baseUrl}/v1/ecosystem/status`);
+    assert(anonymous.status === 401, `GET /v1/ecosystem/status without a token: ${anonymous.status}, expected 401`);
+    const token = await oidc.token({ email: 'infra-check@tessera.invalid', realm_access: { roles: [] }, resource_access: {} });
+    const status = await http('GET', `${baseUrl}/v1/ecosystem/status`, { headers: { authorization: `Bearer ${token}` } });
+    assert(status.status === 200 && status.json?.data?.enabled === true, `GET /v1/ecosystem/status: ${status.status} ${status.text}`);
+    return 'GET /v1/ecosystem/status 401 without token, 200 {enabled:true} with a JWKS-file token';
+  },
+  async verifier({ baseUrl, oidc }) {
+    const ca = await http('GET', `${baseUrl}/oid4vp/platform-ca.pem`);
+    assert(ca.status === 200 && ca.text.includes('-----BEGIN CERTIFICATE-----'), `GET /oid4vp/platform-ca.pem: ${ca.status}`);
+    const orgId = randomUUID();
+    const anonymous = await http('GET', `${baseUrl}/v1/orgs/${orgId}/oid4vp/verifier`);
+    assert(anonymous.status === 401, `GET /v1/orgs/{orgId}/oid4vp/verifier without a token: ${anonymous.status}, expected 401`);
+    const token = await oidc.token({ email: 'infra-check@tessera.invalid', realm_access: { roles: [] }, resource_access: { [orgId]: { roles: ['owner'] } } });
+    const list = await http('GET', `${baseUrl}/v1/orgs/${orgId}/oid4vp/verifier`, { headers: { authorization: `Bearer ${token}` } });
+    assert(list.status === 200 && list.json?.data?.totalItems === 0, `GET /v1/orgs/{orgId}/oid4vp/verifier: ${list.status} ${list.text}`);
+    return 'GET /oid4vp/platform-ca.pem 200 PEM; management list 401 without token, 200 empty page with one';
+  },
+};
+
+export function randomSecrets() {
+  return { API_KEY: randomBytes(24).toString('base64url'), KEY_ENCRYPTION_KEY: randomBytes(32).toString('base64') };
+}

@@ -1,0 +1,272 @@
+#!/usr/bin/env node
+// Deployment checks that need no container engine (issue 6, item 5). One line per check;
+// exits non-zero when any fails.
+//
+//   node infra/check/run-infra-checks.mjs                 # everything (needs TEST_DATABASE_URL, TEST_NATS_URL)
+//   node infra/check/run-infra-checks.mjs --static-only   # Dockerfiles, compose, Kustomize only
+//   node infra/check/run-infra-checks.mjs --service=verifier [--keep]
+//
+// Static: Dockerfile lint (dockerfile-utils) and house rules; .dockerignore; docker-compose.yml
+// against the Compose Specification schema, dclint and dependency-order rules; `kubectl kustomize`
+// of base, dev and prod; every object against the Kubernetes schemas (kubernetes-models), unknown
+// fields, and the cross-object rules (probes, resources, Jobs, HPA, PDBs, Services, NetworkPolicies).
+// Runtime, per service: carry out its Dockerfile's stages (turbo prune, pnpm install, build,
+// pnpm deploy --prod --legacy) into a temp dir, run the migration Job's command with the Job's env
+// against a fresh database (twice), start the image's CMD with the image ENV + base ConfigMap +
+// Secrets, wait for /health/ready, run the image's HEALTHCHECK, make real HTTP calls, SIGTERM -> 0.
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { dockerfilePath, defaultPortOf, houseRules, lintDockerfile } from './lib/dockerfile.mjs';
+import { buildLikeDockerfile, loadDockerignore, makeBuildContext, makeToolShims } from './lib/image-build.mjs';
+import { composeRules, loadCompose, runDclint, validateComposeSchema } from './lib/compose.mjs';
+import { checkRules, checkUnknownFields, findKubectl, K8S_ROOT, OVERLAYS, parseYamlDocuments, providedSecretsOf, render, validateSchemas } from './lib/kubernetes.mjs';
+import { containerEnv, createDatabase, dropDatabase, makeOidc, OIDC, randomSecrets, runInImage, SMOKE, startInImage, stop, waitReady } from './lib/smoke.mjs';
+import { assert, CheckFailure, freePort, REPO_ROOT, Reporter, SERVICE_NAMES } from './lib/util.mjs';
+
+const argv = process.argv.slice(2);
+const staticOnly = argv.includes('--static-only');
+const keep = argv.includes('--keep');
+const only = argv.filter((a) => a.startsWith('--service=')).map((a) => a.slice('--service='.length));
+const unknown = argv.filter((a) => !['--static-only', '--keep'].includes(a) && !a.startsWith('--service='));
+if (unknown.length > 0 || only.some((s) => !SERVICE_NAMES.includes(s))) {
+  console.error(`usage: run-infra-checks.mjs [--static-only] [--service=${SERVICE_NAMES.join('|')}]... [--keep]`);
+  process.exit(2);
+}
+const services = only.length > 0 ? only : SERVICE_NAMES;
+const report = new Reporter();
+const started = Date.now();
+const problemsOrOk = (problems, ok) => {
+  if (problems.length > 0) throw new CheckFailure(`\n${problems.map((p) => `    - ${p}`).join('\n')}`);
+  return ok;
+};
+const hasSource = (service) => existsSync(join(REPO_ROOT, 'services', service, 'src', 'main.ts')) && existsSync(join(REPO_ROOT, 'services', service, 'src', 'config.ts'));
+const ports = Object.fromEntries(SERVICE_NAMES.filter(hasSource).map((service) => [service, defaultPortOf(service)]));
+
+// ---------------------------------------------------------------- Dockerfiles
+for (const service of services) {
+  const path = dockerfilePath(service);
+  if (!existsSync(path)) {
+    await report.check(`dockerfile ${service}`, () => {
+      throw new CheckFailure(`services/${service}/Dockerfile is missing`);
+    });
+    continue;
+  }
+  const text = readFileSync(path, 'utf8');
+  await report.check(`dockerfile lint ${service}`, () => problemsOrOk(lintDockerfile(text), 'dockerfile-utils: no problems'));
+  if (hasSource(service)) {
+    await report.check(`dockerfile rules ${service}`, () =>
+      problemsOrOk(houseRules(service, text), 'multi-stage, turbo prune + pnpm deploy --prod --legacy, pinned tools, USER 1000, tini, HEALTHCHECK, port, env'),
+    );
+  } else report.skip(`dockerfile rules ${service}`, `services/${service}/src/main.ts or src/config.ts does not exist yet`);
+}
+await report.check('dockerignore', () => {
+  const { excluded } = loadDockerignore();
+  const problems = [];
+  for (const path of ['node_modules', 'packages/service-kit/node_modules', 'services/verifier/dist', '.git', '.data', 'infra/node_modules']) {
+    if (!excluded(path)) problems.push(`${path} should be excluded from the build context`);
+  }
+  const needed = ['package.json', 'pnpm-lock.yaml', 'pnpm-workspace.yaml', 'turbo.json', 'tsconfig.base.json', 'packages/contracts/src/index.ts', 'packages/service-kit/src/index.ts'];
+  for (const service of services.filter(hasSource)) needed.push(`services/${service}/src/main.ts`, `services/${service}/package.json`, `services/${service}/drizzle/meta/_journal.json`, `services/${service}/Dockerfile`);
+  for (const path of needed) if (excluded(path)) problems.push(`${path} is needed by the image build but excluded`);
+  return problemsOrOk(problems, 'dependencies and build output out, sources and manifests in');
+});
+
+// ---------------------------------------------------------------- docker-compose.yml
+const compose = (() => {
+  try {
+    return loadCompose();
+  } catch (error) {
+    return { error };
+  }
+})();
+if (compose.error) {
+  await report.check('compose parse', () => {
+    throw new CheckFailure(compose.error.message);
+  });
+} else {
+  await report.check('compose schema', () => {
+    const { problems, schemaPath, title } = validateComposeSchema(compose.raw);
+    return problemsOrOk(problems, `${title} (${schemaPath}), as written and interpolated`);
+  });
+  await report.check('compose lint', async () => problemsOrOk(await runDclint(), 'dclint, infra/check/dclint.json'));
+  await report.check('compose rules', () => problemsOrOk(composeRules(compose.raw, ports), 'postgres, nats (JetStream) healthy -> *-migrate completed -> services healthy'));
+}
+
+// ---------------------------------------------------------------- Kubernetes
+const rendered = new Map();
+let kubectlOk = await report.check('kubectl', findKubectl);
+if (kubectlOk) {
+  for (const target of ['base', ...OVERLAYS.map((o) => `overlays/${o}`)]) {
+    await report.check(`kustomize ${target}`, async () => {
+      const objects = await render(join(K8S_ROOT, target));
+      rendered.set(target, objects);
+      return `${objects.length} objects`;
+    });
+  }
+  for (const overlay of OVERLAYS) {
+    const objects = rendered.get(`overlays/${overlay}`);
+    if (!objects) continue;
+    const examplePath = join(K8S_ROOT, 'overlays', overlay, 'secret.example.yaml');
+    const examples = existsSync(examplePath) ? parseYamlDocuments(readFileSync(examplePath, 'utf8'), examplePath) : [];
+    await report.check(`k8s schema ${overlay}`, () =>
+      problemsOrOk(validateSchemas([...objects, ...examples]), `${objects.length + examples.length} objects valid against the Kubernetes OpenAPI schemas (kubernetes-models)`),
+    );
+    await report.check(`k8s rules ${overlay}`, () =>
+      problemsOrOk(checkRules(overlay, objects, { providedSecrets: providedSecretsOf(overlay), ports }), 'probes, resources, security, Jobs, HPA, PDBs, Services, references, NetworkPolicies'),
+    );
+  }
+  const all = [...rendered].filter(([target]) => target !== 'base').map(([target, objects]) => [target.replace('overlays/', ''), objects]);
+  for (const overlay of OVERLAYS) {
+    const examplePath = join(K8S_ROOT, 'overlays', overlay, 'secret.example.yaml');
+    if (existsSync(examplePath)) all.push([`${overlay}_secrets`, parseYamlDocuments(readFileSync(examplePath, 'utf8'), examplePath)]);
+  }
+  await report.check('k8s unknown fields', async () => problemsOrOk(await checkUnknownFields(all), 'no field the Kubernetes API does not define (tsc against kubernetes-models types)'));
+}
+
+// ---------------------------------------------------------------- runtime: bundles and smoke tests
+if (!staticOnly) {
+  await runtimeChecks();
+}
+
+console.log(`${report.summary()} in ${((Date.now() - started) / 1000).toFixed(0)}s`);
+process.exit(report.failed > 0 ? 1 : 0);
+
+async function runtimeChecks() {
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  const natsUrl = process.env.TEST_NATS_URL;
+  const haveServers = await report.check('runtime servers', () => {
+    assert(adminUrl && natsUrl, 'TEST_DATABASE_URL and TEST_NATS_URL must be set (a PostgreSQL superuser URL and a NATS URL), or pass --static-only');
+    return `PostgreSQL ${new URL(adminUrl).host}, NATS ${natsUrl}`;
+  });
+  const base = rendered.get('base');
+  if (!haveServers) return;
+  if (!base) {
+    await report.check('runtime manifests', () => {
+      throw new CheckFailure('the base kustomization did not render: the smoke tests take their env from it');
+    });
+    return;
+  }
+  const work = mkdtempSync(join(tmpdir(), 'tessera-infra-check-'));
+  const toolEnv = { PATH: process.env.PATH, HOME: process.env.HOME, CI: 'true', TURBO_TELEMETRY_DISABLED: '1', DO_NOT_TRACK: '1', npm_config_update_notifier: 'false' };
+  const contextDir = join(work, 'context');
+  const binDir = join(work, 'bin');
+  let oidc;
+  const prepared = await report.check('image build context', async () => {
+    const files = makeBuildContext(contextDir);
+    const versions = await makeToolShims(binDir, toolEnv);
+    oidc = await makeOidc(work);
+    return `${files} files after .dockerignore; pnpm ${versions.pnpm}, turbo ${versions.turbo}`;
+  });
+  const configMaps = new Map(base.filter((o) => o.kind === 'ConfigMap').map((o) => [o.metadata.name, o]));
+  const provided = providedSecretsOf('prod');
+  try {
+    for (const service of services) {
+      if (!prepared) break;
+      const main = `services/${service}/src/main.ts`;
+      const dist = `services/${service}/dist/main.js`;
+      if (!existsSync(join(REPO_ROOT, main)) || !existsSync(join(REPO_ROOT, dist))) {
+        report.skip(`image ${service}`, `${existsSync(join(REPO_ROOT, main)) ? dist : main} does not exist yet: the service is not built, so it is not checked`);
+        continue;
+      }
+      await smokeService(service, { work, contextDir, binDir, toolEnv, oidc, adminUrl, natsUrl, configMaps, provided, base });
+    }
+  } finally {
+    if (keep) console.log(`kept ${work}`);
+    else rmSync(work, { recursive: true, force: true });
+  }
+}
+
+async function smokeService(service, { work, contextDir, binDir, toolEnv, oidc, adminUrl, natsUrl, configMaps, provided, base }) {
+  const find = (kind, name) => base.find((o) => o.kind === kind && o.metadata.name === name);
+  let image;
+  const built = await report.check(`image ${service}`, async () => {
+    image = await buildLikeDockerfile({ dockerfileText: readFileSync(dockerfilePath(service), 'utf8'), contextDir, workDir: join(work, service), binDir, env: toolEnv });
+    const has = (path) => existsSync(join(image.appDir, path));
+    for (const path of ['package.json', 'dist/main.js', 'dist/migrate.js', 'drizzle/meta/_journal.json', 'node_modules/@tessera/service-kit/dist/index.js', 'node_modules/@tessera/contracts/dist/index.js']) {
+      assert(has(path), `the image would lack ${path}`);
+    }
+    for (const devOnly of ['typescript', 'drizzle-kit', '@types/node']) assert(!has(`node_modules/${devOnly}`), `the image would contain the devDependency ${devOnly}`);
+    return `bundle ${megabytes(image.appDir)} MB (turbo prune, pnpm install --frozen-lockfile, build, pnpm deploy --prod --legacy)`;
+  });
+  if (!built) return;
+
+  const database = `infra_check_${service.replace(/-/g, '_')}`;
+  const secretKeys = provided.get(`${service}-secrets`) ?? [];
+  let secrets;
+  const migrated = await report.check(`migrate ${service}`, async () => {
+    const url = await createDatabase(adminUrl, database);
+    const generated = { DATABASE_URL: url, ...randomSecrets() };
+    const unknownKeys = secretKeys.filter((key) => !(key in generated));
+    assert(unknownKeys.length === 0, `secret.example.yaml lists ${unknownKeys.join(', ')} for ${service}-secrets; the check cannot make such values`);
+    secrets = { [`${service}-secrets`]: Object.fromEntries(secretKeys.map((key) => [key, generated[key]])) };
+    const job = find('Job', `${service}-migrate`);
+    assert(job, `Job ${service}-migrate missing from the base`);
+    const container = job.spec.template.spec.containers[0];
+    const env = containerEnv({ imageEnv: image.env, container, configMaps, secrets });
+    const command = [...(container.command ?? []), ...(container.args ?? image.cmd)];
+    for (const attempt of ['first', 'again']) {
+      const result = await runInImage(image, command, env, 120_000);
+      assert(result.code === 0, `${command.join(' ')} (${attempt}) exited ${result.code}\n${(result.stdout + result.stderr).trim().split('\n').slice(-15).map((l) => `    | ${l}`).join('\n')}`);
+    }
+    return `\`${command.join(' ')}\` with the Job's env: exit 0, and 0 again (idempotent)`;
+  });
+  if (!migrated) return dropDatabase(adminUrl, database).catch(() => {});
+
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const deployment = find('Deployment', service);
+  let env;
+  let handle;
+  try {
+    const ready = await report.check(`start ${service}`, async () => {
+      env = containerEnv({ imageEnv: image.env, container: deployment.spec.template.spec.containers[0], configMaps, secrets });
+      // Only what differs between a cluster and this machine: addresses and the OIDC keys.
+      Object.assign(env, { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: join(work, service, 'data') });
+      if ('PUBLIC_BASE_URL' in env) env.PUBLIC_BASE_URL = baseUrl;
+      if ('NATS_URL' in env) env.NATS_URL = natsUrl;
+      if ('OIDC_ISSUER' in env) {
+        Object.assign(env, { OIDC_ISSUER: OIDC.issuer, OIDC_AUDIENCE: OIDC.audience, OIDC_JWKS_FILE: oidc.file });
+        delete env.OIDC_JWKS_URI;
+      }
+      assert(env.NODE_ENV === 'production' && env.MIGRATE_ON_START === 'false', 'the Deployment must run with NODE_ENV=production and MIGRATE_ON_START=false');
+      handle = startInImage(image, env);
+      const { ms, body } = await waitReady(baseUrl, handle);
+      return `\`${image.cmd.join(' ')}\` NODE_ENV=production: /health/ready 200 after ${(ms / 1000).toFixed(1)}s ${body}`;
+    });
+    if (!ready) return;
+    await report.check(`healthcheck ${service}`, async () => {
+      const result = await runInImage(image, image.healthcheck, env, 15_000);
+      assert(result.code === 0, `the Dockerfile's HEALTHCHECK command exited ${result.code}: ${result.stderr.trim()}`);
+      const live = await fetch(`${baseUrl}/health`);
+      assert(live.status === 200, `GET /health: ${live.status}`);
+      return "the Dockerfile's HEALTHCHECK command exits 0; GET /health 200";
+    });
+    await report.check(`http ${service}`, () => SMOKE[service]({ baseUrl, env, oidc }));
+    await report.check(`shutdown ${service}`, async () => {
+      const current = handle;
+      handle = undefined;
+      await stop(current, Number(env.SHUTDOWN_GRACE_MS ?? 10000));
+      return 'SIGTERM -> exit 0';
+    });
+  } finally {
+    if (handle) {
+      handle.child.kill('SIGKILL');
+      await handle.exited;
+    }
+    await dropDatabase(adminUrl, database).catch(() => {});
+  }
+}
+
+function megabytes(dir) {
+  let bytes = 0;
+  const walk = (path) => {
+    for (const entry of readdirSync(path, { withFileTypes: true })) {
+      const child = join(path, entry.name);
+      if (entry.isDirectory()) walk(child);
+      else if (entry.isFile()) bytes += statSync(child).size;
+    }
+  };
+  walk(dir);
+  return (bytes / 1e6).toFixed(0);
+}
