@@ -52,7 +52,7 @@ export function validateComposeSchema(raw) {
 
 export async function runDclint() {
   const bin = join(dclintDir(), 'bin', 'dclint.cjs');
-  const result = await run(process.execPath, [bin, '-c', join(INFRA_ROOT, 'check', 'dclint.json'), '--max-warnings', '0', '--color', 'false', COMPOSE_FILE], { cwd: REPO_ROOT, timeoutMs: 60_000 });
+  const result = await run(process.execPath, [bin, '-c', join(INFRA_ROOT, 'check', 'dclint.json'), '--max-warnings', '0', '--no-color', COMPOSE_FILE], { cwd: REPO_ROOT, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' }, timeoutMs: 60_000 });
   return result.code === 0 ? [] : [(result.stdout + result.stderr).trim()];
 }
 
