@@ -21,6 +21,11 @@ const ROUTES: Array<[string, string]> = [
   ['GET', 'verifier-presentation'],
   ['PUT', 'certificates/P256'],
   ['GET', 'certificates/ED25519'],
+  ['POST', 'trust-anchors'],
+  ['GET', 'trust-anchors'],
+  ['DELETE', 'trust-anchors/00000000-0000-4000-8000-000000000000'],
+  ['GET', 'verifier-presentation-response?verificationPresentationId=00000000-0000-4000-8000-000000000000'],
+  ['POST', 'verify-authorization-response'],
 ];
 
 let h: Harness;

@@ -41,7 +41,7 @@ describe('wallet endpoint: junk is refused and the session stays open', () => {
   it('wrong state, unparseable vp_token, missing fields', async () => {
     const session = await e.createSession({ dcql: sdJwtQuery(), responseMode: 'direct_post' });
     const { vpToken } = await validToken(session);
-    for (const fields of [
+    const junk: Array<Record<string, string>> = [
       { vp_token: JSON.stringify(vpToken), state: 'not-the-state' },
       { vp_token: JSON.stringify(vpToken) },
       { vp_token: 'not json', state: session.payloadState },
@@ -49,7 +49,8 @@ describe('wallet endpoint: junk is refused and the session stays open', () => {
       { state: session.payloadState },
       { response: 'a.b.c.d.e', state: session.payloadState },
       { error: 'access_denied', state: 'not-the-state' },
-    ]) {
+    ];
+    for (const fields of junk) {
       expect(await e.postForm(session.responseUri, fields)).toEqual({ status: 400, body: invalidRequest });
     }
     await expectUnchanged(session);
@@ -120,7 +121,7 @@ describe('wallet endpoint: junk is refused and the session stays open', () => {
 });
 
 describe('DC API endpoint', () => {
-  const dc = (responseMode = 'dc_api', query = sdJwtQuery()) => e.createSession({ dcql: query, responseMode, expectedOrigins: [ORIGIN] });
+  const dc = (responseMode = 'dc_api', query: Record<string, unknown> = sdJwtQuery()) => e.createSession({ dcql: query, responseMode, expectedOrigins: [ORIGIN] });
 
   it('origin not expected → 400 ORIGIN_NOT_ALLOWED, session unchanged', async () => {
     const session = await dc();

@@ -68,6 +68,8 @@ export interface HarnessOptions {
   logger?: Logger;
   hub?: InProcessHub;
   testDb?: TestDatabase<VerifierDbSchema>;
+  /** Platform issuer anchors (PEM), as TRUSTED_ISSUERS_FILE would give them. */
+  trustedIssuers?: string[];
 }
 
 /** The verifier app on a fresh database and a real bus, with a controllable clock. */
@@ -82,7 +84,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
   const ca = await prepareKeys({ config, database: testDb.database, keyEncryptionKey });
   const { verifyToken, mint } = await createTestIdp();
   const clock = { offsetMs: 0 };
-  const app = await buildApp({ config, database: testDb.database, bus, verifyToken, logger: options.logger ?? silentLogger(), keyEncryptionKey, platformCa: ca, now: () => new Date(Date.now() + clock.offsetMs) });
+  const app = await buildApp({ config, database: testDb.database, bus, verifyToken, logger: options.logger ?? silentLogger(), keyEncryptionKey, platformCa: ca, now: () => new Date(Date.now() + clock.offsetMs), ...(options.trustedIssuers ? { trustedIssuers: options.trustedIssuers } : {}) });
   return {
     app,
     config,
