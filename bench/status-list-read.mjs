@@ -6,13 +6,14 @@
 // Env: BENCH_DURATION (seconds per run, default 10), BENCH_CONNECTIONS (default 50),
 // BENCH_LISTS (default 1000), BENCH_DATABASE_URL (PostgreSQL; PGlite in a temp dir otherwise).
 import { createHash, generateKeyPairSync, randomBytes, randomUUID, sign } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deflateSync } from 'node:zlib';
 import { startChildServer } from './lib/child-server.mjs';
 import { runLoad } from './lib/load.mjs';
+import { writeResult } from './lib/results.mjs';
 
 const duration = Number(process.env.BENCH_DURATION ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -79,11 +80,10 @@ for (const [name, r] of Object.entries(results)) {
 }
 console.log(`\nratio (GET 200) = ${ratio(results.get).toFixed(2)} (target >= 0.70); ratio (304) = ${ratio(results.revalidate).toFixed(2)}`);
 
-mkdirSync(join(here, 'results'), { recursive: true });
-writeFileSync(
-  join(here, 'results/status-list-read.json'),
-  JSON.stringify({ name: 'status-list-read', date: new Date().toISOString(), connections, duration, listCount, bodyBytes, results, ratios: { get: ratio(results.get), revalidate: ratio(results.revalidate) } }, null, 2),
-);
+writeResult('status-list-read', [
+  { metric: `GET 200 req/s, ${listCount} lists (p99 ${results.get.service.p99Ms} ms)`, value: fmt(results.get.service.requestsPerSecond).trim(), baseline: `${fmt(results.get.baseline.requestsPerSecond).trim()} (bare Fastify)`, ratio: ratio(results.get), target: '>= 0.70', pass: ratio(results.get) >= 0.7 },
+  { metric: `If-None-Match 304 req/s (p99 ${results.revalidate.service.p99Ms} ms)`, value: fmt(results.revalidate.service.requestsPerSecond).trim(), baseline: `${fmt(results.revalidate.baseline.requestsPerSecond).trim()} (bare Fastify)`, ratio: ratio(results.revalidate), target: 'reported', pass: true },
+]);
 if (results.get.service.errors > 0 || results.revalidate.service.errors > 0) {
   console.error('the service answered errors during the run');
   process.exit(1);

@@ -4,11 +4,11 @@ import autocannon from 'autocannon';
  * Drives `url` with autocannon and returns requests/s and latency percentiles.
  * `pickPath` chooses each request's path (and optional headers) at random.
  */
-export async function runLoad({ url, connections, durationSeconds, pickRequest, expectStatus }) {
+export async function runLoad({ url, connections, durationSeconds, amount, pickRequest, expectStatus }) {
   const result = await autocannon({
     url,
     connections,
-    duration: durationSeconds,
+    ...(amount ? { amount } : { duration: durationSeconds }),
     requests: [{ setupRequest: (request) => ({ ...request, ...pickRequest() }) }],
   });
   const statusCount = result.statusCodeStats ?? {};

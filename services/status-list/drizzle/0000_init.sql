@@ -10,7 +10,8 @@ CREATE TABLE "status_list"."status_lists" (
 	"ttl" integer,
 	"etag" text NOT NULL,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
-	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"written_txid" bigint DEFAULT (pg_current_xact_id()::text::bigint) NOT NULL
 );
 --> statement-breakpoint
-CREATE INDEX "status_lists_updated_at_idx" ON "status_list"."status_lists" USING btree ("updated_at");
+CREATE INDEX "status_lists_written_txid_idx" ON "status_list"."status_lists" USING btree ("written_txid");

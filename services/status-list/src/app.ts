@@ -3,10 +3,8 @@ import type { StatusListConfig } from './config.js';
 import type { StatusListDbSchema } from './db/schema.js';
 import { StatusListCache } from './status-list-cache.js';
 import { startCacheSync } from './cache-sync.js';
-import { listRecentChanges } from './db/status-lists.js';
+import { listChangesSince } from './db/status-lists.js';
 
-/** Longer than any write transaction can last (two statements under a 15 s statement timeout). */
-const CHANGE_WINDOW_SECONDS = 60;
 import { registerStatusListRoutes } from './routes/status-lists.js';
 
 export interface StatusListAppDeps {
@@ -36,7 +34,7 @@ export async function buildApp(deps: StatusListAppDeps): Promise<App> {
     // Poll four times per staleness bound, so one failed poll does not yet expire the cache.
     const stopSync = startCacheSync({
       cache,
-      pollChanges: () => listRecentChanges(deps.database.db, CHANGE_WINDOW_SECONDS),
+      pollChanges: (since) => listChangesSince(deps.database.db, since),
       intervalMs: Math.max(10, Math.floor(deps.config.CACHE_TTL_MS / 4)),
       logger: deps.logger,
     });

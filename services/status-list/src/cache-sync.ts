@@ -1,32 +1,41 @@
 import type { Logger } from '@tessera/service-kit';
 import type { ListChange, StatusListCache } from './status-list-cache.js';
 
+export interface ChangePoll {
+  watermark: number;
+  changes: ListChange[];
+}
+
 export interface StartCacheSyncOptions {
   cache: StatusListCache;
-  /** Lists changed recently (a window longer than any write transaction), read from the database. */
-  pollChanges: () => Promise<ListChange[]>;
+  /** Lists written by transactions at or above `since`, and the new watermark (see `listChangesSince`). */
+  pollChanges: (since: number | undefined) => Promise<ChangePoll>;
   intervalMs: number;
   logger: Logger;
   now?: () => number;
 }
 
 /**
- * Polls the database for recently changed lists every `intervalMs` and applies the
- * result to the cache: one cheap query per interval, whatever the number of lists,
- * instead of re-reading every cached list. Returns a function that stops polling.
+ * Polls the database every `intervalMs` for lists written since the previous poll and
+ * applies the result to the cache: one query per interval returning only new writes,
+ * whatever the number of lists. The first poll only establishes the watermark.
+ * Returns a function that stops polling.
  */
 export function startCacheSync(options: StartCacheSyncOptions): () => Promise<void> {
   const now = options.now ?? Date.now;
+  let watermark: number | undefined;
   let running: Promise<void> | undefined;
   let failing = false;
   const tick = () => {
     if (running) return;
     const startedAt = now();
     running = options
-      .pollChanges()
+      .pollChanges(watermark)
       .then(
-        (changes) => {
-          options.cache.applyChanges(startedAt, changes);
+        (poll) => {
+          // Before the first watermark there is nothing to compare with: establish it only.
+          options.cache.applyChanges(startedAt, watermark === undefined ? [] : poll.changes);
+          watermark = poll.watermark;
           if (failing) options.logger.info('status list cache sync recovered');
           failing = false;
         },
@@ -40,6 +49,7 @@ export function startCacheSync(options: StartCacheSyncOptions): () => Promise<vo
         running = undefined;
       });
   };
+  tick();
   const timer = setInterval(tick, options.intervalMs);
   timer.unref();
   return async () => {

@@ -7,7 +7,7 @@ export interface CachedStatusList {
   updatedAt: Date;
 }
 
-/** A list changed recently, as the change poll reports it. */
+/** A list written since the previous poll, as the change poll reports it. */
 export interface ListChange {
   id: string;
   etag: string;
@@ -16,8 +16,10 @@ export interface ListChange {
 interface Entry {
   /** `null` remembers that no such list existed. */
   value: CachedStatusList | null;
-  /** When this value was last known to be current (local clock, ms). */
-  confirmedAt: number;
+  /** When the read (or local write) that produced the value started (local clock, ms). */
+  loadedAt: number;
+  /** Successful change polls completed when that read started. */
+  loadGeneration: number;
 }
 
 export interface StatusListCacheOptions {
@@ -31,22 +33,30 @@ export interface StatusListCacheOptions {
  * In-memory read cache of status lists, per replica.
  *
  * Invariants:
- * - an entry is served only within `ttlMs` of the moment it was last confirmed
- *   current: when it was read from the database, or when a change poll that started
- *   after that read reported no different version of it. A replica that did not see
- *   a write therefore serves the old list for at most `ttlMs` (in practice for at
- *   most one poll interval); when polls fail, entries expire and reads go to the database.
- * - a write acknowledged by this replica replaces the entry before the response is
- *   sent, so this replica never serves the old list after its own successful write.
+ * - an entry is served only within `ttlMs` of the moment it was last known current:
+ *   when its read started, or when a later change poll that covers every write
+ *   committed after that read reported no write to it. So a replica that did not see
+ *   a write serves the old list for at most `ttlMs` (in practice about one poll
+ *   interval); when polls fail, entries expire and reads go to the database.
+ * - change poll n (0-based, poll 0 only establishes the watermark) reports every
+ *   write committed after poll n-1's snapshot; an entry whose read started after
+ *   poll g completed (generation g+1) is covered by every poll n >= g+1. Entries
+ *   read before the first poll completed are never confirmed, only expire.
+ * - a write acknowledged by this replica replaces its entry before the response is
+ *   sent, so it never serves the old list after its own successful write; a read in
+ *   flight across such a write, or across a poll that reported a write to its list,
+ *   does not store its (possibly older) result.
  * - concurrent misses for one id share one database read.
  * Entries beyond `maxEntries` are evicted, least recently loaded first.
  */
 export class StatusListCache {
   private readonly entries = new Map<string, Entry>();
   private readonly loading = new Map<string, Promise<CachedStatusList | null>>();
-  /** Counts local writes per id, so a read that started before one does not overwrite it. */
-  private readonly writes = new Map<string, number>();
+  /** Bumped per id by local writes and by reported changes. */
+  private readonly versions = new Map<string, number>();
   private readonly now: () => number;
+  private completedPolls = 0;
+  private lastPollStartedAt = Number.NEGATIVE_INFINITY;
 
   constructor(private readonly options: StatusListCacheOptions) {
     this.now = options.now ?? Date.now;
@@ -54,16 +64,16 @@ export class StatusListCache {
 
   async get(id: string, load: (id: string) => Promise<CachedStatusList | null>): Promise<CachedStatusList | null> {
     const entry = this.entries.get(id);
-    if (entry && this.now() - entry.confirmedAt < this.options.ttlMs) return entry.value;
+    if (entry && this.now() - this.knownCurrentAt(entry) < this.options.ttlMs) return entry.value;
     const pending = this.loading.get(id);
     if (pending) return pending;
-    const startedAt = this.now();
-    const writesBefore = this.writes.get(id) ?? 0;
+    const loadedAt = this.now();
+    const loadGeneration = this.completedPolls;
+    const versionBefore = this.versions.get(id) ?? 0;
     const promise: Promise<CachedStatusList | null> = load(id).then(
       (value) => {
         if (this.loading.get(id) === promise) this.loading.delete(id);
-        // A write acknowledged here while this read was in flight is newer: keep it.
-        if ((this.writes.get(id) ?? 0) === writesBefore) this.store(id, value, startedAt);
+        if ((this.versions.get(id) ?? 0) === versionBefore) this.store(id, { value, loadedAt, loadGeneration });
         return value;
       },
       (error: unknown) => {
@@ -78,32 +88,43 @@ export class StatusListCache {
   /** Called after a committed write: this replica serves the new list at once. */
   set(id: string, value: CachedStatusList): void {
     this.loading.delete(id);
-    this.writes.set(id, (this.writes.get(id) ?? 0) + 1);
-    this.store(id, value, this.now());
+    this.bump(id);
+    this.store(id, { value, loadedAt: this.now(), loadGeneration: this.completedPolls });
   }
 
   /**
-   * Applies a change poll that started at `startedAt` (local clock) and saw every
-   * write committed before it: entries whose version differs from a reported change
-   * are dropped; the others are confirmed current as of `startedAt`.
+   * Applies a successful change poll that started at `startedAt` (local clock):
+   * entries of lists written since the previous poll are dropped (unless they hold
+   * that very version), and the others it covers count as current as of `startedAt`.
    */
   applyChanges(startedAt: number, changes: ListChange[]): void {
     for (const change of changes) {
       const entry = this.entries.get(change.id);
-      if (entry && entry.value?.etag !== change.etag && entry.confirmedAt <= startedAt) this.entries.delete(change.id);
+      if (entry?.value?.etag === change.etag) continue;
+      this.bump(change.id);
+      this.entries.delete(change.id);
     }
-    for (const entry of this.entries.values()) {
-      if (entry.confirmedAt < startedAt) entry.confirmedAt = startedAt;
-    }
+    this.completedPolls += 1;
+    this.lastPollStartedAt = startedAt;
   }
 
-  private store(id: string, value: CachedStatusList | null, confirmedAt: number): void {
+  private knownCurrentAt(entry: Entry): number {
+    const covered = entry.loadGeneration >= 1 && entry.loadGeneration <= this.completedPolls - 1;
+    return covered ? Math.max(entry.loadedAt, this.lastPollStartedAt) : entry.loadedAt;
+  }
+
+  private bump(id: string): void {
+    this.versions.set(id, (this.versions.get(id) ?? 0) + 1);
+  }
+
+  private store(id: string, entry: Entry): void {
     if (this.options.maxEntries === 0 || this.options.ttlMs === 0) return;
     this.entries.delete(id);
-    this.entries.set(id, { value, confirmedAt });
+    this.entries.set(id, entry);
     while (this.entries.size > this.options.maxEntries) {
       const oldest = this.entries.keys().next().value as string;
       this.entries.delete(oldest);
+      this.versions.delete(oldest);
     }
   }
 

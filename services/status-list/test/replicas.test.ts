@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '@tessera/service-kit';
 import { missingServer, type TestDatabase } from '@tessera/service-kit/testing';
 import { statusLists, type StatusListDbSchema } from '../src/db/schema.js';
+import { listChangesSince, updateStatusList } from '../src/db/status-lists.js';
 import { buildTestApp, createTestStatusListDb, listUri, newListId, TEST_API_KEY } from './support/test-app.js';
 import { signStatusListToken } from './support/status-list-token.js';
 
@@ -69,6 +70,26 @@ describe.skipIf(missingServer('postgres', 'status list replicas and concurrency'
     const row = rows.find((r) => r.id === id)!;
     expect(row.jwt).toBe(newest);
     expect(row.iat).toBe(39);
+  });
+
+  it('a write that commits after a poll started is reported by the next poll, however late it commits', async () => {
+    const id = newListId();
+    await replicaA.inject({ method: 'POST', url: '/status-lists', headers: auth, payload: { id, jwt: await signStatusListToken({ sub: listUri(id), iat: 1 }) } });
+    const other = await testDb.openAnother();
+    const first = await listChangesSince(testDb.database.db, undefined);
+    let commit: () => void = () => {};
+    const slowWrite = other.db.transaction(async (tx) => {
+      await updateStatusList(tx, id, { jwt: 'a.b.c', iat: 2, etag: '"late"' });
+      await new Promise<void>((resolve) => (commit = resolve));
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const during = await listChangesSince(testDb.database.db, first.watermark);
+    expect(during.changes.map((c) => c.etag)).not.toContain('"late"');
+    commit();
+    await slowWrite;
+    const after = await listChangesSince(testDb.database.db, during.watermark);
+    expect(after.changes).toContainEqual({ id, etag: '"late"' });
+    await other.close();
   });
 
   it('two simultaneous creates of one id: exactly one 201, the other 409, one row', async () => {

@@ -75,9 +75,12 @@ describe('StatusListCache', () => {
     expect(loads).toBe(2);
   });
 
-  it('a change poll drops entries whose version changed and confirms the rest', async () => {
+  it('change polls drop entries written elsewhere and confirm the rest; entries read before the first poll only expire', async () => {
     let now = 0;
     const cache = new StatusListCache({ ttlMs: 1000, maxEntries: 10, now: () => now });
+    await cache.get('early', async () => list('early1'));
+    cache.applyChanges(0, []); // poll 0: establishes the watermark
+    now = 100;
     await cache.get('a', async () => list('a1'));
     await cache.get('b', async () => list('b1'));
     await cache.get('c', async () => null);
@@ -92,21 +95,36 @@ describe('StatusListCache', () => {
     expect((await cache.get('a', load))?.jwt).toBe('a2');
     expect((await cache.get('b', load))?.jwt).toBe('b1');
     expect((await cache.get('c', load))?.jwt).toBe('c2');
-    expect(reloads).toEqual(['a', 'c']);
+    expect((await cache.get('early', load))?.jwt).toBe('early2');
+    expect(reloads).toEqual(['a', 'c', 'early']);
     now = 1801;
     reloads = [];
     await cache.get('b', load);
     expect(reloads).toEqual(['b']);
   });
 
-  it('polls changes on an interval and stops expiring entries while polls succeed; entries expire when polls fail', async () => {
+  it('does not store a read that was in flight when a poll reported a write to its list', async () => {
+    const cache = new StatusListCache({ ttlMs: 10_000, maxEntries: 10 });
+    cache.applyChanges(Date.now(), []);
+    let release: (v: CachedStatusList) => void = () => {};
+    const slow = cache.get('a', () => new Promise((resolve) => (release = resolve)));
+    cache.applyChanges(Date.now(), [{ id: 'a', etag: '"new"' }]);
+    release(list('old'));
+    expect((await slow)?.jwt).toBe('old');
+    expect((await cache.get('a', async () => list('new')))?.jwt).toBe('new');
+  });
+
+  it('polls changes on an interval, passing each watermark on; entries expire when polls fail', async () => {
     const cache = new StatusListCache({ ttlMs: 200, maxEntries: 10 });
     let failing = false;
     let loads = 0;
-    const stop = startCacheSync({ cache, intervalMs: 20, logger: silentLogger(), pollChanges: async () => {
+    const sinces: Array<number | undefined> = [];
+    const stop = startCacheSync({ cache, intervalMs: 20, logger: silentLogger(), pollChanges: async (since) => {
       if (failing) throw new Error('database down');
-      return [];
+      sinces.push(since);
+      return { watermark: sinces.length * 10, changes: [] };
     } });
+    await new Promise((r) => setTimeout(r, 30));
     const load = async () => {
       loads += 1;
       return list('v');
@@ -115,6 +133,7 @@ describe('StatusListCache', () => {
     await new Promise((r) => setTimeout(r, 300));
     await cache.get('a', load);
     expect(loads).toBe(1);
+    expect(sinces.slice(0, 3)).toEqual([undefined, 10, 20]);
     failing = true;
     await new Promise((r) => setTimeout(r, 300));
     await cache.get('a', load);

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { bigint, index, integer, pgSchema, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 /** The service's own Postgres schema: it can share a database with the other services. */
@@ -18,10 +19,9 @@ export const statusLists = statusListSchema.table('status_lists', {
   etag: text('etag').notNull(),
   createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-}, (table) => [
-  // The cache sync asks for lists changed in the last minute.
-  index('status_lists_updated_at_idx').on(table.updatedAt),
-]);
+  /** Id of the transaction that last wrote the row: the cache sync asks for rows written since a snapshot. */
+  writtenTxid: bigint('written_txid', { mode: 'number' }).notNull().default(sql`(pg_current_xact_id()::text::bigint)`),
+}, (table) => [index('status_lists_written_txid_idx').on(table.writtenTxid)]);
 
 export type StatusListRow = typeof statusLists.$inferSelect;
 

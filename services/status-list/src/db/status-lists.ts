@@ -1,6 +1,6 @@
 // Queries of the status_lists table. Lists are not tenant-scoped: the API key is
 // the service's single write credential and reads are public by design.
-import { eq, gt, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '@tessera/service-kit';
 import { statusLists, type StatusListDbSchema, type StatusListRow } from './schema.js';
 
@@ -49,20 +49,45 @@ export interface StatusListUpdate {
 export async function updateStatusList(tx: Db, id: string, update: StatusListUpdate): Promise<StatusListRow> {
   const [row] = await tx
     .update(statusLists)
-    .set({ jwt: update.jwt, iat: update.iat, exp: update.exp ?? null, ttl: update.ttl ?? null, etag: update.etag, updatedAt: sql`now()` })
+    .set({
+      jwt: update.jwt,
+      iat: update.iat,
+      exp: update.exp ?? null,
+      ttl: update.ttl ?? null,
+      etag: update.etag,
+      updatedAt: sql`now()`,
+      writtenTxid: sql`pg_current_xact_id()::text::bigint`,
+    })
     .where(eq(statusLists.id, id))
     .returning();
   return row!;
 }
 
+export interface ChangesSince {
+  /**
+   * The oldest transaction still running when this read's snapshot was taken: every
+   * write that commits later has a transaction id at least this high.
+   */
+  watermark: number;
+  changes: Array<{ id: string; etag: string }>;
+}
+
 /**
- * Lists written within the last `windowSeconds` (database clock). The window must
- * exceed the longest write transaction, so a write that commits late is still seen
- * by the next poll.
+ * Lists written by transactions with ids at or above `since` (a previous watermark),
+ * plus the new watermark, in one snapshot. Passing each watermark to the next call
+ * sees every committed write exactly once or more, never zero times, however late a
+ * transaction commits; with `since` undefined only the watermark is read.
  */
-export async function listRecentChanges(db: Db, windowSeconds: number): Promise<Array<{ id: string; etag: string }>> {
-  return db
-    .select({ id: statusLists.id, etag: statusLists.etag })
-    .from(statusLists)
-    .where(gt(statusLists.updatedAt, sql`now() - make_interval(secs => ${windowSeconds})`));
+export async function listChangesSince(db: Db, since: number | undefined): Promise<ChangesSince> {
+  const rows = (await db.execute(sql`
+    with snapshot as (select pg_snapshot_xmin(pg_current_snapshot())::text::bigint as watermark)
+    select snapshot.watermark, lists.id, lists.etag
+    from snapshot
+    left join ${statusLists} as lists on ${since === undefined ? sql`false` : sql`lists.written_txid >= ${since}`}
+  `)) as unknown;
+  const list = (Array.isArray(rows) ? rows : ((rows as { rows: unknown[] }).rows ?? [])) as Array<{ watermark: string | number; id: string | null; etag: string | null }>;
+  return {
+    watermark: Number(list[0]!.watermark),
+    changes: list.filter((row) => row.id !== null).map((row) => ({ id: row.id!, etag: row.etag! })),
+  };
 }
