@@ -54,7 +54,8 @@ export async function receiveWalletResponse(ctx: VerifierContext, input: Receive
       ? { ok: false, code: ErrorCode.WALLET_ERROR, message: walletErrorMessage(parts.error, parts.description) }
       : await runVerification(ctx, session, { vpToken: parts.vpToken, flow: { kind: 'redirect' }, encrypted });
   const settled = await settleSession(ctx, session, outcome, input.requestId);
-  if (!settled.won) throw refuse('The authorization request has already been answered.');
+  // Another answer won meanwhile, or the session expired while this one was verified.
+  if (!settled.won) throw refuse('The authorization request is no longer open (answered or expired).');
   if (parts.kind === 'error') return {};
   if (!outcome.ok) throw refuse(`The presentation was not accepted: ${outcome.message}`);
   return session.redirectUri ? { redirect_uri: session.redirectUri } : {};
