@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createE2e, type E2e } from './support/e2e.js';
 import { listenToSessionEvents } from './support/events.js';
@@ -98,6 +99,24 @@ describe('well-formed responses that fail verification end the session in Error 
     expect(answered.status).toBe(200);
     expect(answered.body.data).toEqual({ id: session.id, state: 'Error', error: { code: 'DEVICE_SIGNATURE_INVALID', message: expect.any(String) } });
     expect((await e.readSession(session.id)).error.code).toBe('DEVICE_SIGNATURE_INVALID');
+  });
+
+  it('transaction data: hashes of the strings as sent verify; a KB-JWT without them → TRANSACTION_DATA_MISMATCH', async () => {
+    const transactionData = [{ type: 'payment_confirmation', credential_ids: ['pid'], amount: '42.00 EUR' }];
+    const hashesOf = (facts: RequestFacts & { transactionData?: string[] }) => (facts.transactionData ?? []).map((entry) => createHash('sha256').update(entry).digest('base64url'));
+    const withData = async (includeHashes: boolean) => {
+      const session = await e.createSession({ dcql: sdJwtQuery(), responseMode: 'direct_post', transactionData });
+      const holder = await newHolder();
+      const resolved = await resolveRedirectRequest(e.wallet, session.authorizationRequestUri);
+      const sent = (resolved.authorizationRequestPayload as { transaction_data?: string[] }).transaction_data;
+      expect(sent).toHaveLength(1);
+      const facts = { ...requestFacts(resolved), transactionData: sent };
+      const presentation = await presentPid(await issuePid(e.issuer, holder), holder, facts, includeHashes ? { transactionDataHashes: hashesOf(facts) } : {});
+      return { session, answered: await submitResponse(e.wallet, resolved, await buildResponse(e.wallet, resolved, { pid: [presentation] })) };
+    };
+    expect((await withData(true)).answered.status).toBe(200);
+    const { session, answered } = await withData(false);
+    await expectFailedWith(session, answered, 'TRANSACTION_DATA_MISMATCH');
   });
 
   it('a KB-JWT audience of the client_id over the DC API → AUDIENCE_MISMATCH (the origin is the audience there)', async () => {

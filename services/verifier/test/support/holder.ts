@@ -93,7 +93,7 @@ export function requestFacts(resolved: ResolvedRequest): RequestFacts {
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 /** An SD-JWT VC presentation with a KB-JWT for this request (aud = client_id, or `origin:<origin>` over the DC API). */
-export function presentPid(issued: IssuedSdJwtVc, holder: Holder, facts: RequestFacts, options: { origin?: string; reveal?: string[]; nonce?: string; aud?: string; iat?: number; extraDisclosures?: string[] } = {}) {
+export function presentPid(issued: IssuedSdJwtVc, holder: Holder, facts: RequestFacts, options: { origin?: string; reveal?: string[]; nonce?: string; aud?: string; iat?: number; extraDisclosures?: string[]; transactionDataHashes?: string[] } = {}) {
   return presentSdJwtVc({
     issued,
     reveal: options.reveal ?? ['given_name', 'family_name'],
@@ -103,6 +103,7 @@ export function presentPid(issued: IssuedSdJwtVc, holder: Holder, facts: Request
       nonce: options.nonce ?? facts.nonce,
       aud: options.aud ?? (options.origin ? `origin:${options.origin}` : facts.clientId),
       iat: options.iat ?? nowSeconds() - 2,
+      ...(options.transactionDataHashes ? { transactionDataHashes: options.transactionDataHashes } : {}),
     },
   });
 }
