@@ -4,7 +4,9 @@ import { spawn } from 'node:child_process';
 
 export function startChildServer(script, env = {}) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+    // BENCH_PROFILE_DIR=<dir> writes a CPU profile of each server, to find what is slow.
+    const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
+    const child = spawn(process.execPath, [...profile, script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
     let buffer = '';
     const timer = setTimeout(() => reject(new Error(`${script} did not start`)), 60000);
     child.stdout.on('data', (chunk) => {

@@ -18,6 +18,7 @@ export async function runLoad({ url, connections, durationSeconds, amount, pickR
   return {
     requestsPerSecond: result.requests.average,
     p99Ms: result.latency.p99,
+    p97_5Ms: result.latency.p97_5,
     p50Ms: result.latency.p50,
     total: result.requests.total,
     errors: result.errors + result.timeouts + unexpected,

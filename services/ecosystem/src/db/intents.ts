@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { and, count, desc, eq, sql } from 'drizzle-orm';
 import { ErrorCode, type IntentBody } from '@tessera/contracts';
 import { conflict, type PageWindow } from '@tessera/service-kit';
-import { intentNotices, intents, intentTemplates, type IntentRow } from './schema.js';
+import { ecosystems, intentNotices, intents, intentTemplates, type IntentRow } from './schema.js';
 import { isForeignKeyViolation, withConflicts, type EcoDb } from './db-types.js';
 
 const nameTaken = (name: string) => () => conflict(ErrorCode.INTENT_NAME_TAKEN, `This ecosystem has an intent named "${name}" already (names ignore case).`);
@@ -12,11 +12,14 @@ const nameTaken = (name: string) => () => conflict(ErrorCode.INTENT_NAME_TAKEN, 
 export async function createIntent(db: EcoDb, input: { ecosystemId: string; body: IntentBody; userId: string }): Promise<IntentRow> {
   return withConflicts(
     async () => {
-      const [row] = await db
-        .insert(intents)
-        .values({ id: randomUUID(), ecosystemId: input.ecosystemId, name: input.body.name, description: input.body.description, createdBy: input.userId, lastChangedBy: input.userId })
-        .returning();
-      return row!;
+      return db.transaction(async (tx) => {
+        const [row] = await tx
+          .insert(intents)
+          .values({ id: randomUUID(), ecosystemId: input.ecosystemId, name: input.body.name, description: input.body.description, createdBy: input.userId, lastChangedBy: input.userId })
+          .returning();
+        await tx.update(ecosystems).set({ intentCount: sql`${ecosystems.intentCount} + 1` }).where(eq(ecosystems.id, input.ecosystemId));
+        return row!;
+      });
     },
     { intents_ecosystem_name_lower_uq: nameTaken(input.body.name) },
   );
@@ -33,10 +36,12 @@ export async function findIntentByName(db: EcoDb, ecosystemId: string, name: str
   return row;
 }
 
+/** A page of an ecosystem's intents, newest first; the total comes from the ecosystem's counter, not count(*). */
 export async function listIntents(db: EcoDb, ecosystemId: string, window: PageWindow): Promise<{ rows: IntentRow[]; total: number }> {
-  const where = eq(intents.ecosystemId, ecosystemId);
-  const [totals] = await db.select({ total: count() }).from(intents).where(where);
-  const rows = await db.select().from(intents).where(where).orderBy(desc(intents.createdAt), desc(intents.id)).limit(window.pageSize).offset(window.offset);
+  const [[totals], rows] = await Promise.all([
+    db.select({ total: ecosystems.intentCount }).from(ecosystems).where(eq(ecosystems.id, ecosystemId)),
+    db.select().from(intents).where(eq(intents.ecosystemId, ecosystemId)).orderBy(desc(intents.createdAt), desc(intents.id)).limit(window.pageSize).offset(window.offset),
+  ]);
   return { rows, total: totals?.total ?? 0 };
 }
 
@@ -65,6 +70,7 @@ export async function deleteIntent(db: EcoDb, id: string): Promise<IntentRow | u
       const [notices] = await tx.select({ n: count() }).from(intentNotices).where(eq(intentNotices.intentId, id));
       if ((templates?.n ?? 0) > 0 || (notices?.n ?? 0) > 0) throw inUse();
       const [row] = await tx.delete(intents).where(eq(intents.id, id)).returning();
+      if (row) await tx.update(ecosystems).set({ intentCount: sql`${ecosystems.intentCount} - 1` }).where(eq(ecosystems.id, row.ecosystemId));
       return row;
     });
   } catch (error) {

@@ -34,6 +34,8 @@ export const ecosystems = ecosystemSchema.table(
     createdAt: createdAt(),
     lastChangedBy: text('last_changed_by').notNull(),
     lastChangedAt: lastChangedAt(),
+    /** Number of intents, kept in the transactions that add and remove them, so pages need no count(*). */
+    intentCount: integer('intent_count').notNull().default(0),
   },
   // Names are unique on the platform, case-insensitive; the index makes it hold under races.
   (t) => [uniqueIndex('ecosystems_name_lower_uq').on(sql`lower(${t.name})`)],
@@ -103,7 +105,11 @@ export const intents = ecosystemSchema.table(
     lastChangedBy: text('last_changed_by').notNull(),
     lastChangedAt: lastChangedAt(),
   },
-  (t) => [uniqueIndex('intents_ecosystem_name_lower_uq').on(t.ecosystemId, sql`lower(${t.name})`)],
+  (t) => [
+    uniqueIndex('intents_ecosystem_name_lower_uq').on(t.ecosystemId, sql`lower(${t.name})`),
+    // Pages of an ecosystem's intents, newest first, read in (backward) index order.
+    index('intents_ecosystem_created_idx').on(t.ecosystemId, t.createdAt, t.id),
+  ],
 );
 
 /** A credential template's role in an intent; `orgId` null = ecosystem-wide, else an organisation's override. */
