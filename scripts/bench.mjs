@@ -1,7 +1,8 @@
 // `npm run bench [-- name...]`: builds, then runs the benchmarks under bench/ one after
 // another (each prints its ratio against a baseline measured in the same run).
 import { spawnSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { runPnpm } from './pnpm.mjs';
@@ -24,4 +25,34 @@ for (const name of selected) {
   const result = spawnSync(process.execPath, [join(benchDir, `${name}.mjs`)], { stdio: 'inherit', cwd: benchDir });
   if (result.status !== 0) failed += 1;
 }
+writeResultsTable();
 process.exit(failed > 0 ? 1 : 0);
+
+/** Gathers bench/results/*.json (this run and earlier ones) into bench/RESULTS.md. */
+function writeResultsTable() {
+  const resultsDir = join(benchDir, 'results');
+  if (!existsSync(resultsDir)) return;
+  const results = readdirSync(resultsDir)
+    .filter((file) => file.endsWith('.json'))
+    .map((file) => JSON.parse(readFileSync(join(resultsDir, file), 'utf8')))
+    .sort((a, b) => a.name.localeCompare(b.name));
+  const escape = (text) => String(text).replace(/\|/g, '\\|');
+  const lines = [
+    '# Benchmark results',
+    '',
+    `Written by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}: ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown CPU'}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node.js ${process.version}.`,
+    'Every ratio compares two measurements taken in the same run on the same machine; absolute numbers',
+    'depend on the machine and on whatever else it was doing, ratios much less so. Each benchmark is a',
+    'script under bench/ whose header says what it measures.',
+    '',
+    '| benchmark | measured | value | baseline (same run) | ratio | target | met | run |',
+    '|---|---|---|---|---|---|---|---|',
+  ];
+  for (const result of results) {
+    for (const row of result.rows) {
+      lines.push(`| ${result.name} | ${escape(row.metric)} | ${escape(row.value)} | ${escape(row.baseline)} | ${Number(row.ratio).toFixed(2)} | ${escape(row.target)} | ${row.pass ? 'yes' : '**no**'} | ${result.date.slice(0, 16).replace('T', ' ')} |`);
+    }
+  }
+  writeFileSync(join(benchDir, 'RESULTS.md'), `${lines.join('\n')}\n`);
+  console.log(`\nwrote bench/RESULTS.md (${results.length} benchmarks)`);
+}
