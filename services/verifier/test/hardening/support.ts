@@ -44,8 +44,9 @@ export interface VerifierUnderTest {
 }
 
 export interface StartVerifierOptions {
-  /** An empty or migrated database URL; migrated here. */
-  databaseUrl: string;
+  /** An empty or migrated database URL (migrated here), or an open, migrated database (closed by the caller). */
+  databaseUrl?: string;
+  database?: Database<VerifierDbSchema>;
   bus: MessageBus;
   config?: Record<string, string>;
   logger?: Logger;
@@ -54,8 +55,8 @@ export interface StartVerifierOptions {
 /** The verifier app on `databaseUrl` and `bus` (both owned by the caller, closed with the app). */
 export async function startVerifierOn(options: StartVerifierOptions): Promise<VerifierUnderTest> {
   const config = testConfig(options.config);
-  const database = await openDatabase({ schema, url: options.databaseUrl, connectTimeoutSeconds: 2 });
-  await migrateDatabase(database, { service: 'verifier', migrationsFolder: MIGRATIONS_FOLDER, url: options.databaseUrl });
+  const database = options.database ?? (await openDatabase({ schema, url: options.databaseUrl!, connectTimeoutSeconds: 2 }));
+  if (!options.database) await migrateDatabase(database, { service: 'verifier', migrationsFolder: MIGRATIONS_FOLDER, url: options.databaseUrl! });
   const keyEncryptionKey = new KeyEncryptionKey(config.KEY_ENCRYPTION_KEY!);
   const ca = await prepareKeys({ config, database, keyEncryptionKey });
   const { verifyToken, mint } = await createTestIdp();
@@ -70,7 +71,7 @@ export async function startVerifierOn(options: StartVerifierOptions): Promise<Ve
     close: async () => {
       await app.close();
       await options.bus.close();
-      await database.close();
+      if (!options.database) await database.close();
     },
   };
 }
