@@ -9,6 +9,8 @@ export const EcosystemConfigSchema = Type.Object({
   ...oidcConfigProperties,
   /** Feature switch: when false every ecosystem, intent and invitation route answers 403 ECOSYSTEM_DISABLED. */
   ECOSYSTEM_ENABLED: Type.Boolean({ default: true }),
+  /** Longest reuse of an intent resolution; change notifications end it sooner. 0 disables the cache. */
+  RESOLVE_CACHE_TTL_MS: Type.Integer({ minimum: 0, maximum: 600000, default: 5000 }),
   /** NATS server(s), comma separated; absent = the in-process transport (one-process development). */
   NATS_URL: Type.Optional(Type.String({ pattern: '^(nats|tls|wss?)://' })),
   NATS_USER: Type.Optional(Type.String({ minLength: 1 })),

@@ -15,6 +15,7 @@ import { SERVICE_NAME, type EcosystemConfig } from './config.js';
 import { schema } from './db/schema.js';
 import { MIGRATIONS_FOLDER } from './db/migrations-folder.js';
 import { serveIntentResolution } from './nats/intent-resolve-responder.js';
+import { CHANGE_CHANNEL, ResolutionCache } from './resolution-cache.js';
 import { subscribeOrganisationEvents } from './nats/organisation-subscriber.js';
 
 export interface RunningService {
@@ -52,7 +53,10 @@ export async function startEcosystem(
     await database.close();
     throw error;
   });
-  serveIntentResolution({ bus, db: database.db, logger, enabled: config.ECOSYSTEM_ENABLED });
+  const cache = new ResolutionCache({ ttlMs: config.RESOLVE_CACHE_TTL_MS, maxEntries: 10_000 });
+  // Writes notify `ecosystem_changed` at commit (migration 0002); a (re)started LISTEN may have missed some.
+  const unlisten = await database.listen(CHANGE_CHANNEL, () => cache.clear(), () => cache.clear());
+  serveIntentResolution({ bus, db: database.db, logger, enabled: config.ECOSYSTEM_ENABLED, cache });
   subscribeOrganisationEvents({ bus, db: database.db, logger });
   const app = await buildApp({ config, database, bus, verifyToken, logger });
   const url = await listen(app, config);
@@ -61,6 +65,7 @@ export async function startEcosystem(
     logger,
     resources: [
       { name: 'bus', close: () => bus.close() },
+      { name: 'change notifications', close: () => unlisten() },
       { name: 'database', close: () => database.close() },
     ],
   });

@@ -20,6 +20,13 @@ export interface Database<TSchema extends Record<string, unknown>> {
   kind: 'postgres' | 'pglite';
   /** Resolves when the database answers a query. */
   ping(): Promise<void>;
+  /**
+   * LISTENs on `channel`: `onNotify` runs for each notification (delivered when the
+   * notifying transaction commits), `onListen` each time listening (re)starts — after
+   * a reconnect, notifications sent meanwhile are lost, so callers resynchronise there.
+   * Resolves with a function that stops listening.
+   */
+  listen(channel: string, onNotify: (payload: string) => void, onListen: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -54,6 +61,10 @@ export async function openDatabase<TSchema extends Record<string, unknown>>(
       ping: async () => {
         await client`select 1`;
       },
+      listen: async (channel, onNotify, onListen) => {
+        const { unlisten } = await client.listen(channel, (payload) => onNotify(payload), onListen);
+        return unlisten;
+      },
       close: () => client.end({ timeout: 5 }),
     };
   }
@@ -66,6 +77,11 @@ export async function openDatabase<TSchema extends Record<string, unknown>>(
     kind: 'pglite',
     ping: async () => {
       await db.execute(sql`select 1`);
+    },
+    listen: async (channel, onNotify, onListen) => {
+      const unlisten = await client.listen(channel, (payload) => onNotify(payload));
+      onListen();
+      return unlisten;
     },
     close: () => client.close(),
   };

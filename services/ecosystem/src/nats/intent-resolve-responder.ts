@@ -9,6 +9,7 @@ import type { EcoDb } from '../db/db-types.js';
 import { isUuid } from '../domain/ids.js';
 import { pickTemplate } from '../domain/resolve-template.js';
 import { presentNotice } from '../present.js';
+import type { ResolutionCache } from '../resolution-cache.js';
 
 export interface IntentResolutionOptions {
   bus: MessageBus;
@@ -16,6 +17,8 @@ export interface IntentResolutionOptions {
   logger: Logger;
   /** ECOSYSTEM_ENABLED: when false every request is refused with ECOSYSTEM_DISABLED. */
   enabled: boolean;
+  /** Reuses resolutions until a change notification (see ResolutionCache); absent: none are reused. */
+  cache?: ResolutionCache;
 }
 
 /** Answers `ecosystem.v1.intent.resolve` as a member of queue group `ecosystem`. Returns the unsubscribe function. */
@@ -25,7 +28,10 @@ export function serveIntentResolution(options: IntentResolutionOptions): () => v
     queue: QueueGroup.ECOSYSTEM,
     requestSchema: IntentResolveRequestSchema,
     logger: options.logger,
-    handler: (request) => resolveIntent(options.db, request, options.enabled),
+    handler: (request) => {
+      if (!options.enabled || !options.cache) return resolveIntent(options.db, request, options.enabled);
+      return options.cache.resolve(request, () => resolveIntent(options.db, request, options.enabled));
+    },
   });
 }
 
