@@ -31,6 +31,38 @@ export const REDACTED_PATHS = [
   '*.d',
 ];
 
+/**
+ * Query parameters that carry credentials (RFC 6750 §2.3 lets clients send a bearer
+ * token as `access_token`). The service refuses them there, but the request line is
+ * logged before that: their values are replaced in every logged URL.
+ */
+const SECRET_QUERY_PARAMETER = /([?&](?:access_token|id_token|refresh_token|token|api_key|apikey|x-api-key)=)[^&#]*/gi;
+
+export function redactUrl(url: string): string {
+  return url.replace(SECRET_QUERY_PARAMETER, '$1[redacted]');
+}
+
+interface LoggedRequest {
+  method?: string;
+  url?: string;
+  host?: string;
+  ip?: string;
+  headers?: Record<string, unknown>;
+  socket?: { remotePort?: number };
+}
+
+/** Fastify's request serializer, with credentials in the query string redacted. */
+function serializeRequest(req: LoggedRequest) {
+  return {
+    method: req.method,
+    url: typeof req.url === 'string' ? redactUrl(req.url) : req.url,
+    version: req.headers?.['accept-version'],
+    host: req.host,
+    remoteAddress: req.ip,
+    remotePort: req.socket?.remotePort,
+  };
+}
+
 export interface CreateLoggerOptions {
   name: string;
   level: string;
@@ -43,6 +75,8 @@ export function createLogger(options: CreateLoggerOptions): Logger {
     name: options.name,
     level: options.level,
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    // Fastify takes a logger instance's own serializers over its defaults.
+    serializers: { req: serializeRequest },
     base: { service: options.name },
     timestamp: pino.stdTimeFunctions.isoTime,
   };
