@@ -17,7 +17,26 @@ export interface ResolvedTrustStore {
   dids: Set<string>;
 }
 
-/** Parses the anchors once per verification; an anchor that does not parse cannot grant trust and is left out. */
+/**
+ * Parsed anchors by PEM text. Parsing a certificate is the costliest step of
+ * building the store (ASN.1 in JavaScript) and its result depends on the text
+ * alone, so each distinct PEM is parsed once; which anchors apply is still
+ * decided per verification from `trust`. Bounded: the oldest entry goes first.
+ */
+const parsedCertificates = new Map<string, x509.X509Certificate>();
+const MAX_PARSED_CERTIFICATES = 1000;
+
+function parseCertificate(pem: string): x509.X509Certificate {
+  let certificate = parsedCertificates.get(pem);
+  if (!certificate) {
+    certificate = new x509.X509Certificate(pem);
+    if (parsedCertificates.size >= MAX_PARSED_CERTIFICATES) parsedCertificates.delete(parsedCertificates.keys().next().value!);
+    parsedCertificates.set(pem, certificate);
+  }
+  return certificate;
+}
+
+/** Resolves the anchors for one verification; an anchor that does not parse cannot grant trust and is left out. */
 export function resolveTrustStore(trust: TrustStore): ResolvedTrustStore {
   const certificates: x509.X509Certificate[] = [];
   for (const entry of trust.certificates) {
@@ -27,7 +46,7 @@ export function resolveTrustStore(trust: TrustStore): ResolvedTrustStore {
     }
     for (const block of entry.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? []) {
       try {
-        certificates.push(new x509.X509Certificate(block));
+        certificates.push(parseCertificate(block));
       } catch {
         // An unparseable anchor grants nothing; the others still apply.
       }

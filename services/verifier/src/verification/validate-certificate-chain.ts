@@ -40,6 +40,8 @@ export async function validateCertificateChain(options: ValidateCertificateChain
     if (problem) return { ok: false, message: problem };
   }
   for (let index = 0; index < full.length - 1; index++) {
+    // The link to an anchor found by its signature was verified by findAnchor already.
+    if (anchored.lastLinkVerified && index === full.length - 2) continue;
     const signed = await isIssuedBy(full[index]!, full[index + 1]!);
     if (!signed) return { ok: false, message: `certificate "${full[index]!.subject}" is not signed by "${full[index + 1]!.subject}"` };
   }
@@ -47,14 +49,17 @@ export async function validateCertificateChain(options: ValidateCertificateChain
 }
 
 /** The part of the chain below the anchor, and the anchor: either inside the chain or the issuer of its last certificate. */
-async function findAnchor(chain: x509.X509Certificate[], anchors: x509.X509Certificate[]): Promise<{ path: x509.X509Certificate[]; anchor: x509.X509Certificate } | undefined> {
+async function findAnchor(
+  chain: x509.X509Certificate[],
+  anchors: x509.X509Certificate[],
+): Promise<{ path: x509.X509Certificate[]; anchor: x509.X509Certificate; lastLinkVerified: boolean } | undefined> {
   for (const [index, certificate] of chain.entries()) {
     const anchor = anchors.find((candidate) => sameCertificate(candidate, certificate));
-    if (anchor) return index === 0 ? undefined : { path: chain.slice(0, index), anchor };
+    if (anchor) return index === 0 ? undefined : { path: chain.slice(0, index), anchor, lastLinkVerified: false };
   }
   const last = chain[chain.length - 1]!;
   for (const anchor of anchors) {
-    if (await isIssuedBy(last, anchor)) return { path: chain, anchor };
+    if (await isIssuedBy(last, anchor)) return { path: chain, anchor, lastLinkVerified: true };
   }
   return undefined;
 }
@@ -82,10 +87,35 @@ function checkCertificate(certificate: x509.X509Certificate, index: number, now:
 async function isIssuedBy(subject: x509.X509Certificate, issuer: x509.X509Certificate): Promise<boolean> {
   if (subject.issuer !== issuer.subject) return false;
   try {
-    return await subject.verify({ publicKey: issuer.publicKey, signatureOnly: true });
+    const publicKey = await verificationKey(issuer, subject.signatureAlgorithm);
+    if (!publicKey) return false;
+    return await subject.verify({ publicKey, signatureOnly: true });
   } catch {
     return false;
   }
+}
+
+/**
+ * The issuer's public key imported for verifying `algorithm` signatures, as
+ * `X509Certificate.verify` would import it, kept with the certificate object:
+ * trust anchors are parsed once (trust-store.ts) and import their key once
+ * instead of on every chain they end. Undefined when the key cannot be imported
+ * (verify answers false for that too).
+ */
+type ImportedKey = Awaited<ReturnType<x509.PublicKey['export']>>;
+
+const importedKeys = new WeakMap<x509.X509Certificate, Map<string, Promise<ImportedKey | undefined>>>();
+
+function verificationKey(issuer: x509.X509Certificate, algorithm: x509.X509Certificate['signatureAlgorithm']): Promise<ImportedKey | undefined> {
+  let byAlgorithm = importedKeys.get(issuer);
+  if (!byAlgorithm) importedKeys.set(issuer, (byAlgorithm = new Map()));
+  const id = JSON.stringify(algorithm);
+  let key = byAlgorithm.get(id);
+  if (!key) {
+    key = issuer.publicKey.export({ ...issuer.publicKey.algorithm, ...algorithm }, ['verify']).catch(() => undefined);
+    byAlgorithm.set(id, key);
+  }
+  return key;
 }
 
 function sameCertificate(left: x509.X509Certificate, right: x509.X509Certificate): boolean {
