@@ -87,10 +87,27 @@ export function commonConfigProperties(defaultPort: number) {
     DB_CONNECT_TIMEOUT_SECONDS: Type.Integer({ minimum: 1, maximum: 60, default: 3 }),
     SHUTDOWN_GRACE_MS: Type.Integer({ minimum: 0, maximum: 600000, default: 10000 }),
     MAX_BODY_BYTES: Type.Integer({ minimum: 1024, maximum: 100 * 1024 * 1024, default: 1024 * 1024 }),
+    /**
+     * Which proxies' X-Forwarded-For to believe for the client address (rate limits, logs):
+     * `true`, a hop count, or comma-separated addresses/CIDRs. Unset: none (the peer is the client).
+     */
+    TRUST_PROXY: Type.Optional(Type.String({ pattern: '^(true|false|\\d+|[0-9a-fA-F.:/]+(\\s*,\\s*[0-9a-fA-F.:/]+)*)$' })),
   };
 }
 
 /** Migrations run at start in development unless told otherwise; elsewhere a Job runs them. */
 export function shouldMigrateOnStart(config: { NODE_ENV: string; MIGRATE_ON_START?: boolean }): boolean {
   return config.MIGRATE_ON_START ?? config.NODE_ENV === 'development';
+}
+
+/** Fastify's `trustProxy` from TRUST_PROXY (see `commonConfigProperties`). */
+export function parseTrustProxy(value: string | undefined): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (value === undefined || value === 'false') return false;
+  if (value === 'true') return true;
+  if (/^\d+$/.test(value)) {
+    // A hop count: believe that many proxies in front of the service.
+    const hops = Number(value);
+    return (_address, hop) => hop < hops;
+  }
+  return value.split(',').map((entry) => entry.trim());
 }

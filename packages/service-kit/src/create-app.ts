@@ -9,6 +9,7 @@ import addFormats from 'ajv-formats';
 import { ErrorBodySchema } from '@tessera/contracts';
 import { installErrorHandling } from './error-handler.js';
 import { quietLogLevel, registerHealthRoutes, type ReadinessCheck } from './health.js';
+import { parseTrustProxy } from './config.js';
 import type { Logger } from './logger.js';
 
 export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
@@ -28,6 +29,8 @@ export interface CreateAppOptions {
   publicBaseUrl?: string;
   /** Extra OpenAPI security schemes, e.g. the API key or bearer token. */
   securitySchemes?: Record<string, unknown>;
+  /** TRUST_PROXY: which proxies' X-Forwarded-For gives the client address. */
+  trustProxy?: string;
 }
 
 /** Request ids we accept from callers: short and safe to log. Others are replaced. */
@@ -47,6 +50,7 @@ export async function createApp(options: CreateAppOptions): Promise<App> {
     genReqId: () => randomUUID(),
     return503OnClosing: true,
     forceCloseConnections: 'idle',
+    trustProxy: parseTrustProxy(options.trustProxy),
     ajv: {
       customOptions: { allErrors: true, removeAdditional: false, coerceTypes: 'array', useDefaults: true, strict: false },
       plugins: [addFormats.default as never],

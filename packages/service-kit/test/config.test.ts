@@ -50,3 +50,27 @@ describe('loadConfig', () => {
     expect(shouldMigrateOnStart({ NODE_ENV: 'development', MIGRATE_ON_START: false })).toBe(false);
   });
 });
+
+describe('parseTrustProxy', () => {
+  it('reads true/false, a hop count and address lists', async () => {
+    const { parseTrustProxy } = await import('../src/index.js');
+    expect(parseTrustProxy(undefined)).toBe(false);
+    expect(parseTrustProxy('false')).toBe(false);
+    expect(parseTrustProxy('true')).toBe(true);
+    expect(parseTrustProxy('10.0.0.0/8, 127.0.0.1')).toEqual(['10.0.0.0/8', '127.0.0.1']);
+    const hops = parseTrustProxy('1') as (address: string, hop: number) => boolean;
+    expect([hops('x', 0), hops('x', 1)]).toEqual([true, false]);
+  });
+
+  it('answers client addresses from X-Forwarded-For only for trusted proxies', async () => {
+    const { createApp } = await import('../src/index.js');
+    const { silentLogger } = await import('../src/testing/index.js');
+    for (const [trustProxy, expected] of [[undefined, '127.0.0.1'], ['true', '203.0.113.9']] as const) {
+      const app = await createApp({ name: 't', title: 't', description: 't', logger: silentLogger(), bodyLimit: 1024, readiness: {}, ...(trustProxy ? { trustProxy } : {}) });
+      app.get('/ip', async (request) => ({ ip: request.ip }));
+      const response = await app.inject({ url: '/ip', headers: { 'x-forwarded-for': '203.0.113.9' }, remoteAddress: '127.0.0.1' });
+      expect(response.json().ip).toBe(expected);
+      await app.close();
+    }
+  });
+});

@@ -29,6 +29,7 @@ export async function buildApp(deps: EcosystemAppDeps): Promise<App> {
     description: 'Ecosystems of organisations: lead and member invitations, memberships, intents, intent templates and consent notices (ISO/IEC TS 27560, DPV).',
     logger: deps.logger,
     bodyLimit: deps.config.MAX_BODY_BYTES,
+    ...(deps.config.TRUST_PROXY ? { trustProxy: deps.config.TRUST_PROXY } : {}),
     readiness: { database: () => deps.database.ping(), nats: () => deps.bus.ping() },
     ...(deps.config.PUBLIC_BASE_URL ? { publicBaseUrl: deps.config.PUBLIC_BASE_URL } : {}),
     securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },

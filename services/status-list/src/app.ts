@@ -24,6 +24,7 @@ export async function buildApp(deps: StatusListAppDeps): Promise<App> {
       'Stores issuer-signed Token Status List JWTs (draft-ietf-oauth-status-list) and serves them byte for byte to verifiers and wallets.',
     logger: deps.logger,
     bodyLimit: deps.config.MAX_BODY_BYTES,
+    ...(deps.config.TRUST_PROXY ? { trustProxy: deps.config.TRUST_PROXY } : {}),
     readiness: { database: () => deps.database.ping() },
     ...(deps.config.PUBLIC_BASE_URL ? { publicBaseUrl: deps.config.PUBLIC_BASE_URL } : {}),
     securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' } },

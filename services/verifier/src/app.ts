@@ -54,6 +54,7 @@ export async function buildApp(deps: VerifierAppDeps): Promise<App> {
     description: 'OpenID4VP 1.0 verifier: verifiers, verification templates, request-signing keys and certificates, presentation sessions and the wallet-facing endpoints.',
     logger: deps.logger,
     bodyLimit: deps.config.MAX_BODY_BYTES,
+    ...(deps.config.TRUST_PROXY ? { trustProxy: deps.config.TRUST_PROXY } : {}),
     readiness: { database: () => deps.database.ping(), nats: () => deps.bus.ping() },
     publicBaseUrl: baseUrl,
     securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
