@@ -1,0 +1,10 @@
+// The real verifier service as a child process, configured as in production
+// (env from bench/lib/verifier-setup.mjs); prints `LISTENING <url>` once it listens.
+import { createLogger } from '@tessera/service-kit';
+import { startVerifier } from '@tessera/verifier/server';
+import { loadVerifierConfig } from '../../services/verifier/dist/config.js';
+
+const config = loadVerifierConfig({ ...process.env, NODE_ENV: 'production', HOST: '127.0.0.1', MIGRATE_ON_START: 'true' });
+const service = await startVerifier(config, createLogger({ name: 'verifier', level: config.LOG_LEVEL }));
+process.stdout.write(`LISTENING ${service.url}\n`);
+process.on('SIGTERM', () => service.close().then(() => process.exit(0)));
