@@ -64,6 +64,8 @@ try {
       await sql.unsafe(`insert into verifier.presentation_sessions (${columns.map((c) => `"${c}"`).join(', ')}) select ${select} from verifier.presentation_sessions s, generate_series(${from}, ${last}) g where s.id = $1`, [templates[orgId]]);
     }
     seeded = to;
+    // Bulk copies bypass the service, so bring its per-organisation counts up to date as a migration would.
+    await sql.unsafe('insert into verifier.session_counts (org_id, total) select org_id, count(*) from verifier.presentation_sessions group by org_id on conflict (org_id) do update set total = excluded.total');
     await sql.unsafe('vacuum analyze verifier.presentation_sessions');
     console.log(`seeded ${to} sessions in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   }

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, jsonb, pgSchema, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, index, jsonb, pgSchema, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 /** The service's own Postgres schema: it can share a database with the other services. */
 export const verifierSchema = pgSchema('verifier');
@@ -107,7 +107,10 @@ export const presentationSessions = verifierSchema.table(
   },
   (t) => [
     uniqueIndex('sessions_authorization_request_id_key').on(t.authorizationRequestId),
-    index('sessions_org_created_idx').on(t.orgId, t.createdAt.desc()),
+    // Pages of an organisation's sessions, newest first, read backwards in index order.
+    index('sessions_org_created_id_idx').on(t.orgId, t.createdAt, t.id),
+    // Expiry on read touches only open sessions past their end.
+    index('sessions_open_org_expires_idx').on(t.orgId, t.expiresAt).where(sql`state in ('RequestCreated', 'RequestUriRetrieved')`),
     index('sessions_open_verifier_idx').on(t.verifierRef).where(sql`state in ('RequestCreated', 'RequestUriRetrieved')`),
     index('sessions_open_template_idx').on(t.templateId).where(sql`state in ('RequestCreated', 'RequestUriRetrieved')`),
   ],
@@ -152,6 +155,15 @@ export const trustAnchors = verifierSchema.table(
 export type VerifierRow = typeof verifiers.$inferSelect;
 export type TemplateRow = typeof verificationTemplates.$inferSelect;
 export type SigningKeyRow = typeof signingKeys.$inferSelect;
+/**
+ * Number of sessions per organisation, kept in the transaction that creates each
+ * session (sessions are never deleted), so unfiltered session pages need no count(*).
+ */
+export const sessionCounts = verifierSchema.table('session_counts', {
+  orgId: text('org_id').primaryKey(),
+  total: bigint('total', { mode: 'number' }).notNull(),
+});
+
 export type SessionRow = typeof presentationSessions.$inferSelect;
 export type PresentationResultRow = typeof presentationResults.$inferSelect;
 export type TrustAnchorRow = typeof trustAnchors.$inferSelect;

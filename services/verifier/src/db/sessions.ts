@@ -1,17 +1,24 @@
 // Presentation session queries. Tenant scoping: management reads and writes take
 // `orgId`; the wallet endpoints find a session by its unguessable
 // `authorizationRequestId` alone, as the protocol has no organisation in it.
-import { and, count, desc, eq, inArray, lte, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, lte, sql, type SQL } from 'drizzle-orm';
 import type { SessionListQuery } from '@tessera/contracts';
 import { OPEN_STATES } from '../domain/session-state.js';
-import { presentationSessions, type SessionRow } from './schema.js';
+import { presentationSessions, sessionCounts, type SessionRow } from './schema.js';
 import type { VerifierDb } from './types.js';
 
 export type NewSession = typeof presentationSessions.$inferInsert;
 
+/** Inserts a session and counts it for its organisation, in one transaction. */
 export async function insertSession(db: VerifierDb, values: NewSession): Promise<SessionRow> {
-  const [row] = await db.insert(presentationSessions).values(values).returning();
-  return row!;
+  return db.transaction(async (tx) => {
+    const [row] = await tx.insert(presentationSessions).values(values).returning();
+    await tx
+      .insert(sessionCounts)
+      .values({ orgId: values.orgId, total: 1 })
+      .onConflictDoUpdate({ target: sessionCounts.orgId, set: { total: sql`${sessionCounts.total} + 1` } });
+    return row!;
+  });
 }
 
 export async function findSessionByRequestId(db: VerifierDb, authorizationRequestId: string): Promise<SessionRow | undefined> {
@@ -37,7 +44,11 @@ export async function listSessions(db: VerifierDb, params: { orgId: string; filt
   if (filters.state) conditions.push(eq(presentationSessions.state, filters.state));
   const where = and(...conditions);
   const rows = await db.select().from(presentationSessions).where(where).orderBy(desc(presentationSessions.createdAt), desc(presentationSessions.id)).limit(params.limit).offset(params.offset);
-  const [total] = await db.select({ value: count() }).from(presentationSessions).where(where);
+  // Unfiltered, the organisation's kept count is exact; filters need a count of their own.
+  const [total] =
+    conditions.length === 1
+      ? await db.select({ value: sessionCounts.total }).from(sessionCounts).where(eq(sessionCounts.orgId, params.orgId))
+      : await db.select({ value: count() }).from(presentationSessions).where(where);
   return { rows, total: total?.value ?? 0 };
 }
 
