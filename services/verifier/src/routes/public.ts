@@ -56,7 +56,8 @@ function oauthErrorHandler(error: unknown, request: FastifyRequest, reply: Fasti
   }
   const { body } = toErrorBody(error);
   if (body.statusCode >= 500) request.log.error({ err: error }, 'wallet request failed');
-  const oauthCode = body.statusCode === 429 ? 'temporarily_unavailable' : body.statusCode >= 500 ? 'server_error' : 'invalid_request';
+  // RFC 6749 §4.1.2.1: temporarily_unavailable for overload and for a dependency that is down (503).
+  const oauthCode = body.statusCode === 429 || body.statusCode === 503 ? 'temporarily_unavailable' : body.statusCode >= 500 ? 'server_error' : 'invalid_request';
   void reply.code(body.statusCode).send({ error: oauthCode, error_description: body.message });
 }
 

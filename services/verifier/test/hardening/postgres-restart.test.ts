@@ -64,7 +64,7 @@ describe.skipIf(!server)('verifier survives a PostgreSQL restart', () => {
     const started = Date.now();
     const wallet = await v.app.inject({ url: `/oid4vp/authorization-requests/${acknowledged.sessions[1]!.authorizationRequestId}` });
     expect(wallet.statusCode).toBe(503);
-    expect(wallet.json()).toEqual({ error: expect.any(String), error_description: expect.any(String) });
+    expect(wallet.json()).toEqual({ error: 'temporarily_unavailable', error_description: expect.any(String) });
     expect(Date.now() - started).toBeLessThan(8000);
 
     await pg.start();
