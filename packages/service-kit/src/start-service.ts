@@ -5,6 +5,16 @@ import { migrateDatabase } from './db/migrate.js';
 import type { App } from './create-app.js';
 import type { Logger } from './logger.js';
 
+/** A started service, as `main.ts` and the one-process launcher of `npm start` hold it. */
+export interface RunningService {
+  name: string;
+  app: App;
+  /** Base URL a local client can use. */
+  url: string;
+  /** Stops taking requests, finishes in-flight ones and closes the service's connections. */
+  close(): Promise<void>;
+}
+
 /** The config every service shares (see `commonConfigProperties`). */
 export interface CommonConfig {
   NODE_ENV: string;

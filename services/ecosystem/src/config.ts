@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { commonConfigProperties, loadConfig, oidcConfigProperties, oidcConfigRule } from '@tessera/service-kit';
+import { commonConfigProperties, loadConfig, natsConfigProperties, oidcConfigProperties, oidcConfigRule } from '@tessera/service-kit';
 
 export const SERVICE_NAME = 'ecosystem';
 export const DEFAULT_PORT = 3002;
@@ -12,10 +12,7 @@ export const EcosystemConfigSchema = Type.Object({
   /** Longest reuse of an intent resolution; change notifications end it sooner. 0 disables the cache. */
   RESOLVE_CACHE_TTL_MS: Type.Integer({ minimum: 0, maximum: 600000, default: 5000 }),
   /** NATS server(s), comma separated; absent = the in-process transport (one-process development). */
-  NATS_URL: Type.Optional(Type.String({ pattern: '^(nats|tls|wss?)://' })),
-  NATS_USER: Type.Optional(Type.String({ minLength: 1 })),
-  NATS_PASS: Type.Optional(Type.String({ minLength: 1 })),
-  NATS_TOKEN: Type.Optional(Type.String({ minLength: 1 })),
+  ...natsConfigProperties,
   /** Listed as the server of the OpenAPI document. */
   PUBLIC_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
 });

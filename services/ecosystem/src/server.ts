@@ -1,14 +1,14 @@
 import {
-  connectBus,
+  connectBusFromConfig,
   createCloser,
   createLogger,
   createTokenVerifier,
   listen,
   openServiceDatabase,
   resolveOidcSettings,
-  type App,
   type InProcessHub,
   type Logger,
+  type RunningService,
 } from '@tessera/service-kit';
 import { buildApp } from './app.js';
 import { SERVICE_NAME, type EcosystemConfig } from './config.js';
@@ -18,12 +18,7 @@ import { serveIntentResolution } from './nats/intent-resolve-responder.js';
 import { CHANGE_CHANNEL, ResolutionCache } from './resolution-cache.js';
 import { subscribeOrganisationEvents } from './nats/organisation-subscriber.js';
 
-export interface RunningService {
-  name: string;
-  app: App;
-  url: string;
-  close(): Promise<void>;
-}
+export type { RunningService };
 
 export interface StartEcosystemOptions {
   /** In-process hub shared with the other services of `npm start` when NATS_URL is unset. */
@@ -42,14 +37,7 @@ export async function startEcosystem(
 ): Promise<RunningService> {
   const verifyToken = createTokenVerifier(await resolveOidcSettings(config));
   const database = await openServiceDatabase({ service: SERVICE_NAME, config, schema, migrationsFolder: MIGRATIONS_FOLDER, logger });
-  const bus = await connectBus({
-    url: config.NATS_URL,
-    name: SERVICE_NAME,
-    logger,
-    ...(config.NATS_USER ? { user: config.NATS_USER, pass: config.NATS_PASS } : {}),
-    ...(config.NATS_TOKEN ? { token: config.NATS_TOKEN } : {}),
-    ...(options.hub ? { hub: options.hub } : {}),
-  }).catch(async (error: unknown) => {
+  const bus = await connectBusFromConfig(config, { name: SERVICE_NAME, logger, ...(options.hub ? { hub: options.hub } : {}) }).catch(async (error: unknown) => {
     await database.close();
     throw error;
   });

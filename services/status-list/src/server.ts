@@ -1,31 +1,27 @@
 import {
-  createLogger,
   createCloser,
+  createLogger,
   ensureDevSecret,
   listen,
   openServiceDatabase,
-  type App,
   type Logger,
+  type RunningService,
 } from '@tessera/service-kit';
 import { buildApp } from './app.js';
 import { SERVICE_NAME, type StatusListConfig } from './config.js';
 import { schema } from './db/schema.js';
 import { MIGRATIONS_FOLDER } from './db/migrations-folder.js';
 
-export interface RunningService {
-  name: string;
-  app: App;
-  url: string;
-  /** Development only: the generated API key, so the launcher can print it. */
+/** The running status list service; in development also the generated API key, for the launcher to print. */
+export interface StatusListService extends RunningService {
   devApiKey?: string;
-  close(): Promise<void>;
 }
 
 /**
  * Opens the database (migrating when configured), builds the app and listens.
  * Used by `main.ts` and by the one-process launcher of `npm start`.
  */
-export async function startStatusList(config: StatusListConfig, logger: Logger = createLogger({ name: SERVICE_NAME, level: config.LOG_LEVEL })): Promise<RunningService> {
+export async function startStatusList(config: StatusListConfig, logger: Logger = createLogger({ name: SERVICE_NAME, level: config.LOG_LEVEL })): Promise<StatusListService> {
   const devApiKey = !config.API_KEY && config.NODE_ENV === 'development' ? ensureDevSecret(config.DATA_DIR, 'STATUS_LIST_API_KEY') : undefined;
   const apiKey = config.API_KEY ?? devApiKey!;
   const database = await openServiceDatabase({ service: SERVICE_NAME, config, schema, migrationsFolder: MIGRATIONS_FOLDER, logger });

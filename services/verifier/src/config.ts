@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { commonConfigProperties, loadConfig, oidcConfigProperties, oidcConfigRule } from '@tessera/service-kit';
+import { commonConfigProperties, loadConfig, natsConfigProperties, oidcConfigProperties, oidcConfigRule } from '@tessera/service-kit';
 
 export const SERVICE_NAME = 'verifier';
 export const DEFAULT_PORT = 3001;
@@ -19,10 +19,7 @@ export const VerifierConfigSchema = Type.Object({
   /** Session lifetime when a create call gives no `expiresInSeconds`. */
   SESSION_TTL_SECONDS: Type.Integer({ minimum: 1, maximum: 86400, default: 300 }),
   /** NATS server(s); absent: the in-process transport (single-process development). */
-  NATS_URL: Type.Optional(Type.String({ minLength: 1 })),
-  NATS_USER: Type.Optional(Type.String({ minLength: 1 })),
-  NATS_PASS: Type.Optional(Type.String()),
-  NATS_TOKEN: Type.Optional(Type.String({ minLength: 1 })),
+  ...natsConfigProperties,
   /** Requests per client address and window on the public OID4VP endpoints. */
   WALLET_RATE_LIMIT_MAX: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 60 }),
   WALLET_RATE_LIMIT_WINDOW_MS: Type.Integer({ minimum: 100, maximum: 3_600_000, default: 60_000 }),

@@ -1,5 +1,5 @@
 import {
-  connectBus,
+  connectBusFromConfig,
   createCloser,
   createLogger,
   createTokenVerifier,
@@ -7,9 +7,9 @@ import {
   listen,
   openServiceDatabase,
   resolveOidcSettings,
-  type App,
   type InProcessHub,
   type Logger,
+  type RunningService,
 } from '@tessera/service-kit';
 import { buildApp } from './app.js';
 import { SERVICE_NAME, type VerifierConfig } from './config.js';
@@ -19,12 +19,7 @@ import { schema } from './db/schema.js';
 import { prepareKeys } from './setup.js';
 import { loadTrustedIssuers } from './trust/load-trusted-issuers.js';
 
-export interface RunningService {
-  name: string;
-  app: App;
-  url: string;
-  close(): Promise<void>;
-}
+export type { RunningService };
 
 /**
  * Opens the database (migrating when configured) and the bus, checks the
@@ -40,14 +35,7 @@ export async function startVerifier(config: VerifierConfig, logger: Logger = cre
   const database = await openServiceDatabase({ service: SERVICE_NAME, config, schema, migrationsFolder: MIGRATIONS_FOLDER, logger });
   try {
     const platformCa = await prepareKeys({ config, database, keyEncryptionKey });
-    const bus = await connectBus({
-      name: SERVICE_NAME,
-      logger,
-      ...(config.NATS_URL ? { url: config.NATS_URL } : {}),
-      ...(config.NATS_USER ? { user: config.NATS_USER, pass: config.NATS_PASS ?? '' } : {}),
-      ...(config.NATS_TOKEN ? { token: config.NATS_TOKEN } : {}),
-      ...(options.hub ? { hub: options.hub } : {}),
-    });
+    const bus = await connectBusFromConfig(config, { name: SERVICE_NAME, logger, ...(options.hub ? { hub: options.hub } : {}) });
     const verifyToken = createTokenVerifier(await resolveOidcSettings(config));
     const app = await buildApp({ config, database, bus, verifyToken, logger, keyEncryptionKey, platformCa, trustedIssuers });
     const url = await listen(app, config);
