@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawServerDefault } from 'fastify';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import helmet from '@fastify/helmet';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import addFormats from 'ajv-formats';
 import { ErrorBodySchema } from '@tessera/contracts';
 import { installErrorHandling } from './error-handler.js';
+import { computeSecurityHeaders } from './security-headers.js';
 import { quietLogLevel, registerHealthRoutes, type ReadinessCheck } from './health.js';
 import { parseTrustProxy } from './config.js';
 import type { Logger } from './logger.js';
@@ -57,25 +57,21 @@ export async function createApp(options: CreateAppOptions): Promise<App> {
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  // A request id we did not generate is echoed only when it is safe to log.
+  // APIs answer JSON; the docs page sets its own CSP (swagger-ui staticCSP).
+  const securityHeaders = computeSecurityHeaders({ contentSecurityPolicy: { directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } } });
   app.addHook('onRequest', async (request, reply) => {
+    // A request id we did not generate is echoed only when it is safe to log.
     const given = request.headers['x-request-id'];
     if (typeof given === 'string' && !REQUEST_ID_PATTERN.test(given)) {
       (request as { id: string }).id = randomUUID();
     }
-    void reply.header('x-request-id', request.id);
+    void reply.headers(securityHeaders).header('x-request-id', request.id);
   });
 
   // Management APIs take JSON only; a route that takes another type registers its parser.
   app.removeContentTypeParser('text/plain');
   installErrorHandling(app);
   app.addSchema(ErrorBodySchema);
-
-  await app.register(helmet, {
-    // APIs answer JSON; the docs page sets its own CSP (swagger-ui staticCSP).
-    contentSecurityPolicy: { directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
-    global: true,
-  });
 
   await app.register(swagger, {
     openapi: {
