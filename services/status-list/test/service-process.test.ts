@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort } from '@tessera/service-kit/testing';
+import { freePort, waitFor } from '@tessera/service-kit/testing';
 import { createTestStatusListDb, listUri, newListId } from './support/test-app.js';
 import { signStatusListToken } from './support/status-list-token.js';
 
@@ -60,15 +60,3 @@ describe('status list process', () => {
   }, 30000);
 });
 
-async function waitFor(check: () => Promise<boolean>, timeoutMs = 15000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    try {
-      if (await check()) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error('service did not become ready');
-}

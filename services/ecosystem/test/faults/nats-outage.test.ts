@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError, NatsBus, serveRequests, type MessageBus } from '@tessera/service-kit';
 import { QueueGroup, Subject, VerificationTemplateGetRequestSchema } from '@tessera/contracts';
-import { silentLogger, startPrivateNats, type PrivateServer } from '@tessera/service-kit/testing';
+import { silentLogger, startPrivateNats, type PrivateServer, waitFor } from '@tessera/service-kit/testing';
 import { startHarness, type Harness } from '../support/harness.js';
 import { buildWorld, ORG, type World } from '../support/world.js';
 
@@ -64,11 +64,3 @@ describe.skipIf(!nats)('ecosystem through a NATS outage', () => {
   }, 60000);
 });
 
-async function waitFor(check: () => Promise<boolean>, timeoutMs = 20000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error('condition not reached in time');
-}

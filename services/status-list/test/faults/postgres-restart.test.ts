@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, migrateDatabase, type App, type Database } from '@tessera/service-kit';
-import { createEmptyDatabase, startPrivatePostgres, type PrivateServer } from '@tessera/service-kit/testing';
+import { createEmptyDatabase, startPrivatePostgres, type PrivateServer, waitFor } from '@tessera/service-kit/testing';
 import { schema, type StatusListDbSchema } from '../../src/db/schema.js';
 import { MIGRATIONS_FOLDER } from '../../src/db/migrations-folder.js';
 import { buildTestApp, listUri, newListId, TEST_API_KEY } from '../support/test-app.js';
@@ -69,11 +69,3 @@ describe.skipIf(!server)('status list survives a PostgreSQL restart', () => {
   }, 60000);
 });
 
-async function waitFor(check: () => Promise<boolean>, timeoutMs = 20000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error('condition not reached in time');
-}

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inArray } from 'drizzle-orm';
-import { freePort, missingServer, type TestDatabase } from '@tessera/service-kit/testing';
+import { freePort, missingServer, type TestDatabase, waitFor } from '@tessera/service-kit/testing';
 import { statusLists, type StatusListDbSchema } from '../../src/db/schema.js';
 import { createTestStatusListDb, listUri, newListId } from '../support/test-app.js';
 import { signStatusListToken } from '../support/status-list-token.js';
@@ -65,15 +65,3 @@ describe.skipIf(missingServer('postgres', 'SIGTERM under load'))('SIGTERM under 
   }, 60000);
 });
 
-async function waitFor(check: () => Promise<boolean>, timeoutMs = 15000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    try {
-      if (await check()) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error('service did not become ready');
-}

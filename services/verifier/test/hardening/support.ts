@@ -82,15 +82,4 @@ export async function sessionRow(database: Database<VerifierDbSchema>, id: strin
   return row;
 }
 
-export async function waitFor(check: () => Promise<boolean>, timeoutMs = 20000, what = 'condition'): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    try {
-      if (await check()) return;
-    } catch {
-      // not yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`${what} not reached in ${timeoutMs} ms`);
-}
+export { waitFor } from '@tessera/service-kit/testing';
