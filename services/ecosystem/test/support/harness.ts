@@ -61,35 +61,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   });
   const app = await buildApp({ config, database: testDb.database, bus, verifyToken: createTokenVerifier({ issuer: ISSUER, audience: AUDIENCE, jwks }), logger: silentLogger() });
 
-  const sign = async (spec: TokenSpec) =>
-    new SignJWT({
-      ...(spec.email ? { email: spec.email } : {}),
-      realm_access: { roles: spec.platformAdmin ? ['platform_admin'] : ['offline_access'] },
-      resource_access: Object.fromEntries(Object.entries(spec.orgs ?? {}).map(([org, roles]) => [org, { roles }])),
-    })
-      .setProtectedHeader({ alg: 'ES256', kid: 'test-key', typ: 'JWT' })
-      .setIssuer(spec.issuer ?? ISSUER)
-      .setAudience(spec.audience ?? AUDIENCE)
-      .setSubject(spec.sub)
-      .setIssuedAt()
-      .setExpirationTime(spec.expiresIn ?? '10m')
-      .sign(spec.key ?? privateKey);
-
-  const call: Harness['call'] = async (method, url, callOptions = {}) => {
-    const response = await app.inject({
-      method,
-      url,
-      headers: { ...(callOptions.token ? { authorization: `Bearer ${callOptions.token}` } : {}), ...callOptions.headers },
-      ...(callOptions.body !== undefined ? { payload: callOptions.body as object } : {}),
-    });
-    let body: unknown;
-    try {
-      body = response.json();
-    } catch {
-      body = undefined;
-    }
-    return { status: response.statusCode, body, headers: response.headers, raw: response.body };
-  };
+  const sign = tokenSigner(privateKey);
+  const call = appCaller(app);
 
   return {
     app,
@@ -103,5 +76,41 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       await bus.close();
       await testDb.drop();
     },
+  };
+}
+
+/** Signs test access tokens in Keycloak's claim layout with the harness key (or `spec.key`). */
+export function tokenSigner(privateKey: CryptoKey): Harness['sign'] {
+  return async (spec) =>
+    new SignJWT({
+      ...(spec.email ? { email: spec.email } : {}),
+      realm_access: { roles: spec.platformAdmin ? ['platform_admin'] : ['offline_access'] },
+      resource_access: Object.fromEntries(Object.entries(spec.orgs ?? {}).map(([org, roles]) => [org, { roles }])),
+    })
+      .setProtectedHeader({ alg: 'ES256', kid: 'test-key', typ: 'JWT' })
+      .setIssuer(spec.issuer ?? ISSUER)
+      .setAudience(spec.audience ?? AUDIENCE)
+      .setSubject(spec.sub)
+      .setIssuedAt()
+      .setExpirationTime(spec.expiresIn ?? '10m')
+      .sign(spec.key ?? privateKey);
+}
+
+/** Calls the app with `inject`, a bearer token and a JSON body; the body is parsed when it is JSON. */
+export function appCaller(app: App): Harness['call'] {
+  return async (method, url, callOptions = {}) => {
+    const response = await app.inject({
+      method,
+      url,
+      headers: { ...(callOptions.token ? { authorization: `Bearer ${callOptions.token}` } : {}), ...callOptions.headers },
+      ...(callOptions.body !== undefined ? { payload: callOptions.body as object } : {}),
+    });
+    let body: unknown;
+    try {
+      body = response.json();
+    } catch {
+      body = undefined;
+    }
+    return { status: response.statusCode, body, headers: response.headers, raw: response.body };
   };
 }
