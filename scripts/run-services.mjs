@@ -11,11 +11,11 @@ import { join, resolve } from 'node:path';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dataDir = resolve(process.env.DATA_DIR ?? join(root, '.data'));
 
-/** Each service: its folder, default port, and how to load its config and start it. */
+/** Each service: its folder, default port and the name of its ServiceDefinition export in server.js. */
 const SERVICES = [
-  { name: 'verifier', port: 3001, portVar: 'VERIFIER_PORT', load: 'loadVerifierConfig', start: 'startVerifier' },
-  { name: 'ecosystem', port: 3002, portVar: 'ECOSYSTEM_PORT', load: 'loadEcosystemConfig', start: 'startEcosystem' },
-  { name: 'status-list', port: 3003, portVar: 'STATUS_LIST_PORT', load: 'loadStatusListConfig', start: 'startStatusList' },
+  { name: 'verifier', port: 3001, portVar: 'VERIFIER_PORT', definition: 'verifierService' },
+  { name: 'ecosystem', port: 3002, portVar: 'ECOSYSTEM_PORT', definition: 'ecosystemService' },
+  { name: 'status-list', port: 3003, portVar: 'STATUS_LIST_PORT', definition: 'statusListService' },
 ];
 
 function parseArgs(argv) {
@@ -38,13 +38,19 @@ if (unknown.length > 0) {
   process.exit(1);
 }
 
-const { createLogger, ConfigError } = await import(pathToFileURL(join(root, 'packages/service-kit/dist/index.js')).href);
+const { runServiceMain } = await import(pathToFileURL(join(root, 'packages/service-kit/dist/index.js')).href);
 const selected = SERVICES.filter((s) => (only.length === 0 || only.includes(s.name)) && existsSync(join(root, 'services', s.name, 'dist/server.js')));
-const running = [];
+const definitions = [];
+for (const service of selected) {
+  const server = await import(pathToFileURL(join(root, 'services', service.name, 'dist/server.js')).href);
+  definitions.push(server[service.definition]);
+}
 
-async function startService(service) {
+/** A service's environment in development mode: its port, base URL and the shared data directory. */
+function envFor(definition) {
+  const service = SERVICES.find((s) => s.name === definition.name);
   const port = process.env[service.portVar] ?? String(service.port);
-  const env = {
+  return {
     ...process.env,
     NODE_ENV: process.env.NODE_ENV ?? 'development',
     DATA_DIR: dataDir,
@@ -53,31 +59,10 @@ async function startService(service) {
     PUBLIC_BASE_URL: process.env[`${service.portVar.replace('_PORT', '')}_PUBLIC_BASE_URL`] ?? `http://localhost:${port}`,
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
   };
-  const config = await import(pathToFileURL(join(root, 'services', service.name, 'dist/config.js')).href);
-  const server = await import(pathToFileURL(join(root, 'services', service.name, 'dist/server.js')).href);
-  const loaded = config[service.load](env);
-  const logger = createLogger({ name: service.name, level: loaded.LOG_LEVEL });
-  return server[service.start](loaded, logger);
 }
 
-let stopping = false;
-async function stopAll(code) {
-  if (stopping) process.exit(1);
-  stopping = true;
-  console.log('\nstopping…');
-  for (const service of [...running].reverse()) await service.close().catch(() => {});
-  process.exit(code);
-}
-process.on('SIGINT', () => void stopAll(0));
-process.on('SIGTERM', () => void stopAll(0));
-
-try {
-  for (const service of selected) running.push(await startService(service));
-} catch (error) {
-  if (error instanceof ConfigError) console.error(`invalid configuration:\n  ${error.problems.join('\n  ')}`);
-  else console.error(error);
-  await stopAll(1);
-}
+// Reports every bad variable of every service at once, closes all on Ctrl-C / SIGTERM.
+const running = await runServiceMain(definitions, { envFor });
 
 const line = '─'.repeat(72);
 console.log(`\n${line}\nTessera is running (development mode; data in ${dataDir})\n`);

@@ -8,3 +8,4 @@ export * from './inter-service.js';
 export * from './ecosystem.js';
 export * from './verifier.js';
 export * from './verifier-responses.js';
+export * from './rpc.js';

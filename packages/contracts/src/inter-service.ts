@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { IntentNoticeSchema } from './intent-notice.js';
+import { SessionStateSchema, SignerOptionSchema } from './verifier.js';
 
 /** `ecosystem.v1.intent.resolve` request (answered by the ecosystem service). */
 export const IntentResolveRequestSchema = Type.Object(
@@ -29,9 +30,6 @@ export const VerificationTemplateGetRequestSchema = Type.Object(
 );
 export type VerificationTemplateGetRequest = Static<typeof VerificationTemplateGetRequestSchema>;
 
-export const SignerOptionSchema = Type.Union([Type.Literal('DID'), Type.Literal('X509_P256'), Type.Literal('X509_ED25519')]);
-export type SignerOption = Static<typeof SignerOptionSchema>;
-
 export const VerificationTemplateSummarySchema = Type.Object({
   id: Type.String(),
   orgId: Type.String(),
@@ -42,9 +40,9 @@ export type VerificationTemplateSummary = Static<typeof VerificationTemplateSumm
 
 /** `verifier.v1.session.updated` event payload. */
 export const SessionUpdatedEventSchema = Type.Object({
-  id: Type.String(),
-  orgId: Type.String(),
-  state: Type.String(),
+  id: Type.String({ format: 'uuid' }),
+  orgId: Type.String({ minLength: 1, maxLength: 200 }),
+  state: SessionStateSchema,
 });
 export type SessionUpdatedEvent = Static<typeof SessionUpdatedEventSchema>;
 

@@ -1,12 +1,15 @@
 import { Type, type Static } from 'typebox';
 import { IntentNoticeSchema } from './intent-notice.js';
-import { SignerOptionSchema } from './inter-service.js';
 
 /**
  * Bodies and records of the verifier's management API (VERIFIER.md). The DCQL
  * query itself is typed loosely here: the service validates it with the `dcql`
  * library and answers 400 INVALID_DCQL with a JSON Pointer per problem.
  */
+
+/** How a verification template's request objects are signed. */
+export const SignerOptionSchema = Type.Union([Type.Literal('DID'), Type.Literal('X509_P256'), Type.Literal('X509_ED25519')]);
+export type SignerOption = Static<typeof SignerOptionSchema>;
 
 /** Display data a wallet shows to the holder; copied into the request object's `client_metadata`. */
 export const ClientMetadataSchema = Type.Object(

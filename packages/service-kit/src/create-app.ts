@@ -68,6 +68,9 @@ export async function createApp(options: CreateAppOptions): Promise<App> {
     void reply.headers(securityHeaders).header('x-request-id', request.id);
   });
 
+  // Declared up front so every request object has the same shape (Fastify's decorateRequest).
+  app.decorateRequest('principal', null);
+
   // Management APIs take JSON only; a route that takes another type registers its parser.
   app.removeContentTypeParser('text/plain');
   installErrorHandling(app);

@@ -20,3 +20,7 @@ export * from './auth/oidc-config.js';
 export { constantTimeEqual } from './constant-time.js';
 export * from './dev-secrets.js';
 export * from './start-service.js';
+export * from './run-service-main.js';
+export * from './route-schema.js';
+export * from './ids.js';
+export * from './pem.js';

@@ -1,11 +1,17 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from './logger.js';
 
-export interface ShutdownOptions {
+export interface CloserOptions {
   app: FastifyInstance;
   logger: Logger;
   /** Closed after the server stopped taking requests, in order (pools, NATS, ...). */
   resources: Array<{ name: string; close: () => Promise<void> }>;
+}
+
+export interface ShutdownOptions {
+  logger: Logger;
+  /** Stops taking requests, finishes in-flight ones and closes what is open (e.g. `createCloser`). */
+  close: () => Promise<void>;
   /** Longest time in-flight requests get before the process exits anyway. */
   graceMs: number;
   signals?: NodeJS.Signals[];
@@ -15,7 +21,7 @@ export interface ShutdownOptions {
  * Closes a service in order: stop accepting and finish in-flight requests
  * (`app.close`), then close each resource. Idempotent.
  */
-export function createCloser(options: Omit<ShutdownOptions, 'signals' | 'graceMs'>): () => Promise<void> {
+export function createCloser(options: CloserOptions): () => Promise<void> {
   let closing: Promise<void> | undefined;
   return () => {
     closing ??= (async () => {
@@ -36,8 +42,8 @@ export function createCloser(options: Omit<ShutdownOptions, 'signals' | 'graceMs
  * On SIGTERM/SIGINT: close gracefully and exit 0; exit 1 if that takes longer
  * than the grace period. A second signal exits at once.
  */
-export function installShutdownHandlers(options: ShutdownOptions): () => Promise<void> {
-  const close = createCloser(options);
+export function installShutdownHandlers(options: ShutdownOptions): void {
+  const { close } = options;
   let signalled = false;
   const onSignal = (signal: NodeJS.Signals) => {
     if (signalled) {
@@ -63,5 +69,4 @@ export function installShutdownHandlers(options: ShutdownOptions): () => Promise
     );
   };
   for (const signal of options.signals ?? (['SIGTERM', 'SIGINT'] as NodeJS.Signals[])) process.on(signal, onSignal);
-  return close;
 }

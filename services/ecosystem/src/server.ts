@@ -9,9 +9,10 @@ import {
   type InProcessHub,
   type Logger,
   type RunningService,
+  type ServiceDefinition,
 } from '@tessera/service-kit';
 import { buildApp } from './app.js';
-import { SERVICE_NAME, type EcosystemConfig } from './config.js';
+import { loadEcosystemConfig, SERVICE_NAME, type EcosystemConfig } from './config.js';
 import { schema } from './db/schema.js';
 import { MIGRATIONS_FOLDER } from './db/migrations-folder.js';
 import { serveIntentResolution } from './nats/intent-resolve-responder.js';
@@ -59,3 +60,6 @@ export async function startEcosystem(
   });
   return { name: SERVICE_NAME, app, url, close };
 }
+
+/** This service as `runServiceMain` runs it (`main.ts`, and `npm start` for all three in one process). */
+export const ecosystemService: ServiceDefinition<EcosystemConfig> = { name: SERVICE_NAME, loadConfig: loadEcosystemConfig, start: startEcosystem };

@@ -6,9 +6,10 @@ import {
   openServiceDatabase,
   type Logger,
   type RunningService,
+  type ServiceDefinition,
 } from '@tessera/service-kit';
 import { buildApp } from './app.js';
-import { SERVICE_NAME, type StatusListConfig } from './config.js';
+import { loadStatusListConfig, SERVICE_NAME, type StatusListConfig } from './config.js';
 import { schema } from './db/schema.js';
 import { MIGRATIONS_FOLDER } from './db/migrations-folder.js';
 
@@ -32,3 +33,6 @@ export async function startStatusList(config: StatusListConfig, logger: Logger =
 }
 
 export { loadStatusListConfig, type StatusListConfig } from './config.js';
+
+/** This service as `runServiceMain` runs it (`main.ts`, and `npm start` for all three in one process). */
+export const statusListService: ServiceDefinition<StatusListConfig> = { name: SERVICE_NAME, loadConfig: loadStatusListConfig, start: startStatusList };

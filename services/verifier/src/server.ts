@@ -10,9 +10,10 @@ import {
   type InProcessHub,
   type Logger,
   type RunningService,
+  type ServiceDefinition,
 } from '@tessera/service-kit';
 import { buildApp } from './app.js';
-import { SERVICE_NAME, type VerifierConfig } from './config.js';
+import { loadVerifierConfig, SERVICE_NAME, type VerifierConfig } from './config.js';
 import { generateKeyEncryptionKey, KeyEncryptionKey } from './crypto/key-encryption.js';
 import { MIGRATIONS_FOLDER } from './db/migrations-folder.js';
 import { schema } from './db/schema.js';
@@ -53,3 +54,6 @@ export async function startVerifier(config: VerifierConfig, logger: Logger = cre
     throw error;
   }
 }
+
+/** This service as `runServiceMain` runs it (`main.ts`, and `npm start` for all three in one process). */
+export const verifierService: ServiceDefinition<VerifierConfig> = { name: SERVICE_NAME, loadConfig: loadVerifierConfig, start: startVerifier };

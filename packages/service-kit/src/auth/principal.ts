@@ -15,7 +15,8 @@ export type OrgRole = 'owner' | 'admin' | 'verifier' | 'member';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    principal?: Principal;
+    /** Set by the auth hook; declared on every request with `decorateRequest` (`createApp`). */
+    principal: Principal | null;
   }
 }
 

@@ -1,3 +1,4 @@
+import { StartupError } from '@tessera/service-kit';
 import { ensurePlatformSetting } from '../db/signing-keys.js';
 import type { VerifierDb } from '../db/types.js';
 import { KeyDecryptionError, type KeyEncryptionKey } from '../crypto/key-encryption.js';
@@ -6,7 +7,7 @@ const KEY_CHECK = 'key-check';
 const KEY_CHECK_PLAINTEXT = 'tessera verifier key check v1';
 
 /** KEY_ENCRYPTION_KEY is not the key this database's secrets were sealed with. */
-export class KeyEncryptionKeyMismatchError extends Error {
+export class KeyEncryptionKeyMismatchError extends StartupError {
   constructor(options?: { cause?: unknown }) {
     super(
       'KEY_ENCRYPTION_KEY does not match the key this database was set up with: private keys stored here cannot be decrypted. Start with the original key (or restore it); no new keys were created.',

@@ -1,8 +1,9 @@
+import { StartupError } from '@tessera/service-kit';
 import { readFileSync } from 'node:fs';
 import { parseTrustAnchor } from '../verification/parse-trust-anchor.js';
 
 /** TRUSTED_ISSUERS_FILE cannot be used: the process stops at start with this one line. */
-export class TrustedIssuersFileError extends Error {
+export class TrustedIssuersFileError extends StartupError {
   constructor(message: string) {
     super(`TRUSTED_ISSUERS_FILE: ${message}`);
     this.name = 'TrustedIssuersFileError';
