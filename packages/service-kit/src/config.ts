@@ -39,15 +39,27 @@ export function loadConfig<P extends TProperties>(
     const [error] = Value.Errors(propertySchema, value);
     if (error) problems.set(name, `${name}: ${describeProblem(propertySchema, error.message)}`);
   }
-  if (problems.size === 0) {
-    const config = converted as Static<TObject<P>>;
-    for (const rule of rules) {
-      const problem = rule(config);
-      if (problem) problems.set(problem, problem);
+  // Rules run even when some variable is bad, so one start reports every problem; a
+  // rule's line is dropped when a variable it names already has its own (or it throws
+  // on a value that failed its schema).
+  const config = converted as Static<TObject<P>>;
+  for (const rule of rules) {
+    let problem: string | undefined;
+    try {
+      problem = rule(config);
+    } catch {
+      continue;
     }
+    if (problem && !variablesNamedBy(problem).some((name) => problems.has(name))) problems.set(problem, problem);
   }
   if (problems.size > 0) throw new ConfigError([...problems.values()]);
   return converted as Static<TObject<P>>;
+}
+
+/** The variables a rule's line starts with: `A, B: …` names A and B. */
+function variablesNamedBy(problem: string): string[] {
+  const head = problem.split(':', 1)[0] ?? '';
+  return head.split(',').map((name) => name.trim());
 }
 
 function describeProblem(schema: TSchema, message: string): string {

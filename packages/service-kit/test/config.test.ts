@@ -43,6 +43,35 @@ describe('loadConfig', () => {
     expect(() => loadConfig(Schema, { SECRET: 'x'.repeat(16), FLAG: 'true' }, [rule])).toThrow('FLAG: must be off in production');
   });
 
+  it('reports rule problems together with bad variables in one go (a missing API key and a bad port)', () => {
+    const apiKeyRule = (config: { NODE_ENV: string; API_KEY?: string }) => (config.NODE_ENV !== 'development' && !config.API_KEY ? 'API_KEY: is required outside development mode' : undefined);
+    const WithKey = Type.Object({ ...commonConfigProperties(3000), API_KEY: Type.Optional(Type.String({ minLength: 16 })) });
+    const error = (() => {
+      try {
+        loadConfig(WithKey, { PORT: 'abc' }, [apiKeyRule]);
+      } catch (caught) {
+        return caught as ConfigError;
+      }
+      throw new Error('expected a ConfigError');
+    })();
+    expect(error.problems.map((line) => line.split(':')[0]).sort()).toEqual(['API_KEY', 'PORT']);
+  });
+
+  it('drops a rule line about a variable that already has its own problem, and a rule that throws on a bad value', () => {
+    const FLAG_RULE = (config: { FLAG: boolean }) => (config.FLAG ? 'FLAG: must be off' : undefined);
+    const throwing = (config: { PORT: number }) => (config.PORT.toFixed(0) === '1' ? 'PORT: one' : undefined);
+    const lines = (() => {
+      try {
+        loadConfig(Schema, { SECRET: 'x'.repeat(16), FLAG: 'maybe', PORT: 'abc' }, [FLAG_RULE as never, throwing as never]);
+      } catch (caught) {
+        return (caught as ConfigError).problems;
+      }
+      return [];
+    })();
+    expect(lines.map((line) => line.split(':')[0]).sort()).toEqual(['FLAG', 'PORT']);
+    expect(lines.find((line) => line.startsWith('FLAG'))).not.toContain('must be off');
+  });
+
   it('migrates on start by default only in development', () => {
     expect(shouldMigrateOnStart({ NODE_ENV: 'development' })).toBe(true);
     expect(shouldMigrateOnStart({ NODE_ENV: 'production' })).toBe(false);
