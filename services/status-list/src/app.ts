@@ -1,10 +1,9 @@
 import { createApp, type App, type Database, type Logger } from '@tessera/service-kit';
+import { startCacheSync } from './cache/cache-sync.js';
+import { StatusListCache } from './cache/status-list-cache.js';
 import type { StatusListConfig } from './config.js';
 import type { StatusListDbSchema } from './db/schema.js';
-import { StatusListCache } from './status-list-cache.js';
-import { startCacheSync } from './cache-sync.js';
 import { listChangesSince } from './db/status-lists.js';
-
 import { registerStatusListRoutes } from './routes/status-lists.js';
 
 export interface StatusListAppDeps {
@@ -17,27 +16,33 @@ export interface StatusListAppDeps {
 
 /** Builds the status list service's app. No I/O happens here beyond what `deps` do. */
 export async function buildApp(deps: StatusListAppDeps): Promise<App> {
+  const { config, database, logger } = deps;
   const app = await createApp({
     name: 'status-list',
     title: 'Tessera status list service',
     description:
       'Stores issuer-signed Token Status List JWTs (draft-ietf-oauth-status-list) and serves them byte for byte to verifiers and wallets.',
-    logger: deps.logger,
-    bodyLimit: deps.config.MAX_BODY_BYTES,
-    ...(deps.config.TRUST_PROXY ? { trustProxy: deps.config.TRUST_PROXY } : {}),
-    readiness: { database: () => deps.database.ping() },
-    ...(deps.config.PUBLIC_BASE_URL ? { publicBaseUrl: deps.config.PUBLIC_BASE_URL } : {}),
+    logger,
+    bodyLimit: config.MAX_BODY_BYTES,
+    ...(config.TRUST_PROXY ? { trustProxy: config.TRUST_PROXY } : {}),
+    readiness: { database: () => database.ping() },
+    ...(config.PUBLIC_BASE_URL ? { publicBaseUrl: config.PUBLIC_BASE_URL } : {}),
     securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' } },
   });
-  const cache = new StatusListCache({ ttlMs: deps.config.CACHE_TTL_MS, maxEntries: deps.config.CACHE_MAX_ENTRIES });
-  await registerStatusListRoutes(app, { ...deps, cache });
-  if (deps.config.CACHE_TTL_MS > 0) {
+  const cache = new StatusListCache({ ttlMs: config.CACHE_TTL_MS, maxEntries: config.CACHE_MAX_ENTRIES });
+  await registerStatusListRoutes(app, {
+    apiKey: deps.apiKey,
+    publicBaseUrl: config.PUBLIC_BASE_URL,
+    defaultMaxAgeSeconds: config.DEFAULT_MAX_AGE_SECONDS,
+    useCases: { db: database.db, cache, maxListBytes: config.MAX_LIST_BYTES },
+  });
+  if (config.CACHE_TTL_MS > 0) {
     // Poll four times per staleness bound, so one failed poll does not yet expire the cache.
     const stopSync = startCacheSync({
       cache,
-      pollChanges: (since) => listChangesSince(deps.database.db, since),
-      intervalMs: Math.max(10, Math.floor(deps.config.CACHE_TTL_MS / 4)),
-      logger: deps.logger,
+      pollChanges: (since) => listChangesSince(database.db, since),
+      intervalMs: Math.max(10, Math.floor(config.CACHE_TTL_MS / 4)),
+      logger,
     });
     app.addHook('onClose', stopSync);
   }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '@tessera/service-kit';
 import { missingServer, type TestDatabase } from '@tessera/service-kit/testing';
 import { statusLists, type StatusListDbSchema } from '../src/db/schema.js';
-import { listChangesSince, updateStatusList } from '../src/db/status-lists.js';
+import { listChangesSince, replaceStatusListToken } from '../src/db/status-lists.js';
 import { buildTestApp, createTestStatusListDb, listUri, newListId, TEST_API_KEY } from './support/test-app.js';
 import { signStatusListToken } from './support/status-list-token.js';
 
@@ -79,7 +79,7 @@ describe.skipIf(missingServer('postgres', 'status list replicas and concurrency'
     const first = await listChangesSince(testDb.database.db, undefined);
     let commit: () => void = () => {};
     const slowWrite = other.db.transaction(async (tx) => {
-      await updateStatusList(tx, id, { jwt: 'a.b.c', iat: 2, etag: '"late"' });
+      await replaceStatusListToken(tx, id, { jwt: 'a.b.c', iat: 2, etag: '"late"' });
       await new Promise<void>((resolve) => (commit = resolve));
     });
     await new Promise((resolve) => setTimeout(resolve, 50));

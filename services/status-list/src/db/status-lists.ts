@@ -1,10 +1,8 @@
 // Queries of the status_lists table. Lists are not tenant-scoped: the API key is
 // the service's single write credential and reads are public by design.
 import { eq, sql } from 'drizzle-orm';
-import type { DbOrTx } from '@tessera/service-kit';
-import { statusLists, type StatusListDbSchema, type StatusListRow } from './schema.js';
-
-type Db = DbOrTx<StatusListDbSchema>;
+import { statusLists, type StatusListRow } from './schema.js';
+import type { StatusListDb } from './types.js';
 
 export interface NewStatusList {
   id: string;
@@ -18,7 +16,7 @@ export interface NewStatusList {
 }
 
 /** Inserts a list; resolves undefined when the id exists already. */
-export async function insertStatusList(db: Db, list: NewStatusList): Promise<StatusListRow | undefined> {
+export async function insertStatusList(db: StatusListDb, list: NewStatusList): Promise<StatusListRow | undefined> {
   const [row] = await db
     .insert(statusLists)
     .values({ ...list, exp: list.exp ?? null, ttl: list.ttl ?? null })
@@ -27,13 +25,13 @@ export async function insertStatusList(db: Db, list: NewStatusList): Promise<Sta
   return row;
 }
 
-export async function findStatusList(db: Db, id: string): Promise<StatusListRow | undefined> {
+export async function findStatusList(db: StatusListDb, id: string): Promise<StatusListRow | undefined> {
   const [row] = await db.select().from(statusLists).where(eq(statusLists.id, id)).limit(1);
   return row;
 }
 
 /** Reads a list and locks its row until the transaction ends: concurrent PATCHes take turns. */
-export async function findStatusListForUpdate(tx: Db, id: string): Promise<StatusListRow | undefined> {
+export async function findStatusListForUpdate(tx: StatusListDb, id: string): Promise<StatusListRow | undefined> {
   const [row] = await tx.select().from(statusLists).where(eq(statusLists.id, id)).limit(1).for('update');
   return row;
 }
@@ -46,7 +44,8 @@ export interface StatusListUpdate {
   etag: string;
 }
 
-export async function updateStatusList(tx: Db, id: string, update: StatusListUpdate): Promise<StatusListRow> {
+/** Replaces the token of a list whose row exists (locked by `findStatusListForUpdate`). */
+export async function replaceStatusListToken(tx: StatusListDb, id: string, update: StatusListUpdate): Promise<StatusListRow> {
   const [row] = await tx
     .update(statusLists)
     .set({
@@ -78,7 +77,7 @@ export interface ChangesSince {
  * sees every committed write exactly once or more, never zero times, however late a
  * transaction commits; with `since` undefined only the watermark is read.
  */
-export async function listChangesSince(db: Db, since: number | undefined): Promise<ChangesSince> {
+export async function listChangesSince(db: StatusListDb, since: number | undefined): Promise<ChangesSince> {
   const rows = (await db.execute(sql`
     with snapshot as (select pg_snapshot_xmin(pg_current_snapshot())::text::bigint as watermark)
     select snapshot.watermark, lists.id, lists.etag

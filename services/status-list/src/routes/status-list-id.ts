@@ -1,6 +1,7 @@
 import { UUID_V4_PATTERN } from '@tessera/contracts';
-import { notFound } from '@tessera/service-kit';
+import { statusListNotFound } from '../use-cases/status-list-failures.js';
 
+// Ids are UUID v4 only (the body schema's pattern), stricter than the kit's isUuid.
 const UUID_V4 = new RegExp(UUID_V4_PATTERN);
 
 /**
@@ -8,6 +9,6 @@ const UUID_V4 = new RegExp(UUID_V4_PATTERN);
  * is reported as an unknown list (404), never as a validation error (STATUS-LIST.md).
  */
 export function parseListId(listId: string): string {
-  if (!UUID_V4.test(listId)) throw notFound(`No status list ${listId.slice(0, 100)}.`);
+  if (!UUID_V4.test(listId)) throw statusListNotFound(listId);
   return listId.toLowerCase();
 }

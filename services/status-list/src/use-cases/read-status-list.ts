@@ -1,0 +1,36 @@
+import { ErrorCode } from '@tessera/contracts';
+import { AppError } from '@tessera/service-kit';
+import type { CachedStatusList, StatusListCache } from '../cache/status-list-cache.js';
+import { findStatusList } from '../db/status-lists.js';
+import type { StatusListDb } from '../db/types.js';
+import { statusListNotFound } from './status-list-failures.js';
+
+export interface ReadStatusListDeps {
+  db: StatusListDb;
+  cache: Pick<StatusListCache, 'get'>;
+}
+
+export interface ReadStatusListInput {
+  /** Canonical (lowercase) list id. */
+  id: string;
+  /** `?time=`: a request for the list as it was then. */
+  time?: string | undefined;
+}
+
+/** What serving the list needs: its bytes and their validators. */
+export type ReadStatusListResult = CachedStatusList;
+
+/**
+ * The current list, from this replica's memory within the cache's staleness bound,
+ * else from the database (concurrent misses share one query). 501
+ * HISTORY_NOT_SUPPORTED for `time`: the service keeps no history; 404 for an
+ * unknown list. This is the hot path: nothing here beyond the cache lookup.
+ */
+export async function readStatusList(deps: ReadStatusListDeps, input: ReadStatusListInput): Promise<ReadStatusListResult> {
+  if (input.time !== undefined) {
+    throw new AppError(501, ErrorCode.HISTORY_NOT_SUPPORTED, 'This server keeps no history of status lists: omit the time parameter.');
+  }
+  const list = await deps.cache.get(input.id, async (id) => (await findStatusList(deps.db, id)) ?? null);
+  if (!list) throw statusListNotFound(input.id);
+  return list;
+}
