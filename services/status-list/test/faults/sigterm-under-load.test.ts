@@ -1,10 +1,11 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { inArray } from 'drizzle-orm';
-import { freePort, missingServer, type TestDatabase, waitFor } from '@tessera/service-kit/testing';
-import { statusLists, type StatusListDbSchema } from '../../src/db/schema.js';
-import { createTestStatusListDb, listUri, newListId } from '../support/test-app.js';
+import { freePort, missingServer, waitFor } from '@tessera/service-kit/testing';
+import { statusLists } from '../../src/db/schema.js';
+import { databaseTest as test } from '../support/fixtures.js';
+import { listUri, newListId } from '../support/harness.js';
 import { signStatusListToken } from '../support/status-list-token.js';
 
 const MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
@@ -12,13 +13,7 @@ const API_KEY = 'sigterm-test-key-0123456789';
 
 // The service process and the test share the database: needs a PostgreSQL server.
 describe.skipIf(missingServer('postgres', 'SIGTERM under load'))('SIGTERM under load', () => {
-  let testDb: TestDatabase<StatusListDbSchema>;
-  beforeAll(async () => {
-    testDb = await createTestStatusListDb();
-  });
-  afterAll(() => testDb.drop());
-
-  it('finishes in-flight requests, exits 0 within the grace period, and loses no acknowledged write', async () => {
+  test('finishes in-flight requests, exits 0 within the grace period, and loses no acknowledged write', async ({ testDb }) => {
     const port = await freePort();
     const child = spawn(process.execPath, [MAIN], {
       env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', API_KEY, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: testDb.url!, LOG_LEVEL: 'warn', SHUTDOWN_GRACE_MS: '5000' },

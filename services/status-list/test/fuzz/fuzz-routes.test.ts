@@ -1,34 +1,26 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { App } from '@tessera/service-kit';
-import { FUZZ_SEED, fuzzAllRoutes, fuzzRunsPerRoute, snapshotSchema, type TestDatabase } from '@tessera/service-kit/testing';
-import type { StatusListDbSchema } from '../../src/db/schema.js';
-import { buildTestApp, createTestStatusListDb, listUri, newListId, TEST_API_KEY } from '../support/test-app.js';
+import { describe, expect } from 'vitest';
+import { FUZZ_SEED, fuzzAllRoutes, fuzzRunsPerRoute, snapshotSchema } from '@tessera/service-kit/testing';
+import { harnessTest } from '../support/fixtures.js';
+import { API_KEY_HEADERS, listUri, newListId } from '../support/harness.js';
 import { signStatusListToken } from '../support/status-list-token.js';
+
+/** One list that exists, so generated ids include a known one. */
+const test = harnessTest().extend('existing', { scope: 'file' }, async ({ harness }) => {
+  const existing = newListId();
+  const jwt = await signStatusListToken({ sub: listUri(existing), iat: 1_700_000_000 });
+  await harness.call('POST', '/status-lists', { headers: API_KEY_HEADERS, body: { id: existing, jwt } });
+  return existing;
+});
 
 // Requests generated from each route's own schema, valid-shaped and hostile, with a
 // fixed seed (FUZZ_SEED) and FUZZ_RUNS requests per route (40 by default).
 describe('status list fuzzing', () => {
-  let testDb: TestDatabase<StatusListDbSchema>;
-  let app: App;
-  const existing = newListId();
-
-  beforeAll(async () => {
-    testDb = await createTestStatusListDb();
-    app = await buildTestApp(testDb.database);
-    const jwt = await signStatusListToken({ sub: listUri(existing), iat: 1_700_000_000 });
-    await app.inject({ method: 'POST', url: '/status-lists', headers: { 'x-api-key': TEST_API_KEY }, payload: { id: existing, jwt } });
-  });
-  afterAll(async () => {
-    await app.close();
-    await testDb.drop();
-  });
-
-  it('never answers 5xx, always answers the error body and security headers, allows CORS only on reads, and changes nothing on a 4xx', async () => {
+  test('never answers 5xx, always answers the error body and security headers, allows CORS only on reads, and changes nothing on a 4xx', async ({ harness: { app, testDb }, existing }) => {
     const report = await fuzzAllRoutes({
       app,
       seed: FUZZ_SEED,
       runsPerRoute: fuzzRunsPerRoute(),
-      authHeaders: { 'x-api-key': TEST_API_KEY },
+      authHeaders: API_KEY_HEADERS,
       knownPathValues: { list_id: [existing, existing.toUpperCase()] },
       snapshot: () => snapshotSchema(testDb.database, 'status_list'),
       // Only reads answer cross-origin (STATUS-LIST.md, Serving).

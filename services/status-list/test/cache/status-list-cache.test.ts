@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { StatusListCache, type CachedStatusList } from '../src/cache/status-list-cache.js';
-import { startCacheSync } from '../src/cache/cache-sync.js';
+import { StatusListCache, type CachedStatusList } from '../../src/cache/status-list-cache.js';
+import { startCacheSync } from '../../src/cache/cache-sync.js';
 import { silentLogger } from '@tessera/service-kit/testing';
 
 const list = (jwt: string): CachedStatusList => ({ jwt, etag: `"${jwt}"`, ttl: null, exp: null, updatedAt: new Date(0) });

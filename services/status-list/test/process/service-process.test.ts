@@ -5,10 +5,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort, waitFor } from '@tessera/service-kit/testing';
-import { createTestStatusListDb, listUri, newListId } from './support/test-app.js';
-import { signStatusListToken } from './support/status-list-token.js';
+import { createTestStatusListDb, listUri, newListId } from '../support/harness.js';
+import { signStatusListToken } from '../support/status-list-token.js';
 
-const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
+const MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
 const dataDir = mkdtempSync(join(tmpdir(), 'status-list-process-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 

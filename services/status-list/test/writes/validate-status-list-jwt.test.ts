@@ -1,7 +1,7 @@
 import { deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { validateStatusListJwt } from '../src/domain/validate-status-list-jwt.js';
-import { encodeLst, packStatuses, rawToken, signStatusListToken } from './support/status-list-token.js';
+import { validateStatusListJwt } from '../../src/domain/validate-status-list-jwt.js';
+import { encodeLst, packStatuses, rawToken, signStatusListToken } from '../support/status-list-token.js';
 
 const ID = '2f0d3b9c-5e3a-4a8e-9d6b-1c2d3e4f5a6b';
 const SUB = `https://status.example.com/status-lists/${ID}`;
