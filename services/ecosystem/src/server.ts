@@ -12,12 +12,11 @@ import {
   type ServiceDefinition,
 } from '@tessera/service-kit';
 import { buildApp } from './app.js';
+import { openResolutionCache } from './cache/change-notifications.js';
 import { loadEcosystemConfig, SERVICE_NAME, type EcosystemConfig } from './config.js';
-import { schema } from './db/schema.js';
 import { MIGRATIONS_FOLDER } from './db/migrations-folder.js';
-import { serveIntentResolution } from './nats/intent-resolve-responder.js';
-import { CHANGE_CHANNEL, ResolutionCache } from './resolution-cache.js';
-import { subscribeOrganisationEvents } from './nats/organisation-subscriber.js';
+import { schema } from './db/schema.js';
+import type { IntentResolution } from './use-cases/resolve-intent.js';
 
 export type { RunningService };
 
@@ -27,8 +26,9 @@ export interface StartEcosystemOptions {
 }
 
 /**
- * Opens the database (migrating when configured), connects the bus, answers
- * `ecosystem.v1.intent.resolve`, follows organisation events, builds the app and listens.
+ * Opens the database (migrating when configured), connects the bus, starts listening
+ * for the database's change notifications (the resolution cache), builds the app (routes,
+ * intent resolution responder, organisation events) and listens.
  * Used by `main.ts` and by the one-process launcher of `npm start`.
  */
 export async function startEcosystem(
@@ -42,19 +42,15 @@ export async function startEcosystem(
     await database.close();
     throw error;
   });
-  const cache = new ResolutionCache({ ttlMs: config.RESOLVE_CACHE_TTL_MS, maxEntries: 10_000 });
-  // Writes notify `ecosystem_changed` at commit (migration 0002); a (re)started LISTEN may have missed some.
-  const unlisten = await database.listen(CHANGE_CHANNEL, () => cache.clear(), () => cache.clear());
-  serveIntentResolution({ bus, db: database.db, logger, enabled: config.ECOSYSTEM_ENABLED, cache });
-  subscribeOrganisationEvents({ bus, db: database.db, logger });
-  const app = await buildApp({ config, database, bus, verifyToken, logger });
+  const cache = await openResolutionCache<IntentResolution>({ database, ttlMs: config.RESOLVE_CACHE_TTL_MS });
+  const app = await buildApp({ config, database, bus, verifyToken, logger, resolutions: cache.resolutions });
   const url = await listen(app, config);
   const close = createCloser({
     app,
     logger,
     resources: [
       { name: 'bus', close: () => bus.close() },
-      { name: 'change notifications', close: () => unlisten() },
+      { name: 'change notifications', close: () => cache.close() },
       { name: 'database', close: () => database.close() },
     ],
   });

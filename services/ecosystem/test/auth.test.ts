@@ -2,7 +2,6 @@ import { generateKeyPair } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InProcessBus } from '@tessera/service-kit';
 import { ErrorCode, Subject } from '@tessera/contracts';
-import { serveIntentResolution } from '../src/nats/intent-resolve-responder.js';
 import { startHarness, type Harness } from './support/harness.js';
 import { expectStatus } from './support/world.js';
 
@@ -95,10 +94,8 @@ describe('feature switch ECOSYSTEM_ENABLED=false', () => {
 
   it('refuses intent resolution with ECOSYSTEM_DISABLED', async () => {
     const bus = new InProcessBus(h.hub);
-    const stop = serveIntentResolution({ bus, db: h.testDb.database.db, logger: h.app.log as never, enabled: false });
     const reply = await bus.request(Subject.INTENT_RESOLVE, { ecosystemId: '00000000-0000-4000-8000-000000000000', intent: 'x', orgId: 'org-a', role: 'verifier' });
     expect(reply).toMatchObject({ ok: false, error: { statusCode: 403, code: ErrorCode.ECOSYSTEM_DISABLED } });
-    stop();
     await bus.close();
   });
 });

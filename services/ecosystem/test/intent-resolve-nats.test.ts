@@ -1,11 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ErrorCode, IntentResolveRequestSchema, IntentResolveResultSchema, QueueGroup, Subject } from '@tessera/contracts';
+import { ErrorCode, intentResolveRpc, IntentResolveResultSchema, QueueGroup, Subject } from '@tessera/contracts';
 import { callService, type MessageBus } from '@tessera/service-kit';
-import { connectTestBus, missingServer, silentLogger } from '@tessera/service-kit/testing';
+import { connectTestBus, missingServer } from '@tessera/service-kit/testing';
 import { Value } from 'typebox/value';
 import { findOrganisation } from '../src/db/organisations.js';
-import { serveIntentResolution } from '../src/nats/intent-resolve-responder.js';
-import { subscribeOrganisationEvents } from '../src/nats/organisation-subscriber.js';
 import { startHarness, type Harness } from './support/harness.js';
 import { buildWorld, expectStatus, noticeBody, ORG, type World } from './support/world.js';
 
@@ -21,8 +19,6 @@ describe.skipIf(missingServer('nats', 'ecosystem intent resolution over NATS'))(
   beforeAll(async () => {
     const appBus = await connectTestBus('ecosystem-under-test');
     h = await startHarness({ bus: appBus });
-    stops.push(serveIntentResolution({ bus: appBus, db: h.testDb.database.db, logger: silentLogger(), enabled: true }));
-    stops.push(subscribeOrganisationEvents({ bus: appBus, db: h.testDb.database.db, logger: silentLogger() }));
     client = await connectTestBus('resolve-client');
     verifierStub = await connectTestBus('verifier-stub');
     world = await buildWorld(h);
@@ -56,13 +52,7 @@ describe.skipIf(missingServer('nats', 'ecosystem intent resolution over NATS'))(
   });
 
   it('falls back to the ecosystem-wide mapping for the lead and works through callService', async () => {
-    const data = await callService(client, {
-      subject: Subject.INTENT_RESOLVE,
-      requestSchema: IntentResolveRequestSchema,
-      replyDataSchema: IntentResolveResultSchema,
-      request: { ecosystemId: world.ecosystemId, intent: 'AGE CHECK', orgId: ORG.lead, role: 'verifier' },
-      peer: 'the ecosystem service',
-    });
+    const data = await callService(client, intentResolveRpc, { ecosystemId: world.ecosystemId, intent: 'AGE CHECK', orgId: ORG.lead, role: 'verifier' });
     expect(data).toMatchObject({ templateId: 'tpl-global', scope: 'ecosystem' });
   });
 

@@ -1,8 +1,12 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AppError } from '@tessera/service-kit';
+import { AppError, type Database } from '@tessera/service-kit';
 import type { IntentResolveRequest, IntentResolveResult } from '@tessera/contracts';
-import { resolveIntent } from '../src/nats/intent-resolve-responder.js';
-import { CHANGE_CHANNEL, ResolutionCache } from '../src/resolution-cache.js';
+import { resolveIntent, type IntentResolution } from '../src/use-cases/resolve-intent.js';
+import { ResolutionCache } from '../src/cache/resolution-cache.js';
+import { CHANGE_CHANNEL, openResolutionCache } from '../src/cache/change-notifications.js';
+import type { EcosystemDbSchema } from '../src/db/schema.js';
 import { startHarness, type Harness } from './support/harness.js';
 import { buildWorld, expectStatus, noticeBody, ORG, type World } from './support/world.js';
 
@@ -13,7 +17,7 @@ describe('ResolutionCache', () => {
   it('reuses an outcome within its lifetime, for the same request in any letter case', async () => {
     let now = 0;
     let computed = 0;
-    const cache = new ResolutionCache({ ttlMs: 1000, maxEntries: 10, now: () => now });
+    const cache = new ResolutionCache<IntentResolveResult>({ ttlMs: 1000, maxEntries: 10, now: () => now });
     const compute = async () => result(`t${++computed}`);
     expect((await cache.resolve(request, compute)).templateId).toBe('t1');
     expect((await cache.resolve({ ...request, intent: 'AGE', ecosystemId: request.ecosystemId.toUpperCase() }, compute)).templateId).toBe('t1');
@@ -22,7 +26,7 @@ describe('ResolutionCache', () => {
   });
 
   it('keeps refusals too, and never keeps unexpected errors', async () => {
-    const cache = new ResolutionCache({ ttlMs: 1000, maxEntries: 10 });
+    const cache = new ResolutionCache<IntentResolveResult>({ ttlMs: 1000, maxEntries: 10 });
     let calls = 0;
     const refuse = async () => {
       calls += 1;
@@ -37,7 +41,7 @@ describe('ResolutionCache', () => {
   });
 
   it('does not keep an outcome computed across a clear', async () => {
-    const cache = new ResolutionCache({ ttlMs: 10_000, maxEntries: 10 });
+    const cache = new ResolutionCache<IntentResolveResult>({ ttlMs: 10_000, maxEntries: 10 });
     let release: (value: IntentResolveResult) => void = () => {};
     const pending = cache.resolve(request, () => new Promise((resolve) => (release = resolve)));
     cache.clear();
@@ -47,18 +51,33 @@ describe('ResolutionCache', () => {
   });
 
   it('hands out copies that callers cannot change', async () => {
-    const cache = new ResolutionCache({ ttlMs: 10_000, maxEntries: 10 });
+    const cache = new ResolutionCache<IntentResolveResult>({ ttlMs: 10_000, maxEntries: 10 });
     const first = await cache.resolve(request, async () => result('t'));
     first.templateId = 'changed';
     expect((await cache.resolve(request, async () => result('x'))).templateId).toBe('t');
   });
 });
 
+/**
+ * The app's own cache listens on the same connection, so notifications of the setup's
+ * writes may still be on their way to this test's cache: wait for one sent after them
+ * (a connection delivers notifications in order).
+ */
+async function settleNotifications(database: Database<EcosystemDbSchema>): Promise<void> {
+  const marker = randomUUID();
+  let arrived: () => void = () => {};
+  const arrival = new Promise<void>((resolve) => (arrived = resolve));
+  const stop = await database.listen(CHANGE_CHANNEL, (payload) => payload === marker && arrived(), () => {});
+  await database.db.execute(sql`select pg_notify(${CHANGE_CHANNEL}, ${marker})`);
+  await arrival;
+  await stop();
+}
+
 describe('intent resolutions follow committed changes', () => {
   let h: Harness;
   let world: World;
   let intentId: string;
-  let cache: ResolutionCache;
+  let cache: ResolutionCache<IntentResolution>;
   let unlisten: () => Promise<void>;
   let computed = 0;
 
@@ -67,8 +86,10 @@ describe('intent resolutions follow committed changes', () => {
     world = await buildWorld(h);
     intentId = (await h.call('POST', `/v1/intent/ecosystem/${world.ecosystemId}`, { token: world.tokens.lead, body: { name: 'Age Check', description: '' } })).body.data.id;
     expectStatus(await h.call('POST', `/v1/intent/${intentId}/template`, { token: world.tokens.lead, body: { templateId: 'cred-issuer', role: 'issuer' } }), 201);
-    cache = new ResolutionCache({ ttlMs: 60_000, maxEntries: 100 });
-    unlisten = await h.testDb.database.listen(CHANGE_CHANNEL, () => cache.clear(), () => cache.clear());
+    const opened = await openResolutionCache<IntentResolution>({ database: h.testDb.database, ttlMs: 60_000, maxEntries: 100 });
+    cache = opened.resolutions;
+    unlisten = opened.close;
+    await settleNotifications(h.testDb.database);
   });
   afterAll(async () => {
     await unlisten();
@@ -79,7 +100,7 @@ describe('intent resolutions follow committed changes', () => {
     const req: IntentResolveRequest = { ecosystemId: world.ecosystemId, intent: 'age check', orgId, role: 'verifier' };
     return cache.resolve(req, () => {
       computed += 1;
-      return resolveIntent(h.testDb.database.db, req, true);
+      return resolveIntent({ db: h.testDb.database.db, enabled: true }, req);
     });
   };
   const cleared = async () => {

@@ -6,6 +6,7 @@ import { buildApp } from '../src/app.js';
 import { loadEcosystemConfig } from '../src/config.js';
 import { schema } from '../src/db/schema.js';
 import { MIGRATIONS_FOLDER } from '../src/db/migrations-folder.js';
+import { ResolutionCache } from '../src/cache/resolution-cache.js';
 
 describe('secrets in logs', () => {
   it('never logs bearer tokens, valid or not, even at trace level', async () => {
@@ -15,7 +16,7 @@ describe('secrets in logs', () => {
     const testDb = await createTestDatabase({ schema, service: 'ecosystem', migrationsFolder: MIGRATIONS_FOLDER });
     const config = loadEcosystemConfig({ NODE_ENV: 'test', OIDC_ISSUER: 'https://idp', OIDC_AUDIENCE: 'api', OIDC_JWKS_FILE: '/unused', LOG_LEVEL: 'trace' });
     const bus = new InProcessBus(new InProcessHub());
-    const app = await buildApp({ config, database: testDb.database, bus, verifyToken: createTokenVerifier({ issuer: 'https://idp', audience: 'api', jwks }), logger: logs.logger });
+    const app = await buildApp({ config, database: testDb.database, bus, verifyToken: createTokenVerifier({ issuer: 'https://idp', audience: 'api', jwks }), logger: logs.logger, resolutions: new ResolutionCache({ ttlMs: 0, maxEntries: 0 }) });
     const token = await new SignJWT({ realm_access: { roles: ['platform_admin'] } })
       .setProtectedHeader({ alg: 'ES256', kid: 'k' })
       .setIssuer('https://idp')

@@ -2,10 +2,9 @@
 // for the intent's ecosystem first.
 import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
-import { ErrorCode, type IntentNoticeBody } from '@tessera/contracts';
-import { conflict } from '@tessera/service-kit';
-import { intentNotices, intentNoticeVersions } from './schema.js';
-import { withConflicts, type EcoDb } from './db-types.js';
+import type { IntentNoticeBody } from '@tessera/contracts';
+import { intentNotices, intentNoticeVersions, type IntentNoticeRow } from './schema.js';
+import { returnUniqueConflicts, type Conflict, type EcosystemDb } from './types.js';
 
 export interface NoticeVersionView {
   id: string;
@@ -16,42 +15,42 @@ export interface NoticeVersionView {
   createdAt: Date;
 }
 
-/** Creates the notice of an intent as version 1 (409 NOTICE_EXISTS when it has one). */
-export async function createNotice(db: EcoDb, input: { intentId: string; body: IntentNoticeBody; userId: string }): Promise<NoticeVersionView> {
-  return withConflicts(
-    () =>
-      db.transaction(async (tx) => {
-        const [notice] = await tx.insert(intentNotices).values({ id: randomUUID(), intentId: input.intentId, currentVersion: 1 }).returning();
-        const [version] = await tx.insert(intentNoticeVersions).values({ noticeId: notice!.id, version: 1, body: input.body, createdBy: input.userId }).returning();
-        return { id: notice!.id, intentId: input.intentId, version: 1, body: input.body, createdBy: version!.createdBy, createdAt: version!.createdAt };
-      }),
-    { intent_notices_intent_uq: () => conflict(ErrorCode.NOTICE_EXISTS, 'This intent has a notice already: update it with PUT to issue a new version.') },
-  );
+/** The notice of an intent at version 1, or `{ conflict: 'exists' }` when the intent has one. */
+export async function insertNotice(db: EcosystemDb, intentId: string): Promise<IntentNoticeRow | Conflict<'exists'>> {
+  return returnUniqueConflicts(async () => {
+    const [notice] = await db.insert(intentNotices).values({ id: randomUUID(), intentId, currentVersion: 1 }).returning();
+    return notice!;
+  }, { intent_notices_intent_uq: 'exists' });
 }
 
 /**
- * Stores version n+1. The version counter is bumped by an UPDATE, whose row lock
- * makes simultaneous updates take turns and get distinct versions. Undefined when
- * the intent has no notice.
+ * Bumps the notice's version counter and returns the notice with its new version,
+ * undefined when the intent has no notice. The UPDATE's row lock makes simultaneous
+ * updates take turns, so each gets a distinct version.
  */
-export async function addNoticeVersion(db: EcoDb, input: { intentId: string; body: IntentNoticeBody; userId: string }): Promise<NoticeVersionView | undefined> {
-  return db.transaction(async (tx) => {
-    const [notice] = await tx
-      .update(intentNotices)
-      .set({ currentVersion: sql`${intentNotices.currentVersion} + 1` })
-      .where(eq(intentNotices.intentId, input.intentId))
-      .returning();
-    if (!notice) return undefined;
-    const [version] = await tx
-      .insert(intentNoticeVersions)
-      .values({ noticeId: notice.id, version: notice.currentVersion, body: input.body, createdBy: input.userId })
-      .returning();
-    return { id: notice.id, intentId: input.intentId, version: notice.currentVersion, body: input.body, createdBy: version!.createdBy, createdAt: version!.createdAt };
-  });
+export async function nextNoticeVersion(db: EcosystemDb, intentId: string): Promise<IntentNoticeRow | undefined> {
+  const [notice] = await db
+    .update(intentNotices)
+    .set({ currentVersion: sql`${intentNotices.currentVersion} + 1` })
+    .where(eq(intentNotices.intentId, intentId))
+    .returning();
+  return notice;
+}
+
+/** Stores the body of one version of a notice. */
+export async function insertNoticeVersion(
+  db: EcosystemDb,
+  input: { notice: IntentNoticeRow; body: IntentNoticeBody; userId: string },
+): Promise<NoticeVersionView> {
+  const [version] = await db
+    .insert(intentNoticeVersions)
+    .values({ noticeId: input.notice.id, version: input.notice.currentVersion, body: input.body, createdBy: input.userId })
+    .returning();
+  return { id: input.notice.id, intentId: input.notice.intentId, version: input.notice.currentVersion, body: input.body, createdBy: version!.createdBy, createdAt: version!.createdAt };
 }
 
 /** The latest version of the intent's notice, or version `version`. */
-export async function findNoticeVersion(db: EcoDb, intentId: string, version?: number): Promise<NoticeVersionView | undefined> {
+export async function findNoticeVersion(db: EcosystemDb, intentId: string, version?: number): Promise<NoticeVersionView | undefined> {
   const [row] = await db
     .select({ notice: intentNotices, version: intentNoticeVersions })
     .from(intentNotices)

@@ -2,15 +2,14 @@
 // another intent reads as unknown.
 import { randomUUID } from 'node:crypto';
 import { and, asc, eq, isNull, or, sql } from 'drizzle-orm';
-import { ErrorCode, type TemplateRole } from '@tessera/contracts';
-import { conflict } from '@tessera/service-kit';
+import type { TemplateRole } from '@tessera/contracts';
 import { intentTemplates, type IntentTemplateRow } from './schema.js';
-import { withConflicts, type EcoDb } from './db-types.js';
+import { returnUniqueConflicts, type Conflict, type EcosystemDb } from './types.js';
 
-const templateExists = () => () =>
-  conflict(ErrorCode.INTENT_TEMPLATE_EXISTS, 'This intent has a template for that role and scope already (one ecosystem-wide, one per organisation override).');
+/** One mapping per intent, role and scope (ecosystem-wide, or one organisation). */
+const SCOPE_INDEXES = { intent_templates_scope_uq: 'scope' } as const;
 
-export interface CreateIntentTemplateInput {
+export interface InsertIntentTemplateInput {
   intentId: string;
   templateId: string;
   role: TemplateRole;
@@ -19,58 +18,61 @@ export interface CreateIntentTemplateInput {
   userId: string;
 }
 
-export async function createIntentTemplate(db: EcoDb, input: CreateIntentTemplateInput): Promise<IntentTemplateRow> {
-  return withConflicts(
-    async () => {
-      const { userId, ...values } = input;
-      const [row] = await db
-        .insert(intentTemplates)
-        .values({ id: randomUUID(), ...values, createdBy: userId, lastChangedBy: userId })
-        .returning();
-      return row!;
-    },
-    { intent_templates_scope_uq: templateExists() },
-  );
+/** A new mapping, or `{ conflict: 'scope' }` when the intent has one for that role and scope. */
+export async function insertIntentTemplate(db: EcosystemDb, input: InsertIntentTemplateInput): Promise<IntentTemplateRow | Conflict<'scope'>> {
+  return returnUniqueConflicts(async () => {
+    const { userId, ...values } = input;
+    const [row] = await db
+      .insert(intentTemplates)
+      .values({ id: randomUUID(), ...values, createdBy: userId, lastChangedBy: userId })
+      .returning();
+    return row!;
+  }, SCOPE_INDEXES);
 }
 
-export async function listIntentTemplates(db: EcoDb, intentId: string): Promise<IntentTemplateRow[]> {
+export async function listIntentTemplates(db: EcosystemDb, intentId: string): Promise<IntentTemplateRow[]> {
   return db.select().from(intentTemplates).where(eq(intentTemplates.intentId, intentId)).orderBy(asc(intentTemplates.createdAt), asc(intentTemplates.id));
 }
 
-export async function findIntentTemplate(db: EcoDb, intentId: string, id: string): Promise<IntentTemplateRow | undefined> {
+export async function findIntentTemplate(db: EcosystemDb, intentId: string, id: string): Promise<IntentTemplateRow | undefined> {
   const [row] = await db.select().from(intentTemplates).where(and(eq(intentTemplates.intentId, intentId), eq(intentTemplates.id, id)));
   return row;
 }
 
-export async function updateIntentTemplate(
-  db: EcoDb,
-  input: { intentId: string; id: string; role: TemplateRole; description: string | null | undefined; userId: string },
-): Promise<IntentTemplateRow | undefined> {
-  return withConflicts(
-    async () => {
-      const [row] = await db
-        .update(intentTemplates)
-        .set({
-          role: input.role,
-          ...(input.description !== undefined ? { description: input.description } : {}),
-          lastChangedBy: input.userId,
-          lastChangedAt: sql`now()`,
-        })
-        .where(and(eq(intentTemplates.intentId, input.intentId), eq(intentTemplates.id, input.id)))
-        .returning();
-      return row;
-    },
-    { intent_templates_scope_uq: templateExists() },
-  );
+export interface UpdateIntentTemplateInput {
+  intentId: string;
+  id: string;
+  role: TemplateRole;
+  /** Absent keeps the description. */
+  description: string | null | undefined;
+  userId: string;
 }
 
-export async function deleteIntentTemplate(db: EcoDb, intentId: string, id: string): Promise<IntentTemplateRow | undefined> {
+/** The updated mapping, undefined when it is gone, or `{ conflict: 'scope' }` when the new role clashes. */
+export async function updateIntentTemplate(db: EcosystemDb, input: UpdateIntentTemplateInput): Promise<IntentTemplateRow | undefined | Conflict<'scope'>> {
+  const updated = await returnUniqueConflicts(async () => {
+    const [row] = await db
+      .update(intentTemplates)
+      .set({
+        role: input.role,
+        ...(input.description !== undefined ? { description: input.description } : {}),
+        lastChangedBy: input.userId,
+        lastChangedAt: sql`now()`,
+      })
+      .where(and(eq(intentTemplates.intentId, input.intentId), eq(intentTemplates.id, input.id)))
+      .returning();
+    return { row };
+  }, SCOPE_INDEXES);
+  return 'conflict' in updated ? updated : updated.row;
+}
+
+export async function deleteIntentTemplate(db: EcosystemDb, intentId: string, id: string): Promise<IntentTemplateRow | undefined> {
   const [row] = await db.delete(intentTemplates).where(and(eq(intentTemplates.intentId, intentId), eq(intentTemplates.id, id))).returning();
   return row;
 }
 
 /** The mappings that can answer a resolution for `orgId`: its override and the ecosystem-wide one. */
-export async function findMappingsFor(db: EcoDb, intentId: string, orgId: string): Promise<IntentTemplateRow[]> {
+export async function findMappingsFor(db: EcosystemDb, intentId: string, orgId: string): Promise<IntentTemplateRow[]> {
   return db
     .select()
     .from(intentTemplates)

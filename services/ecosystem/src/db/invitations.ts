@@ -2,10 +2,10 @@
 // member invitations to their ecosystem or to the invited organisation.
 import { randomUUID } from 'node:crypto';
 import { and, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
-import { ErrorCode, type InvitationStatus } from '@tessera/contracts';
-import { conflict, type PageWindow } from '@tessera/service-kit';
-import { ecosystems, invitations, memberships, organisations, type InvitationRow } from './schema.js';
-import { withConflicts, type EcoDb } from './db-types.js';
+import type { InvitationStatus } from '@tessera/contracts';
+import type { PageWindow } from '@tessera/service-kit';
+import { ecosystems, invitations, organisations, type InvitationRow } from './schema.js';
+import { returnUniqueConflicts, type Conflict, type EcosystemDb } from './types.js';
 
 /** An invitation with the names the listings show (`ecosystem`, `organisation`). */
 export interface InvitationView {
@@ -14,10 +14,9 @@ export interface InvitationView {
   organisation: { name: string } | null;
 }
 
-const invitationPending = (what: string) => () => conflict(ErrorCode.INVITATION_PENDING, `${what} has a pending invitation already.`);
-
-export async function createLeadInvitation(db: EcoDb, input: { email: string; createdBy: string }): Promise<InvitationRow> {
-  return withConflicts(
+/** A new pending lead invitation, or `{ conflict: 'pending' }` when the e-mail (ignoring case) has one. */
+export async function insertLeadInvitation(db: EcosystemDb, input: { email: string; createdBy: string }): Promise<InvitationRow | Conflict<'pending'>> {
+  return returnUniqueConflicts(
     async () => {
       const [row] = await db
         .insert(invitations)
@@ -25,11 +24,41 @@ export async function createLeadInvitation(db: EcoDb, input: { email: string; cr
         .returning();
       return row!;
     },
-    { invitations_pending_lead_email_uq: invitationPending(input.email) },
+    { invitations_pending_lead_email_uq: 'pending' },
   );
 }
 
-export interface InviteMemberInput {
+/** The pending lead invitation for an e-mail address (there is at most one). */
+export async function findPendingLeadInvitation(db: EcosystemDb, email: string): Promise<InvitationRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(invitations)
+    .where(and(eq(invitations.type, 'ecosystem'), eq(invitations.status, 'pending'), sql`lower(${invitations.email}) = lower(${email})`));
+  return row;
+}
+
+export interface ClaimLeadInvitationInput {
+  email: string;
+  ecosystemId: string;
+  orgId: string;
+  userId: string;
+}
+
+/**
+ * Marks the pending lead invitation of `email` accepted for the new ecosystem. The
+ * conditional UPDATE lets one of several simultaneous claims through; undefined for
+ * the others (and when there is no pending invitation).
+ */
+export async function claimLeadInvitation(db: EcosystemDb, input: ClaimLeadInvitationInput): Promise<{ id: string } | undefined> {
+  const [claimed] = await db
+    .update(invitations)
+    .set({ status: 'accepted', ecosystemId: input.ecosystemId, invitedOrg: input.orgId, userId: input.userId, lastChangedBy: input.userId, lastChangedAt: sql`now()` })
+    .where(and(eq(invitations.type, 'ecosystem'), eq(invitations.status, 'pending'), sql`lower(${invitations.email}) = lower(${input.email})`))
+    .returning({ id: invitations.id });
+  return claimed;
+}
+
+export interface InsertMemberInvitationInput {
   ecosystemId: string;
   orgId: string;
   email: string;
@@ -39,93 +68,76 @@ export interface InviteMemberInput {
 }
 
 /**
- * Invites an organisation: a new pending invitation, or a rejected one back to pending.
- * One row per (ecosystem, organisation) under a unique index keeps racing invites to one.
+ * A new pending member invitation; undefined when the organisation has an invitation
+ * row in this ecosystem already (one per ecosystem and organisation, under a unique index).
  */
-export async function inviteMember(db: EcoDb, input: InviteMemberInput): Promise<InvitationRow> {
-  return db.transaction(async (tx) => {
-    const [member] = await tx
-      .select({ id: memberships.id })
-      .from(memberships)
-      .where(and(eq(memberships.ecosystemId, input.ecosystemId), eq(memberships.orgId, input.orgId)));
-    if (member) throw alreadyMember(input.orgId);
-    const [inserted] = await tx
-      .insert(invitations)
-      .values({
-        id: randomUUID(),
-        type: 'member',
-        email: input.email,
-        status: 'pending',
-        userId: input.ownerUserId,
-        ecosystemId: input.ecosystemId,
-        invitedOrg: input.orgId,
-        createdBy: input.createdBy,
-        lastChangedBy: input.createdBy,
-      })
-      .onConflictDoNothing()
-      .returning();
-    if (inserted) return inserted;
-    const [reopened] = await tx
-      .update(invitations)
-      .set({ status: 'pending', email: input.email, userId: input.ownerUserId, lastChangedBy: input.createdBy, lastChangedAt: sql`now()` })
-      .where(and(memberInvitationOf(input.ecosystemId, input.orgId), eq(invitations.status, 'rejected')))
-      .returning();
-    if (reopened) return reopened;
-    const [existing] = await tx.select({ status: invitations.status }).from(invitations).where(memberInvitationOf(input.ecosystemId, input.orgId));
-    if (existing?.status === 'accepted') throw alreadyMember(input.orgId);
-    throw invitationPending(`Organisation ${input.orgId}`)();
-  });
+export async function insertMemberInvitation(db: EcosystemDb, input: InsertMemberInvitationInput): Promise<InvitationRow | undefined> {
+  const [inserted] = await db
+    .insert(invitations)
+    .values({
+      id: randomUUID(),
+      type: 'member',
+      email: input.email,
+      status: 'pending',
+      userId: input.ownerUserId,
+      ecosystemId: input.ecosystemId,
+      invitedOrg: input.orgId,
+      createdBy: input.createdBy,
+      lastChangedBy: input.createdBy,
+    })
+    .onConflictDoNothing()
+    .returning();
+  return inserted;
 }
 
-function alreadyMember(orgId: string) {
-  return conflict(ErrorCode.ALREADY_MEMBER, `Organisation ${orgId} is a member of this ecosystem already.`);
+/** Puts a rejected member invitation back to pending; undefined when it is not rejected. */
+export async function reopenRejectedInvitation(db: EcosystemDb, input: InsertMemberInvitationInput): Promise<InvitationRow | undefined> {
+  const [reopened] = await db
+    .update(invitations)
+    .set({ status: 'pending', email: input.email, userId: input.ownerUserId, lastChangedBy: input.createdBy, lastChangedAt: sql`now()` })
+    .where(and(memberInvitationOf(input.ecosystemId, input.orgId), eq(invitations.status, 'rejected')))
+    .returning();
+  return reopened;
 }
 
-function memberInvitationOf(ecosystemId: string, orgId: string): SQL {
-  return and(eq(invitations.type, 'member'), eq(invitations.ecosystemId, ecosystemId), eq(invitations.invitedOrg, orgId))!;
-}
-
-export interface DecideInvitationInput {
-  ecosystemId: string;
-  orgId: string;
-  status: 'accepted' | 'rejected';
-  userId: string;
-  userEmail: string | null;
-}
-
-/**
- * Moves a pending member invitation to accepted or rejected; accepting creates the
- * ACTIVE membership in the same transaction. The conditional UPDATE lets exactly one
- * of several simultaneous answers through; the others get INVITATION_NOT_PENDING.
- */
-export async function decideInvitation(db: EcoDb, input: DecideInvitationInput): Promise<InvitationRow> {
-  return db.transaction(async (tx) => {
-    const [updated] = await tx
-      .update(invitations)
-      .set({ status: input.status, lastChangedBy: input.userId, lastChangedAt: sql`now()` })
-      .where(and(memberInvitationOf(input.ecosystemId, input.orgId), eq(invitations.status, 'pending')))
-      .returning();
-    if (!updated) throw conflict(ErrorCode.INVITATION_NOT_PENDING, 'This invitation has been answered already; only a pending invitation can be accepted or rejected.');
-    if (input.status === 'accepted') {
-      await tx
-        .insert(memberships)
-        .values({ id: randomUUID(), ecosystemId: input.ecosystemId, orgId: input.orgId, role: 'Ecosystem Member', status: 'ACTIVE', userId: input.userId, userEmail: input.userEmail })
-        .onConflictDoUpdate({
-          target: [memberships.ecosystemId, memberships.orgId],
-          set: { status: 'ACTIVE', userId: input.userId, userEmail: input.userEmail, lastChangedAt: sql`now()` },
-        });
-    }
-    return updated;
-  });
+/** The member invitation of an organisation in an ecosystem. */
+export async function findMemberInvitation(db: EcosystemDb, ecosystemId: string, orgId: string): Promise<InvitationRow | undefined> {
+  const [row] = await db.select().from(invitations).where(memberInvitationOf(ecosystemId, orgId));
+  return row;
 }
 
 /** Member invitations of the caller's organisations in one ecosystem. */
-export async function findMemberInvitations(db: EcoDb, ecosystemId: string, orgIds: string[]): Promise<InvitationRow[]> {
+export async function findMemberInvitations(db: EcosystemDb, ecosystemId: string, orgIds: string[]): Promise<InvitationRow[]> {
   if (orgIds.length === 0) return [];
   return db
     .select()
     .from(invitations)
     .where(and(eq(invitations.type, 'member'), eq(invitations.ecosystemId, ecosystemId), inArray(invitations.invitedOrg, orgIds)));
+}
+
+export interface ClosePendingInvitationInput {
+  ecosystemId: string;
+  orgId: string;
+  status: 'accepted' | 'rejected';
+  userId: string;
+}
+
+/**
+ * Moves a pending member invitation to accepted or rejected. The conditional UPDATE
+ * lets exactly one of several simultaneous answers through; undefined for the others
+ * (and when the invitation is not pending).
+ */
+export async function closePendingInvitation(db: EcosystemDb, input: ClosePendingInvitationInput): Promise<InvitationRow | undefined> {
+  const [updated] = await db
+    .update(invitations)
+    .set({ status: input.status, lastChangedBy: input.userId, lastChangedAt: sql`now()` })
+    .where(and(memberInvitationOf(input.ecosystemId, input.orgId), eq(invitations.status, 'pending')))
+    .returning();
+  return updated;
+}
+
+function memberInvitationOf(ecosystemId: string, orgId: string): SQL {
+  return and(eq(invitations.type, 'member'), eq(invitations.ecosystemId, ecosystemId), eq(invitations.invitedOrg, orgId))!;
 }
 
 export type InvitationFilter =
@@ -135,7 +147,7 @@ export type InvitationFilter =
 
 /** A page of invitations, newest first, with their ecosystem and organisation names. */
 export async function listInvitations(
-  db: EcoDb,
+  db: EcosystemDb,
   filter: InvitationFilter,
   status: InvitationStatus | undefined,
   window: PageWindow,
@@ -168,7 +180,7 @@ export async function listInvitations(
 }
 
 /** One invitation with its names, for answers to single-invitation operations. */
-export async function viewInvitation(db: EcoDb, invitation: InvitationRow): Promise<InvitationView> {
+export async function viewInvitation(db: EcosystemDb, invitation: InvitationRow): Promise<InvitationView> {
   const [ecosystem] = invitation.ecosystemId ? await db.select().from(ecosystems).where(eq(ecosystems.id, invitation.ecosystemId)) : [];
   const [organisation] = invitation.invitedOrg ? await db.select({ name: organisations.name }).from(organisations).where(eq(organisations.id, invitation.invitedOrg)) : [];
   return {
@@ -176,13 +188,4 @@ export async function viewInvitation(db: EcoDb, invitation: InvitationRow): Prom
     ecosystem: ecosystem ? { id: ecosystem.id, name: ecosystem.name, description: ecosystem.description, createdAt: ecosystem.createdAt } : null,
     organisation: organisation ?? null,
   };
-}
-
-/** The pending lead invitation for an e-mail address (there is at most one). */
-export async function findPendingLeadInvitation(db: EcoDb, email: string): Promise<InvitationRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(invitations)
-    .where(and(eq(invitations.type, 'ecosystem'), eq(invitations.status, 'pending'), sql`lower(${invitations.email}) = lower(${email})`));
-  return row;
 }

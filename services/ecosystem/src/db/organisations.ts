@@ -2,7 +2,7 @@
 // callers are authorised for the organisation before these run.
 import { eq, getTableColumns, sql } from 'drizzle-orm';
 import { organisations, type OrganisationRow } from './schema.js';
-import type { EcoDb } from './db-types.js';
+import type { EcosystemDb } from './types.js';
 
 export interface UpsertOrganisationInput {
   id: string;
@@ -12,7 +12,7 @@ export interface UpsertOrganisationInput {
 }
 
 /** Inserts or updates one organisation; `created` tells which (`xmax = 0` only on a fresh insert). */
-export async function upsertOrganisation(db: EcoDb, input: UpsertOrganisationInput): Promise<{ row: OrganisationRow; created: boolean }> {
+export async function upsertOrganisation(db: EcosystemDb, input: UpsertOrganisationInput): Promise<{ row: OrganisationRow; created: boolean }> {
   const [result] = await db
     .insert(organisations)
     .values(input)
@@ -25,7 +25,7 @@ export async function upsertOrganisation(db: EcoDb, input: UpsertOrganisationInp
   return { row, created };
 }
 
-export async function findOrganisation(db: EcoDb, id: string): Promise<OrganisationRow | undefined> {
+export async function findOrganisation(db: EcosystemDb, id: string): Promise<OrganisationRow | undefined> {
   const [row] = await db.select().from(organisations).where(eq(organisations.id, id));
   return row;
 }

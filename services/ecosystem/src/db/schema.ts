@@ -161,6 +161,7 @@ export type InvitationRow = typeof invitations.$inferSelect;
 export type MembershipRow = typeof memberships.$inferSelect;
 export type IntentRow = typeof intents.$inferSelect;
 export type IntentTemplateRow = typeof intentTemplates.$inferSelect;
+export type IntentNoticeRow = typeof intentNotices.$inferSelect;
 export type IntentNoticeVersionRow = typeof intentNoticeVersions.$inferSelect;
 
 export const schema = { organisations, ecosystems, invitations, memberships, intents, intentTemplates, intentNotices, intentNoticeVersions };

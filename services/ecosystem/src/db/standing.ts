@@ -2,9 +2,9 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { StandingFacts } from '../domain/relation.js';
 import { invitations, memberships } from './schema.js';
-import type { EcoDb } from './db-types.js';
+import type { EcosystemDb } from './types.js';
 
-export async function loadStandingFacts(db: EcoDb, ecosystemId: string, orgIds: string[]): Promise<StandingFacts> {
+export async function loadStandingFacts(db: EcosystemDb, ecosystemId: string, orgIds: string[]): Promise<StandingFacts> {
   if (orgIds.length === 0) return { memberships: [], invitations: [] };
   const [membershipRows, invitationRows] = await Promise.all([
     db
@@ -23,7 +23,7 @@ export async function loadStandingFacts(db: EcoDb, ecosystemId: string, orgIds: 
 }
 
 /** True when `orgId` is the ecosystem's lead or an ACTIVE member. */
-export async function isActiveParticipant(db: EcoDb, ecosystemId: string, orgId: string): Promise<boolean> {
+export async function isActiveParticipant(db: EcosystemDb, ecosystemId: string, orgId: string): Promise<boolean> {
   const [row] = await db
     .select({ id: memberships.id })
     .from(memberships)

@@ -1,5 +1,4 @@
-import { badRequest } from '@tessera/service-kit';
-import { isUuid } from './ids.js';
+import { badRequest, isUuid } from '@tessera/service-kit';
 
 export type InvitationPerspective =
   | { kind: 'received'; orgId: string }

@@ -1,3 +1,4 @@
+import type { IntentBody } from '@tessera/contracts';
 import { badRequest } from '@tessera/service-kit';
 
 export interface NormaliseNameOptions {
@@ -19,4 +20,9 @@ export function normaliseName(options: NormaliseNameOptions): string {
     throw badRequest('The request is invalid: see details.', [{ path: options.path, message }]);
   }
   return name;
+}
+
+/** An intent's name normalised (1–100 characters) and its description trimmed (ECOSYSTEM.md, Intents). */
+export function normaliseIntentBody(body: IntentBody): IntentBody {
+  return { name: normaliseName({ value: body.name, path: '/name', min: 1, max: 100 }), description: body.description.trim() };
 }

@@ -1,6 +1,8 @@
-import type { EcosystemRole, InvitationStatus, MembershipStatus } from '@tessera/contracts';
-import { forbidden, notFound } from '@tessera/service-kit';
-import { ErrorCode } from '@tessera/contracts';
+import { ErrorCode, type EcosystemRole, type InvitationStatus, type MembershipStatus } from '@tessera/contracts';
+import { forbidden, notFound, type OrgRole } from '@tessera/service-kit';
+
+/** Organisation roles that act for an organisation in ecosystem matters. */
+export const MANAGING_ROLES: readonly OrgRole[] = ['owner', 'admin'];
 
 /**
  * How a caller stands towards an ecosystem (ECOSYSTEM.md, Who may call what), derived

@@ -1,44 +1,33 @@
 import { Type } from 'typebox';
-import { DashboardSummarySchema, EcosystemCreateBodySchema, EcosystemListEntrySchema, EcosystemSchema, ErrorCode, OrganisationIdSchema } from '@tessera/contracts';
-import { envelope, notFound, orgsWithRole, pageWindow, principalOf, requireOrgRole, requirePlatformAdmin, toPage, type App } from '@tessera/service-kit';
-import { MANAGING_ROLES } from '../access.js';
-import { countDashboard, createEcosystemFromInvitation, listEcosystemsOfOrgs, noLeadInvitation } from '../db/ecosystems.js';
-import { findPendingLeadInvitation } from '../db/invitations.js';
-import { findOrganisation } from '../db/organisations.js';
-import { normaliseName } from '../domain/names.js';
-import { presentEcosystem } from '../present.js';
-import type { RouteDeps } from './route-deps.js';
+import { DashboardSummarySchema, EcosystemCreateBodySchema, EcosystemListEntrySchema, EcosystemSchema, OrganisationIdSchema } from '@tessera/contracts';
+import { envelope, pageWindow, principalOf, routeSchema, toPage, type App } from '@tessera/service-kit';
+import { presentEcosystem, presentEcosystemListEntry } from '../presenters/ecosystems.js';
+import { createEcosystem, type CreateEcosystemDeps } from '../use-cases/create-ecosystem.js';
+import { getDashboardSummary, type GetDashboardSummaryDeps } from '../use-cases/get-dashboard-summary.js';
+import { listEcosystems, type ListEcosystemsDeps } from '../use-cases/list-ecosystems.js';
 import { Envelope, PagedEnvelope, PagedQuery, PathId } from './schemas.js';
 
+export type EcosystemRouteDeps = CreateEcosystemDeps & ListEcosystemsDeps & GetDashboardSummaryDeps;
+
 /** Ecosystem creation by an invited lead, the list of an organisation's ecosystems and the admin dashboard. */
-export function registerEcosystemRoutes(app: App, deps: RouteDeps): void {
+export function registerEcosystemRoutes(app: App, deps: EcosystemRouteDeps): void {
   app.post(
     '/v1/ecosystem/:orgId/create',
     {
-      schema: {
-        tags: ['ecosystems'],
-        security: [{ bearer: [] }],
-        params: Type.Object({ orgId: PathId }),
-        body: EcosystemCreateBodySchema,
-        response: { 201: Envelope(EcosystemSchema) },
-      },
+      schema: routeSchema(
+        {
+          summary: 'Create an ecosystem led by an organisation',
+          description:
+            'The owner of orgId with a pending lead invitation for their e-mail (403 NO_LEAD_INVITATION) creates the ecosystem; orgId must be in the directory (404 ORGANISATION_NOT_FOUND). Names are unique ignoring case (409 ECOSYSTEM_NAME_TAKEN).',
+          tags: ['ecosystems'],
+          security: 'bearer',
+          errors: [404, 409, 413, 415, 503],
+        },
+        { params: Type.Object({ orgId: PathId }), body: EcosystemCreateBodySchema, response: { 201: Envelope(EcosystemSchema) } },
+      ),
     },
     async (request, reply) => {
-      const principal = principalOf(request);
-      const { orgId } = request.params;
-      // Body rules first, like the schema: bad input is 400 whoever sends it.
-      const name = normaliseName({ value: request.body.name, path: '/name', min: 2, max: 50 });
-      requireOrgRole(principal, orgId, ['owner']);
-      if (!principal.email || !(await findPendingLeadInvitation(deps.db, principal.email))) throw noLeadInvitation();
-      if (!(await findOrganisation(deps.db, orgId))) {
-        throw notFound(`Organisation ${orgId} is not in the directory: register it with PUT /v1/organisations/${orgId} first.`, ErrorCode.ORGANISATION_NOT_FOUND);
-      }
-      const ecosystem = await createEcosystemFromInvitation(deps.db, {
-        body: { ...request.body, name, description: request.body.description.trim() },
-        orgId,
-        userId: principal.sub,
-        userEmail: principal.email,
-      });
+      const ecosystem = await createEcosystem(deps, { principal: principalOf(request), orgId: request.params.orgId, body: request.body });
       return reply.code(201).send(envelope(201, 'Ecosystem created.', presentEcosystem(ecosystem)));
     },
   );
@@ -46,39 +35,32 @@ export function registerEcosystemRoutes(app: App, deps: RouteDeps): void {
   app.get(
     '/v1/ecosystem',
     {
-      schema: {
-        tags: ['ecosystems'],
-        security: [{ bearer: [] }],
-        querystring: PagedQuery({ orgId: Type.Optional(OrganisationIdSchema) }),
-        response: { 200: PagedEnvelope(EcosystemListEntrySchema) },
-      },
+      schema: routeSchema(
+        {
+          summary: "List the ecosystems of the caller's organisations",
+          description: 'Ecosystems that the organisations where the caller is owner or admin lead or belong to (or only orgId), one entry per ecosystem.',
+          tags: ['ecosystems'],
+          security: 'bearer',
+          errors: [503],
+        },
+        { querystring: PagedQuery({ orgId: Type.Optional(OrganisationIdSchema) }), response: { 200: PagedEnvelope(EcosystemListEntrySchema) } },
+      ),
     },
     async (request) => {
-      const principal = principalOf(request);
-      const { orgId } = request.query;
-      if (orgId) requireOrgRole(principal, orgId, MANAGING_ROLES);
-      const orgIds = orgId ? [orgId] : orgsWithRole(principal, MANAGING_ROLES);
       const window = pageWindow(request.query);
-      const { rows, total } = await listEcosystemsOfOrgs(deps.db, orgIds, window);
-      const entries = rows.map((row) => ({
-        id: row.id,
-        name: row.name,
-        description: row.description,
-        memberCount: row.memberCount,
-        role: row.role,
-        leadOrg: { id: row.leadOrgId, name: row.leadOrgName },
-        createDateTime: row.createdAt.toISOString(),
-      }));
-      return envelope(200, 'Ecosystems.', toPage(entries, total, window));
+      const { rows, total } = await listEcosystems(deps, { principal: principalOf(request), orgId: request.query.orgId, window });
+      return envelope(200, 'Ecosystems.', toPage(rows.map(presentEcosystemListEntry), total, window));
     },
   );
 
   app.get(
     '/v1/ecosystem/dashboard/summary',
-    { schema: { tags: ['ecosystems'], security: [{ bearer: [] }], response: { 200: Envelope(DashboardSummarySchema) } } },
-    async (request) => {
-      requirePlatformAdmin(principalOf(request));
-      return envelope(200, 'Dashboard summary.', await countDashboard(deps.db));
+    {
+      schema: routeSchema(
+        { summary: 'Count ecosystems, lead invitations and active organisations', tags: ['ecosystems'], security: 'bearer', errors: [503] },
+        { response: { 200: Envelope(DashboardSummarySchema) } },
+      ),
     },
+    async (request) => envelope(200, 'Dashboard summary.', await getDashboardSummary(deps, { principal: principalOf(request) })),
   );
 }

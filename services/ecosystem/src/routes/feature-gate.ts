@@ -1,6 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ErrorCode } from '@tessera/contracts';
-import { forbidden } from '@tessera/service-kit';
+import { ecosystemDisabled } from '../domain/errors.js';
 
 /**
  * With ECOSYSTEM_ENABLED=false every gated route answers 403 ECOSYSTEM_DISABLED, after
@@ -8,6 +7,6 @@ import { forbidden } from '@tessera/service-kit';
  */
 export function createFeatureGate(enabled: boolean) {
   return async (_request: FastifyRequest, _reply: FastifyReply): Promise<void> => {
-    if (!enabled) throw forbidden('The ecosystem feature is disabled on this platform.', ErrorCode.ECOSYSTEM_DISABLED);
+    if (!enabled) throw ecosystemDisabled();
   };
 }

@@ -1,38 +1,37 @@
 import { Type } from 'typebox';
-import { IntentBodySchema, IntentSchema, type IntentBody } from '@tessera/contracts';
-import { envelope, pageWindow, principalOf, toPage, type App } from '@tessera/service-kit';
-import { authoriseEcosystem, authoriseIntent, intentNotFound } from '../access.js';
-import { createIntent, deleteIntent, listIntents, updateIntent } from '../db/intents.js';
-import { normaliseName } from '../domain/names.js';
-import { presentIntent } from '../present.js';
-import type { RouteDeps } from './route-deps.js';
+import { IntentBodySchema, IntentSchema } from '@tessera/contracts';
+import { envelope, pageWindow, principalOf, routeSchema, toPage, type App } from '@tessera/service-kit';
+import { presentIntent } from '../presenters/intents.js';
+import { createIntent, type CreateIntentDeps } from '../use-cases/create-intent.js';
+import { deleteIntent, type DeleteIntentDeps } from '../use-cases/delete-intent.js';
+import { getIntent, type GetIntentDeps } from '../use-cases/get-intent.js';
+import { listEcosystemIntents, type ListEcosystemIntentsDeps } from '../use-cases/list-ecosystem-intents.js';
+import { updateIntent, type UpdateIntentDeps } from '../use-cases/update-intent.js';
 import { Envelope, PagedEnvelope, PagedQuery, PathId } from './schemas.js';
 
+export type IntentRouteDeps = CreateIntentDeps & ListEcosystemIntentsDeps & GetIntentDeps & UpdateIntentDeps & DeleteIntentDeps;
+
+const EcosystemIdParams = Type.Object({ ecosystemId: PathId });
 const IntentIdParams = Type.Object({ intentId: PathId });
 
-/** Body rules beyond the schema, checked before authorisation like the schema is. */
-function normaliseIntentBody(body: IntentBody): IntentBody {
-  return { name: normaliseName({ value: body.name, path: '/name', min: 1, max: 100 }), description: body.description.trim() };
-}
-
 /** Intents of an ecosystem: the lead defines them, lead and members read them. */
-export function registerIntentRoutes(app: App, deps: RouteDeps): void {
+export function registerIntentRoutes(app: App, deps: IntentRouteDeps): void {
   app.post(
     '/v1/intent/ecosystem/:ecosystemId',
     {
-      schema: {
-        tags: ['intents'],
-        security: [{ bearer: [] }],
-        params: Type.Object({ ecosystemId: PathId }),
-        body: IntentBodySchema,
-        response: { 201: Envelope(IntentSchema) },
-      },
+      schema: routeSchema(
+        {
+          summary: 'Create an intent in the ecosystem',
+          description: 'Lead only. Names are unique per ecosystem, ignoring case (409 INTENT_NAME_TAKEN).',
+          tags: ['intents'],
+          security: 'bearer',
+          errors: [404, 409, 413, 415, 503],
+        },
+        { params: EcosystemIdParams, body: IntentBodySchema, response: { 201: Envelope(IntentSchema) } },
+      ),
     },
     async (request, reply) => {
-      const principal = principalOf(request);
-      const body = normaliseIntentBody(request.body);
-      const { ecosystem } = await authoriseEcosystem(deps.db, principal, request.params.ecosystemId, ['lead']);
-      const intent = await createIntent(deps.db, { ecosystemId: ecosystem.id, body, userId: principal.sub });
+      const intent = await createIntent(deps, { principal: principalOf(request), ecosystemId: request.params.ecosystemId, body: request.body });
       return reply.code(201).send(envelope(201, 'Intent created.', presentIntent(intent)));
     },
   );
@@ -40,52 +39,60 @@ export function registerIntentRoutes(app: App, deps: RouteDeps): void {
   app.get(
     '/v1/intent/ecosystem/:ecosystemId',
     {
-      schema: {
-        tags: ['intents'],
-        security: [{ bearer: [] }],
-        params: Type.Object({ ecosystemId: PathId }),
-        querystring: PagedQuery({}),
-        response: { 200: PagedEnvelope(IntentSchema) },
-      },
+      schema: routeSchema(
+        { summary: "List the ecosystem's intents, newest first", tags: ['intents'], security: 'bearer', errors: [404, 503] },
+        { params: EcosystemIdParams, querystring: PagedQuery({}), response: { 200: PagedEnvelope(IntentSchema) } },
+      ),
     },
     async (request) => {
-      const { ecosystem } = await authoriseEcosystem(deps.db, principalOf(request), request.params.ecosystemId, ['lead', 'member']);
       const window = pageWindow(request.query);
-      const { rows, total } = await listIntents(deps.db, ecosystem.id, window);
+      const { rows, total } = await listEcosystemIntents(deps, { principal: principalOf(request), ecosystemId: request.params.ecosystemId, window });
       return envelope(200, 'Intents.', toPage(rows.map(presentIntent), total, window));
     },
   );
 
   app.get(
     '/v1/intent/:intentId',
-    { schema: { tags: ['intents'], security: [{ bearer: [] }], params: IntentIdParams, response: { 200: Envelope(IntentSchema) } } },
-    async (request) => {
-      const { intent } = await authoriseIntent(deps.db, principalOf(request), request.params.intentId, ['lead', 'member']);
-      return envelope(200, 'Intent.', presentIntent(intent));
+    {
+      schema: routeSchema(
+        { summary: 'Get an intent', tags: ['intents'], security: 'bearer', errors: [404, 503] },
+        { params: IntentIdParams, response: { 200: Envelope(IntentSchema) } },
+      ),
     },
+    async (request) => envelope(200, 'Intent.', presentIntent(await getIntent(deps, { principal: principalOf(request), intentId: request.params.intentId }))),
   );
 
   app.put(
     '/v1/intent/:intentId',
-    { schema: { tags: ['intents'], security: [{ bearer: [] }], params: IntentIdParams, body: IntentBodySchema, response: { 200: Envelope(IntentSchema) } } },
+    {
+      schema: routeSchema(
+        { summary: "Replace an intent's name and description", tags: ['intents'], security: 'bearer', errors: [404, 409, 413, 415, 503] },
+        { params: IntentIdParams, body: IntentBodySchema, response: { 200: Envelope(IntentSchema) } },
+      ),
+    },
     async (request) => {
-      const principal = principalOf(request);
-      const body = normaliseIntentBody(request.body);
-      const { intent } = await authoriseIntent(deps.db, principal, request.params.intentId, ['lead']);
-      const updated = await updateIntent(deps.db, { id: intent.id, body, userId: principal.sub });
-      if (!updated) throw intentNotFound();
-      return envelope(200, 'Intent updated.', presentIntent(updated));
+      const intent = await updateIntent(deps, { principal: principalOf(request), intentId: request.params.intentId, body: request.body });
+      return envelope(200, 'Intent updated.', presentIntent(intent));
     },
   );
 
   app.delete(
     '/v1/intent/:intentId',
-    { schema: { tags: ['intents'], security: [{ bearer: [] }], params: IntentIdParams, response: { 200: Envelope(IntentSchema) } } },
+    {
+      schema: routeSchema(
+        {
+          summary: 'Delete an intent',
+          description: 'Lead only. An intent that still has intent templates or a notice is not deleted (409 IN_USE). Answers the deleted intent.',
+          tags: ['intents'],
+          security: 'bearer',
+          errors: [404, 409, 503],
+        },
+        { params: IntentIdParams, response: { 200: Envelope(IntentSchema) } },
+      ),
+    },
     async (request) => {
-      const { intent } = await authoriseIntent(deps.db, principalOf(request), request.params.intentId, ['lead']);
-      const deleted = await deleteIntent(deps.db, intent.id);
-      if (!deleted) throw intentNotFound();
-      return envelope(200, 'Intent deleted.', presentIntent(deleted));
+      const intent = await deleteIntent(deps, { principal: principalOf(request), intentId: request.params.intentId });
+      return envelope(200, 'Intent deleted.', presentIntent(intent));
     },
   );
 }

@@ -1,27 +1,31 @@
 import { Type } from 'typebox';
 import { EcosystemSchema, InvitationSchema, InvitationStatusSchema, LeadInvitationBodySchema } from '@tessera/contracts';
-import { envelope, pageWindow, principalOf, requirePlatformAdmin, toPage, type App } from '@tessera/service-kit';
-import { createLeadInvitation, listInvitations } from '../db/invitations.js';
-import { presentInvitation, presentLeadInvitationAsEcosystem } from '../present.js';
-import type { RouteDeps } from './route-deps.js';
+import { envelope, pageWindow, principalOf, routeSchema, toPage, type App } from '@tessera/service-kit';
+import { presentInvitation, presentLeadInvitationAsEcosystem } from '../presenters/invitations.js';
+import { inviteLead, type InviteLeadDeps } from '../use-cases/invite-lead.js';
+import { listLeadInvitations, type ListLeadInvitationsDeps } from '../use-cases/list-lead-invitations.js';
 import { Envelope, PagedEnvelope, PagedQuery } from './schemas.js';
 
+export type LeadInvitationRouteDeps = InviteLeadDeps & ListLeadInvitationsDeps;
+
 /** `POST /v1/invitations` and `GET /v1/invitations`: the platform admin's lead invitations. */
-export function registerLeadInvitationRoutes(app: App, deps: RouteDeps): void {
+export function registerLeadInvitationRoutes(app: App, deps: LeadInvitationRouteDeps): void {
   app.post(
     '/v1/invitations',
     {
-      schema: {
-        tags: ['invitations'],
-        security: [{ bearer: [] }],
-        body: LeadInvitationBodySchema,
-        response: { 201: Envelope(EcosystemSchema) },
-      },
+      schema: routeSchema(
+        {
+          summary: 'Invite a future ecosystem lead by e-mail',
+          description: 'Platform admin only. One pending lead invitation per e-mail address (409 INVITATION_PENDING). Answered in the Ecosystem shape with the invitation id.',
+          tags: ['invitations'],
+          security: 'bearer',
+          errors: [409, 413, 415, 503],
+        },
+        { body: LeadInvitationBodySchema, response: { 201: Envelope(EcosystemSchema) } },
+      ),
     },
     async (request, reply) => {
-      const principal = principalOf(request);
-      requirePlatformAdmin(principal);
-      const invitation = await createLeadInvitation(deps.db, { email: request.body.email.trim(), createdBy: principal.sub });
+      const invitation = await inviteLead(deps, { principal: principalOf(request), email: request.body.email });
       return reply.code(201).send(envelope(201, 'Lead invitation sent.', presentLeadInvitationAsEcosystem(invitation)));
     },
   );
@@ -29,18 +33,14 @@ export function registerLeadInvitationRoutes(app: App, deps: RouteDeps): void {
   app.get(
     '/v1/invitations',
     {
-      schema: {
-        tags: ['invitations'],
-        security: [{ bearer: [] }],
-        querystring: PagedQuery({ status: Type.Optional(InvitationStatusSchema) }),
-        response: { 200: PagedEnvelope(InvitationSchema) },
-      },
+      schema: routeSchema(
+        { summary: 'List the lead invitations the calling admin sent', tags: ['invitations'], security: 'bearer', errors: [503] },
+        { querystring: PagedQuery({ status: Type.Optional(InvitationStatusSchema) }), response: { 200: PagedEnvelope(InvitationSchema) } },
+      ),
     },
     async (request) => {
-      const principal = principalOf(request);
-      requirePlatformAdmin(principal);
       const window = pageWindow(request.query);
-      const { rows, total } = await listInvitations(deps.db, { kind: 'lead-sent-by', createdBy: principal.sub }, request.query.status, window);
+      const { rows, total } = await listLeadInvitations(deps, { principal: principalOf(request), status: request.query.status, window });
       return envelope(200, 'Lead invitations.', toPage(rows.map(presentInvitation), total, window));
     },
   );

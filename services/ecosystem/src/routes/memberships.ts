@@ -3,7 +3,6 @@ import {
   EcosystemMemberSchema,
   EcosystemOrganisationSchema,
   EcosystemRoleSchema,
-  ErrorCode,
   InvitationDecisionBodySchema,
   InvitationSchema,
   InvitationStatusSchema,
@@ -11,89 +10,107 @@ import {
   OrganisationIdSchema,
   UuidSchema,
 } from '@tessera/contracts';
-import { envelope, notFound, pageWindow, principalOf, requireOrgRole, toPage, type App } from '@tessera/service-kit';
-import { authoriseEcosystem } from '../access.js';
-import { inviteMember, listInvitations, viewInvitation, type InvitationFilter } from '../db/invitations.js';
-import { listActiveOrganisations, listMembers } from '../db/memberships.js';
-import { findOrganisation } from '../db/organisations.js';
-import { resolveInvitationPerspective } from '../domain/invitation-perspective.js';
-import { presentInvitation, presentMember } from '../present.js';
-import { answerInvitation } from '../answer-invitation.js';
-import type { RouteDeps } from './route-deps.js';
+import { envelope, pageWindow, principalOf, routeSchema, toPage, type App } from '@tessera/service-kit';
+import { presentInvitation } from '../presenters/invitations.js';
+import { presentEcosystemOrganisation, presentMember } from '../presenters/memberships.js';
+import { answerInvitation, type AnswerInvitationDeps } from '../use-cases/answer-invitation.js';
+import { inviteMember, type InviteMemberDeps } from '../use-cases/invite-member.js';
+import { listEcosystemInvitations, type ListEcosystemInvitationsDeps } from '../use-cases/list-ecosystem-invitations.js';
+import { listEcosystemMembers, type ListEcosystemMembersDeps } from '../use-cases/list-ecosystem-members.js';
+import { listEcosystemOrganisations, type ListEcosystemOrganisationsDeps } from '../use-cases/list-ecosystem-organisations.js';
 import { Envelope, PagedEnvelope, PagedQuery } from './schemas.js';
 
+export type MembershipRouteDeps = InviteMemberDeps &
+  ListEcosystemInvitationsDeps &
+  AnswerInvitationDeps &
+  ListEcosystemMembersDeps &
+  ListEcosystemOrganisationsDeps;
+
 /** Member invitations, their answers, and who belongs to an ecosystem. */
-export function registerMembershipRoutes(app: App, deps: RouteDeps): void {
+export function registerMembershipRoutes(app: App, deps: MembershipRouteDeps): void {
   app.post(
     '/v1/ecosystem/invite-member',
-    { schema: { tags: ['memberships'], security: [{ bearer: [] }], body: MemberInvitationBodySchema, response: { 201: Envelope(InvitationSchema) } } },
+    {
+      schema: routeSchema(
+        {
+          summary: 'Invite an organisation to the ecosystem',
+          description:
+            "Lead only. The invitation goes to the organisation owner's e-mail from the directory (404 ORGANISATION_NOT_FOUND); 409 ALREADY_MEMBER or INVITATION_PENDING; a rejected invitation returns to pending.",
+          tags: ['memberships'],
+          security: 'bearer',
+          errors: [404, 409, 413, 415, 503],
+        },
+        { body: MemberInvitationBodySchema, response: { 201: Envelope(InvitationSchema) } },
+      ),
+    },
     async (request, reply) => {
-      const principal = principalOf(request);
-      const { orgId, ecosystemId } = request.body;
-      await authoriseEcosystem(deps.db, principal, ecosystemId, ['lead']);
-      const organisation = await findOrganisation(deps.db, orgId);
-      if (!organisation) throw notFound(`Organisation ${orgId} is not in the directory.`, ErrorCode.ORGANISATION_NOT_FOUND);
-      const invitation = await inviteMember(deps.db, { ecosystemId, orgId, email: organisation.ownerEmail, ownerUserId: organisation.ownerUserId, createdBy: principal.sub });
-      return reply.code(201).send(envelope(201, 'Member invitation sent.', presentInvitation(await viewInvitation(deps.db, invitation))));
+      const invitation = await inviteMember(deps, { principal: principalOf(request), ecosystemId: request.body.ecosystemId, orgId: request.body.orgId });
+      return reply.code(201).send(envelope(201, 'Member invitation sent.', presentInvitation(invitation)));
     },
   );
 
   app.get(
     '/v1/ecosystem/invitations',
     {
-      schema: {
-        tags: ['memberships'],
-        security: [{ bearer: [] }],
-        querystring: PagedQuery({
-          role: Type.Optional(EcosystemRoleSchema),
-          orgId: Type.Optional(OrganisationIdSchema),
-          ecosystemId: Type.Optional(UuidSchema),
-          status: Type.Optional(InvitationStatusSchema),
-        }),
-        response: { 200: PagedEnvelope(InvitationSchema) },
-      },
+      schema: routeSchema(
+        {
+          summary: 'List member invitations, sent (lead) or received (organisation owner)',
+          description: 'role=Ecosystem Lead with ecosystemId (or the ecosystem id in orgId): what the lead sent; role=Ecosystem Member with orgId: what the organisation received. Without role the parameters given decide.',
+          tags: ['memberships'],
+          security: 'bearer',
+          errors: [404, 503],
+        },
+        {
+          querystring: PagedQuery({
+            role: Type.Optional(EcosystemRoleSchema),
+            orgId: Type.Optional(OrganisationIdSchema),
+            ecosystemId: Type.Optional(UuidSchema),
+            status: Type.Optional(InvitationStatusSchema),
+          }),
+          response: { 200: PagedEnvelope(InvitationSchema) },
+        },
+      ),
     },
     async (request) => {
-      const principal = principalOf(request);
-      const perspective = resolveInvitationPerspective(request.query);
-      let filter: InvitationFilter;
-      if (perspective.kind === 'received') {
-        requireOrgRole(principal, perspective.orgId, ['owner']);
-        filter = perspective;
-      } else {
-        await authoriseEcosystem(deps.db, principal, perspective.ecosystemId, ['lead']);
-        filter = perspective;
-      }
+      const { role, orgId, ecosystemId, status } = request.query;
       const window = pageWindow(request.query);
-      const { rows, total } = await listInvitations(deps.db, filter, request.query.status, window);
+      const { rows, total } = await listEcosystemInvitations(deps, { principal: principalOf(request), role, orgId, ecosystemId, status, window });
       return envelope(200, 'Invitations.', toPage(rows.map(presentInvitation), total, window));
     },
   );
 
   app.post(
     '/v1/ecosystem/update-invitation-status',
-    { schema: { tags: ['memberships'], security: [{ bearer: [] }], body: InvitationDecisionBodySchema, response: { 200: Envelope(InvitationSchema) } } },
+    {
+      schema: routeSchema(
+        {
+          summary: 'Accept or reject an invitation of your organisation',
+          description: 'Owner or admin of the invited organisation; orgId names it when several of yours are invited. Only a pending invitation changes (409 INVITATION_NOT_PENDING).',
+          tags: ['memberships'],
+          security: 'bearer',
+          errors: [404, 409, 413, 415, 503],
+        },
+        { body: InvitationDecisionBodySchema, response: { 200: Envelope(InvitationSchema) } },
+      ),
+    },
     async (request) => {
-      const invitation = await answerInvitation(deps.db, principalOf(request), request.body);
-      const message = invitation.status === 'accepted' ? 'Invitation accepted: the organisation is an active member.' : 'Invitation rejected.';
-      return envelope(200, message, presentInvitation(await viewInvitation(deps.db, invitation)));
+      const invitation = await answerInvitation(deps, { principal: principalOf(request), body: request.body });
+      const message = invitation.invitation.status === 'accepted' ? 'Invitation accepted: the organisation is an active member.' : 'Invitation rejected.';
+      return envelope(200, message, presentInvitation(invitation));
     },
   );
 
   app.get(
     '/v1/ecosystem/members',
     {
-      schema: {
-        tags: ['memberships'],
-        security: [{ bearer: [] }],
-        querystring: PagedQuery({ ecosystemId: UuidSchema }),
-        response: { 200: PagedEnvelope(EcosystemMemberSchema) },
-      },
+      schema: routeSchema(
+        { summary: "List the ecosystem's memberships, the lead's included", tags: ['memberships'], security: 'bearer', errors: [404, 503] },
+        { querystring: PagedQuery({ ecosystemId: UuidSchema }), response: { 200: PagedEnvelope(EcosystemMemberSchema) } },
+      ),
     },
     async (request) => {
-      await authoriseEcosystem(deps.db, principalOf(request), request.query.ecosystemId, ['lead']);
       const window = pageWindow(request.query);
-      const { rows, total } = await listMembers(deps.db, request.query.ecosystemId, window);
+      const { rows, total } = await listEcosystemMembers(deps, { principal: principalOf(request), ecosystemId: request.query.ecosystemId, window });
       return envelope(200, 'Ecosystem members.', toPage(rows.map(presentMember), total, window));
     },
   );
@@ -101,19 +118,15 @@ export function registerMembershipRoutes(app: App, deps: RouteDeps): void {
   app.get(
     '/v1/ecosystem/get-ecosystem-orgs',
     {
-      schema: {
-        tags: ['memberships'],
-        security: [{ bearer: [] }],
-        querystring: PagedQuery({ ecosystemId: UuidSchema }),
-        response: { 200: PagedEnvelope(EcosystemOrganisationSchema) },
-      },
+      schema: routeSchema(
+        { summary: 'List the organisations that joined the ecosystem', tags: ['memberships'], security: 'bearer', errors: [404, 503] },
+        { querystring: PagedQuery({ ecosystemId: UuidSchema }), response: { 200: PagedEnvelope(EcosystemOrganisationSchema) } },
+      ),
     },
     async (request) => {
-      await authoriseEcosystem(deps.db, principalOf(request), request.query.ecosystemId, ['lead', 'member']);
       const window = pageWindow(request.query);
-      const { rows, total } = await listActiveOrganisations(deps.db, request.query.ecosystemId, window);
-      const entries = rows.map((row) => ({ id: row.id, name: row.name, role: row.role, joinedDateTime: row.joinedAt.toISOString() }));
-      return envelope(200, 'Organisations of the ecosystem.', toPage(entries, total, window));
+      const { rows, total } = await listEcosystemOrganisations(deps, { principal: principalOf(request), ecosystemId: request.query.ecosystemId, window });
+      return envelope(200, 'Organisations of the ecosystem.', toPage(rows.map(presentEcosystemOrganisation), total, window));
     },
   );
 }

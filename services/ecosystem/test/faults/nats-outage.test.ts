@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError, NatsBus, serveRequests, type MessageBus } from '@tessera/service-kit';
-import { QueueGroup, Subject, VerificationTemplateGetRequestSchema } from '@tessera/contracts';
+import { verificationTemplateGetRpc } from '@tessera/contracts';
 import { silentLogger, startPrivateNats, type PrivateServer, waitFor } from '@tessera/service-kit/testing';
 import { startHarness, type Harness } from '../support/harness.js';
 import { buildWorld, ORG, type World } from '../support/world.js';
@@ -21,14 +21,11 @@ describe.skipIf(!nats)('ecosystem through a NATS outage', () => {
     const logger = silentLogger();
     const appBus = await NatsBus.connect({ url: server.url, name: 'ecosystem-under-test', logger });
     verifierBus = await NatsBus.connect({ url: server.url, name: 'fake-verifier', logger });
-    serveRequests(verifierBus, {
-      subject: Subject.VERIFICATION_TEMPLATE_GET,
-      queue: QueueGroup.VERIFIER,
-      requestSchema: VerificationTemplateGetRequestSchema,
+    serveRequests(verifierBus, verificationTemplateGetRpc, {
       logger,
       handler: async ({ templateId }) => {
         if (!templateId.startsWith('verifier-template-')) throw new AppError(404, 'VERIFICATION_TEMPLATE_NOT_FOUND', 'No such template.');
-        return { id: templateId, orgId: ORG.lead, name: 'Age check', signerOption: 'DID' };
+        return { id: templateId, orgId: ORG.lead, name: 'Age check', signerOption: 'DID' as const };
       },
     });
     h = await startHarness({ bus: appBus });

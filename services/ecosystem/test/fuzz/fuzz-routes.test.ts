@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError, InProcessBus, serveRequests } from '@tessera/service-kit';
-import { QueueGroup, Subject, VerificationTemplateGetRequestSchema } from '@tessera/contracts';
+import { verificationTemplateGetRpc } from '@tessera/contracts';
 import { FUZZ_SEED, fuzzAllRoutes, fuzzRunsPerRoute, silentLogger, snapshotSchema } from '@tessera/service-kit/testing';
 import { startHarness, type Harness } from '../support/harness.js';
 import { buildWorld, noticeBody, ORG, type World } from '../support/world.js';
@@ -25,14 +25,11 @@ describe('ecosystem fuzzing', () => {
     intentTemplateId = template.body.data.id;
     await h.call('POST', `/v1/intent/${intentId}/notice`, { token: world.tokens.lead, body: noticeBody() });
     // The verifier's side of template checks, so verifier-role requests reach the service's logic.
-    serveRequests(new InProcessBus(h.hub), {
-      subject: Subject.VERIFICATION_TEMPLATE_GET,
-      queue: QueueGroup.VERIFIER,
-      requestSchema: VerificationTemplateGetRequestSchema,
+    serveRequests(new InProcessBus(h.hub), verificationTemplateGetRpc, {
       logger: silentLogger(),
       handler: async ({ templateId }) => {
         if (templateId !== 'verifier-template-1') throw new AppError(404, 'VERIFICATION_TEMPLATE_NOT_FOUND', 'No such template.');
-        return { id: templateId, orgId: ORG.lead, name: 'Age check', signerOption: 'DID' };
+        return { id: templateId, orgId: ORG.lead, name: 'Age check', signerOption: 'DID' as const };
       },
     });
     token = await h.sign({

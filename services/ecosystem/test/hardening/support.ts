@@ -8,6 +8,8 @@ import { buildApp } from '../../src/app.js';
 import { loadEcosystemConfig } from '../../src/config.js';
 import { MIGRATIONS_FOLDER } from '../../src/db/migrations-folder.js';
 import { schema } from '../../src/db/schema.js';
+import { openResolutionCache } from '../../src/cache/change-notifications.js';
+import type { IntentResolution } from '../../src/use-cases/resolve-intent.js';
 import { appCaller, AUDIENCE, ISSUER, tokenSigner, type Harness } from '../support/harness.js';
 
 export async function startEcosystemOn(options: { databaseUrl: string; bus: MessageBus }): Promise<Harness> {
@@ -16,7 +18,8 @@ export async function startEcosystemOn(options: { databaseUrl: string; bus: Mess
   const database = await openDatabase({ schema, url: options.databaseUrl, connectTimeoutSeconds: 2 });
   await migrateDatabase(database, { service: 'ecosystem', migrationsFolder: MIGRATIONS_FOLDER, url: options.databaseUrl });
   const config = loadEcosystemConfig({ NODE_ENV: 'test', OIDC_ISSUER: ISSUER, OIDC_AUDIENCE: AUDIENCE, OIDC_JWKS_FILE: '/unused/jwks.json' });
-  const app = await buildApp({ config, database, bus: options.bus, verifyToken: createTokenVerifier({ issuer: ISSUER, audience: AUDIENCE, jwks }), logger: silentLogger() });
+  const cache = await openResolutionCache<IntentResolution>({ database, ttlMs: config.RESOLVE_CACHE_TTL_MS });
+  const app = await buildApp({ config, database, bus: options.bus, verifyToken: createTokenVerifier({ issuer: ISSUER, audience: AUDIENCE, jwks }), logger: silentLogger(), resolutions: cache.resolutions });
   const sign = tokenSigner(privateKey);
   const call = appCaller(app);
   return {
@@ -29,6 +32,7 @@ export async function startEcosystemOn(options: { databaseUrl: string; bus: Mess
     close: async () => {
       await app.close();
       await options.bus.close();
+      await cache.close();
       await database.close();
     },
   };

@@ -5,6 +5,8 @@ import { buildApp } from '../../src/app.js';
 import { loadEcosystemConfig } from '../../src/config.js';
 import { schema, type EcosystemDbSchema } from '../../src/db/schema.js';
 import { MIGRATIONS_FOLDER } from '../../src/db/migrations-folder.js';
+import { openResolutionCache } from '../../src/cache/change-notifications.js';
+import type { IntentResolution } from '../../src/use-cases/resolve-intent.js';
 
 export const ISSUER = 'https://idp.test/realms/tessera';
 export const AUDIENCE = 'tessera-api';
@@ -59,7 +61,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     ECOSYSTEM_ENABLED: String(options.enabled ?? true),
     MAX_BODY_BYTES: '65536',
   });
-  const app = await buildApp({ config, database: testDb.database, bus, verifyToken: createTokenVerifier({ issuer: ISSUER, audience: AUDIENCE, jwks }), logger: silentLogger() });
+  const cache = await openResolutionCache<IntentResolution>({ database: testDb.database, ttlMs: config.RESOLVE_CACHE_TTL_MS });
+  const app = await buildApp({ config, database: testDb.database, bus, verifyToken: createTokenVerifier({ issuer: ISSUER, audience: AUDIENCE, jwks }), logger: silentLogger(), resolutions: cache.resolutions });
 
   const sign = tokenSigner(privateKey);
   const call = appCaller(app);
@@ -74,6 +77,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     close: async () => {
       await app.close();
       await bus.close();
+      await cache.close();
       await testDb.drop();
     },
   };

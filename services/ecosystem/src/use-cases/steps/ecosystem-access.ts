@@ -1,22 +1,18 @@
-// Authorisation against the service's own records (ECOSYSTEM.md, Who may call what).
+// A step of most use cases: the caller's relation to an ecosystem, read from the
+// service's own records (ECOSYSTEM.md, Who may call what). The rules are in
+// domain/relation.ts; this step does the lookups they need.
 import { ErrorCode } from '@tessera/contracts';
-import { notFound, orgsWithRole, type Principal } from '@tessera/service-kit';
-import { isUuid } from './domain/ids.js';
-import { deriveStanding, requireRelation, type Relation, type Standing } from './domain/relation.js';
-import { findEcosystem } from './db/ecosystems.js';
-import { findIntent } from './db/intents.js';
-import { loadStandingFacts } from './db/standing.js';
-import type { EcoDb } from './db/db-types.js';
-import type { EcosystemRow, IntentRow } from './db/schema.js';
-
-/** Organisation roles that act for an organisation in ecosystem matters. */
-export const MANAGING_ROLES = ['owner', 'admin'] as const;
-
-export const ecosystemNotFound = () => notFound('No such ecosystem.', ErrorCode.ECOSYSTEM_NOT_FOUND);
-export const intentNotFound = () => notFound('No such intent.', ErrorCode.INTENT_NOT_FOUND);
+import { isUuid, orgsWithRole, type Principal } from '@tessera/service-kit';
+import { findEcosystem } from '../../db/ecosystems.js';
+import { findIntent } from '../../db/intents.js';
+import { loadStandingFacts } from '../../db/standing.js';
+import type { EcosystemRow, IntentRow } from '../../db/schema.js';
+import type { EcosystemDb } from '../../db/types.js';
+import { ecosystemNotFound, intentNotFound } from '../../domain/errors.js';
+import { deriveStanding, MANAGING_ROLES, requireRelation, type Relation, type Standing } from '../../domain/relation.js';
 
 /** How the caller stands towards an ecosystem, through the organisations they own or administer. */
-export async function loadStanding(db: EcoDb, principal: Principal, ecosystemId: string): Promise<Standing> {
+export async function loadStanding(db: EcosystemDb, principal: Principal, ecosystemId: string): Promise<Standing> {
   return deriveStanding(await loadStandingFacts(db, ecosystemId, orgsWithRole(principal, MANAGING_ROLES)));
 }
 
@@ -25,7 +21,7 @@ export async function loadStanding(db: EcoDb, principal: Principal, ecosystemId:
  * malformed ids and ecosystems the caller may not know of are all 404 ECOSYSTEM_NOT_FOUND.
  */
 export async function authoriseEcosystem(
-  db: EcoDb,
+  db: EcosystemDb,
   principal: Principal,
   ecosystemId: string,
   allowed: readonly Relation[],
@@ -39,7 +35,12 @@ export async function authoriseEcosystem(
 }
 
 /** The intent, when the caller's relation to its ecosystem is one of `allowed`; otherwise as `authoriseEcosystem`, with INTENT_NOT_FOUND. */
-export async function authoriseIntent(db: EcoDb, principal: Principal, intentId: string, allowed: readonly Relation[]): Promise<{ intent: IntentRow; standing: Standing }> {
+export async function authoriseIntent(
+  db: EcosystemDb,
+  principal: Principal,
+  intentId: string,
+  allowed: readonly Relation[],
+): Promise<{ intent: IntentRow; standing: Standing }> {
   if (!isUuid(intentId)) throw intentNotFound();
   const intent = await findIntent(db, intentId);
   if (!intent) throw intentNotFound();

@@ -1,13 +1,10 @@
-import type { IntentResolveRequest, IntentResolveResult } from '@tessera/contracts';
+import type { IntentResolveRequest } from '@tessera/contracts';
 import { AppError } from '@tessera/service-kit';
 
-/** Notified by the statement triggers of migration 0002 when a write that resolutions read commits. */
-export const CHANGE_CHANNEL = 'ecosystem_changed';
+type Outcome<T> = { ok: true; value: T } | { ok: false; error: AppError };
 
-type Outcome = { ok: true; value: IntentResolveResult } | { ok: false; error: AppError };
-
-interface Entry {
-  outcome: Outcome;
+interface Entry<T> {
+  outcome: Outcome<T>;
   loadedAt: number;
 }
 
@@ -20,7 +17,7 @@ export interface ResolutionCacheOptions {
 
 /**
  * Intent resolutions (`ecosystem.v1.intent.resolve`), reused until the data they were
- * computed from may have changed.
+ * computed from may have changed (see change-notifications.ts for what empties it).
  *
  * Invariants:
  * - every write to the tables a resolution reads notifies `ecosystem_changed` when it
@@ -31,8 +28,8 @@ export interface ResolutionCacheOptions {
  * - whatever happens to notifications, nothing is reused for longer than `ttlMs`.
  * Outcomes are kept whether they succeeded or failed with an AppError (e.g. NOT_A_MEMBER).
  */
-export class ResolutionCache {
-  private readonly entries = new Map<string, Entry>();
+export class ResolutionCache<T> {
+  private readonly entries = new Map<string, Entry<T>>();
   private generation = 0;
   private readonly now: () => number;
 
@@ -40,13 +37,13 @@ export class ResolutionCache {
     this.now = options.now ?? Date.now;
   }
 
-  async resolve(request: IntentResolveRequest, compute: () => Promise<IntentResolveResult>): Promise<IntentResolveResult> {
+  async resolve(request: IntentResolveRequest, compute: () => Promise<T>): Promise<T> {
     const key = [request.ecosystemId.toLowerCase(), request.orgId, request.intent.toLowerCase(), request.role].join('\u0000');
     const entry = this.entries.get(key);
     if (entry && this.now() - entry.loadedAt < this.options.ttlMs) return unwrap(entry.outcome);
     const generation = this.generation;
     const loadedAt = this.now();
-    let outcome: Outcome;
+    let outcome: Outcome<T>;
     try {
       outcome = { ok: true, value: await compute() };
     } catch (error) {
@@ -67,7 +64,7 @@ export class ResolutionCache {
     return this.entries.size;
   }
 
-  private store(key: string, entry: Entry): void {
+  private store(key: string, entry: Entry<T>): void {
     if (this.options.ttlMs === 0 || this.options.maxEntries === 0) return;
     this.entries.delete(key);
     this.entries.set(key, entry);
@@ -75,7 +72,7 @@ export class ResolutionCache {
   }
 }
 
-function unwrap(outcome: Outcome): IntentResolveResult {
+function unwrap<T>(outcome: Outcome<T>): T {
   if (outcome.ok) return structuredClone(outcome.value);
   throw outcome.error;
 }
