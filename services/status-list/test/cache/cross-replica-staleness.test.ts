@@ -1,5 +1,5 @@
 import { describe, expect } from 'vitest';
-import { missingServer } from '@tessera/service-kit/testing';
+import { missingServer, waitFor } from '@tessera/service-kit/testing';
 import { listChangesSince, replaceStatusListToken } from '../../src/db/status-lists.js';
 import { replicasTest } from '../support/fixtures.js';
 import { API_KEY_HEADERS, listUri, newListId } from '../support/harness.js';
@@ -43,15 +43,17 @@ describe.skipIf(missingServer('postgres', 'status list cache across replicas'))(
     await call('POST', '/status-lists', { headers: auth, body: { id, jwt: await signStatusListToken({ sub: listUri(id), iat: 1 }) } });
     const other = await testDb.openAnother();
     const first = await listChangesSince(testDb.database.db, undefined);
-    let commit: () => void = () => {};
+    let commit: (() => void) | undefined;
     const slowWrite = other.db.transaction(async (tx) => {
       await replaceStatusListToken(tx, id, { jwt: 'a.b.c', iat: 2, etag: '"late"' });
       await new Promise<void>((resolve) => (commit = resolve));
     });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The write has run (it holds its transaction id) but not committed: a fixed pause
+    // was not always long enough on a loaded machine, and commit() then did nothing.
+    await waitFor(async () => commit !== undefined, 10000, 'the slow write to run');
     const during = await listChangesSince(testDb.database.db, first.watermark);
     expect(during.changes.map((c) => c.etag)).not.toContain('"late"');
-    commit();
+    commit!();
     await slowWrite;
     const after = await listChangesSince(testDb.database.db, during.watermark);
     expect(after.changes).toContainEqual({ id, etag: '"late"' });
