@@ -18,10 +18,17 @@ const ReadySchema = Type.Object({
 export function registerHealthRoutes(app: FastifyInstance, checks: Record<string, ReadinessCheck>, timeoutMs = 2000): void {
   // Probes hit these every few seconds: log them only at warn, unless the service is quieter still.
   const logLevel = quietLogLevel(app.log.level);
-  app.get('/health', { logLevel, schema: { tags: ['health'], response: { 200: HealthSchema } } }, async () => ({ status: 'ok' }));
+  app.get(
+    '/health',
+    { logLevel, schema: { summary: 'Liveness: the process answers (never depends on a dependency)', tags: ['health'], security: [], response: { 200: HealthSchema } } },
+    async () => ({ status: 'ok' }),
+  );
   app.get(
     '/health/ready',
-    { logLevel, schema: { tags: ['health'], response: { 200: ReadySchema, 503: ReadySchema } } },
+    {
+      logLevel,
+      schema: { summary: 'Readiness: every dependency answered (503 with the failing checks otherwise)', tags: ['health'], security: [], response: { 200: ReadySchema, 503: ReadySchema } },
+    },
     async (request, reply) => {
       const results = await Promise.all(
         Object.entries(checks).map(async ([name, check]) => {

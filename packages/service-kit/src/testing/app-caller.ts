@@ -1,11 +1,11 @@
 import type { App } from '../create-app.js';
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD';
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS';
 
 export interface CallOptions {
   /** Sent as `Authorization: Bearer <token>`. */
   token?: string;
-  /** JSON unless `headers` name another content type (then a string is sent as is). */
+  /** An object is sent as JSON; a string or Buffer as is (name its type in `headers`). */
   body?: unknown;
   headers?: Record<string, string>;
 }
@@ -27,7 +27,7 @@ export function appCaller(app: App): AppCaller {
       method,
       url,
       headers: { ...(options.token ? { authorization: `Bearer ${options.token}` } : {}), ...options.headers },
-      ...(options.body !== undefined ? { payload: options.body as object } : {}),
+      ...(options.body !== undefined ? { payload: options.body as string | Buffer | object } : {}),
     });
     let body: unknown;
     try {
