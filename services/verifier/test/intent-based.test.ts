@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ErrorCode, IntentResolveRequestSchema, NatsReply, QueueGroup, Subject, VerificationTemplateSummarySchema, type IntentResolveRequest } from '@tessera/contracts';
+import { ErrorCode, intentResolveRpc, NatsReply, Subject, VerificationTemplateSummarySchema, type IntentResolveRequest, type IntentResolveResult } from '@tessera/contracts';
 import { AppError, forbidden, notFound, serveRequests, type MessageBus } from '@tessera/service-kit';
 import { missingServer, silentLogger } from '@tessera/service-kit/testing';
 import { Value } from 'typebox/value';
@@ -39,27 +39,26 @@ describe.skipIf(missingServer('nats', 'verifier intent-based presentations'))('i
   const createIntent = (intent: string, extra: Record<string, unknown> = {}, query = `verifierId=desk&ecosystemId=${ECOSYSTEM}`) =>
     send('POST', `/v1/orgs/${ORG}/oid4vp/intent-based-verification-presentation?${query}`, { intent, responseMode: 'direct_post', ...extra });
 
+  const serveIntentResolve = () =>
+    serveRequests(ecosystem, intentResolveRpc, {
+      logger: silentLogger(),
+      handler: async (request): Promise<IntentResolveResult> => {
+        received.push(request);
+        if (request.intent === 'age-check') return { intentId: 'intent-1', intent: request.intent, templateId: leadTemplateId, scope: 'ecosystem', notice: NOTICE };
+        if (request.intent === 'gone') return { intentId: 'intent-2', intent: request.intent, templateId: randomUUID(), scope: 'organisation' };
+        if (request.intent === 'outsider') throw forbidden('The organisation is not an active member of this ecosystem.', ErrorCode.NOT_A_MEMBER);
+        if (request.intent === 'ecosystem-down') throw new AppError(404, ErrorCode.ECOSYSTEM_NOT_FOUND, 'No such ecosystem.');
+        throw notFound('No such intent in this ecosystem.', ErrorCode.INTENT_NOT_FOUND);
+      },
+    });
+
   beforeAll(async () => {
     h = await createHarness();
     await send('POST', `/v1/orgs/${ORG}/oid4vp/verifier`, { verifierId: 'desk' });
     // The ecosystem lead's template: the requesting organisation uses it but signs with its own keys.
     leadTemplateId = (await send('POST', `/v1/orgs/${LEAD_ORG}/oid4vp/verification-template`, { name: 'Age', templateJson: { dcql: { query: mdocQuery() } }, signerOption: 'X509_ED25519', clientIdPrefix: 'x509_san_dns' }, LEAD_ORG)).json().data.id;
     ecosystem = await h.connectPeer('ecosystem-stub');
-    stop = serveRequests(ecosystem, {
-      subject: Subject.INTENT_RESOLVE,
-      queue: QueueGroup.ECOSYSTEM,
-      requestSchema: IntentResolveRequestSchema,
-      logger: silentLogger(),
-      handler: async (request) => {
-        received.push(request);
-        if (request.intent === 'age-check') return { intentId: 'intent-1', intent: request.intent, templateId: leadTemplateId, scope: 'ecosystem', notice: NOTICE };
-        if (request.intent === 'gone') return { intentId: 'intent-2', intent: request.intent, templateId: randomUUID(), scope: 'organisation' };
-        if (request.intent === 'outsider') throw forbidden('The organisation is not an active member of this ecosystem.', ErrorCode.NOT_A_MEMBER);
-        if (request.intent === 'broken') return { unexpected: true };
-        if (request.intent === 'ecosystem-down') throw new AppError(404, ErrorCode.ECOSYSTEM_NOT_FOUND, 'No such ecosystem.');
-        throw notFound('No such intent in this ecosystem.', ErrorCode.INTENT_NOT_FOUND);
-      },
-    });
+    stop = serveIntentResolve();
     await ecosystem.ping();
   });
   afterAll(async () => {
@@ -90,7 +89,14 @@ describe.skipIf(missingServer('nats', 'verifier intent-based presentations'))('i
     expect((await createIntent('unknown')).json()).toMatchObject({ statusCode: 404, code: 'INTENT_NOT_FOUND' });
     expect((await createIntent('ecosystem-down')).json()).toMatchObject({ statusCode: 404, code: 'ECOSYSTEM_NOT_FOUND' });
     expect((await createIntent('gone')).json()).toMatchObject({ statusCode: 404, code: 'VERIFICATION_TEMPLATE_NOT_FOUND' });
-    expect((await createIntent('broken')).json()).toMatchObject({ statusCode: 503, code: 'DEPENDENCY_UNAVAILABLE' });
+    // A reply that breaks the contract: `serveRequests` checks its own replies, so only a raw responder can send one.
+    stop();
+    const stopBroken = ecosystem.respond(intentResolveRpc.subject, intentResolveRpc.queue, async () => ({ ok: true, data: { unexpected: true } }));
+    await ecosystem.ping();
+    expect((await createIntent('broken')).json()).toMatchObject({ statusCode: 503, code: 'DEPENDENCY_UNAVAILABLE', message: expect.stringMatching(/breaks the contract/) });
+    stopBroken();
+    stop = serveIntentResolve();
+    await ecosystem.ping();
   });
 
   it('checks its own input before asking the ecosystem service', async () => {

@@ -1,71 +1,147 @@
 import { x509 } from './x509.js';
 
-export interface ChainProblem {
-  /** Index in the chain (0 = leaf). */
-  index: number;
-  message: string;
-}
+/**
+ * X.509 path validation, the one rule set of the service (VERIFIER.md, Chain
+ * validation; RFC 5280): issuer chains of credentials and status lists,
+ * imported request-signing chains, trust anchors and the platform CA are all
+ * judged by it.
+ *
+ * - every certificate of the path, the anchor included, is valid at `now`;
+ * - every certificate above the leaf is a CA: basicConstraints cA true, its
+ *   pathLenConstraint respected, keyUsage present with keyCertSign;
+ * - the leaf is not a CA and has keyUsage with digitalSignature;
+ * - every link's issuer name and signature; the leaf is never the anchor.
+ */
 
-export interface ValidateChainOptions {
-  /** Leaf first; each certificate is issued by the next one. */
-  chain: x509.X509Certificate[];
+export interface ValidateCertificateChainOptions {
+  /** The presented chain, leaf first (`x5c`, COSE `x5chain`, an imported PEM chain): parsed certificates or DER bytes. */
+  chain: Array<x509.X509Certificate | Uint8Array>;
+  /** Trust anchors (CA certificates): the chain contains one, or its last certificate is issued by one. */
+  anchors: x509.X509Certificate[];
   /** Verification time. */
   now: Date;
-  /** When given, the last certificate must be issued by (or be) this anchor. */
-  anchor?: x509.X509Certificate;
+}
+
+export type ValidateCertificateChainResult =
+  | { ok: true; leaf: x509.X509Certificate; anchor: x509.X509Certificate; path: x509.X509Certificate[] }
+  /** `message` is the first problem; `problems` lists every one found once the anchor is known. */
+  | { ok: false; message: string; problems: string[] };
+
+export async function validateCertificateChain(options: ValidateCertificateChainOptions): Promise<ValidateCertificateChainResult> {
+  let chain: x509.X509Certificate[];
+  try {
+    chain = options.chain.map((entry) => (entry instanceof x509.X509Certificate ? entry : new x509.X509Certificate(entry)));
+  } catch {
+    return refused(['a certificate of the chain cannot be parsed']);
+  }
+  const leaf = chain[0];
+  if (!leaf) return refused(['the certificate chain is empty']);
+
+  const anchored = await findAnchor(chain, options.anchors);
+  if (!anchored) return refused([`the certificate chain of "${leaf.subject}" does not lead to a trust anchor`]);
+  const full = [...anchored.path, anchored.anchor];
+
+  const problems: string[] = [];
+  for (const [index, certificate] of full.entries()) {
+    const problem = checkCertificate(certificate, index, options.now);
+    if (problem) problems.push(problem);
+  }
+  for (let index = 0; index < full.length - 1; index++) {
+    // The link to an anchor found by its signature was verified by findAnchor already.
+    if (anchored.lastLinkVerified && index === full.length - 2) continue;
+    if (!(await isIssuedBy(full[index]!, full[index + 1]!))) problems.push(`certificate "${full[index]!.subject}" is not signed by "${full[index + 1]!.subject}"`);
+  }
+  if (problems.length > 0) return refused(problems);
+  return { ok: true, leaf, anchor: anchored.anchor, path: anchored.path };
 }
 
 /**
- * Explicit chain validation (VERIFIER.md, Chain validation): each link's
- * signature, every validity period at `now`, basicConstraints cA on every
- * certificate above the leaf with its path length respected, keyCertSign on
- * CAs and digitalSignature on the leaf (when keyUsage is present). Returns the
- * problems found; an empty list means valid.
+ * Why `certificate` cannot issue certificates, or undefined when it can:
+ * basicConstraints cA true and keyUsage with keyCertSign (RFC 5280 §4.2.1.3, §4.2.1.9).
  */
-export async function validateCertificateChain(options: ValidateChainOptions): Promise<ChainProblem[]> {
-  const { chain, now } = options;
-  const problems: ChainProblem[] = [];
-  if (chain.length === 0) return [{ index: 0, message: 'the chain is empty' }];
-  for (const [index, certificate] of chain.entries()) {
-    if (now < certificate.notBefore) problems.push({ index, message: `certificate ${index} is not valid before ${certificate.notBefore.toISOString()}` });
-    if (now > certificate.notAfter) problems.push({ index, message: `certificate ${index} expired at ${certificate.notAfter.toISOString()}` });
-    const usage = certificate.getExtension(x509.KeyUsagesExtension);
-    const basic = certificate.getExtension(x509.BasicConstraintsExtension);
-    if (index === 0) {
-      if (basic?.ca) problems.push({ index, message: 'the leaf certificate is a CA certificate' });
-      if (usage && !(usage.usages & x509.KeyUsageFlags.digitalSignature)) problems.push({ index, message: 'the leaf certificate keyUsage lacks digitalSignature' });
-      continue;
-    }
-    if (!basic?.ca) {
-      problems.push({ index, message: `certificate ${index} is not a CA (basicConstraints cA is not true)` });
-    } else if (basic.pathLength !== undefined && basic.pathLength < index - 1) {
-      problems.push({ index, message: `certificate ${index} allows a path length of ${basic.pathLength}, but ${index - 1} CA certificate(s) follow it` });
-    }
-    if (usage && !(usage.usages & x509.KeyUsageFlags.keyCertSign)) problems.push({ index, message: `certificate ${index} keyUsage lacks keyCertSign` });
-  }
-  for (let index = 0; index < chain.length - 1; index++) {
-    const subject = chain[index]!;
-    const issuer = chain[index + 1]!;
-    const signed = subject.issuer === issuer.subject && (await subject.verify({ publicKey: issuer.publicKey, signatureOnly: true }).catch(() => false));
-    if (!signed) problems.push({ index, message: `certificate ${index} is not signed by certificate ${index + 1}` });
-  }
-  if (options.anchor) {
-    const last = chain[chain.length - 1]!;
-    const isAnchor = Buffer.from(last.rawData).equals(Buffer.from(options.anchor.rawData));
-    if (!isAnchor) {
-      const signed = last.issuer === options.anchor.subject && (await last.verify({ publicKey: options.anchor.publicKey, signatureOnly: true }).catch(() => false));
-      if (!signed) problems.push({ index: chain.length - 1, message: 'the chain does not lead to the trust anchor' });
-    }
-  }
-  return problems;
-}
-
-/** Splits a PEM bundle into certificates, in order. */
-export function parsePemCertificates(pem: string): x509.X509Certificate[] {
-  const blocks = pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
-  return blocks.map((block) => new x509.X509Certificate(block));
+export function checkCaCertificate(certificate: x509.X509Certificate): string | undefined {
+  if (!certificate.getExtension(x509.BasicConstraintsExtension)?.ca) return 'is not a CA certificate (basicConstraints cA is not true)';
+  const usage = certificate.getExtension(x509.KeyUsagesExtension);
+  if (!usage || !(usage.usages & x509.KeyUsageFlags.keyCertSign)) return 'lacks keyUsage keyCertSign';
+  return undefined;
 }
 
 export async function isSelfSigned(certificate: x509.X509Certificate): Promise<boolean> {
   return certificate.subject === certificate.issuer && (await certificate.isSelfSigned().catch(() => false));
+}
+
+function refused(problems: string[]): ValidateCertificateChainResult {
+  return { ok: false, message: problems[0]!, problems };
+}
+
+/** The part of the chain below the anchor, and the anchor: either inside the chain or the issuer of its last certificate. */
+async function findAnchor(
+  chain: x509.X509Certificate[],
+  anchors: x509.X509Certificate[],
+): Promise<{ path: x509.X509Certificate[]; anchor: x509.X509Certificate; lastLinkVerified: boolean } | undefined> {
+  for (const [index, certificate] of chain.entries()) {
+    const anchor = anchors.find((candidate) => sameCertificate(candidate, certificate));
+    if (anchor) return index === 0 ? undefined : { path: chain.slice(0, index), anchor, lastLinkVerified: false };
+  }
+  const last = chain[chain.length - 1]!;
+  for (const anchor of anchors) {
+    if (await isIssuedBy(last, anchor)) return { path: chain, anchor, lastLinkVerified: true };
+  }
+  return undefined;
+}
+
+function checkCertificate(certificate: x509.X509Certificate, index: number, now: Date): string | undefined {
+  const name = `certificate "${certificate.subject}"`;
+  if (now < certificate.notBefore) return `${name} is not valid before ${certificate.notBefore.toISOString()}`;
+  if (now > certificate.notAfter) return `${name} expired at ${certificate.notAfter.toISOString()}`;
+  if (index === 0) {
+    if (certificate.getExtension(x509.BasicConstraintsExtension)?.ca) return `the leaf ${name} is a CA certificate`;
+    const usage = certificate.getExtension(x509.KeyUsagesExtension);
+    if (!usage || !(usage.usages & x509.KeyUsageFlags.digitalSignature)) return `the leaf ${name} lacks keyUsage digitalSignature`;
+    return undefined;
+  }
+  const notCa = checkCaCertificate(certificate);
+  if (notCa) return `${name} ${notCa}`;
+  // pathLenConstraint counts the non-leaf certificates that may follow this one (RFC 5280 §4.2.1.9).
+  const pathLength = certificate.getExtension(x509.BasicConstraintsExtension)!.pathLength;
+  if (pathLength !== undefined && pathLength < index - 1) return `${name} allows a path length of ${pathLength}, but ${index - 1} CA certificate(s) follow it`;
+  return undefined;
+}
+
+async function isIssuedBy(subject: x509.X509Certificate, issuer: x509.X509Certificate): Promise<boolean> {
+  if (subject.issuer !== issuer.subject) return false;
+  try {
+    const publicKey = await verificationKey(issuer, subject.signatureAlgorithm);
+    if (!publicKey) return false;
+    return await subject.verify({ publicKey, signatureOnly: true });
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The issuer's public key imported for verifying `algorithm` signatures, as
+ * `X509Certificate.verify` would import it, kept with the certificate object:
+ * trust anchors are parsed once (verification/trust-store.ts) and import their
+ * key once instead of on every chain they end. Undefined when the key cannot be
+ * imported (verify answers false for that too).
+ */
+type ImportedKey = Awaited<ReturnType<x509.PublicKey['export']>>;
+
+const importedKeys = new WeakMap<x509.X509Certificate, Map<string, Promise<ImportedKey | undefined>>>();
+
+function verificationKey(issuer: x509.X509Certificate, algorithm: x509.X509Certificate['signatureAlgorithm']): Promise<ImportedKey | undefined> {
+  let byAlgorithm = importedKeys.get(issuer);
+  if (!byAlgorithm) importedKeys.set(issuer, (byAlgorithm = new Map()));
+  const id = JSON.stringify(algorithm);
+  let key = byAlgorithm.get(id);
+  if (!key) {
+    key = issuer.publicKey.export({ ...issuer.publicKey.algorithm, ...algorithm }, ['verify']).catch(() => undefined);
+    byAlgorithm.set(id, key);
+  }
+  return key;
+}
+
+function sameCertificate(left: x509.X509Certificate, right: x509.X509Certificate): boolean {
+  return Buffer.from(left.rawData).equals(Buffer.from(right.rawData));
 }

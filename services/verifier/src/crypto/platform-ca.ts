@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { readPemBlocks, toPem } from '@tessera/service-kit';
+import { checkCaCertificate } from './certificate-chain.js';
 import { ECDSA_P256, subtle, x509, type WebCryptoKey, type WebCryptoKeyPair } from './x509.js';
 
 /** The platform's request-signing CA: it issues every organisation's leaf (HAIP: leaves are never self-signed). */
@@ -40,12 +42,12 @@ export async function generatePlatformCa(options: { now: Date; commonName?: stri
     ],
   });
   const pkcs8 = Buffer.from(await subtle.exportKey('pkcs8', keys.privateKey));
-  return { certificatePem: certificate.toString('pem'), privateKeyPem: toPem(pkcs8, 'PRIVATE KEY') };
+  return { certificatePem: certificate.toString('pem'), privateKeyPem: toPem('PRIVATE KEY', pkcs8) };
 }
 
 /**
- * Loads a CA from PEM and checks it can act as one: a CA certificate
- * (basicConstraints cA), keyCertSign if keyUsage is present, currently valid,
+ * Loads a CA from PEM and checks it can act as one: a CA certificate by the
+ * service's one rule (`checkCaCertificate`: cA and keyCertSign), currently valid,
  * an ECDSA P-256 key, and a private key that matches the certificate.
  */
 export async function loadPlatformCa(pem: PlatformCaPem, now: Date): Promise<PlatformCa> {
@@ -55,16 +57,16 @@ export async function loadPlatformCa(pem: PlatformCaPem, now: Date): Promise<Pla
   } catch (error) {
     throw new Error('platform CA certificate: not a PEM X.509 certificate', { cause: error });
   }
-  const basic = certificate.getExtension(x509.BasicConstraintsExtension);
-  if (!basic?.ca) throw new Error('platform CA certificate: basicConstraints cA is not true');
-  const usage = certificate.getExtension(x509.KeyUsagesExtension);
-  if (usage && !(usage.usages & x509.KeyUsageFlags.keyCertSign)) throw new Error('platform CA certificate: keyUsage lacks keyCertSign');
+  const notCa = checkCaCertificate(certificate);
+  if (notCa) throw new Error(`platform CA certificate: the certificate ${notCa}`);
   if (now < certificate.notBefore || now > certificate.notAfter) throw new Error('platform CA certificate: not valid now');
   const algorithm = certificate.publicKey.algorithm as { name: string; namedCurve?: string };
   if (algorithm.name !== 'ECDSA' || algorithm.namedCurve !== 'P-256') throw new Error('platform CA certificate: the key must be ECDSA P-256');
   let privateKey: WebCryptoKey;
   try {
-    privateKey = (await subtle.importKey('pkcs8', fromPem(pem.privateKeyPem), ECDSA_P256, false, ['sign'])) as WebCryptoKey;
+    const der = readPemBlocks(pem.privateKeyPem)[0]?.der;
+    if (!der) throw new Error('not PEM');
+    privateKey = (await subtle.importKey('pkcs8', der, ECDSA_P256, false, ['sign'])) as WebCryptoKey;
   } catch (error) {
     throw new Error('platform CA key: not a PKCS#8 PEM ECDSA P-256 private key', { cause: error });
   }
@@ -75,16 +77,4 @@ export async function loadPlatformCa(pem: PlatformCaPem, now: Date): Promise<Pla
     throw new Error('platform CA key: does not match the CA certificate');
   }
   return { certificate, privateKey, certificatePem: certificate.toString('pem') };
-}
-
-export function toPem(der: Uint8Array, label: string): string {
-  const body = Buffer.from(der).toString('base64').replace(/(.{64})/g, '$1\n').trimEnd();
-  return `-----BEGIN ${label}-----\n${body}\n-----END ${label}-----\n`;
-}
-
-/** The DER of the first PEM block. */
-export function fromPem(pem: string): Buffer {
-  const match = /-----BEGIN [^-]+-----([\s\S]+?)-----END [^-]+-----/.exec(pem);
-  if (!match) throw new Error('not PEM');
-  return Buffer.from(match[1]!.replace(/\s+/g, ''), 'base64');
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { SigningCertificate } from '@tessera/contracts';
+import { toPem } from '@tessera/service-kit';
 import { sanDnsNamesOf } from '../crypto/leaf-certificate.js';
-import { toPem } from '../crypto/platform-ca.js';
 import type { KeyType } from '../crypto/signing-key.js';
 import { x509 } from '../crypto/x509.js';
 import { x509HashOf } from '../domain/client-id.js';
@@ -20,6 +20,6 @@ export function describeSigningCertificate(options: { keyType: KeyType; source: 
     sanDnsNames: sanDnsNamesOf(leaf),
     fingerprint: createHash('sha256').update(Buffer.from(leafDer, 'base64')).digest('hex'),
     x509Hash: x509HashOf(leafDer),
-    certificateChainPem: options.chain.map((der) => toPem(Buffer.from(der, 'base64'), 'CERTIFICATE')).join(''),
+    certificateChainPem: options.chain.map((der) => toPem('CERTIFICATE', Buffer.from(der, 'base64'))).join(''),
   };
 }

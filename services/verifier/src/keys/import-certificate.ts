@@ -1,10 +1,10 @@
 import { createPrivateKey } from 'node:crypto';
 import type { JWK } from 'jose';
 import type { ErrorDetail, SigningCertificate } from '@tessera/contracts';
-import { badRequest } from '@tessera/service-kit';
+import { badRequest, splitPemCertificates } from '@tessera/service-kit';
 import { upsertImportedSigningKey } from '../db/signing-keys.js';
 import type { VerifierDb } from '../db/types.js';
-import { isSelfSigned, parsePemCertificates, validateCertificateChain } from '../crypto/certificate-chain.js';
+import { isSelfSigned, validateCertificateChain } from '../crypto/certificate-chain.js';
 import type { KeyEncryptionKey } from '../crypto/key-encryption.js';
 import { publicJwkOf, samePublicKey, type KeyType } from '../crypto/signing-key.js';
 import { subtle, x509, type WebCryptoKey } from '../crypto/x509.js';
@@ -24,7 +24,8 @@ export interface ImportCertificateOptions {
 /**
  * Imports an organisation's own CA-issued request-signing chain and key
  * (VERIFIER.md): leaf first, the leaf's issuer included, key matching the
- * leaf, leaf not self-signed, every link and validity checked. A self-signed
+ * leaf, leaf not self-signed, the chain valid up to its last certificate by
+ * the service's one chain rule (`validateCertificateChain`). A self-signed
  * root at the end is the trust anchor and is kept out of `x5c`.
  */
 export async function importOrgCertificate(options: ImportCertificateOptions): Promise<SigningCertificate> {
@@ -36,9 +37,10 @@ export async function importOrgCertificate(options: ImportCertificateOptions): P
   if (!samePublicKey(leafJwk, privateJwk)) throw invalid('/privateKeyPem', 'the private key does not match the leaf certificate (the first certificate)');
   if (await isSelfSigned(leaf)) throw invalid('/certificateChainPem', 'the leaf certificate is self-signed: import a leaf issued by a CA, followed by its issuer chain');
   if (chain.length < 2) throw invalid('/certificateChainPem', "include the leaf's issuing CA certificate after the leaf, so the chain can be checked");
-  const problems = await validateCertificateChain({ chain, now: options.now });
-  if (problems.length > 0) {
-    throw badRequest('The certificate chain is not valid: see details.', problems.map((problem) => ({ path: '/certificateChainPem', message: problem.message })));
+  // The chain's last certificate is where it is anchored: the wallet's trust decides the rest.
+  const validated = await validateCertificateChain({ chain, anchors: [chain[chain.length - 1]!], now: options.now });
+  if (!validated.ok) {
+    throw badRequest('The certificate chain is not valid: see details.', validated.problems.map((problem) => ({ path: '/certificateChainPem', message: problem })));
   }
   const anchorLast = await isSelfSigned(chain[chain.length - 1]!);
   const x5c = (anchorLast ? chain.slice(0, -1) : chain).map((certificate) => Buffer.from(certificate.rawData).toString('base64'));
@@ -55,7 +57,7 @@ export async function importOrgCertificate(options: ImportCertificateOptions): P
 
 function parseChain(pem: string): x509.X509Certificate[] {
   try {
-    const chain = parsePemCertificates(pem);
+    const chain = splitPemCertificates(pem).map((block) => new x509.X509Certificate(block));
     if (chain.length === 0) throw new Error('no certificate');
     return chain;
   } catch {

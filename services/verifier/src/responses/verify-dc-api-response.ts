@@ -1,10 +1,9 @@
 import { ErrorCode, type AuthorizationResponseOutcome, type ResponseMode } from '@tessera/contracts';
-import { AppError, badRequest, conflict, notFound } from '@tessera/service-kit';
+import { AppError, badRequest, conflict, isUuid, notFound } from '@tessera/service-kit';
 import type { VerifierContext } from '../context.js';
 import { findSession } from '../db/sessions.js';
 import { readDcApiResponse, readDecryptedResponse, type AuthorizationResponseParts } from '../domain/authorization-response.js';
 import { isDcApiMode } from '../domain/response-mode.js';
-import { isUuid } from '../routes/common.js';
 import { decryptAuthorizationResponse } from '../verification/index.js';
 import { walletErrorMessage } from './receive-wallet-response.js';
 import { openSessionPrivateJwk, runVerification } from './run-verification.js';

@@ -19,10 +19,3 @@ export function pageEnvelopeOf<T extends TSchema>(item: T) {
 }
 
 export { MessageEnvelopeSchema };
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** Ids are UUIDs: anything else names no record (404, never a database error). */
-export function isUuid(value: string): boolean {
-  return UUID.test(value);
-}

@@ -4,19 +4,17 @@ import {
   CreateIntentPresentationBodySchema,
   CreatePresentationBodySchema,
   ErrorCode,
-  IntentResolveRequestSchema,
-  IntentResolveResultSchema,
-  Subject,
+  intentResolveRpc,
   type ClientIdPrefix,
   type SignerOption,
 } from '@tessera/contracts';
-import { badRequest, callService, envelope, notFound, type App } from '@tessera/service-kit';
+import { badRequest, callService, envelope, isUuid, notFound, type App } from '@tessera/service-kit';
 import type { VerifierContext } from '../context.js';
 import { findTemplateById } from '../db/templates.js';
 import { validateDcqlQuery, walletDcqlQuery } from '../domain/dcql.js';
 import { checkResponseModeOptions } from '../domain/response-mode.js';
 import { createPresentationSession, requireVerifier } from '../sessions/create-session.js';
-import { envelopeOf, errorResponses, isUuid, OrgParamsSchema } from './common.js';
+import { envelopeOf, errorResponses, OrgParamsSchema } from './common.js';
 
 const tags = ['presentations'];
 const DirectQuerySchema = Type.Object({ verifierId: Type.String({ minLength: 1, maxLength: 200 }) });
@@ -69,15 +67,7 @@ export function registerPresentationRoutes(app: App, ctx: VerifierContext): void
       // Cheap local checks first, so a bad request never reaches the ecosystem service.
       checkResponseModeOptions(options);
       await requireVerifier(ctx, orgId, verifierId);
-      const resolved = await callService(ctx.bus, {
-        subject: Subject.INTENT_RESOLVE,
-        requestSchema: IntentResolveRequestSchema,
-        replyDataSchema: IntentResolveResultSchema,
-        request: { ecosystemId, intent, orgId, role: 'verifier' },
-        requestId: request.id,
-        timeoutMs: ctx.config.ECOSYSTEM_TIMEOUT_MS,
-        peer: 'the ecosystem service',
-      });
+      const resolved = await callService(ctx.bus, intentResolveRpc, { ecosystemId, intent, orgId, role: 'verifier' }, { requestId: request.id, timeoutMs: ctx.config.ECOSYSTEM_TIMEOUT_MS });
       const template = isUuid(resolved.templateId) ? await findTemplateById(ctx.db, { id: resolved.templateId }) : undefined;
       if (!template) throw notFound(`The verification template the intent "${intent}" maps to does not exist.`, ErrorCode.VERIFICATION_TEMPLATE_NOT_FOUND);
       const created = await createPresentationSession(ctx, {

@@ -5,14 +5,14 @@ import {
   PresentationResponseSchema,
   VerifyAuthorizationResponseBodySchema,
 } from '@tessera/contracts';
-import { AppError, envelope, notFound, type App } from '@tessera/service-kit';
+import { AppError, envelope, isUuid, notFound, type App } from '@tessera/service-kit';
 import type { VerifierContext } from '../context.js';
 import { findPresentationResult } from '../db/session-outcomes.js';
 import { findSession } from '../db/sessions.js';
 import { effectiveSessionState } from '../domain/session-state.js';
 import { toPresentationResponse } from '../responses/settle-session.js';
 import { verifyDcApiResponse } from '../responses/verify-dc-api-response.js';
-import { envelopeOf, errorResponses, isUuid, OrgParamsSchema } from './common.js';
+import { envelopeOf, errorResponses, OrgParamsSchema } from './common.js';
 
 const tags = ['presentations'];
 

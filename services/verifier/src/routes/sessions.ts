@@ -1,5 +1,5 @@
 import { ErrorCode, PresentationSessionSchema, SessionListQuerySchema } from '@tessera/contracts';
-import { envelope, notFound, pageWindow, toPage, type App } from '@tessera/service-kit';
+import { envelope, isUuid, notFound, pageWindow, toPage, type App } from '@tessera/service-kit';
 import { Type } from 'typebox';
 import { Page } from '@tessera/contracts';
 import type { VerifierContext } from '../context.js';
@@ -7,7 +7,7 @@ import { expireSessions, findSession, listSessions } from '../db/sessions.js';
 import { SESSION_EXPIRED_MESSAGE } from '../domain/session-state.js';
 import { publishSessionUpdated } from '../sessions/session-events.js';
 import { toSessionRecord } from '../sessions/session-view.js';
-import { envelopeOf, errorResponses, isUuid, OrgParamsSchema } from './common.js';
+import { envelopeOf, errorResponses, OrgParamsSchema } from './common.js';
 
 const tags = ['presentations'];
 

@@ -10,12 +10,12 @@ import {
   type VerificationTemplate,
   type VerificationTemplateBody,
 } from '@tessera/contracts';
-import { badRequest, conflict, envelope, notFound, pageWindow, toPage, type App } from '@tessera/service-kit';
+import { badRequest, conflict, envelope, isUuid, notFound, pageWindow, toPage, type App } from '@tessera/service-kit';
 import type { VerifierContext } from '../context.js';
 import type { TemplateRow } from '../db/schema.js';
 import { countOpenSessionsOfTemplate, deleteTemplateRow, findTemplate, insertTemplate, listTemplates, updateTemplate, type TemplateValues } from '../db/templates.js';
 import { validateDcqlQuery } from '../domain/dcql.js';
-import { envelopeOf, errorResponses, isUuid, OrgParamsSchema, pageEnvelopeOf } from './common.js';
+import { envelopeOf, errorResponses, OrgParamsSchema, pageEnvelopeOf } from './common.js';
 
 const TemplateParamsSchema = Type.Object({ ...OrgParamsSchema.properties, templateId: Type.String({ minLength: 1, maxLength: 200 }) });
 const tags = ['verification templates'];

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { Type } from 'typebox';
 import { CreateTrustAnchorBodySchema, ErrorCode, PagingQuerySchema, TrustAnchorErrorCode, TrustAnchorSchema, type TrustAnchor } from '@tessera/contracts';
-import { badRequest, conflict, envelope, notFound, pageWindow, toPage, type App } from '@tessera/service-kit';
+import { badRequest, conflict, envelope, isUuid, notFound, pageWindow, splitPemCertificates, toPage, type App } from '@tessera/service-kit';
 import type { VerifierContext } from '../context.js';
 import type { TrustAnchorRow } from '../db/schema.js';
 import { deleteTrustAnchor, insertTrustAnchor, listTrustAnchors } from '../db/trust-anchors.js';
 import { parseTrustAnchor } from '../verification/parse-trust-anchor.js';
-import { envelopeOf, errorResponses, isUuid, OrgParamsSchema, pageEnvelopeOf } from './common.js';
+import { envelopeOf, errorResponses, OrgParamsSchema, pageEnvelopeOf } from './common.js';
 
 const tags = ['trust anchors'];
 const AnchorParamsSchema = Type.Object({ ...OrgParamsSchema.properties, id: Type.String({ minLength: 1, maxLength: 200 }) });
@@ -44,7 +44,7 @@ export function registerTrustAnchorRoutes(app: App, ctx: VerifierContext): void 
         notAfter: anchor.kind === 'certificate' ? new Date(anchor.notAfter) : null,
         fingerprint: anchor.fingerprint,
         // Only the one certificate that was checked is kept, whatever else the text held.
-        certificatePem: isDid ? null : normalisedPem(body.certificatePem),
+        certificatePem: isDid ? null : splitPemCertificates(body.certificatePem)[0]!,
         did: isDid ? body.did : null,
         createdAt: ctx.now(),
       });
@@ -73,8 +73,4 @@ export function registerTrustAnchorRoutes(app: App, ctx: VerifierContext): void 
       return envelope(200, 'Trust anchor deleted.', toTrustAnchor(row));
     },
   );
-}
-
-function normalisedPem(text: string): string {
-  return text.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/)![0];
 }

@@ -116,7 +116,7 @@ export async function createPresentationSession(ctx: VerifierContext, input: Cre
       updatedAt: now,
     });
   });
-  publishSessionUpdated(ctx.bus, { id: row.id, orgId: row.orgId, state: row.state }, input.requestId);
+  publishSessionUpdated(ctx.bus, { id: row.id, orgId: row.orgId, state: 'RequestCreated' }, input.requestId);
 
   const dcApiRequest = dcApi
     ? {

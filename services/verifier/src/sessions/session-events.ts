@@ -1,7 +1,7 @@
-import { Subject, type SessionUpdatedEvent } from '@tessera/contracts';
-import type { MessageBus } from '@tessera/service-kit';
+import { sessionUpdatedEvent, type SessionUpdatedEvent } from '@tessera/contracts';
+import { publishEvent, type MessageBus } from '@tessera/service-kit';
 
-/** Publishes `verifier.v1.session.updated` (fire and forget, as NATS events are). */
+/** Publishes `verifier.v1.session.updated` (fire and forget, as NATS events are; the payload is schema-checked). */
 export function publishSessionUpdated(bus: MessageBus, event: SessionUpdatedEvent, requestId?: string): void {
-  bus.publish(Subject.SESSION_UPDATED, event, requestId ? { requestId } : {});
+  publishEvent(bus, sessionUpdatedEvent, event, { requestId });
 }

@@ -1,4 +1,4 @@
-import { StartupError } from '@tessera/service-kit';
+import { splitPemCertificates, StartupError } from '@tessera/service-kit';
 import { readFileSync } from 'node:fs';
 import { parseTrustAnchor } from '../verification/parse-trust-anchor.js';
 
@@ -9,8 +9,6 @@ export class TrustedIssuersFileError extends StartupError {
     this.name = 'TrustedIssuersFileError';
   }
 }
-
-const PEM_BLOCK = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
 
 /**
  * The platform-wide issuer anchors: every certificate of the PEM bundle, each
@@ -26,7 +24,7 @@ export function loadTrustedIssuers(path: string | undefined): string[] {
   } catch (error) {
     throw new TrustedIssuersFileError(`cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
   }
-  const blocks = text.match(PEM_BLOCK) ?? [];
+  const blocks = splitPemCertificates(text);
   if (blocks.length === 0) throw new TrustedIssuersFileError(`${path} holds no PEM certificate`);
   blocks.forEach((block, index) => {
     const parsed = parseTrustAnchor({ certificatePem: block });

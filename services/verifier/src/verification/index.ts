@@ -3,7 +3,7 @@
 export { verifyPresentation, type PresentationFlow, type VerifiedPresentation, type VerifyPresentationOptions, type VerifyPresentationResult } from './verify-presentation.js';
 export { decryptAuthorizationResponse, type DecryptAuthorizationResponseOptions, type DecryptAuthorizationResponseResult, type DecryptedAuthorizationResponse } from './decrypt-response.js';
 export { buildSessionTranscript, computeJwkThumbprint, encodeTranscriptAsDataItem, type BuildSessionTranscriptOptions, type SessionTranscriptFlow } from './session-transcript.js';
-export { validateCertificateChain, type ValidateCertificateChainOptions, type ValidateCertificateChainResult } from './validate-certificate-chain.js';
+export { validateCertificateChain, type ValidateCertificateChainOptions, type ValidateCertificateChainResult } from '../crypto/certificate-chain.js';
 export { createStatusListChecker, type CheckStatusOptions, type CheckStatusResult, type CreateStatusListCheckerOptions, type StatusListChecker } from './status-list-checker.js';
 export { parseTrustAnchor, type ParseTrustAnchorOptions, type ParseTrustAnchorResult, type TrustAnchorDescription } from './parse-trust-anchor.js';
 export { resolveDid, type ResolveDidOptions, type ResolveDidResult } from './resolve-did.js';

@@ -2,8 +2,8 @@ import { createHash, createPublicKey, X509Certificate as NodeX509Certificate, ty
 import type { JWK } from 'jose';
 import { resolveDid } from './resolve-did.js';
 import type { ResolvedTrustStore } from './trust-store.js';
-import { validateCertificateChain } from './validate-certificate-chain.js';
-import { x509 } from './x509.js';
+import { validateCertificateChain } from '../crypto/certificate-chain.js';
+import { x509 } from '../crypto/x509.js';
 
 /** Signature algorithms accepted for issuer-signed JWTs (HAIP requires ES256; the rest are common asymmetric ones). */
 export const JWS_ALGORITHMS = ['ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519', 'PS256', 'PS384', 'PS512'];

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
+import { splitPemCertificates } from '@tessera/service-kit';
+import { checkCaCertificate } from '../crypto/certificate-chain.js';
+import { x509 } from '../crypto/x509.js';
 import { resolveDid } from './resolve-did.js';
-import { x509 } from './x509.js';
 
 export type ParseTrustAnchorOptions = { certificatePem: string } | { did: string };
 
@@ -13,13 +15,13 @@ export type ParseTrustAnchorResult = { ok: true; anchor: TrustAnchorDescription 
 
 /**
  * Checks a candidate trust anchor: a single CA certificate in PEM
- * (basicConstraints cA true, keyCertSign when keyUsage is present), or a
+ * (basicConstraints cA true and keyUsage keyCertSign: `checkCaCertificate`), or a
  * `did:jwk` / `did:key` that resolves offline. The fingerprint is the
  * lowercase hex SHA-256 of the DER, or of the DID string.
  */
 export function parseTrustAnchor(options: ParseTrustAnchorOptions): ParseTrustAnchorResult {
   if ('did' in options) return parseDid(options.did);
-  const blocks = options.certificatePem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
+  const blocks = splitPemCertificates(options.certificatePem);
   if (blocks.length !== 1) return { ok: false, message: 'certificatePem must hold exactly one PEM certificate' };
   let certificate: x509.X509Certificate;
   try {
@@ -27,11 +29,8 @@ export function parseTrustAnchor(options: ParseTrustAnchorOptions): ParseTrustAn
   } catch {
     return { ok: false, message: 'certificatePem is not a valid X.509 certificate' };
   }
-  if (!certificate.getExtension(x509.BasicConstraintsExtension)?.ca) {
-    return { ok: false, message: 'a trust anchor must be a CA certificate (basicConstraints cA true)' };
-  }
-  const usage = certificate.getExtension(x509.KeyUsagesExtension);
-  if (usage && !(usage.usages & x509.KeyUsageFlags.keyCertSign)) return { ok: false, message: 'a trust anchor must allow keyCertSign' };
+  const notCa = checkCaCertificate(certificate);
+  if (notCa) return { ok: false, message: `a trust anchor must be a CA certificate: the certificate ${notCa}` };
   return {
     ok: true,
     anchor: {

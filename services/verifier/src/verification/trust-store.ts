@@ -1,4 +1,5 @@
-import { x509 } from './x509.js';
+import { splitPemCertificates } from '@tessera/service-kit';
+import { x509 } from '../crypto/x509.js';
 
 /**
  * Which issuers a verification trusts (VERIFIER.md, Trust anchors): CA
@@ -44,7 +45,7 @@ export function resolveTrustStore(trust: TrustStore): ResolvedTrustStore {
       certificates.push(entry);
       continue;
     }
-    for (const block of entry.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? []) {
+    for (const block of splitPemCertificates(entry)) {
       try {
         certificates.push(parseCertificate(block));
       } catch {

@@ -5,7 +5,7 @@ import { checkValidityWindow } from './check-validity-window.js';
 import { mdocValueToJson } from './mdoc-claims.js';
 import { encodeTranscriptAsDataItem } from './session-transcript.js';
 import type { ResolvedTrustStore } from './trust-store.js';
-import { validateCertificateChain } from './validate-certificate-chain.js';
+import { validateCertificateChain } from '../crypto/certificate-chain.js';
 import type { VerifiedCredential } from './verified-credential.js';
 
 type AssessmentId = string;

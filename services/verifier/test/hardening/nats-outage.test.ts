@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { IntentResolveRequestSchema, QueueGroup, Subject } from '@tessera/contracts';
+import { intentResolveRpc, Subject } from '@tessera/contracts';
 import { NatsBus, serveRequests, type MessageBus } from '@tessera/service-kit';
 import { createTestDatabase, silentLogger, startPrivateNats, type PrivateServer, type TestDatabase } from '@tessera/service-kit/testing';
 import { MIGRATIONS_FOLDER } from '../../src/db/migrations-folder.js';
@@ -35,10 +35,7 @@ describe.skipIf(!nats)('verifier through a NATS outage', () => {
     expect((await call('POST', `${base}/verifier`, { verifierId: 'desk' })).statusCode).toBe(201);
     templateId = (await call('POST', `${base}/verification-template`, { name: 'PID', templateJson: { dcql: { query: sdJwtQuery() } }, signerOption: 'X509_P256' })).json().data.id;
     ecosystem = await NatsBus.connect({ url: server.url, name: 'fake-ecosystem', logger });
-    serveRequests(ecosystem, {
-      subject: Subject.INTENT_RESOLVE,
-      queue: QueueGroup.ECOSYSTEM,
-      requestSchema: IntentResolveRequestSchema,
+    serveRequests(ecosystem, intentResolveRpc, {
       logger,
       handler: async (request) => ({ intentId: 'intent-1', intent: request.intent, templateId, scope: 'ecosystem' as const }),
     });

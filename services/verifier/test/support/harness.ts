@@ -1,7 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey } from 'jose';
 import { createTokenVerifier, type App, type Logger, type MessageBus } from '@tessera/service-kit';
-import { connectTestBus, createTestDatabase, InProcessHub, silentLogger, type TestDatabase } from '@tessera/service-kit/testing';
+import { createTestBusNamespace, createTestDatabase, InProcessHub, silentLogger, type TestDatabase } from '@tessera/service-kit/testing';
 import { buildApp } from '../../src/app.js';
 import { loadVerifierConfig, type VerifierConfig } from '../../src/config.js';
 import { generateKeyEncryptionKey, KeyEncryptionKey } from '../../src/crypto/key-encryption.js';
@@ -9,7 +8,6 @@ import type { PlatformCa } from '../../src/crypto/platform-ca.js';
 import { MIGRATIONS_FOLDER } from '../../src/db/migrations-folder.js';
 import { schema, type VerifierDbSchema } from '../../src/db/schema.js';
 import { prepareKeys } from '../../src/setup.js';
-import { IsolatedBus } from './isolated-bus.js';
 
 export const PUBLIC_BASE_URL = 'https://verifier.tessera.test';
 export const ISSUER = 'https://idp.tessera.test/realms/tessera';
@@ -77,8 +75,8 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
   const config = testConfig(options.config);
   const testDb = options.testDb ?? (await createTestDatabase({ schema, service: 'verifier', migrationsFolder: MIGRATIONS_FOLDER }));
   const hub = options.hub ?? new InProcessHub();
-  const namespace = `t${randomBytes(6).toString('hex')}`;
-  const connectPeer = async (name: string) => new IsolatedBus(await connectTestBus(name, hub), namespace);
+  // Every subject under a prefix of this harness: parallel test files sharing one NATS server never answer each other.
+  const connectPeer = createTestBusNamespace(hub).connect;
   const bus = await connectPeer('verifier-test');
   const keyEncryptionKey = new KeyEncryptionKey(config.KEY_ENCRYPTION_KEY!);
   const ca = await prepareKeys({ config, database: testDb.database, keyEncryptionKey });
