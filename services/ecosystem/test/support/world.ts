@@ -1,5 +1,8 @@
 import { expect } from 'vitest';
+import type { Ecosystem, Intent } from '@tessera/contracts';
+import type { CallResult } from '@tessera/service-kit/testing';
 import type { Harness } from './harness.js';
+import { expectStatus, type Enveloped } from './responses.js';
 
 /** Organisations of the standard cast; each is owned by the user of the same key. */
 export const ORG = {
@@ -22,21 +25,13 @@ export const emailOf = (party: Party) => `${party}@example.org`;
 /** Tokens of the cast: a platform admin, one owner per organisation, and a user with no organisation. */
 export async function castTokens(h: Harness): Promise<World['tokens']> {
   const entries = await Promise.all(
-    (Object.keys(ORG) as Party[]).map(async (party) => [party, await h.sign({ sub: `user-${party}`, email: emailOf(party), orgs: { [ORG[party]]: ['owner'] } })] as const),
+    (Object.keys(ORG) as Party[]).map(async (party) => [party, await h.idp.mint({ sub: `user-${party}`, email: emailOf(party), orgRoles: { [ORG[party]]: ['owner'] } })] as const),
   );
   return {
     ...(Object.fromEntries(entries) as Record<Party, string>),
-    admin: await h.sign({ sub: 'user-admin', email: 'admin@example.org', platformAdmin: true }),
-    nobody: await h.sign({ sub: 'user-nobody', email: 'nobody@example.org' }),
+    admin: await h.idp.mint({ sub: 'user-admin', email: 'admin@example.org', platformAdmin: true }),
+    nobody: await h.idp.mint({ sub: 'user-nobody', email: 'nobody@example.org' }),
   };
-}
-
-/** Fails with the response body when the status is not the expected one (readable test failures). */
-export function expectStatus(response: { status: number; body: unknown }, status: number, code?: string): void {
-  expect({ status: response.status, code: (response.body as { code?: string } | undefined)?.code }, JSON.stringify(response.body)).toEqual({
-    status,
-    code: code ?? (response.body as { code?: string } | undefined)?.code,
-  });
 }
 
 export async function registerOrganisation(h: Harness, token: string, orgId: string, name: string): Promise<void> {
@@ -52,9 +47,9 @@ export async function buildWorld(h: Harness, name = 'Health Data Space'): Promis
   const tokens = await castTokens(h);
   for (const party of Object.keys(ORG) as Party[]) await registerOrganisation(h, tokens[party], ORG[party], `${party} organisation`);
   expectStatus(await h.call('POST', '/v1/invitations', { token: tokens.admin, body: { email: emailOf('lead') } }), 201);
-  const created = await h.call('POST', `/v1/ecosystem/${ORG.lead}/create`, { token: tokens.lead, body: { name, description: 'Test ecosystem' } });
+  const created: CallResult<Enveloped<Ecosystem>> = await h.call('POST', `/v1/ecosystem/${ORG.lead}/create`, { token: tokens.lead, body: { name, description: 'Test ecosystem' } });
   expectStatus(created, 201);
-  const ecosystemId = created.body.data.id as string;
+  const ecosystemId = created.body.data.id;
   for (const party of ['member', 'invited', 'rejected'] as const) {
     expectStatus(await h.call('POST', '/v1/ecosystem/invite-member', { token: tokens.lead, body: { orgId: ORG[party], ecosystemId } }), 201);
   }
@@ -63,16 +58,9 @@ export async function buildWorld(h: Harness, name = 'Health Data Space'): Promis
   return { ecosystemId, tokens };
 }
 
-/** A minimal valid notice body (ISO/IEC TS 27560 fields with DPV terms). */
-export function noticeBody(overrides: Record<string, unknown> = {}) {
-  return {
-    title: 'Age check at the counter',
-    controller: { name: 'Lead Org', contact: 'privacy@lead.example' },
-    purposes: [{ id: 'dpv:ServiceProvision', description: 'Check that the customer is of age' }],
-    personalDataCategories: ['pd:Age'],
-    processingOperations: ['dpv:Collect'],
-    legalBasis: 'dpv:Consent',
-    retention: { duration: 'P30D' },
-    ...overrides,
-  };
+/** Creates an intent in the world's ecosystem as its lead and returns its id. */
+export async function createIntentAsLead(h: Harness, world: World, name: string, description = ''): Promise<string> {
+  const created: CallResult<Enveloped<Intent>> = await h.call('POST', `/v1/intent/ecosystem/${world.ecosystemId}`, { token: world.tokens.lead, body: { name, description } });
+  expectStatus(created, 201);
+  return created.body.data.id;
 }

@@ -1,19 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from './support/harness.js';
-import { castTokens, emailOf, expectStatus, ORG, registerOrganisation, type World } from './support/world.js';
+import { describe, expect } from 'vitest';
+import { harnessTest } from '../support/fixtures.js';
+import { expectStatus } from '../support/responses.js';
+import { castTokens, emailOf, ORG, registerOrganisation } from '../support/world.js';
+
+// One story, step by step: each test continues from the state the previous one left.
+const test = harnessTest().extend('tokens', { scope: 'file' }, async ({ harness }) => castTokens(harness));
 
 describe('ecosystem formation story', () => {
-  let h: Harness;
-  let tokens: World['tokens'];
   let ecosystemId: string;
 
-  beforeAll(async () => {
-    h = await startHarness();
-    tokens = await castTokens(h);
-  });
-  afterAll(() => h.close());
-
-  it('registers the organisations in the directory (201 new, 200 updated)', async () => {
+  test('registers the organisations in the directory (201 new, 200 updated)', async ({ harness: h, tokens }) => {
     const first = await h.call('PUT', `/v1/organisations/${ORG.lead}`, { token: tokens.lead, body: { name: 'Lead Org' } });
     expectStatus(first, 201);
     expect(first.body).toMatchObject({ statusCode: 201, data: { id: ORG.lead, name: 'Lead Org', ownerUserId: 'user-lead', ownerEmail: emailOf('lead') } });
@@ -23,7 +19,7 @@ describe('ecosystem formation story', () => {
     for (const party of ['member', 'rejected'] as const) await registerOrganisation(h, tokens[party], ORG[party], `${party} org`);
   });
 
-  it('lets the platform admin invite a lead, answered in the Ecosystem shape', async () => {
+  test('lets the platform admin invite a lead, answered in the Ecosystem shape', async ({ harness: h, tokens }) => {
     const response = await h.call('POST', '/v1/invitations', { token: tokens.admin, body: { email: emailOf('lead') } });
     expectStatus(response, 201);
     expect(response.body).toEqual({
@@ -36,7 +32,7 @@ describe('ecosystem formation story', () => {
     expect(list.body.data.data[0]).toMatchObject({ email: emailOf('lead'), status: 'pending', type: 'ecosystem', ecosystemId: null, ecosystem: null });
   });
 
-  it('lets the invited lead create the ecosystem', async () => {
+  test('lets the invited lead create the ecosystem', async ({ harness: h, tokens }) => {
     const response = await h.call('POST', `/v1/ecosystem/${ORG.lead}/create`, {
       token: tokens.lead,
       body: { name: 'Mobility', description: 'Shared mobility', tags: ['transport'], logoUrl: 'https://logo.example/m.png', autoEndorsement: true },
@@ -57,7 +53,7 @@ describe('ecosystem formation story', () => {
     expect(invitation).toMatchObject({ status: 'accepted', ecosystemId, invitedOrg: ORG.lead, userId: 'user-lead', ecosystem: { id: ecosystemId, name: 'Mobility' }, organisation: { name: 'Lead Organisation' } });
   });
 
-  it('lets the lead invite two organisations; one accepts, one rejects', async () => {
+  test('lets the lead invite two organisations; one accepts, one rejects', async ({ harness: h, tokens }) => {
     for (const party of ['member', 'rejected'] as const) {
       const invited = await h.call('POST', '/v1/ecosystem/invite-member', { token: tokens.lead, body: { orgId: ORG[party], ecosystemId } });
       expectStatus(invited, 201);
@@ -75,7 +71,7 @@ describe('ecosystem formation story', () => {
     expect(rejected.body.data.status).toBe('rejected');
   });
 
-  it('lists what the lead sent, by ecosystem (and in the spec example form)', async () => {
+  test('lists what the lead sent, by ecosystem (and in the spec example form)', async ({ harness: h, tokens }) => {
     const sent = await h.call('GET', `/v1/ecosystem/invitations?role=Ecosystem%20Lead&ecosystemId=${ecosystemId}`, { token: tokens.lead });
     expectStatus(sent, 200);
     expect(sent.body.data.data.map((i: { invitedOrg: string; status: string }) => [i.invitedOrg, i.status]).sort()).toEqual([
@@ -86,7 +82,7 @@ describe('ecosystem formation story', () => {
     expect(specForm.body.data.totalItems).toBe(1);
   });
 
-  it('lists the ecosystem for lead and member with memberCount, role and leadOrg; nothing for the rejected', async () => {
+  test('lists the ecosystem for lead and member with memberCount, role and leadOrg; nothing for the rejected', async ({ harness: h, tokens }) => {
     const asLead = await h.call('GET', '/v1/ecosystem', { token: tokens.lead });
     expect(asLead.body.data).toMatchObject({ totalItems: 1, totalPages: 1 });
     expect(asLead.body.data.data[0]).toMatchObject({ id: ecosystemId, name: 'Mobility', description: 'Shared mobility', memberCount: 2, role: 'Ecosystem Lead', leadOrg: { id: ORG.lead, name: 'Lead Organisation' } });
@@ -96,7 +92,7 @@ describe('ecosystem formation story', () => {
     expect(asRejected.body.data).toEqual({ totalItems: 0, totalPages: 0, page: 1, pageSize: 10, data: [] });
   });
 
-  it('shows members to the lead and the joined organisations to lead and member', async () => {
+  test('shows members to the lead and the joined organisations to lead and member', async ({ harness: h, tokens }) => {
     const members = await h.call('GET', `/v1/ecosystem/members?ecosystemId=${ecosystemId}`, { token: tokens.lead });
     expectStatus(members, 200);
     expect(members.body.data.totalItems).toBe(2);
@@ -115,12 +111,12 @@ describe('ecosystem formation story', () => {
     ]);
   });
 
-  it('counts the dashboard for the platform admin', async () => {
+  test('counts the dashboard for the platform admin', async ({ harness: h, tokens }) => {
     const summary = await h.call('GET', '/v1/ecosystem/dashboard/summary', { token: tokens.admin });
     expect(summary.body).toEqual({ statusCode: 200, message: expect.any(String), data: { ecosystem: 1, invitations: 1, activeOrgs: 2 } });
   });
 
-  it('returns a rejected organisation to pending when invited again, and it may then accept', async () => {
+  test('returns a rejected organisation to pending when invited again, and it may then accept', async ({ harness: h, tokens }) => {
     const again = await h.call('POST', '/v1/ecosystem/invite-member', { token: tokens.lead, body: { orgId: ORG.rejected, ecosystemId } });
     expectStatus(again, 201);
     expect(again.body.data.status).toBe('pending');
@@ -129,7 +125,7 @@ describe('ecosystem formation story', () => {
     expect(summary.body.data.activeOrgs).toBe(3);
   });
 
-  it('answers the feature status to any authenticated user', async () => {
+  test('answers the feature status to any authenticated user', async ({ harness: h, tokens }) => {
     const status = await h.call('GET', '/v1/ecosystem/status', { token: tokens.nobody });
     expect(status.body).toEqual({ statusCode: 200, message: expect.any(String), data: { enabled: true } });
   });

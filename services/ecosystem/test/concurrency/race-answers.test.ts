@@ -1,19 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { ErrorCode } from '@tessera/contracts';
 import { missingServer } from '@tessera/service-kit/testing';
-import { startHarness, type Harness } from './support/harness.js';
-import { buildWorld, expectStatus, ORG, type World } from './support/world.js';
+import { ecosystemTest as test } from '../support/fixtures.js';
+import { expectStatus } from '../support/responses.js';
+import { ORG } from '../support/world.js';
+
+// Simultaneous requests obey the same rules as sequential ones: one winner, and the
+// losers get the documented code a late caller would. Needs a PostgreSQL server.
 
 describe.skipIf(missingServer('postgres', 'ecosystem concurrency'))('concurrency (server PostgreSQL)', () => {
-  let h: Harness;
-  let world: World;
-  beforeAll(async () => {
-    h = await startHarness();
-    world = await buildWorld(h);
-  });
-  afterAll(() => h.close());
-
-  it('turns simultaneous accepts of one invitation into one membership; the others get INVITATION_NOT_PENDING', async () => {
+  test('turns simultaneous accepts of one invitation into one membership; the others get INVITATION_NOT_PENDING', async ({ harness: h, world }) => {
     const responses = await Promise.all(
       Array.from({ length: 8 }, () => h.call('POST', '/v1/ecosystem/update-invitation-status', { token: world.tokens.invited, body: { status: 'accepted', ecosystemId: world.ecosystemId } })),
     );
@@ -23,7 +19,7 @@ describe.skipIf(missingServer('postgres', 'ecosystem concurrency'))('concurrency
     expect(members.body.data.data.filter((m: { organisation: { id: string } }) => m.organisation.id === ORG.invited)).toHaveLength(1);
   });
 
-  it('creates one intent from simultaneous same-name requests; the losers get INTENT_NAME_TAKEN', async () => {
+  test('creates one intent from simultaneous same-name requests; the losers get INTENT_NAME_TAKEN', async ({ harness: h, world }) => {
     const responses = await Promise.all(
       Array.from({ length: 8 }, (_, i) =>
         h.call('POST', `/v1/intent/ecosystem/${world.ecosystemId}`, { token: world.tokens.lead, body: { name: i % 2 ? 'Race' : 'RACE', description: '' } }),
@@ -33,8 +29,8 @@ describe.skipIf(missingServer('postgres', 'ecosystem concurrency'))('concurrency
     for (const loser of responses.filter((r) => r.status !== 201)) expectStatus(loser, 409, ErrorCode.INTENT_NAME_TAKEN);
   });
 
-  it('creates one ecosystem from one lead invitation under simultaneous creates', async () => {
-    const owner = await h.sign({ sub: 'user-racer', email: 'racer@example.org', orgs: { 'org-racer': ['owner'] } });
+  test('creates one ecosystem from one lead invitation under simultaneous creates', async ({ harness: h, world }) => {
+    const owner = await h.idp.mint({ sub: 'user-racer', email: 'racer@example.org', orgRoles: { 'org-racer': ['owner'] } });
     await h.call('PUT', '/v1/organisations/org-racer', { token: owner, body: { name: 'Racer' } });
     expectStatus(await h.call('POST', '/v1/invitations', { token: world.tokens.admin, body: { email: 'racer@example.org' } }), 201);
     const responses = await Promise.all(
@@ -45,7 +41,7 @@ describe.skipIf(missingServer('postgres', 'ecosystem concurrency'))('concurrency
     expect((await h.call('GET', '/v1/ecosystem/dashboard/summary', { token: world.tokens.admin })).body.data.ecosystem).toBe(2);
   });
 
-  it('keeps one pending lead invitation per e-mail and one member invitation per organisation under races', async () => {
+  test('keeps one pending lead invitation per e-mail and one member invitation per organisation under races', async ({ harness: h, world }) => {
     const invites = await Promise.all(Array.from({ length: 6 }, () => h.call('POST', '/v1/invitations', { token: world.tokens.admin, body: { email: 'same@example.org' } })));
     expect(invites.filter((r) => r.status === 201)).toHaveLength(1);
     for (const loser of invites.filter((r) => r.status !== 201)) expectStatus(loser, 409, ErrorCode.INVITATION_PENDING);
@@ -56,7 +52,7 @@ describe.skipIf(missingServer('postgres', 'ecosystem concurrency'))('concurrency
     for (const loser of outsiderInvites.filter((r) => r.status !== 201)) expectStatus(loser, 409, ErrorCode.INVITATION_PENDING);
   });
 
-  it('gives simultaneous notice updates distinct consecutive versions', async () => {
+  test('gives simultaneous notice updates distinct consecutive versions', async ({ harness: h, world }) => {
     const intentId = (await h.call('POST', `/v1/intent/ecosystem/${world.ecosystemId}`, { token: world.tokens.lead, body: { name: 'Noticed', description: '' } })).body.data.id;
     const body = {
       title: 'T',

@@ -1,21 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { ErrorCode } from '@tessera/contracts';
-import { startHarness, type Harness } from './support/harness.js';
-import { buildWorld, expectStatus, type World } from './support/world.js';
+import { ecosystemTest as test } from '../support/fixtures.js';
+import { expectStatus } from '../support/responses.js';
+import type { World } from '../support/world.js';
 
 describe('paging and malformed input', () => {
-  let h: Harness;
-  let world: World;
-  beforeAll(async () => {
-    h = await startHarness();
-    world = await buildWorld(h);
+  test.beforeAll(async ({ harness: h, world }) => {
     for (let i = 0; i < 12; i++) {
       await h.call('POST', `/v1/intent/ecosystem/${world.ecosystemId}`, { token: world.tokens.lead, body: { name: `Intent ${i}`, description: '' } });
     }
   });
-  afterAll(() => h.close());
 
-  const lists = () => [
+  const lists = (world: World) => [
     `/v1/intent/ecosystem/${world.ecosystemId}?`,
     `/v1/ecosystem/members?ecosystemId=${world.ecosystemId}&`,
     `/v1/ecosystem/get-ecosystem-orgs?ecosystemId=${world.ecosystemId}&`,
@@ -23,7 +19,7 @@ describe('paging and malformed input', () => {
     '/v1/ecosystem?',
   ];
 
-  it('defaults to page 1 of 10 and reports totals', async () => {
+  test('defaults to page 1 of 10 and reports totals', async ({ harness: h, world }) => {
     const response = await h.call('GET', `/v1/intent/ecosystem/${world.ecosystemId}`, { token: world.tokens.lead });
     expect(response.body.data).toMatchObject({ totalItems: 12, totalPages: 2, page: 1, pageSize: 10 });
     expect(response.body.data.data).toHaveLength(10);
@@ -33,8 +29,8 @@ describe('paging and malformed input', () => {
     expect(max.body.data).toMatchObject({ totalPages: 1, pageSize: 100 });
   });
 
-  it('answers 400 for page bounds on every paged list', async () => {
-    for (const list of lists()) {
+  test('answers 400 for page bounds on every paged list', async ({ harness: h, world }) => {
+    for (const list of lists(world)) {
       for (const paging of ['pageSize=0', 'pageSize=101', 'pageNumber=0', 'pageNumber=-1', 'pageSize=abc', 'pageNumber=1.5']) {
         expectStatus(await h.call('GET', `${list}${paging}`, { token: world.tokens.lead }), 400, ErrorCode.VALIDATION_FAILED);
       }
@@ -44,7 +40,7 @@ describe('paging and malformed input', () => {
     }
   });
 
-  it('answers 400 for malformed ids in query and body, and never a 500', async () => {
+  test('answers 400 for malformed ids in query and body, and never a 500', async ({ harness: h, world }) => {
     for (const query of ['ecosystemId=nope', 'ecosystemId=urn:uuid:00000000-0000-4000-8000-000000000000', '']) {
       expectStatus(await h.call('GET', `/v1/ecosystem/members?${query}`, { token: world.tokens.lead }), 400, ErrorCode.VALIDATION_FAILED);
       expectStatus(await h.call('GET', `/v1/ecosystem/get-ecosystem-orgs?${query}`, { token: world.tokens.lead }), 400, ErrorCode.VALIDATION_FAILED);
@@ -57,7 +53,7 @@ describe('paging and malformed input', () => {
     expectStatus(await h.call('GET', `/v1/ecosystem?orgId=${encodeURIComponent('a b')}`, { token: world.tokens.lead }), 400, ErrorCode.VALIDATION_FAILED);
   });
 
-  it('answers bad JSON, wrong content type and oversized bodies with the platform error body', async () => {
+  test('answers bad JSON, wrong content type and oversized bodies with the platform error body', async ({ harness: h, world }) => {
     const url = `/v1/intent/ecosystem/${world.ecosystemId}`;
     const auth = { authorization: `Bearer ${world.tokens.lead}` };
     const badJson = await h.app.inject({ method: 'POST', url, headers: { ...auth, 'content-type': 'application/json' }, payload: '{"name":' });
@@ -69,7 +65,7 @@ describe('paging and malformed input', () => {
     expect((await h.call('GET', `${url}?pageSize=100`, { token: world.tokens.lead })).body.data.totalItems).toBe(12);
   });
 
-  it('answers unknown routes with 404 NOT_FOUND and serves the OpenAPI document', async () => {
+  test('answers unknown routes with 404 NOT_FOUND and serves the OpenAPI document', async ({ harness: h, world }) => {
     expectStatus(await h.call('GET', '/v1/nothing-here', { token: world.tokens.lead }), 404, ErrorCode.NOT_FOUND);
     const doc = await h.call('GET', '/docs/json');
     expect(Object.keys(doc.body.paths)).toEqual(expect.arrayContaining(['/v1/invitations', '/v1/ecosystem/{orgId}/create', '/v1/intent/{intentId}/notice']));

@@ -1,23 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { ErrorCode } from '@tessera/contracts';
-import { startHarness, type Harness } from './support/harness.js';
-import { buildWorld, emailOf, expectStatus, ORG, registerOrganisation, type World } from './support/world.js';
+import { ecosystemTest as test } from '../support/fixtures.js';
+import { expectStatus } from '../support/responses.js';
+import { emailOf, ORG, registerOrganisation } from '../support/world.js';
 
 describe('formation error paths', () => {
-  let h: Harness;
-  let world: World;
-  beforeAll(async () => {
-    h = await startHarness();
-    world = await buildWorld(h);
-  });
-  afterAll(() => h.close());
-
-  it('refuses a second pending lead invitation for one e-mail (ignoring case) with INVITATION_PENDING', async () => {
+  test('refuses a second pending lead invitation for one e-mail (ignoring case) with INVITATION_PENDING', async ({ harness: h, world }) => {
     expectStatus(await h.call('POST', '/v1/invitations', { token: world.tokens.admin, body: { email: 'future@example.org' } }), 201);
     expectStatus(await h.call('POST', '/v1/invitations', { token: world.tokens.admin, body: { email: 'Future@Example.org' } }), 409, ErrorCode.INVITATION_PENDING);
   });
 
-  it('rejects a malformed lead invitation body with 400 and details', async () => {
+  test('rejects a malformed lead invitation body with 400 and details', async ({ harness: h, world }) => {
     for (const body of [{}, { email: 'nope' }, { email: 'a@b.example', extra: 1 }, { email: 42 }]) {
       const response = await h.call('POST', '/v1/invitations', { token: world.tokens.admin, body });
       expectStatus(response, 400, ErrorCode.VALIDATION_FAILED);
@@ -25,20 +18,20 @@ describe('formation error paths', () => {
     }
   });
 
-  it('needs a pending lead invitation for the caller e-mail to create an ecosystem (403 NO_LEAD_INVITATION)', async () => {
+  test('needs a pending lead invitation for the caller e-mail to create an ecosystem (403 NO_LEAD_INVITATION)', async ({ harness: h, world }) => {
     const response = await h.call('POST', `/v1/ecosystem/${ORG.member}/create`, { token: world.tokens.member, body: { name: 'Mine', description: '' } });
     expectStatus(response, 403, ErrorCode.NO_LEAD_INVITATION);
-    const noEmail = await h.sign({ sub: 'x', orgs: { [ORG.member]: ['owner'] } });
+    const noEmail = await h.idp.mint({ sub: 'x', orgRoles: { [ORG.member]: ['owner'] } });
     expectStatus(await h.call('POST', `/v1/ecosystem/${ORG.member}/create`, { token: noEmail, body: { name: 'Mine', description: '' } }), 403, ErrorCode.NO_LEAD_INVITATION);
   });
 
-  it('needs the owner role in the named organisation (an admin of it is 403)', async () => {
-    const admin = await h.sign({ sub: 'x', email: 'future@example.org', orgs: { 'org-future': ['admin'] } });
+  test('needs the owner role in the named organisation (an admin of it is 403)', async ({ harness: h, world }) => {
+    const admin = await h.idp.mint({ sub: 'x', email: 'future@example.org', orgRoles: { 'org-future': ['admin'] } });
     expectStatus(await h.call('POST', '/v1/ecosystem/org-future/create', { token: admin, body: { name: 'Future', description: '' } }), 403, ErrorCode.FORBIDDEN);
   });
 
-  it('needs the organisation in the directory (404 ORGANISATION_NOT_FOUND) and a free name (409 ECOSYSTEM_NAME_TAKEN)', async () => {
-    const owner = await h.sign({ sub: 'user-future', email: 'future@example.org', orgs: { 'org-future': ['owner'] } });
+  test('needs the organisation in the directory (404 ORGANISATION_NOT_FOUND) and a free name (409 ECOSYSTEM_NAME_TAKEN)', async ({ harness: h, world }) => {
+    const owner = await h.idp.mint({ sub: 'user-future', email: 'future@example.org', orgRoles: { 'org-future': ['owner'] } });
     const unknownOrg = await h.call('POST', '/v1/ecosystem/org-future/create', { token: owner, body: { name: 'Future', description: '' } });
     expectStatus(unknownOrg, 404, ErrorCode.ORGANISATION_NOT_FOUND);
     await registerOrganisation(h, owner, 'org-future', 'Future Org');
@@ -49,7 +42,7 @@ describe('formation error paths', () => {
     expectStatus(await h.call('POST', '/v1/ecosystem/org-future/create', { token: owner, body: { name: 'Future 2', description: '' } }), 403, ErrorCode.NO_LEAD_INVITATION);
   });
 
-  it('validates the ecosystem body: name 2-50 chars after trimming, description up to 255, logoUrl a URL', async () => {
+  test('validates the ecosystem body: name 2-50 chars after trimming, description up to 255, logoUrl a URL', async ({ harness: h, world }) => {
     const bodies = [
       { name: 'x', description: '' },
       { name: '  x  ', description: '' },
@@ -64,7 +57,7 @@ describe('formation error paths', () => {
     }
   });
 
-  it('refuses member invitations that make no sense', async () => {
+  test('refuses member invitations that make no sense', async ({ harness: h, world }) => {
     const invite = (orgId: string, ecosystemId = world.ecosystemId) => h.call('POST', '/v1/ecosystem/invite-member', { token: world.tokens.lead, body: { orgId, ecosystemId } });
     expectStatus(await invite(ORG.member), 409, ErrorCode.ALREADY_MEMBER);
     expectStatus(await invite(ORG.lead), 409, ErrorCode.ALREADY_MEMBER);
@@ -75,7 +68,7 @@ describe('formation error paths', () => {
     expectStatus(await invite('bad org id!'), 400, ErrorCode.VALIDATION_FAILED);
   });
 
-  it('only moves a pending invitation (409 INVITATION_NOT_PENDING) and takes accepted or rejected only', async () => {
+  test('only moves a pending invitation (409 INVITATION_NOT_PENDING) and takes accepted or rejected only', async ({ harness: h, world }) => {
     const answer = (token: string, body: Record<string, unknown>) => h.call('POST', '/v1/ecosystem/update-invitation-status', { token, body: { ecosystemId: world.ecosystemId, ...body } });
     expectStatus(await answer(world.tokens.member, { status: 'rejected' }), 409, ErrorCode.INVITATION_NOT_PENDING);
     expectStatus(await answer(world.tokens.rejected, { status: 'accepted' }), 409, ErrorCode.INVITATION_NOT_PENDING);
@@ -85,8 +78,8 @@ describe('formation error paths', () => {
     expectStatus(await h.call('POST', '/v1/ecosystem/update-invitation-status', { token: world.tokens.invited, body: { status: 'accepted', ecosystemId: '00000000-0000-4000-8000-000000000000' } }), 404, ErrorCode.ECOSYSTEM_NOT_FOUND);
   });
 
-  it('lets an admin (not only the owner) of the invited organisation answer, naming the organisation when it has several', async () => {
-    const both = await h.sign({ sub: 'user-two-hats', email: 'two@example.org', orgs: { [ORG.invited]: ['admin'], 'org-second': ['owner'] } });
+  test('lets an admin (not only the owner) of the invited organisation answer, naming the organisation when it has several', async ({ harness: h, world }) => {
+    const both = await h.idp.mint({ sub: 'user-two-hats', email: 'two@example.org', orgRoles: { [ORG.invited]: ['admin'], 'org-second': ['owner'] } });
     await registerOrganisation(h, both, 'org-second', 'Second');
     expectStatus(await h.call('POST', '/v1/ecosystem/invite-member', { token: world.tokens.lead, body: { orgId: 'org-second', ecosystemId: world.ecosystemId } }), 201);
     const ambiguous = await h.call('POST', '/v1/ecosystem/update-invitation-status', { token: both, body: { status: 'accepted', ecosystemId: world.ecosystemId } });
@@ -97,7 +90,7 @@ describe('formation error paths', () => {
     expect(named.body.data).toMatchObject({ invitedOrg: ORG.invited, status: 'accepted', lastChangedBy: 'user-two-hats' });
   });
 
-  it('needs a perspective for the invitation listing', async () => {
+  test('needs a perspective for the invitation listing', async ({ harness: h, world }) => {
     const list = (query: string, token = world.tokens.lead) => h.call('GET', `/v1/ecosystem/invitations?${query}`, { token });
     expectStatus(await list(''), 400, ErrorCode.VALIDATION_FAILED);
     expectStatus(await list('role=Ecosystem%20Lead'), 400, ErrorCode.VALIDATION_FAILED);
@@ -110,8 +103,8 @@ describe('formation error paths', () => {
     expect((await list(`orgId=${ORG.rejected}`, world.tokens.rejected)).body.data.data[0]).toMatchObject({ status: 'rejected', email: emailOf('rejected') });
   });
 
-  it('lists only the lead invitations the calling admin sent', async () => {
-    const otherAdmin = await h.sign({ sub: 'user-admin-2', platformAdmin: true });
+  test('lists only the lead invitations the calling admin sent', async ({ harness: h, world }) => {
+    const otherAdmin = await h.idp.mint({ sub: 'user-admin-2', platformAdmin: true });
     expect((await h.call('GET', '/v1/invitations', { token: otherAdmin })).body.data.totalItems).toBe(0);
     const mine = await h.call('GET', '/v1/invitations?status=pending', { token: world.tokens.admin });
     expect(mine.body.data.data.map((i: { email: string }) => i.email)).toEqual([]);

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { AppError, isUuid } from '@tessera/service-kit';
-import { resolveInvitationPerspective } from '../src/domain/invitation-perspective.js';
-import { normaliseName } from '../src/domain/names.js';
-import { toNoticeJsonLd } from '../src/domain/notice-json-ld.js';
-import { deriveStanding, requireRelation } from '../src/domain/relation.js';
-import { pickTemplate } from '../src/domain/resolve-template.js';
+import { resolveInvitationPerspective } from '../../src/domain/invitation-perspective.js';
+import { normaliseName } from '../../src/domain/names.js';
+import { toNoticeJsonLd } from '../../src/domain/notice-json-ld.js';
+import { deriveStanding, requireRelation } from '../../src/domain/relation.js';
+import { pickTemplate } from '../../src/domain/resolve-template.js';
 
 const ECO = '6f1c1c2e-3b7a-4c55-9a43-0e6a2b1d9f10';
 

@@ -1,30 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InProcessBus } from '@tessera/service-kit';
-import { createEmptyDatabase, InProcessHub, startPrivatePostgres, type PrivateServer } from '@tessera/service-kit/testing';
-import type { Harness } from '../support/harness.js';
-import { buildWorld, noticeBody, ORG, type World } from '../support/world.js';
-import { startEcosystemOn, waitFor } from './support.js';
+import { describe, expect } from 'vitest';
+import { createEmptyDatabase, startPrivatePostgres, waitFor } from '@tessera/service-kit/testing';
+import { harnessTest } from '../support/fixtures.js';
+import { noticeBody } from '../support/notice-body.js';
+import { ORG } from '../support/world.js';
 
 const server = await startPrivatePostgres();
 if (!server) process.stderr.write('[tessera] skipping "ecosystem survives a PostgreSQL restart": needs local PostgreSQL binaries\n');
 
 // A PostgreSQL server of its own, so stopping it cannot disturb other test files.
+const test = harnessTest(async () => ({ databaseUrl: await createEmptyDatabase(server!.url), afterClose: () => server!.destroy() }));
+
 describe.skipIf(!server)('ecosystem survives a PostgreSQL restart', () => {
-  let pg: PrivateServer;
-  let h: Harness;
-  let world: World;
-
-  beforeAll(async () => {
-    pg = server!;
-    h = await startEcosystemOn({ databaseUrl: await createEmptyDatabase(pg.url), bus: new InProcessBus(new InProcessHub()) });
-    world = await buildWorld(h);
-  });
-  afterAll(async () => {
-    await h?.close();
-    await pg?.destroy();
-  });
-
-  it('answers 503 fast during the outage, keeps every acknowledged write, and recovers without a restart', async () => {
+  test('answers 503 fast during the outage, keeps every acknowledged write, and recovers without a restart', async ({ harness: h, world }) => {
+    const pg = server!;
     const lead = world.tokens.lead;
     const intents: string[] = [];
     for (let i = 0; i < 8; i++) {

@@ -1,14 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AppError, type Database } from '@tessera/service-kit';
+import { describe, expect, it } from 'vitest';
 import type { IntentResolveRequest, IntentResolveResult } from '@tessera/contracts';
-import { resolveIntent, type IntentResolution } from '../src/use-cases/resolve-intent.js';
-import { ResolutionCache } from '../src/cache/resolution-cache.js';
-import { CHANGE_CHANNEL, openResolutionCache } from '../src/cache/change-notifications.js';
-import type { EcosystemDbSchema } from '../src/db/schema.js';
-import { startHarness, type Harness } from './support/harness.js';
-import { buildWorld, expectStatus, noticeBody, ORG, type World } from './support/world.js';
+import { AppError, type Database } from '@tessera/service-kit';
+import { CHANGE_CHANNEL, openResolutionCache } from '../../src/cache/change-notifications.js';
+import { ResolutionCache } from '../../src/cache/resolution-cache.js';
+import type { EcosystemDbSchema } from '../../src/db/schema.js';
+import { resolveIntent, type IntentResolution } from '../../src/use-cases/resolve-intent.js';
+import { harnessTest } from '../support/fixtures.js';
+import { noticeBody } from '../support/notice-body.js';
+import { expectStatus } from '../support/responses.js';
+import { createIntentAsLead, ORG } from '../support/world.js';
 
 const request: IntentResolveRequest = { ecosystemId: '5b5b2b0e-1f1f-4c4c-8d8d-9e9e9e9e9e9e', intent: 'Age', orgId: 'o', role: 'verifier' };
 const result = (templateId: string): IntentResolveResult => ({ intentId: 'i', intent: 'Age', templateId, scope: 'ecosystem' });
@@ -73,50 +75,56 @@ async function settleNotifications(database: Database<EcosystemDbSchema>): Promi
   await stop();
 }
 
-describe('intent resolutions follow committed changes', () => {
-  let h: Harness;
-  let world: World;
-  let intentId: string;
-  let cache: ResolutionCache<IntentResolution>;
-  let unlisten: () => Promise<void>;
-  let computed = 0;
+/** Resolutions of 'age check' through a cache kept fresh by change notifications, counting what was computed. */
+interface CountedResolutions {
+  cache: ResolutionCache<IntentResolution>;
+  computed: () => number;
+  resolve(orgId: string): Promise<IntentResolution>;
+  /** Resolves once every entry of the cache has been forgotten (a notification arrived). */
+  cleared(): Promise<void>;
+}
 
-  beforeAll(async () => {
-    h = await startHarness();
-    world = await buildWorld(h);
-    intentId = (await h.call('POST', `/v1/intent/ecosystem/${world.ecosystemId}`, { token: world.tokens.lead, body: { name: 'Age Check', description: '' } })).body.data.id;
+const test = harnessTest()
+  .extend('intentId', { scope: 'file' }, async ({ harness: h, world }) => {
+    const intentId = await createIntentAsLead(h, world, 'Age Check');
     expectStatus(await h.call('POST', `/v1/intent/${intentId}/template`, { token: world.tokens.lead, body: { templateId: 'cred-issuer', role: 'issuer' } }), 201);
-    const opened = await openResolutionCache<IntentResolution>({ database: h.testDb.database, ttlMs: 60_000, maxEntries: 100 });
-    cache = opened.resolutions;
-    unlisten = opened.close;
-    await settleNotifications(h.testDb.database);
-  });
-  afterAll(async () => {
-    await unlisten();
-    await h.close();
+    return intentId;
+  })
+  // Depends on intentId so that the setup's writes come first: their notifications must not land mid-test.
+  .extend('resolutions', { scope: 'file' }, async ({ harness: h, world, intentId: _setUp }, { onCleanup }): Promise<CountedResolutions> => {
+    const opened = await openResolutionCache<IntentResolution>({ database: h.database, ttlMs: 60_000, maxEntries: 100 });
+    onCleanup(() => opened.close());
+    await settleNotifications(h.database);
+    const cache = opened.resolutions;
+    let computed = 0;
+    return {
+      cache,
+      computed: () => computed,
+      resolve: (orgId) => {
+        const req: IntentResolveRequest = { ecosystemId: world.ecosystemId, intent: 'age check', orgId, role: 'verifier' };
+        return cache.resolve(req, () => {
+          computed += 1;
+          return resolveIntent({ db: h.database.db, enabled: true }, req);
+        });
+      },
+      cleared: async () => {
+        const deadline = Date.now() + 5000;
+        while (cache.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+        expect(cache.size).toBe(0);
+      },
+    };
   });
 
-  const resolve = (orgId: string) => {
-    const req: IntentResolveRequest = { ecosystemId: world.ecosystemId, intent: 'age check', orgId, role: 'verifier' };
-    return cache.resolve(req, () => {
-      computed += 1;
-      return resolveIntent({ db: h.testDb.database.db, enabled: true }, req);
-    });
-  };
-  const cleared = async () => {
-    const deadline = Date.now() + 5000;
-    while (cache.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    expect(cache.size).toBe(0);
-  };
-
-  it('reuses a resolution until a write commits, then resolves afresh', async () => {
+describe('intent resolutions follow committed changes', () => {
+  test('reuses a resolution until a write commits, then resolves afresh', async ({ harness: h, world, intentId, resolutions }) => {
+    const { resolve, cleared } = resolutions;
     await expect(resolve(ORG.lead)).rejects.toMatchObject({ code: 'INTENT_TEMPLATE_NOT_FOUND' });
     await expect(resolve(ORG.lead)).rejects.toMatchObject({ code: 'INTENT_TEMPLATE_NOT_FOUND' });
-    expect(computed).toBe(1);
+    expect(resolutions.computed()).toBe(1);
 
     // A verifier-role mapping needs the verifier's answer; a direct write shows the same notification.
-    await h.testDb.database.db.execute(
-      (await import('drizzle-orm')).sql`insert into ecosystem.intent_templates (id, intent_id, template_id, role, created_by, last_changed_by) values (gen_random_uuid(), ${intentId}, 'tpl-global', 'verifier', 'test', 'test')`,
+    await h.database.db.execute(
+      sql`insert into ecosystem.intent_templates (id, intent_id, template_id, role, created_by, last_changed_by) values (gen_random_uuid(), ${intentId}, 'tpl-global', 'verifier', 'test', 'test')`,
     );
     await cleared();
     expect(await resolve(ORG.lead)).toMatchObject({ templateId: 'tpl-global', scope: 'ecosystem' });
@@ -126,11 +134,10 @@ describe('intent resolutions follow committed changes', () => {
     expect(await resolve(ORG.lead)).toMatchObject({ notice: { version: 1 } });
   });
 
-  it('stops resolving for an organisation whose membership ends', async () => {
+  test('stops resolving for an organisation whose membership ends', async ({ harness: h, world, resolutions }) => {
+    const { resolve, cleared } = resolutions;
     expect(await resolve(ORG.member)).toMatchObject({ templateId: 'tpl-global' });
-    await h.testDb.database.db.execute(
-      (await import('drizzle-orm')).sql`update ecosystem.memberships set status = 'INACTIVE' where org_id = ${ORG.member} and ecosystem_id = ${world.ecosystemId}`,
-    );
+    await h.database.db.execute(sql`update ecosystem.memberships set status = 'INACTIVE' where org_id = ${ORG.member} and ecosystem_id = ${world.ecosystemId}`);
     await cleared();
     await expect(resolve(ORG.member)).rejects.toMatchObject({ code: 'NOT_A_MEMBER' });
   });
