@@ -1,14 +1,25 @@
 import rateLimit from '@fastify/rate-limit';
 import { createApp, type App, type Database, type Logger, type MessageBus, type TokenVerifier } from '@tessera/service-kit';
-import { serveVerificationTemplateGet } from './bus/template-responder.js';
+import { serveVerificationTemplateGet } from './bus/verification-template-responder.js';
 import { publicBaseUrlOf, type VerifierConfig } from './config.js';
-import type { VerifierContext } from './context.js';
 import type { KeyEncryptionKey } from './crypto/key-encryption.js';
 import type { PlatformCa } from './crypto/platform-ca.js';
 import type { VerifierDbSchema } from './db/schema.js';
+import type { Clock } from './domain/clock.js';
+import { registerCertificateRoutes } from './routes/certificates.js';
 import { registerManagementRoutes } from './routes/management.js';
-import { rateLimitError, registerPublicRoutes } from './routes/public.js';
-import { createStatusListChecker } from './verification/status-list-checker.js';
+import { registerPlatformCaRoute } from './routes/platform-ca.js';
+import { registerPresentationResponseRoutes } from './routes/presentation-responses.js';
+import { registerPresentationSessionRoutes } from './routes/presentation-sessions.js';
+import { registerPresentationRoutes } from './routes/presentations.js';
+import { rateLimitError } from './routes/public-errors.js';
+import { registerTrustAnchorRoutes } from './routes/trust-anchors.js';
+import { registerVerificationTemplateRoutes } from './routes/verification-templates.js';
+import { registerVerifierRoutes } from './routes/verifiers.js';
+import { registerWalletRoutes } from './routes/wallet.js';
+import { createSigningMaterialLoader } from './use-cases/steps/load-signing-material.js';
+import { createTrustStoreLoader } from './use-cases/steps/load-trust-store.js';
+import { createStatusListChecker } from './verification/index.js';
 
 export interface VerifierAppDeps {
   config: VerifierConfig;
@@ -17,52 +28,84 @@ export interface VerifierAppDeps {
   verifyToken: TokenVerifier;
   logger: Logger;
   keyEncryptionKey: KeyEncryptionKey;
-  /** The platform CA in force (see `ensurePlatformCa`). */
+  /** The platform CA in force (see `openKeyStore`). */
   platformCa: PlatformCa;
   /** The clock; defaults to the system clock. */
-  now?: () => Date;
+  now?: Clock;
   /** Platform issuer anchors (PEM), from TRUSTED_ISSUERS_FILE (`loadTrustedIssuers`). */
   trustedIssuers?: string[];
   /** The fetch status lists are read with; defaults to the global fetch. */
   statusListFetch?: typeof fetch;
 }
 
-/** Builds the verifier's app. No I/O beyond what `deps` do; the NATS responder stops when the app closes. */
+/**
+ * Builds the verifier's app: the shared objects once (clock, base URL and host,
+ * signing material and trust-store loaders, the status list checker), then each
+ * route module and the NATS responder with exactly the deps its use cases take.
+ * No I/O beyond what `deps` do; the responder stops when the app closes.
+ */
 export async function buildApp(deps: VerifierAppDeps): Promise<App> {
-  const baseUrl = publicBaseUrlOf(deps.config);
-  const ctx: VerifierContext = {
-    config: deps.config,
-    db: deps.database.db,
-    bus: deps.bus,
-    keyEncryptionKey: deps.keyEncryptionKey,
-    ca: deps.platformCa,
-    logger: deps.logger,
-    baseUrl,
-    host: new URL(baseUrl).hostname,
-    now: deps.now ?? (() => new Date()),
-    trustedIssuers: deps.trustedIssuers ?? [],
+  const { config, bus, logger, keyEncryptionKey } = deps;
+  const db = deps.database.db;
+  const clock: Clock = deps.now ?? (() => new Date());
+  const baseUrl = publicBaseUrlOf(config);
+  // SAN dNSName of platform leaves and the `x509_san_dns` client identifier.
+  const host = new URL(baseUrl).hostname;
+  const loadSigningMaterial = createSigningMaterialLoader({ db, keyEncryptionKey, ca: deps.platformCa, host, clock });
+  const verificationDeps = {
+    loadTrustStore: createTrustStoreLoader({ db, trustedIssuers: deps.trustedIssuers ?? [] }),
+    // One per app, so its token cache is shared by all verifications.
     statusLists: createStatusListChecker({
       ...(deps.statusListFetch ? { fetch: deps.statusListFetch } : {}),
-      timeoutMs: deps.config.STATUS_LIST_TIMEOUT_MS,
-      maxBodyBytes: deps.config.STATUS_LIST_MAX_BYTES,
-      denyPrivateAddresses: deps.config.STATUS_LIST_DENY_PRIVATE_ADDRESSES,
+      timeoutMs: config.STATUS_LIST_TIMEOUT_MS,
+      maxBodyBytes: config.STATUS_LIST_MAX_BYTES,
+      denyPrivateAddresses: config.STATUS_LIST_DENY_PRIVATE_ADDRESSES,
     }),
+    kbMaxAgeSeconds: config.KB_MAX_AGE_SECONDS,
+    clockSkewSeconds: config.CLOCK_SKEW_SECONDS,
   };
+  // What the two answer use cases (wallet response, DC API response) take.
+  const answerDeps = { db, bus, clock, keyEncryptionKey, logger, ...verificationDeps };
+  const walletRateLimit = { max: config.WALLET_RATE_LIMIT_MAX, timeWindow: config.WALLET_RATE_LIMIT_WINDOW_MS };
+
   const app = await createApp({
     name: 'verifier',
     title: 'Tessera verifier service',
     description: 'OpenID4VP 1.0 verifier: verifiers, verification templates, request-signing keys and certificates, presentation sessions and the wallet-facing endpoints.',
-    logger: deps.logger,
-    bodyLimit: deps.config.MAX_BODY_BYTES,
-    ...(deps.config.TRUST_PROXY ? { trustProxy: deps.config.TRUST_PROXY } : {}),
-    readiness: { database: () => deps.database.ping(), nats: () => deps.bus.ping() },
+    logger,
+    bodyLimit: config.MAX_BODY_BYTES,
+    ...(config.TRUST_PROXY ? { trustProxy: config.TRUST_PROXY } : {}),
+    readiness: { database: () => deps.database.ping(), nats: () => bus.ping() },
     publicBaseUrl: baseUrl,
     securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
   });
   await app.register(rateLimit, { global: false, errorResponseBuilder: rateLimitError as never });
-  await registerManagementRoutes(app, { ctx, verifyToken: deps.verifyToken });
-  await registerPublicRoutes(app, { ctx, rateLimit: { max: deps.config.WALLET_RATE_LIMIT_MAX, timeWindow: deps.config.WALLET_RATE_LIMIT_WINDOW_MS } });
-  const stopResponder = serveVerificationTemplateGet({ bus: deps.bus, db: ctx.db, logger: deps.logger });
+  await registerManagementRoutes(app, {
+    verifyToken: deps.verifyToken,
+    routes: [
+      (api) => registerVerifierRoutes(api, { db, clock }),
+      (api) => registerVerificationTemplateRoutes(api, { db, clock }),
+      (api) =>
+        registerPresentationRoutes(api, {
+          db,
+          bus,
+          clock,
+          keyEncryptionKey,
+          loadSigningMaterial,
+          host,
+          baseUrl,
+          sessionTtlSeconds: config.SESSION_TTL_SECONDS,
+          ecosystemTimeoutMs: config.ECOSYSTEM_TIMEOUT_MS,
+        }),
+      (api) => registerPresentationSessionRoutes(api, { db, bus, clock }),
+      (api) => registerCertificateRoutes(api, { db, keyEncryptionKey, clock, loadSigningMaterial }),
+      (api) => registerTrustAnchorRoutes(api, { db, clock }),
+      (api) => registerPresentationResponseRoutes(api, answerDeps),
+    ],
+  });
+  await registerPlatformCaRoute(app, { certificatePem: deps.platformCa.certificatePem, rateLimit: walletRateLimit });
+  await registerWalletRoutes(app, { requests: { db, bus, clock, loadSigningMaterial, logger }, responses: answerDeps, rateLimit: walletRateLimit });
+  const stopResponder = serveVerificationTemplateGet(bus, { db, logger });
   app.addHook('onClose', async () => stopResponder());
   await app.ready();
   return app;

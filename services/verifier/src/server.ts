@@ -17,8 +17,8 @@ import { loadVerifierConfig, SERVICE_NAME, type VerifierConfig } from './config.
 import { generateKeyEncryptionKey, KeyEncryptionKey } from './crypto/key-encryption.js';
 import { MIGRATIONS_FOLDER } from './db/migrations-folder.js';
 import { schema } from './db/schema.js';
-import { prepareKeys } from './setup.js';
-import { loadTrustedIssuers } from './trust/load-trusted-issuers.js';
+import { loadTrustedIssuers } from './use-cases/load-trusted-issuers.js';
+import { openKeyStore } from './use-cases/open-key-store.js';
 
 export type { RunningService };
 
@@ -35,7 +35,7 @@ export async function startVerifier(config: VerifierConfig, logger: Logger = cre
   const trustedIssuers = loadTrustedIssuers(config.TRUSTED_ISSUERS_FILE);
   const database = await openServiceDatabase({ service: SERVICE_NAME, config, schema, migrationsFolder: MIGRATIONS_FOLDER, logger });
   try {
-    const platformCa = await prepareKeys({ config, database, keyEncryptionKey });
+    const platformCa = await openKeyStore({ db: database.db, keyEncryptionKey }, { config, now: new Date() });
     const bus = await connectBusFromConfig(config, { name: SERVICE_NAME, logger, ...(options.hub ? { hub: options.hub } : {}) });
     const verifyToken = createTokenVerifier(await resolveOidcSettings(config));
     const app = await buildApp({ config, database, bus, verifyToken, logger, keyEncryptionKey, platformCa, trustedIssuers });

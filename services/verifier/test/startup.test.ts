@@ -8,9 +8,8 @@ import { generateKeyEncryptionKey, KeyEncryptionKey } from '../src/crypto/key-en
 import { generatePlatformCa } from '../src/crypto/platform-ca.js';
 import { MIGRATIONS_FOLDER } from '../src/db/migrations-folder.js';
 import { schema, type VerifierDbSchema } from '../src/db/schema.js';
-import { KeyEncryptionKeyMismatchError } from '../src/keys/key-check.js';
-import { loadSigningMaterial } from '../src/keys/signing-material.js';
-import { prepareKeys } from '../src/setup.js';
+import { KeyEncryptionKeyMismatchError, openKeyStore } from '../src/use-cases/open-key-store.js';
+import { loadSigningMaterial } from '../src/use-cases/steps/load-signing-material.js';
 import { AUDIENCE, ISSUER, PUBLIC_BASE_URL, testConfig } from './support/harness.js';
 import { issue, makeRoot, privateKeyPem } from './support/pki.js';
 
@@ -51,29 +50,29 @@ describe('key encryption key and platform CA at start', () => {
 
   it('creates the CA once and loads the same one at every later start', async () => {
     const config = testConfig({ KEY_ENCRYPTION_KEY: kekText });
-    const first = await prepareKeys({ config, database: testDb.database, keyEncryptionKey: new KeyEncryptionKey(kekText) });
-    const second = await prepareKeys({ config, database: testDb.database, keyEncryptionKey: new KeyEncryptionKey(kekText) });
+    const first = await openKeyStore({ db: testDb.database.db, keyEncryptionKey: new KeyEncryptionKey(kekText) }, { config, now: new Date() });
+    const second = await openKeyStore({ db: testDb.database.db, keyEncryptionKey: new KeyEncryptionKey(kekText) }, { config, now: new Date() });
     expect(second.certificatePem).toBe(first.certificatePem);
     expect(await first.certificate.isSelfSigned()).toBe(true);
   });
 
   it('fails loudly with another KEY_ENCRYPTION_KEY, creating nothing', async () => {
     const other = generateKeyEncryptionKey();
-    await expect(prepareKeys({ config: testConfig({ KEY_ENCRYPTION_KEY: other }), database: testDb.database, keyEncryptionKey: new KeyEncryptionKey(other) })).rejects.toThrow(KeyEncryptionKeyMismatchError);
+    await expect(openKeyStore({ db: testDb.database.db, keyEncryptionKey: new KeyEncryptionKey(other) }, { config: testConfig({ KEY_ENCRYPTION_KEY: other }), now: new Date() })).rejects.toThrow(KeyEncryptionKeyMismatchError);
   });
 
   it('uses a CA given in config, and refuses one that is not a CA or whose key does not match', async () => {
     const given = await generatePlatformCa({ now: new Date(), commonName: 'Configured CA' });
     const config = testConfig({ KEY_ENCRYPTION_KEY: kekText, PLATFORM_CA_CERT_PEM: given.certificatePem, PLATFORM_CA_KEY_PEM: given.privateKeyPem.replace(/\n/g, '\\n') });
-    const ca = await prepareKeys({ config, database: testDb.database, keyEncryptionKey: new KeyEncryptionKey(kekText) });
+    const ca = await openKeyStore({ db: testDb.database.db, keyEncryptionKey: new KeyEncryptionKey(kekText) }, { config, now: new Date() });
     expect(ca.certificate.subject).toMatch(/Configured CA/);
     const other = await generatePlatformCa({ now: new Date() });
     const mismatched = testConfig({ KEY_ENCRYPTION_KEY: kekText, PLATFORM_CA_CERT_PEM: given.certificatePem, PLATFORM_CA_KEY_PEM: other.privateKeyPem });
-    await expect(prepareKeys({ config: mismatched, database: testDb.database, keyEncryptionKey: new KeyEncryptionKey(kekText) })).rejects.toThrow(/does not match/);
+    await expect(openKeyStore({ db: testDb.database.db, keyEncryptionKey: new KeyEncryptionKey(kekText) }, { config: mismatched, now: new Date() })).rejects.toThrow(/does not match/);
     const root = await makeRoot();
     const leaf = await issue({ issuer: root, name: 'leaf', ca: false });
     const notCa = testConfig({ KEY_ENCRYPTION_KEY: kekText, PLATFORM_CA_CERT_PEM: leaf.certificate.toString('pem'), PLATFORM_CA_KEY_PEM: await privateKeyPem(leaf) });
-    await expect(prepareKeys({ config: notCa, database: testDb.database, keyEncryptionKey: new KeyEncryptionKey(kekText) })).rejects.toThrow(/cA/);
+    await expect(openKeyStore({ db: testDb.database.db, keyEncryptionKey: new KeyEncryptionKey(kekText) }, { config: notCa, now: new Date() })).rejects.toThrow(/cA/);
   });
 });
 
@@ -85,9 +84,9 @@ describe.skipIf(missingServer('postgres', 'verifier concurrent first start'))('c
       const kekText = generateKeyEncryptionKey();
       const config = testConfig({ KEY_ENCRYPTION_KEY: kekText });
       const kek = new KeyEncryptionKey(kekText);
-      const [a, b] = await Promise.all([prepareKeys({ config, database: fresh.database, keyEncryptionKey: kek }), prepareKeys({ config, database: second, keyEncryptionKey: kek })]);
+      const [a, b] = await Promise.all([openKeyStore({ db: fresh.database.db, keyEncryptionKey: kek }, { config, now: new Date() }), openKeyStore({ db: second.db, keyEncryptionKey: kek }, { config, now: new Date() })]);
       expect(a.certificatePem).toBe(b.certificatePem);
-      const load = (db: typeof fresh.database) => loadSigningMaterial({ db: db.db, keyEncryptionKey: kek, ca: a, orgId: 'org-race', keyType: 'P256', host: 'verifier.tessera.test', now: new Date() });
+      const load = (db: typeof fresh.database) => loadSigningMaterial({ db: db.db, keyEncryptionKey: kek, ca: a, host: 'verifier.tessera.test', clock: () => new Date() }, { orgId: 'org-race', keyType: 'P256' });
       const [ka, kb] = await Promise.all([load(fresh.database), load(second)]);
       expect(ka.publicJwk).toEqual(kb.publicJwk);
       const again = await load(fresh.database);

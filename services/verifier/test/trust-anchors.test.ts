@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadTrustedIssuers, TrustedIssuersFileError } from '../src/trust/load-trusted-issuers.js';
+import { loadTrustedIssuers, TrustedIssuersFileError } from '../src/use-cases/load-trusted-issuers.js';
 import { createE2e } from './support/e2e.js';
 import { ORG, OTHER_ORG, sdJwtQuery } from './support/fixtures.js';
 import { createHarness, AUDIENCE, ISSUER, PUBLIC_BASE_URL, type Harness } from './support/harness.js';

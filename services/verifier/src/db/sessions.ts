@@ -1,23 +1,41 @@
 // Presentation session queries. Tenant scoping: management reads and writes take
 // `orgId`; the wallet endpoints find a session by its unguessable
 // `authorizationRequestId` alone, as the protocol has no organisation in it.
+// A session's template may be another organisation's (intent-based sessions).
 import { and, count, desc, eq, inArray, lte, sql, type SQL } from 'drizzle-orm';
 import type { SessionListQuery } from '@tessera/contracts';
 import { OPEN_STATES } from '../domain/session-state.js';
-import { presentationSessions, sessionCounts, type SessionRow } from './schema.js';
+import { presentationSessions, sessionCounts, verificationTemplates, verifiers, type SessionRow } from './schema.js';
 import type { VerifierDb } from './types.js';
 
 export type NewSession = typeof presentationSessions.$inferInsert;
 
-/** Inserts a session and counts it for its organisation, in one transaction. */
-export async function insertSession(db: VerifierDb, values: NewSession): Promise<SessionRow> {
+export type InsertSessionResult = { session: SessionRow } | { missing: 'verifier' | 'template' };
+
+/**
+ * Inserts a session and counts it for its organisation, in one transaction that
+ * first locks the session's verifier (and template) FOR SHARE: a concurrent
+ * delete (FOR UPDATE) waits for the insert and then sees the open session.
+ * `{ missing }` when the verifier or template is gone; nothing is written then.
+ */
+export async function insertSession(db: VerifierDb, values: NewSession): Promise<InsertSessionResult> {
   return db.transaction(async (tx) => {
+    const verifier = await tx
+      .select({ id: verifiers.id })
+      .from(verifiers)
+      .where(and(eq(verifiers.orgId, values.orgId), eq(verifiers.id, values.verifierRef)))
+      .for('share');
+    if (verifier.length === 0) return { missing: 'verifier' as const };
+    if (values.templateId) {
+      const template = await tx.select({ id: verificationTemplates.id }).from(verificationTemplates).where(eq(verificationTemplates.id, values.templateId)).for('share');
+      if (template.length === 0) return { missing: 'template' as const };
+    }
     const [row] = await tx.insert(presentationSessions).values(values).returning();
     await tx
       .insert(sessionCounts)
       .values({ orgId: values.orgId, total: 1 })
       .onConflictDoUpdate({ target: sessionCounts.orgId, set: { total: sql`${sessionCounts.total} + 1` } });
-    return row!;
+    return { session: row! };
   });
 }
 

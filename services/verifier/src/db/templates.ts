@@ -39,10 +39,9 @@ export async function findTemplate(db: VerifierDb, params: { orgId: string; id: 
   return row;
 }
 
-/** Any organisation's template, locked FOR SHARE when asked (intent-based sessions). */
-export async function findTemplateById(db: VerifierDb, params: { id: string; lock?: 'share' }): Promise<TemplateRow | undefined> {
-  const query = db.select().from(verificationTemplates).where(eq(verificationTemplates.id, params.id));
-  const [row] = params.lock === 'share' ? await query.for('share') : await query;
+/** Any organisation's template (intent-based sessions, the NATS responder). */
+export async function findTemplateById(db: VerifierDb, params: { id: string }): Promise<TemplateRow | undefined> {
+  const [row] = await db.select().from(verificationTemplates).where(eq(verificationTemplates.id, params.id));
   return row;
 }
 

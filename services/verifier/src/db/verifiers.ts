@@ -4,12 +4,14 @@ import { OPEN_STATES } from '../domain/session-state.js';
 import { presentationSessions, verifiers, type VerifierRow } from './schema.js';
 import type { VerifierDb } from './types.js';
 
-export async function insertVerifier(db: VerifierDb, values: { id: string; orgId: string; verifierId: string; clientMetadata: Record<string, unknown> | null; now: Date }): Promise<VerifierRow> {
+/** Inserts the verifier; undefined when the organisation already has one with this `verifierId`. */
+export async function insertVerifier(db: VerifierDb, values: { id: string; orgId: string; verifierId: string; clientMetadata: Record<string, unknown> | null; now: Date }): Promise<VerifierRow | undefined> {
   const [row] = await db
     .insert(verifiers)
     .values({ id: values.id, orgId: values.orgId, verifierId: values.verifierId, clientMetadata: values.clientMetadata, createdAt: values.now, updatedAt: values.now })
+    .onConflictDoNothing({ target: [verifiers.orgId, verifiers.verifierId] })
     .returning();
-  return row!;
+  return row;
 }
 
 export async function listVerifiers(db: VerifierDb, params: { orgId: string; limit: number; offset: number }): Promise<{ rows: VerifierRow[]; total: number }> {
@@ -18,10 +20,10 @@ export async function listVerifiers(db: VerifierDb, params: { orgId: string; lim
   return { rows, total: total?.value ?? 0 };
 }
 
-/** The verifier, locked FOR SHARE when `lock` is set, so a concurrent delete waits for the session insert. */
-export async function findVerifier(db: VerifierDb, params: { orgId: string; verifierId: string; lock?: 'share' | 'update' }): Promise<VerifierRow | undefined> {
+/** The verifier, locked FOR UPDATE when asked (delete: waits for session inserts holding FOR SHARE). */
+export async function findVerifier(db: VerifierDb, params: { orgId: string; verifierId: string; lock?: 'update' }): Promise<VerifierRow | undefined> {
   const query = db.select().from(verifiers).where(and(eq(verifiers.orgId, params.orgId), eq(verifiers.verifierId, params.verifierId)));
-  const [row] = params.lock === 'share' ? await query.for('share') : params.lock === 'update' ? await query.for('update') : await query;
+  const [row] = params.lock === 'update' ? await query.for('update') : await query;
   return row;
 }
 

@@ -77,3 +77,8 @@ export function readDcApiResponse(response: Record<string, unknown>): Authorizat
   if (typeof vpToken !== 'object' || vpToken === null || Array.isArray(vpToken)) return { kind: 'invalid', message: `${present[0]} must be an object keyed by credential query id.` };
   return { kind: 'vp_token', vpToken };
 }
+
+/** The session's error message when the wallet answered with an OAuth error. */
+export function walletErrorMessage(error: string, description?: string): string {
+  return `The wallet answered with an error: ${error}${description ? ` (${description})` : ''}.`;
+}

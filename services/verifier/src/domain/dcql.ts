@@ -1,5 +1,6 @@
 import { DcqlQuery } from 'dcql';
-import type { ErrorDetail } from '@tessera/contracts';
+import { ErrorCode, type ErrorDetail } from '@tessera/contracts';
+import { badRequest } from '@tessera/service-kit';
 
 /** Credential formats the verifier accepts (VERIFIER.md): SD-JWT VC and ISO mdoc. */
 export const SUPPORTED_FORMATS = ['dc+sd-jwt', 'mso_mdoc'] as const;
@@ -26,6 +27,12 @@ export function validateDcqlQuery(options: ValidateDcqlOptions): ErrorDetail[] {
   const own = [...checkCombine(query), ...checkCredentials(query), ...checkCredentialSets(query)];
   const library = libraryProblems(walletDcqlQuery(query)).filter((problem) => !own.some((o) => overlaps(o.path, problem.path)));
   return [...own, ...library].map((problem) => ({ path: `${pointer}${problem.path}`, message: `${pointer}${problem.path}: ${problem.message}` }));
+}
+
+/** 400 INVALID_DCQL naming each problem of the query (see `validateDcqlQuery`). */
+export function requireValidDcqlQuery(options: ValidateDcqlOptions): void {
+  const problems = validateDcqlQuery(options);
+  if (problems.length > 0) throw badRequest('The DCQL query is invalid: see details.', problems, ErrorCode.INVALID_DCQL);
 }
 
 /** The query as sent to wallets: DCQL 1.0 has no `combine`, so it is kept only in the stored template. */

@@ -1,4 +1,6 @@
 import type { ErrorDetail } from '@tessera/contracts';
+import { badRequest } from '@tessera/service-kit';
+import { credentialQueryIds } from './dcql.js';
 
 export interface EncodeTransactionDataOptions {
   /** Transaction data objects from the create body (`{ type, credential_ids, ... }`). */
@@ -27,4 +29,15 @@ export function encodeTransactionData(options: EncodeTransactionDataOptions): En
   });
   if (details.length > 0) return { ok: false, details };
   return { ok: true, encoded: options.entries.map((entry) => Buffer.from(JSON.stringify(entry), 'utf8').toString('base64url')) };
+}
+
+/**
+ * A session's `transaction_data` as stored and sent (null when the body has
+ * none); 400 VALIDATION_FAILED with the paths of entries naming unknown credential queries.
+ */
+export function encodeSessionTransactionData(entries: Array<Record<string, unknown>> | undefined, dcqlQuery: Record<string, unknown>): string[] | null {
+  if (!entries) return null;
+  const encoded = encodeTransactionData({ entries, credentialIds: credentialQueryIds(dcqlQuery) });
+  if (!encoded.ok) throw badRequest('transactionData must name credential queries of the DCQL query.', encoded.details);
+  return encoded.encoded;
 }

@@ -1,14 +1,11 @@
-import { Type } from 'typebox';
-import { Envelope, ErrorBodySchema, MessageEnvelopeSchema, Page } from '@tessera/contracts';
-import type { TSchema } from 'typebox';
+import { Type, type TSchema } from 'typebox';
+import { Envelope, Page } from '@tessera/contracts';
 
 /** Path parameters every management route has. */
 export const OrgParamsSchema = Type.Object({ orgId: Type.String({ minLength: 1, maxLength: 200 }) });
 
-/** Error responses of management routes, for the OpenAPI document. */
-export function errorResponses(...statuses: number[]): Record<number, typeof ErrorBodySchema> {
-  return Object.fromEntries([401, 403, ...statuses].map((status) => [status, ErrorBodySchema]));
-}
+/** Security of the management routes: a bearer token with a role in the path's organisation. */
+export const MANAGEMENT = 'bearer' as const;
 
 export function envelopeOf<T extends TSchema>(data: T) {
   return Envelope(data);
@@ -17,5 +14,3 @@ export function envelopeOf<T extends TSchema>(data: T) {
 export function pageEnvelopeOf<T extends TSchema>(item: T) {
   return Envelope(Page(item));
 }
-
-export { MessageEnvelopeSchema };

@@ -1,88 +1,44 @@
 import { Type } from 'typebox';
-import {
-  CreatedPresentationSchema,
-  CreateIntentPresentationBodySchema,
-  CreatePresentationBodySchema,
-  ErrorCode,
-  intentResolveRpc,
-  type ClientIdPrefix,
-  type SignerOption,
-} from '@tessera/contracts';
-import { badRequest, callService, envelope, isUuid, notFound, type App } from '@tessera/service-kit';
-import type { VerifierContext } from '../context.js';
-import { findTemplateById } from '../db/templates.js';
-import { validateDcqlQuery, walletDcqlQuery } from '../domain/dcql.js';
-import { checkResponseModeOptions } from '../domain/response-mode.js';
-import { createPresentationSession, requireVerifier } from '../sessions/create-session.js';
-import { envelopeOf, errorResponses, OrgParamsSchema } from './common.js';
+import { CreatedPresentationSchema, CreateIntentPresentationBodySchema, CreatePresentationBodySchema } from '@tessera/contracts';
+import { envelope, routeSchema, type App } from '@tessera/service-kit';
+import { toCreatedPresentation } from '../presenters/presentation-session.js';
+import { createIntentBasedSession, type CreateIntentBasedSessionDeps } from '../use-cases/create-intent-based-session.js';
+import { createPresentationSession } from '../use-cases/create-presentation-session.js';
+import { envelopeOf, MANAGEMENT, OrgParamsSchema } from './common.js';
 
 const tags = ['presentations'];
 const DirectQuerySchema = Type.Object({ verifierId: Type.String({ minLength: 1, maxLength: 200 }) });
 const IntentQuerySchema = Type.Object({ verifierId: Type.String({ minLength: 1, maxLength: 200 }), ecosystemId: Type.String({ format: 'uuid' }) });
 
-export function registerPresentationRoutes(app: App, ctx: VerifierContext): void {
+/** Both create-session use cases need the same deps, the intent-based one the NATS timeout besides. */
+export type PresentationRouteDeps = CreateIntentBasedSessionDeps;
+
+export function registerPresentationRoutes(app: App, deps: PresentationRouteDeps): void {
   app.post(
     '/presentation',
     {
-      schema: {
-        tags,
-        summary: 'Create a presentation request from a DCQL query',
-        params: OrgParamsSchema,
-        querystring: DirectQuerySchema,
-        body: CreatePresentationBodySchema,
-        response: { 201: envelopeOf(CreatedPresentationSchema), ...errorResponses(400, 404) },
-      },
+      schema: routeSchema(
+        { summary: 'Create a presentation request from a DCQL query', tags, security: MANAGEMENT, errors: [404] },
+        { params: OrgParamsSchema, querystring: DirectQuerySchema, body: CreatePresentationBodySchema, response: { 201: envelopeOf(CreatedPresentationSchema) } },
+      ),
     },
     async (request, reply) => {
-      const { dcql, ...options } = request.body;
-      const problems = validateDcqlQuery({ query: dcql, pointer: '/dcql' });
-      if (problems.length > 0) throw badRequest('The DCQL query is invalid: see details.', problems, ErrorCode.INVALID_DCQL);
-      const created = await createPresentationSession(ctx, {
-        orgId: request.params.orgId,
-        verifierId: request.query.verifierId,
-        options,
-        dcqlQuery: walletDcqlQuery(dcql as Record<string, unknown>),
-        requestId: request.id,
-      });
-      return reply.code(201).send(envelope(201, 'Presentation request created.', created));
+      const created = await createPresentationSession(deps, { orgId: request.params.orgId, verifierId: request.query.verifierId, body: request.body, requestId: request.id });
+      return reply.code(201).send(envelope(201, 'Presentation request created.', toCreatedPresentation(created)));
     },
   );
 
   app.post(
     '/intent-based-verification-presentation',
     {
-      schema: {
-        tags,
-        summary: 'Create a presentation request from an ecosystem intent',
-        params: OrgParamsSchema,
-        querystring: IntentQuerySchema,
-        body: CreateIntentPresentationBodySchema,
-        response: { 201: envelopeOf(CreatedPresentationSchema), ...errorResponses(400, 404, 503) },
-      },
+      schema: routeSchema(
+        { summary: 'Create a presentation request from an ecosystem intent', tags, security: MANAGEMENT, errors: [404, 503] },
+        { params: OrgParamsSchema, querystring: IntentQuerySchema, body: CreateIntentPresentationBodySchema, response: { 201: envelopeOf(CreatedPresentationSchema) } },
+      ),
     },
     async (request, reply) => {
-      const { orgId } = request.params;
-      const { verifierId, ecosystemId } = request.query;
-      const { intent, ...options } = request.body;
-      // Cheap local checks first, so a bad request never reaches the ecosystem service.
-      checkResponseModeOptions(options);
-      await requireVerifier(ctx, orgId, verifierId);
-      const resolved = await callService(ctx.bus, intentResolveRpc, { ecosystemId, intent, orgId, role: 'verifier' }, { requestId: request.id, timeoutMs: ctx.config.ECOSYSTEM_TIMEOUT_MS });
-      const template = isUuid(resolved.templateId) ? await findTemplateById(ctx.db, { id: resolved.templateId }) : undefined;
-      if (!template) throw notFound(`The verification template the intent "${intent}" maps to does not exist.`, ErrorCode.VERIFICATION_TEMPLATE_NOT_FOUND);
-      const created = await createPresentationSession(ctx, {
-        orgId,
-        verifierId,
-        options,
-        dcqlQuery: walletDcqlQuery(template.templateJson.dcql.query),
-        fallbackSigner: { method: template.signerOption as SignerOption, clientIdPrefix: template.clientIdPrefix as ClientIdPrefix | null },
-        templateId: template.id,
-        intentId: resolved.intentId,
-        ecosystemId,
-        ...(resolved.notice ? { notice: resolved.notice } : {}),
-        requestId: request.id,
-      });
-      return reply.code(201).send(envelope(201, 'Presentation request created.', created));
+      const created = await createIntentBasedSession(deps, { orgId: request.params.orgId, ...request.query, body: request.body, requestId: request.id });
+      return reply.code(201).send(envelope(201, 'Presentation request created.', toCreatedPresentation(created)));
     },
   );
 }

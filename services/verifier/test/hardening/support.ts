@@ -9,7 +9,7 @@ import { KeyEncryptionKey } from '../../src/crypto/key-encryption.js';
 import type { PlatformCa } from '../../src/crypto/platform-ca.js';
 import { MIGRATIONS_FOLDER } from '../../src/db/migrations-folder.js';
 import { presentationSessions, schema, type SessionRow, type VerifierDbSchema } from '../../src/db/schema.js';
-import { prepareKeys } from '../../src/setup.js';
+import { openKeyStore } from '../../src/use-cases/open-key-store.js';
 import { createTestIdp, testConfig } from '../support/harness.js';
 
 /** Codes a well-formed but failing response may end a session with (VERIFIER.md, Verification), and a wallet error. */
@@ -58,7 +58,7 @@ export async function startVerifierOn(options: StartVerifierOptions): Promise<Ve
   const database = options.database ?? (await openDatabase({ schema, url: options.databaseUrl!, connectTimeoutSeconds: 2 }));
   if (!options.database) await migrateDatabase(database, { service: 'verifier', migrationsFolder: MIGRATIONS_FOLDER, url: options.databaseUrl! });
   const keyEncryptionKey = new KeyEncryptionKey(config.KEY_ENCRYPTION_KEY!);
-  const ca = await prepareKeys({ config, database, keyEncryptionKey });
+  const ca = await openKeyStore({ db: database.db, keyEncryptionKey }, { config, now: new Date() });
   const { verifyToken, mint } = await createTestIdp();
   const app = await buildApp({ config, database, bus: options.bus, verifyToken, logger: options.logger ?? silentLogger(), keyEncryptionKey, platformCa: ca });
   return {

@@ -7,7 +7,7 @@ import { generateKeyEncryptionKey, KeyEncryptionKey } from '../../src/crypto/key
 import type { PlatformCa } from '../../src/crypto/platform-ca.js';
 import { MIGRATIONS_FOLDER } from '../../src/db/migrations-folder.js';
 import { schema, type VerifierDbSchema } from '../../src/db/schema.js';
-import { prepareKeys } from '../../src/setup.js';
+import { openKeyStore } from '../../src/use-cases/open-key-store.js';
 
 export const PUBLIC_BASE_URL = 'https://verifier.tessera.test';
 export const ISSUER = 'https://idp.tessera.test/realms/tessera';
@@ -79,7 +79,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
   const connectPeer = createTestBusNamespace(hub).connect;
   const bus = await connectPeer('verifier-test');
   const keyEncryptionKey = new KeyEncryptionKey(config.KEY_ENCRYPTION_KEY!);
-  const ca = await prepareKeys({ config, database: testDb.database, keyEncryptionKey });
+  const ca = await openKeyStore({ db: testDb.database.db, keyEncryptionKey }, { config, now: new Date() });
   const { verifyToken, mint } = await createTestIdp();
   const clock = { offsetMs: 0 };
   const app = await buildApp({ config, database: testDb.database, bus, verifyToken, logger: options.logger ?? silentLogger(), keyEncryptionKey, platformCa: ca, now: () => new Date(Date.now() + clock.offsetMs), ...(options.trustedIssuers ? { trustedIssuers: options.trustedIssuers } : {}) });

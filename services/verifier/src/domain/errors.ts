@@ -1,0 +1,17 @@
+import { ErrorCode } from '@tessera/contracts';
+import { notFound, type AppError } from '@tessera/service-kit';
+
+// The "no such record" refusals several use cases share, with one wording each.
+// Another organisation's record reads the same as a missing one (ARCHITECTURE.md).
+
+export function verifierNotFound(verifierId: string): AppError {
+  return notFound(`The organisation has no verifier "${verifierId}".`, ErrorCode.VERIFIER_NOT_FOUND);
+}
+
+export function verificationTemplateNotFound(): AppError {
+  return notFound('The organisation has no such verification template.', ErrorCode.VERIFICATION_TEMPLATE_NOT_FOUND);
+}
+
+export function presentationSessionNotFound(): AppError {
+  return notFound('The organisation has no presentation session with this id.', ErrorCode.NOT_FOUND);
+}

@@ -1,0 +1,25 @@
+import { createHash } from 'node:crypto';
+import type { SigningCertificate } from '@tessera/contracts';
+import { toPem } from '@tessera/service-kit';
+import { sanDnsNamesOf } from '../crypto/leaf-certificate.js';
+import type { KeyType } from '../crypto/signing-key.js';
+import { x509 } from '../crypto/x509.js';
+import { x509HashOf } from '../domain/client-id.js';
+
+/** The public view of a request-signing chain (never the key). */
+export function toSigningCertificate(options: { keyType: KeyType; source: 'platform' | 'imported'; chain: string[] }): SigningCertificate {
+  const leafDer = options.chain[0]!;
+  const leaf = new x509.X509Certificate(Buffer.from(leafDer, 'base64'));
+  return {
+    keyType: options.keyType,
+    source: options.source,
+    subject: leaf.subject,
+    issuer: leaf.issuer,
+    notBefore: leaf.notBefore.toISOString(),
+    notAfter: leaf.notAfter.toISOString(),
+    sanDnsNames: sanDnsNamesOf(leaf),
+    fingerprint: createHash('sha256').update(Buffer.from(leafDer, 'base64')).digest('hex'),
+    x509Hash: x509HashOf(leafDer),
+    certificateChainPem: options.chain.map((der) => toPem('CERTIFICATE', Buffer.from(der, 'base64'))).join(''),
+  };
+}

@@ -1,0 +1,14 @@
+import type { TrustAnchor } from '@tessera/contracts';
+import type { TrustAnchorRow } from '../db/schema.js';
+
+export function toTrustAnchor(row: TrustAnchorRow): TrustAnchor {
+  return {
+    id: row.id,
+    label: row.label,
+    kind: row.kind as TrustAnchor['kind'],
+    subject: row.subject,
+    ...(row.notAfter ? { notAfter: row.notAfter.toISOString() } : {}),
+    fingerprint: row.fingerprint,
+    createdAt: row.createdAt.toISOString(),
+  };
+}

@@ -1,0 +1,12 @@
+import type { Verifier } from '@tessera/contracts';
+import type { VerifierRow } from '../db/schema.js';
+
+export function toVerifier(row: VerifierRow): Verifier {
+  return {
+    id: row.id,
+    verifierId: row.verifierId,
+    ...(row.clientMetadata ? { clientMetadata: row.clientMetadata } : {}),
+    createDateTime: row.createdAt.toISOString(),
+    lastChangedDateTime: row.updatedAt.toISOString(),
+  };
+}

@@ -1,0 +1,38 @@
+import { Type } from 'typebox';
+import { routeSchema, type App } from '@tessera/service-kit';
+import { toWalletResponseAnswer } from '../presenters/wallet-response.js';
+import { receiveWalletResponse, type ReceiveWalletResponseDeps } from '../use-cases/receive-wallet-response.js';
+
+const RequestParamsSchema = Type.Object({ authorizationRequestId: Type.String({ minLength: 1, maxLength: 200 }) });
+/** OpenID4VP 1.0 §8.2/§8.3: `vp_token` + `state`, `response` (JWE), or `error` (+ `error_description`, `state`); other fields ignored. */
+const AuthorizationResponseFormSchema = Type.Object(
+  {
+    vp_token: Type.Optional(Type.String({ minLength: 1 })),
+    state: Type.Optional(Type.String({ maxLength: 512 })),
+    response: Type.Optional(Type.String({ minLength: 1 })),
+    error: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    error_description: Type.Optional(Type.String({ maxLength: 4096 })),
+  },
+  { additionalProperties: true },
+);
+const AuthorizationResponseAnswerSchema = Type.Object({ redirect_uri: Type.Optional(Type.String()) });
+
+export type AuthorizationResponseRouteDeps = ReceiveWalletResponseDeps;
+
+/** The wallet's answer at `response_uri` (`direct_post`, `direct_post.jwt`). */
+export function registerAuthorizationResponseRoutes(app: App, deps: AuthorizationResponseRouteDeps, rateLimit: { max: number; timeWindow: number }): void {
+  app.post(
+    '/oid4vp/authorization-responses/:authorizationRequestId',
+    {
+      config: { rateLimit },
+      schema: routeSchema(
+        { summary: 'The wallet’s authorization response (direct_post, direct_post.jwt, or a wallet error)', tags: ['wallet'], security: 'public', errors: [404, 413, 415, 429], errorBody: 'oauth' },
+        { params: RequestParamsSchema, body: AuthorizationResponseFormSchema, response: { 200: AuthorizationResponseAnswerSchema } },
+      ),
+    },
+    async (request, reply) => {
+      const result = await receiveWalletResponse(deps, { authorizationRequestId: request.params.authorizationRequestId, fields: request.body as Record<string, unknown>, requestId: request.id });
+      return reply.header('cache-control', 'no-store').send(toWalletResponseAnswer(result));
+    },
+  );
+}

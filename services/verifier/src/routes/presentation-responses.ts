@@ -1,0 +1,39 @@
+import { AuthorizationResponseOutcomeSchema, PresentationResponseQuerySchema, PresentationResponseSchema, VerifyAuthorizationResponseBodySchema } from '@tessera/contracts';
+import { envelope, routeSchema, type App } from '@tessera/service-kit';
+import { toAuthorizationResponseOutcome, toPresentationResponse } from '../presenters/presentation-response.js';
+import { readPresentationResponse } from '../use-cases/read-presentation-response.js';
+import { verifyDcApiResponse, type VerifyDcApiResponseDeps } from '../use-cases/verify-dc-api-response.js';
+import { envelopeOf, MANAGEMENT, OrgParamsSchema } from './common.js';
+
+const tags = ['presentations'];
+
+export function registerPresentationResponseRoutes(app: App, deps: VerifyDcApiResponseDeps): void {
+  app.get(
+    '/verifier-presentation-response',
+    {
+      schema: routeSchema(
+        { summary: 'What a verified session proved (409 unless ResponseVerified)', tags, security: MANAGEMENT, errors: [404, 409] },
+        { params: OrgParamsSchema, querystring: PresentationResponseQuerySchema, response: { 200: envelopeOf(PresentationResponseSchema) } },
+      ),
+    },
+    async (request) => {
+      const read = await readPresentationResponse(deps, { orgId: request.params.orgId, sessionId: request.query.verificationPresentationId });
+      return envelope(200, 'Verified presentation.', toPresentationResponse(read.session, read.result));
+    },
+  );
+
+  app.post(
+    '/verify-authorization-response',
+    {
+      schema: routeSchema(
+        { summary: 'Verify the authorization response a browser received over the Digital Credentials API', tags, security: MANAGEMENT, errors: [404, 409] },
+        { params: OrgParamsSchema, body: VerifyAuthorizationResponseBodySchema, response: { 200: envelopeOf(AuthorizationResponseOutcomeSchema) } },
+      ),
+    },
+    async (request) => {
+      const { verificationSessionId, authorizationResponse, origin } = request.body;
+      const settled = await verifyDcApiResponse(deps, { orgId: request.params.orgId, verificationSessionId, authorizationResponse: authorizationResponse as Record<string, unknown>, origin, requestId: request.id });
+      return envelope(200, settled.state === 'ResponseVerified' ? 'The presentation was verified.' : 'The presentation was not accepted.', toAuthorizationResponseOutcome(settled));
+    },
+  );
+}

@@ -1,0 +1,63 @@
+import { ErrorCode, intentResolveRpc, type ClientIdPrefix, type CreateIntentPresentationBody, type IntentNotice, type SignerOption } from '@tessera/contracts';
+import { callService, isUuid, notFound } from '@tessera/service-kit';
+import { findTemplateById } from '../db/templates.js';
+import { findVerifier } from '../db/verifiers.js';
+import { walletDcqlQuery } from '../domain/dcql.js';
+import { verifierNotFound } from '../domain/errors.js';
+import { checkResponseModeOptions } from '../domain/response-mode.js';
+import { encodeSessionTransactionData } from '../domain/transaction-data.js';
+import { startPresentationSession, type StartedPresentationSession, type StartPresentationSessionDeps } from './steps/start-presentation-session.js';
+
+export interface CreateIntentBasedSessionDeps extends StartPresentationSessionDeps {
+  /** ECOSYSTEM_TIMEOUT_MS: how long `ecosystem.v1.intent.resolve` may take. */
+  ecosystemTimeoutMs: number;
+}
+
+export interface CreateIntentBasedSessionInput {
+  orgId: string;
+  verifierId: string;
+  ecosystemId: string;
+  body: CreateIntentPresentationBody;
+  requestId?: string;
+}
+
+export interface CreatedIntentBasedSession extends StartedPresentationSession {
+  /** The intent's privacy notice, when the ecosystem has one. */
+  notice?: IntentNotice;
+}
+
+/**
+ * `POST intent-based-verification-presentation?verifierId=&ecosystemId=`: a
+ * session from an ecosystem intent (VERIFIER.md). The cheap local checks
+ * (response-mode options, the verifier) come first, so a bad request never
+ * reaches the ecosystem service; then the intent is resolved over NATS, the
+ * template it names is read once (it may belong to another organisation, the
+ * ecosystem lead's: its query and signer apply, this organisation's keys sign),
+ * and the shared session step creates the session. The verifier is read once
+ * here; the insert's FOR SHARE lock by id is the race guard against a delete
+ * while NATS answered (and likewise for the template).
+ */
+export async function createIntentBasedSession(deps: CreateIntentBasedSessionDeps, input: CreateIntentBasedSessionInput): Promise<CreatedIntentBasedSession> {
+  const { orgId, verifierId, ecosystemId } = input;
+  const { intent, ...options } = input.body;
+  checkResponseModeOptions(options);
+  const verifier = await findVerifier(deps.db, { orgId, verifierId });
+  if (!verifier) throw verifierNotFound(verifierId);
+  const resolved = await callService(deps.bus, intentResolveRpc, { ecosystemId, intent, orgId, role: 'verifier' }, { requestId: input.requestId, timeoutMs: deps.ecosystemTimeoutMs });
+  const template = isUuid(resolved.templateId) ? await findTemplateById(deps.db, { id: resolved.templateId }) : undefined;
+  if (!template) throw notFound(`The verification template the intent "${intent}" maps to does not exist.`, ErrorCode.VERIFICATION_TEMPLATE_NOT_FOUND);
+  const dcqlQuery = walletDcqlQuery(template.templateJson.dcql.query);
+  const started = await startPresentationSession(deps, {
+    orgId,
+    verifier,
+    options,
+    dcqlQuery,
+    transactionData: encodeSessionTransactionData(options.transactionData, dcqlQuery),
+    fallbackSigner: { method: template.signerOption as SignerOption, clientIdPrefix: template.clientIdPrefix as ClientIdPrefix | null },
+    templateId: template.id,
+    intentId: resolved.intentId,
+    ecosystemId,
+    requestId: input.requestId,
+  });
+  return { ...started, ...(resolved.notice ? { notice: resolved.notice } : {}) };
+}

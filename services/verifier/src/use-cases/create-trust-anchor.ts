@@ -1,0 +1,46 @@
+import { randomUUID } from 'node:crypto';
+import { TrustAnchorErrorCode, type CreateTrustAnchorBody } from '@tessera/contracts';
+import { badRequest, conflict, splitPemCertificates } from '@tessera/service-kit';
+import type { TrustAnchorRow } from '../db/schema.js';
+import { insertTrustAnchor } from '../db/trust-anchors.js';
+import type { VerifierDb } from '../db/types.js';
+import type { Clock } from '../domain/clock.js';
+import { parseTrustAnchor } from '../verification/index.js';
+
+export interface CreateTrustAnchorDeps {
+  db: VerifierDb;
+  clock: Clock;
+}
+
+export interface CreateTrustAnchorInput {
+  orgId: string;
+  body: CreateTrustAnchorBody;
+}
+
+/**
+ * Trusts an issuer CA certificate or DID for the organisation (VERIFIER.md,
+ * Trust anchors): 400 for anything `parseTrustAnchor` refuses, 409
+ * TRUST_ANCHOR_EXISTS for a fingerprint the organisation already trusts.
+ */
+export async function createTrustAnchor(deps: CreateTrustAnchorDeps, input: CreateTrustAnchorInput): Promise<TrustAnchorRow> {
+  const { body } = input;
+  const isDid = 'did' in body;
+  const parsed = parseTrustAnchor(isDid ? { did: body.did } : { certificatePem: body.certificatePem });
+  if (!parsed.ok) throw badRequest(`The trust anchor is not acceptable: ${parsed.message}.`, [{ path: isDid ? '/did' : '/certificatePem', message: parsed.message }]);
+  const { anchor } = parsed;
+  const row = await insertTrustAnchor(deps.db, {
+    id: randomUUID(),
+    orgId: input.orgId,
+    kind: anchor.kind,
+    label: body.label ?? null,
+    subject: anchor.subject,
+    notAfter: anchor.kind === 'certificate' ? new Date(anchor.notAfter) : null,
+    fingerprint: anchor.fingerprint,
+    // Only the one certificate that was checked is kept, whatever else the text held.
+    certificatePem: isDid ? null : splitPemCertificates(body.certificatePem)[0]!,
+    did: isDid ? body.did : null,
+    createdAt: deps.clock(),
+  });
+  if (!row) throw conflict(TrustAnchorErrorCode.TRUST_ANCHOR_EXISTS, `The organisation already trusts this ${anchor.kind === 'did' ? 'DID' : 'certificate'} (fingerprint ${anchor.fingerprint}).`);
+  return row;
+}

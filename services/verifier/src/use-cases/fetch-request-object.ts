@@ -1,0 +1,74 @@
+import { sessionUpdatedEvent, type ResponseMode } from '@tessera/contracts';
+import { publishEvent, type Logger } from '@tessera/service-kit';
+import { KeyDecryptionError } from '../crypto/key-encryption.js';
+import { signRequestObject } from '../crypto/sign-request-object.js';
+import { findSessionByRequestId, markRequestRetrieved } from '../db/sessions.js';
+import type { Clock } from '../domain/clock.js';
+import { OAuthError } from '../domain/oauth-error.js';
+import { buildRequestObject } from '../domain/request-object.js';
+import { isDcApiMode } from '../domain/response-mode.js';
+import { isWalletMetadata } from '../domain/wallet-metadata.js';
+import { checkSessionOpen } from './steps/check-session-open.js';
+import type { PersistSessionExpiryDeps } from './steps/persist-session-expiry.js';
+import { loadSessionSigningKey } from './steps/session-signer.js';
+import type { LoadSigningMaterial } from './steps/load-signing-material.js';
+
+export interface FetchRequestObjectDeps extends PersistSessionExpiryDeps {
+  clock: Clock;
+  loadSigningMaterial: LoadSigningMaterial;
+  logger: Logger;
+}
+
+export interface FetchRequestObjectInput {
+  authorizationRequestId: string;
+  /** From the wallet's POST (OpenID4VP 1.0 §5.10): must be a JSON object; not used otherwise yet. */
+  walletMetadata?: string;
+  /** From the wallet's POST: echoed in the freshly signed object. */
+  walletNonce?: string;
+  requestId?: string;
+}
+
+/**
+ * The wallet fetches the request by reference: a freshly signed request object
+ * each time (so a `wallet_nonce` can be echoed); the first fetch moves the
+ * session `RequestCreated` → `RequestUriRetrieved`. Unknown, expired, answered
+ * and DC API sessions answer OAuth errors. Returns the compact JWS.
+ */
+export async function fetchRequestObject(deps: FetchRequestObjectDeps, input: FetchRequestObjectInput): Promise<string> {
+  if (input.walletMetadata !== undefined && !isWalletMetadata(input.walletMetadata)) throw new OAuthError(400, 'invalid_request', 'wallet_metadata must be a JSON object.');
+  const session = await findSessionByRequestId(deps.db, input.authorizationRequestId);
+  if (!session) throw new OAuthError(404, 'invalid_request_uri', 'No authorization request exists at this request_uri.');
+  const responseMode = session.responseMode as ResponseMode;
+  if (isDcApiMode(responseMode)) throw new OAuthError(400, 'invalid_request_uri', 'This request is delivered through the Digital Credentials API, not by reference.');
+  const now = deps.clock();
+  const open = await checkSessionOpen(deps, { session, now, requestId: input.requestId });
+  if (!open.open) throw new OAuthError(400, 'invalid_request_uri', open.expired ? 'The authorization request has expired.' : 'The authorization request is no longer open.');
+  let key;
+  try {
+    key = await loadSessionSigningKey(deps, session);
+  } catch (error) {
+    if (error instanceof KeyDecryptionError) deps.logger.error({ err: error, orgId: session.orgId }, 'signing key cannot be decrypted: check KEY_ENCRYPTION_KEY');
+    throw error;
+  }
+  if (!key) throw new OAuthError(400, 'invalid_request_uri', 'The organisation replaced its signing key after this session was created; start a new session.');
+  const jwt = await signRequestObject({
+    key,
+    payload: buildRequestObject({
+      clientId: session.clientId,
+      responseMode,
+      nonce: session.nonce,
+      state: session.payloadState,
+      responseUri: session.responseUri ?? undefined,
+      dcqlQuery: session.dcqlQuery,
+      clientMetadata: session.clientMetadata,
+      transactionData: session.transactionData,
+      ...(input.walletNonce ? { walletNonce: input.walletNonce } : {}),
+      now,
+      expiresAt: session.expiresAt,
+    }),
+  });
+  if (session.state === 'RequestCreated' && (await markRequestRetrieved(deps.db, { id: session.id, now }))) {
+    publishEvent(deps.bus, sessionUpdatedEvent, { id: session.id, orgId: session.orgId, state: 'RequestUriRetrieved' }, { requestId: input.requestId });
+  }
+  return jwt;
+}

@@ -1,0 +1,20 @@
+import type { KeyType } from '../crypto/signing-key.js';
+import type { LoadSigningMaterial } from './steps/load-signing-material.js';
+
+export interface GetSigningCertificateInput {
+  orgId: string;
+  keyType: KeyType;
+}
+
+export interface SigningChain {
+  keyType: KeyType;
+  source: 'platform' | 'imported';
+  /** x5c: base64 DER, leaf first. */
+  chain: string[];
+}
+
+/** The organisation's current request-signing chain of `keyType`, created on first use (never the key). */
+export async function getSigningCertificate(deps: { loadSigningMaterial: LoadSigningMaterial }, input: GetSigningCertificateInput): Promise<SigningChain> {
+  const material = await deps.loadSigningMaterial(input);
+  return { keyType: input.keyType, source: material.source, chain: material.chain };
+}

@@ -1,0 +1,89 @@
+import { createPrivateKey } from 'node:crypto';
+import type { JWK } from 'jose';
+import type { ErrorDetail } from '@tessera/contracts';
+import { badRequest, splitPemCertificates } from '@tessera/service-kit';
+import { isSelfSigned, validateCertificateChain } from '../crypto/certificate-chain.js';
+import type { KeyEncryptionKey } from '../crypto/key-encryption.js';
+import { signingKeyContext } from '../crypto/sealing-contexts.js';
+import { publicJwkOf, samePublicKey, type KeyType } from '../crypto/signing-key.js';
+import { subtle, x509, type WebCryptoKey } from '../crypto/x509.js';
+import { upsertImportedSigningKey } from '../db/signing-keys.js';
+import type { VerifierDb } from '../db/types.js';
+import type { Clock } from '../domain/clock.js';
+import type { SigningChain } from './get-signing-certificate.js';
+
+export interface ImportCertificateDeps {
+  db: VerifierDb;
+  keyEncryptionKey: KeyEncryptionKey;
+  clock: Clock;
+}
+
+export interface ImportCertificateInput {
+  orgId: string;
+  keyType: KeyType;
+  certificateChainPem: string;
+  privateKeyPem: string;
+}
+
+/**
+ * Imports an organisation's own CA-issued request-signing chain and key
+ * (VERIFIER.md): leaf first, the leaf's issuer included, key matching the
+ * leaf, leaf not self-signed, the chain valid up to its last certificate by
+ * the service's one chain rule (`validateCertificateChain`). A self-signed
+ * root at the end is the trust anchor and is kept out of `x5c`.
+ */
+export async function importCertificate(deps: ImportCertificateDeps, input: ImportCertificateInput): Promise<SigningChain> {
+  const chain = parseChain(input.certificateChainPem);
+  const privateJwk = parsePrivateKey(input.privateKeyPem);
+  const leaf = chain[0]!;
+  checkKeyType(privateJwk, input.keyType);
+  const leafJwk = (await subtle.exportKey('jwk', (await leaf.publicKey.export()) as WebCryptoKey)) as JWK;
+  if (!samePublicKey(leafJwk, privateJwk)) throw invalid('/privateKeyPem', 'the private key does not match the leaf certificate (the first certificate)');
+  if (await isSelfSigned(leaf)) throw invalid('/certificateChainPem', 'the leaf certificate is self-signed: import a leaf issued by a CA, followed by its issuer chain');
+  if (chain.length < 2) throw invalid('/certificateChainPem', "include the leaf's issuing CA certificate after the leaf, so the chain can be checked");
+  const now = deps.clock();
+  // The chain's last certificate is where it is anchored: the wallet's trust decides the rest.
+  const validated = await validateCertificateChain({ chain, anchors: [chain[chain.length - 1]!], now });
+  if (!validated.ok) {
+    throw badRequest('The certificate chain is not valid: see details.', validated.problems.map((problem) => ({ path: '/certificateChainPem', message: problem })));
+  }
+  const anchorLast = await isSelfSigned(chain[chain.length - 1]!);
+  const x5c = (anchorLast ? chain.slice(0, -1) : chain).map((certificate) => Buffer.from(certificate.rawData).toString('base64'));
+  await upsertImportedSigningKey(deps.db, {
+    orgId: input.orgId,
+    keyType: input.keyType,
+    publicJwk: publicJwkOf(privateJwk) as Record<string, unknown>,
+    encryptedPrivateKey: deps.keyEncryptionKey.seal(JSON.stringify(privateJwk), signingKeyContext(input.orgId, input.keyType)),
+    certificateChain: x5c,
+    now,
+  });
+  return { keyType: input.keyType, source: 'imported', chain: x5c };
+}
+
+function parseChain(pem: string): x509.X509Certificate[] {
+  try {
+    const chain = splitPemCertificates(pem).map((block) => new x509.X509Certificate(block));
+    if (chain.length === 0) throw new Error('no certificate');
+    return chain;
+  } catch {
+    throw invalid('/certificateChainPem', 'must hold one or more PEM certificates (-----BEGIN CERTIFICATE-----), leaf first');
+  }
+}
+
+function parsePrivateKey(pem: string): JWK {
+  try {
+    return createPrivateKey({ key: pem, format: 'pem' }).export({ format: 'jwk' }) as JWK;
+  } catch {
+    throw invalid('/privateKeyPem', 'must be a PEM private key in PKCS#8 form');
+  }
+}
+
+function checkKeyType(jwk: JWK, keyType: KeyType): void {
+  const ok = keyType === 'P256' ? jwk.kty === 'EC' && jwk.crv === 'P-256' : jwk.kty === 'OKP' && jwk.crv === 'Ed25519';
+  if (!ok) throw invalid('/privateKeyPem', keyType === 'P256' ? 'the key must be an EC P-256 key for P256' : 'the key must be an Ed25519 key for ED25519');
+}
+
+function invalid(path: string, message: string) {
+  const details: ErrorDetail[] = [{ path, message }];
+  return badRequest(`The certificate import is invalid: ${message}.`, details);
+}

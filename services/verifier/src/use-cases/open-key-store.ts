@@ -1,0 +1,79 @@
+import { readFileSync } from 'node:fs';
+import { StartupError } from '@tessera/service-kit';
+import type { VerifierConfig } from '../config.js';
+import { KeyDecryptionError, type KeyEncryptionKey } from '../crypto/key-encryption.js';
+import { generatePlatformCa, loadPlatformCa, type PlatformCa, type PlatformCaPem } from '../crypto/platform-ca.js';
+import { KEY_CHECK_CONTEXT, PLATFORM_CA_CONTEXT } from '../crypto/sealing-contexts.js';
+import { ensurePlatformSetting } from '../db/signing-keys.js';
+import type { VerifierDb } from '../db/types.js';
+
+// A start step (server.ts, before the app serves): the key store is usable.
+
+const KEY_CHECK_PLAINTEXT = 'tessera verifier key check v1';
+
+/** KEY_ENCRYPTION_KEY is not the key this database's secrets were sealed with. */
+export class KeyEncryptionKeyMismatchError extends StartupError {
+  constructor(options?: { cause?: unknown }) {
+    super(
+      'KEY_ENCRYPTION_KEY does not match the key this database was set up with: private keys stored here cannot be decrypted. Start with the original key (or restore it); no new keys were created.',
+      options,
+    );
+    this.name = 'KeyEncryptionKeyMismatchError';
+  }
+}
+
+export type PlatformCaConfig = Pick<VerifierConfig, 'PLATFORM_CA_CERT_PEM' | 'PLATFORM_CA_CERT_PEM_FILE' | 'PLATFORM_CA_KEY_PEM' | 'PLATFORM_CA_KEY_PEM_FILE'>;
+
+export interface OpenKeyStoreDeps {
+  db: VerifierDb;
+  keyEncryptionKey: KeyEncryptionKey;
+}
+
+export interface OpenKeyStoreInput {
+  config: PlatformCaConfig;
+  now: Date;
+}
+
+/**
+ * Verifies the KEY_ENCRYPTION_KEY opens this database's secrets (else
+ * KeyEncryptionKeyMismatchError, nothing created) and loads or creates the
+ * platform CA: the configured one (PEM inline or in files), else the one
+ * generated at first start and stored with its key sealed.
+ */
+export async function openKeyStore(deps: OpenKeyStoreDeps, input: OpenKeyStoreInput): Promise<PlatformCa> {
+  await verifyKeyEncryptionKey(deps);
+  const configured = configuredPem(input.config);
+  if (configured) return loadPlatformCa(configured, input.now);
+  // Concurrent first starts agree on one CA (insert on conflict, then read back).
+  const stored = await ensurePlatformSetting(deps.db, PLATFORM_CA_CONTEXT, async () => {
+    const generated = await generatePlatformCa({ now: input.now });
+    return { certificatePem: generated.certificatePem, sealedPrivateKey: deps.keyEncryptionKey.seal(generated.privateKeyPem, PLATFORM_CA_CONTEXT) };
+  });
+  const privateKeyPem = deps.keyEncryptionKey.open(stored.sealedPrivateKey ?? '', PLATFORM_CA_CONTEXT);
+  return loadPlatformCa({ certificatePem: stored.certificatePem ?? '', privateKeyPem }, input.now);
+}
+
+/**
+ * Seals a known value on first start, and on every later start checks the
+ * configured key opens it. A wrong key stops the service instead of silently
+ * generating new keys that would orphan the stored ones.
+ */
+async function verifyKeyEncryptionKey(deps: OpenKeyStoreDeps): Promise<void> {
+  const { keyEncryptionKey } = deps;
+  const stored = await ensurePlatformSetting(deps.db, KEY_CHECK_CONTEXT, () => ({ sealed: keyEncryptionKey.seal(KEY_CHECK_PLAINTEXT, KEY_CHECK_CONTEXT) }));
+  try {
+    if (keyEncryptionKey.open(stored.sealed ?? '', KEY_CHECK_CONTEXT) === KEY_CHECK_PLAINTEXT) return;
+  } catch (error) {
+    if (error instanceof KeyDecryptionError) throw new KeyEncryptionKeyMismatchError({ cause: error });
+    throw error;
+  }
+  throw new KeyEncryptionKeyMismatchError();
+}
+
+function configuredPem(config: PlatformCaConfig): PlatformCaPem | undefined {
+  const certificatePem = config.PLATFORM_CA_CERT_PEM ?? (config.PLATFORM_CA_CERT_PEM_FILE ? readFileSync(config.PLATFORM_CA_CERT_PEM_FILE, 'utf8') : undefined);
+  const privateKeyPem = config.PLATFORM_CA_KEY_PEM ?? (config.PLATFORM_CA_KEY_PEM_FILE ? readFileSync(config.PLATFORM_CA_KEY_PEM_FILE, 'utf8') : undefined);
+  // Env vars often carry PEM with escaped newlines.
+  const unescape = (pem: string) => pem.replace(/\\n/g, '\n');
+  return certificatePem && privateKeyPem ? { certificatePem: unescape(certificatePem), privateKeyPem: unescape(privateKeyPem) } : undefined;
+}

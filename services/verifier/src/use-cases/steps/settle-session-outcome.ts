@@ -1,0 +1,46 @@
+import { sessionUpdatedEvent, type ErrorCode } from '@tessera/contracts';
+import { publishEvent, type MessageBus } from '@tessera/service-kit';
+import type { PresentationResultRow, SessionRow } from '../../db/schema.js';
+import { markResponseFailed, markResponseVerified } from '../../db/session-outcomes.js';
+import type { VerifierDb } from '../../db/types.js';
+import type { Clock } from '../../domain/clock.js';
+import type { VerifyPresentationResult } from '../../verification/index.js';
+
+// Shared step of the two answer use cases (wallet response, DC API response).
+
+/** How an answer ends the session: verified with its result, or in `Error` with a code. */
+export type SessionOutcome = VerifyPresentationResult | { ok: false; code: typeof ErrorCode.WALLET_ERROR; message: string };
+
+/** The session's new state, as the outcome left it. */
+export type SettledOutcome =
+  | { state: 'ResponseVerified'; session: SessionRow; result: PresentationResultRow }
+  | { state: 'Error'; session: SessionRow; error: { code: string; message: string } };
+
+export type SettleSessionOutcomeResult = { won: true; settled: SettledOutcome } | { won: false };
+
+export interface SettleSessionOutcomeDeps {
+  db: VerifierDb;
+  bus: MessageBus;
+  clock: Clock;
+}
+
+/**
+ * Applies the outcome with a conditional UPDATE (first answer wins) and
+ * publishes `verifier.v1.session.updated` when it did. A loser changes nothing.
+ */
+export async function settleSessionOutcome(deps: SettleSessionOutcomeDeps, input: { session: SessionRow; outcome: SessionOutcome; requestId?: string }): Promise<SettleSessionOutcomeResult> {
+  const { session, outcome } = input;
+  const now = deps.clock();
+  if (outcome.ok) {
+    const presentations = outcome.presentations as unknown as Array<Record<string, unknown>>;
+    const credentialSets = outcome.credentialSets as unknown as Array<Record<string, unknown>> | undefined;
+    const saved = await markResponseVerified(deps.db, { id: session.id, now, outcome: { presentations, ...(credentialSets ? { credentialSets } : {}) } });
+    if (!saved) return { won: false };
+    publishEvent(deps.bus, sessionUpdatedEvent, { id: session.id, orgId: session.orgId, state: 'ResponseVerified' }, { requestId: input.requestId });
+    return { won: true, settled: { state: 'ResponseVerified', session: saved.session, result: saved.result } };
+  }
+  const failed = await markResponseFailed(deps.db, { id: session.id, now, code: outcome.code, message: outcome.message });
+  if (!failed) return { won: false };
+  publishEvent(deps.bus, sessionUpdatedEvent, { id: session.id, orgId: session.orgId, state: 'Error' }, { requestId: input.requestId });
+  return { won: true, settled: { state: 'Error', session: failed, error: { code: outcome.code, message: outcome.message } } };
+}

@@ -1,0 +1,148 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { ErrorCode, sessionUpdatedEvent, type ClientIdPrefix, type DcApiRequest, type RequestSigner, type ResponseMode, type SignerOption } from '@tessera/contracts';
+import { notFound, publishEvent, type MessageBus } from '@tessera/service-kit';
+import { generateEncryptionKey } from '../../crypto/encryption-key.js';
+import type { KeyEncryptionKey } from '../../crypto/key-encryption.js';
+import { sessionKeyContext } from '../../crypto/sealing-contexts.js';
+import { signRequestObject } from '../../crypto/sign-request-object.js';
+import type { SessionRow, VerifierRow } from '../../db/schema.js';
+import { insertSession } from '../../db/sessions.js';
+import type { VerifierDb } from '../../db/types.js';
+import type { Clock } from '../../domain/clock.js';
+import { verifierNotFound } from '../../domain/errors.js';
+import { buildAuthorizationRequestUri, buildClientMetadata, buildRequestObject } from '../../domain/request-object.js';
+import { resolveRequestSigner } from '../../domain/request-signer.js';
+import { isDcApiMode, isEncryptedMode } from '../../domain/response-mode.js';
+import { prepareSessionSigner, type PrepareSessionSignerDeps } from './session-signer.js';
+
+// Shared step of both create-session use cases: everything after their own
+// checks (response mode, DCQL, transaction data, the verifier's existence).
+
+/** The options both create-session bodies share. */
+export interface SessionOptions {
+  responseMode: ResponseMode;
+  expectedOrigins?: string[];
+  payloadState?: string;
+  requestSigner?: RequestSigner;
+  expiresInSeconds?: number;
+  transactionData?: Array<Record<string, unknown>>;
+  redirectUri?: string;
+}
+
+export interface StartPresentationSessionDeps extends PrepareSessionSignerDeps {
+  db: VerifierDb;
+  bus: MessageBus;
+  clock: Clock;
+  /** Seals the session's decryption key (encrypted modes). */
+  keyEncryptionKey: KeyEncryptionKey;
+  /** PUBLIC_BASE_URL without a trailing slash: base of request_uri and response_uri. */
+  baseUrl: string;
+  /** Lifetime when the body gives no `expiresInSeconds`. */
+  sessionTtlSeconds: number;
+}
+
+export interface StartPresentationSessionInput {
+  orgId: string;
+  /** The verifier the caller found (its 404 comes first); the insert locks it again by id as the race guard. */
+  verifier: VerifierRow;
+  /** Already checked (`checkResponseModeOptions`). */
+  options: SessionOptions;
+  /** The query as sent to wallets (valid, without `combine`). */
+  dcqlQuery: Record<string, unknown>;
+  /** `encodeSessionTransactionData` of the body's entries. */
+  transactionData: string[] | null;
+  /** Intent-based: the template's signer, used when the body names none. */
+  fallbackSigner?: { method: SignerOption; clientIdPrefix?: ClientIdPrefix | null };
+  templateId?: string;
+  intentId?: string;
+  ecosystemId?: string;
+  requestId?: string;
+}
+
+export interface StartedPresentationSession {
+  session: SessionRow;
+  /** The creation time (the state is read at it). */
+  createdAt: Date;
+  /** DC API modes: the signed request for the browser (redirect sessions are signed when the wallet fetches). */
+  dcApiRequest?: DcApiRequest;
+}
+
+/** ≥ 128 bits of randomness (VERIFIER.md); 256 here. */
+function randomToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/**
+ * Creates a presentation session: fixes the signer and its `client_id`, makes
+ * the per-session encryption key for encrypted modes, and stores everything
+ * verification will need, then publishes `verifier.v1.session.updated`.
+ */
+export async function startPresentationSession(deps: StartPresentationSessionDeps, input: StartPresentationSessionInput): Promise<StartedPresentationSession> {
+  const { options, verifier } = input;
+  const signer = resolveRequestSigner({ ...(options.requestSigner ? { requested: options.requestSigner } : {}), ...(input.fallbackSigner ? { fallback: input.fallbackSigner } : {}) });
+  const prepared = await prepareSessionSigner(deps, { orgId: input.orgId, signer });
+  const encryptionKey = isEncryptedMode(options.responseMode) ? await generateEncryptionKey() : undefined;
+  const now = deps.clock();
+  const id = randomUUID();
+  const authorizationRequestId = randomToken();
+  const dcApi = isDcApiMode(options.responseMode);
+  const requestUri = dcApi ? null : `${deps.baseUrl}/oid4vp/authorization-requests/${authorizationRequestId}`;
+  const responseUri = dcApi ? null : `${deps.baseUrl}/oid4vp/authorization-responses/${authorizationRequestId}`;
+  const expiresAt = new Date(now.getTime() + (options.expiresInSeconds ?? deps.sessionTtlSeconds) * 1000);
+
+  // The insert locks the verifier and template FOR SHARE (the race guard against a concurrent delete).
+  const inserted = await insertSession(deps.db, {
+    id,
+    orgId: input.orgId,
+    verifierRef: verifier.id,
+    publicVerifierId: verifier.verifierId,
+    templateId: input.templateId ?? null,
+    intentId: input.intentId ?? null,
+    ecosystemId: input.ecosystemId ?? null,
+    authorizationRequestId,
+    authorizationRequestUri: requestUri ? buildAuthorizationRequestUri({ clientId: prepared.clientId, requestUri }) : null,
+    requestUri,
+    responseUri,
+    clientId: prepared.clientId,
+    signerMethod: signer.method,
+    clientIdPrefix: signer.clientIdPrefix,
+    signingChain: prepared.signingChain,
+    nonce: randomToken(),
+    payloadState: options.payloadState ?? randomToken(),
+    responseMode: options.responseMode,
+    expectedOrigins: options.expectedOrigins ?? null,
+    dcqlQuery: input.dcqlQuery,
+    transactionData: input.transactionData,
+    redirectUri: options.redirectUri ?? null,
+    clientMetadata: buildClientMetadata({ display: verifier.clientMetadata, encryptionPublicJwk: encryptionKey?.publicJwk ?? null }),
+    encryptionPublicJwk: (encryptionKey?.publicJwk as Record<string, unknown> | undefined) ?? null,
+    encryptedEncryptionKey: encryptionKey ? deps.keyEncryptionKey.seal(JSON.stringify(encryptionKey.privateJwk), sessionKeyContext(id)) : null,
+    state: 'RequestCreated',
+    expiresAt,
+    createdAt: now,
+    updatedAt: now,
+  });
+  if ('missing' in inserted) {
+    throw inserted.missing === 'verifier' ? verifierNotFound(verifier.verifierId) : notFound('The verification template of this intent no longer exists.', ErrorCode.VERIFICATION_TEMPLATE_NOT_FOUND);
+  }
+  const { session } = inserted;
+  publishEvent(deps.bus, sessionUpdatedEvent, { id: session.id, orgId: session.orgId, state: 'RequestCreated' }, { requestId: input.requestId });
+  if (!dcApi) return { session, createdAt: now };
+
+  const request = await signRequestObject({
+    key: prepared.key,
+    payload: buildRequestObject({
+      clientId: session.clientId,
+      responseMode: options.responseMode,
+      nonce: session.nonce,
+      state: session.payloadState,
+      dcqlQuery: session.dcqlQuery,
+      clientMetadata: session.clientMetadata,
+      transactionData: session.transactionData,
+      expectedOrigins: session.expectedOrigins,
+      now,
+      expiresAt,
+    }),
+  });
+  return { session, createdAt: now, dcApiRequest: { protocol: 'openid4vp-v1-signed', data: { request } } };
+}
