@@ -61,13 +61,12 @@ export async function buildApp(deps: EcosystemAppDeps): Promise<App> {
       registerIntentNoticeRoutes(gated, { db });
     });
   });
-  const stopBusAdapters = [
-    serveIntentResolve({ bus, logger, db, enabled, resolutions }),
-    followOrganisationEvents({ bus, logger, db }),
-  ];
+  const stopBusAdapters: Array<() => void> = [];
   app.addHook('onClose', async () => {
     for (const stop of stopBusAdapters) stop();
   });
   await app.ready();
+  // The bus adapters start once the app is built, so a failed build leaves nothing answering.
+  stopBusAdapters.push(serveIntentResolve({ bus, logger, db, enabled, resolutions }), followOrganisationEvents({ bus, logger, db }));
   return app;
 }
