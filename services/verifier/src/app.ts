@@ -42,7 +42,8 @@ export interface VerifierAppDeps {
  * Builds the verifier's app: the shared objects once (clock, base URL and host,
  * signing material and trust-store loaders, the status list checker), then each
  * route module and the NATS responder with exactly the deps its use cases take.
- * No I/O beyond what `deps` do; the responder stops when the app closes.
+ * No I/O beyond what `deps` do; the responder starts once the app is built and
+ * stops when it closes.
  */
 export async function buildApp(deps: VerifierAppDeps): Promise<App> {
   const { config, bus, logger, keyEncryptionKey } = deps;
@@ -105,8 +106,10 @@ export async function buildApp(deps: VerifierAppDeps): Promise<App> {
   });
   await registerPlatformCaRoute(app, { certificatePem: deps.platformCa.certificatePem, rateLimit: walletRateLimit });
   await registerWalletRoutes(app, { requests: { db, bus, clock, loadSigningMaterial, logger }, responses: answerDeps, rateLimit: walletRateLimit });
-  const stopResponder = serveVerificationTemplateGet(bus, { db, logger });
+  let stopResponder = () => {};
   app.addHook('onClose', async () => stopResponder());
   await app.ready();
+  // The responder starts once the app is built, so a failed build leaves nothing answering.
+  stopResponder = serveVerificationTemplateGet(bus, { db, logger });
   return app;
 }
