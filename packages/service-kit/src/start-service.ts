@@ -4,6 +4,7 @@ import { openDatabase, type Database } from './db/database.js';
 import { migrateDatabase } from './db/migrate.js';
 import type { App } from './create-app.js';
 import type { Logger } from './logger.js';
+import { createCloser } from './shutdown.js';
 
 /** A started service, as `main.ts` and the one-process launcher of `npm start` hold it. */
 export interface RunningService {
@@ -76,5 +77,48 @@ export async function runMigrationsAndExit(options: Omit<OpenServiceDatabaseOpti
   } catch (error) {
     options.logger.error({ err: error }, 'migrations failed');
     process.exit(1);
+  }
+}
+
+/** What a service's `build` step gets: a way to open resources that are closed for it. */
+export interface ServiceResources {
+  /**
+   * Opens a resource (pool, bus connection, listener). It is closed when the service
+   * closes, after the server stopped taking requests, in reverse order of opening; and
+   * at once when a later step of the start fails, so a failed start leaves nothing open.
+   */
+  open<T>(name: string, opener: () => Promise<T>, close: (resource: T) => Promise<void>): Promise<T>;
+}
+
+export interface StartServiceOptions {
+  name: string;
+  config: Pick<CommonConfig, 'HOST' | 'PORT'>;
+  logger: Logger;
+  /** Opens what the service needs through `resources` and builds its app (`buildApp`). */
+  build: (resources: ServiceResources) => Promise<App>;
+}
+
+/**
+ * The start every `server.ts` shares: open resources and build the app, listen, and
+ * return the running service whose `close` stops the server and then the resources.
+ */
+export async function startService(options: StartServiceOptions): Promise<RunningService> {
+  const opened: Array<{ name: string; close: () => Promise<void> }> = [];
+  const resources: ServiceResources = {
+    open: async (name, opener, close) => {
+      const resource = await opener();
+      opened.unshift({ name, close: () => close(resource) });
+      return resource;
+    },
+  };
+  let app: App | undefined;
+  try {
+    app = await options.build(resources);
+    const url = await listen(app, options.config);
+    return { name: options.name, app, url, close: createCloser({ app, logger: options.logger, resources: opened }) };
+  } catch (error) {
+    await app?.close().catch(() => {});
+    for (const resource of opened) await resource.close().catch(() => {});
+    throw error;
   }
 }

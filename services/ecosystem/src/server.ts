@@ -1,15 +1,14 @@
 import {
   connectBusFromConfig,
-  createCloser,
   createLogger,
   createTokenVerifier,
-  listen,
   openServiceDatabase,
   resolveOidcSettings,
   type InProcessHub,
   type Logger,
   type RunningService,
   type ServiceDefinition,
+  startService,
 } from '@tessera/service-kit';
 import { buildApp } from './app.js';
 import { openResolutionCache } from './cache/change-notifications.js';
@@ -37,24 +36,17 @@ export async function startEcosystem(
   options: StartEcosystemOptions = {},
 ): Promise<RunningService> {
   const verifyToken = createTokenVerifier(await resolveOidcSettings(config));
-  const database = await openServiceDatabase({ service: SERVICE_NAME, config, schema, migrationsFolder: MIGRATIONS_FOLDER, logger });
-  const bus = await connectBusFromConfig(config, { name: SERVICE_NAME, logger, ...(options.hub ? { hub: options.hub } : {}) }).catch(async (error: unknown) => {
-    await database.close();
-    throw error;
-  });
-  const cache = await openResolutionCache<IntentResolution>({ database, ttlMs: config.RESOLVE_CACHE_TTL_MS });
-  const app = await buildApp({ config, database, bus, verifyToken, logger, resolutions: cache.resolutions });
-  const url = await listen(app, config);
-  const close = createCloser({
-    app,
+  return startService({
+    name: SERVICE_NAME,
+    config,
     logger,
-    resources: [
-      { name: 'bus', close: () => bus.close() },
-      { name: 'change notifications', close: () => cache.close() },
-      { name: 'database', close: () => database.close() },
-    ],
+    build: async ({ open }) => {
+      const database = await open('database', () => openServiceDatabase({ service: SERVICE_NAME, config, schema, migrationsFolder: MIGRATIONS_FOLDER, logger }), (db) => db.close());
+      const bus = await open('bus', () => connectBusFromConfig(config, { name: SERVICE_NAME, logger, ...(options.hub ? { hub: options.hub } : {}) }), (b) => b.close());
+      const cache = await open('change notifications', () => openResolutionCache<IntentResolution>({ database, ttlMs: config.RESOLVE_CACHE_TTL_MS }), (c) => c.close());
+      return buildApp({ config, database, bus, verifyToken, logger, resolutions: cache.resolutions });
+    },
   });
-  return { name: SERVICE_NAME, app, url, close };
 }
 
 /** This service as `runServiceMain` runs it (`main.ts`, and `npm start` for all three in one process). */

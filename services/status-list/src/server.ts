@@ -1,12 +1,11 @@
 import {
-  createCloser,
   createLogger,
   ensureDevSecret,
-  listen,
   openServiceDatabase,
   type Logger,
   type RunningService,
   type ServiceDefinition,
+  startService,
 } from '@tessera/service-kit';
 import { buildApp } from './app.js';
 import { loadStatusListConfig, SERVICE_NAME, type StatusListConfig } from './config.js';
@@ -25,11 +24,16 @@ export interface StatusListService extends RunningService {
 export async function startStatusList(config: StatusListConfig, logger: Logger = createLogger({ name: SERVICE_NAME, level: config.LOG_LEVEL })): Promise<StatusListService> {
   const devApiKey = !config.API_KEY && config.NODE_ENV === 'development' ? ensureDevSecret(config.DATA_DIR, 'STATUS_LIST_API_KEY') : undefined;
   const apiKey = config.API_KEY ?? devApiKey!;
-  const database = await openServiceDatabase({ service: SERVICE_NAME, config, schema, migrationsFolder: MIGRATIONS_FOLDER, logger });
-  const app = await buildApp({ config, apiKey, database, logger });
-  const url = await listen(app, config);
-  const close = createCloser({ app, logger, resources: [{ name: 'database', close: () => database.close() }] });
-  return { name: SERVICE_NAME, app, url, ...(devApiKey ? { devApiKey } : {}), close };
+  const service = await startService({
+    name: SERVICE_NAME,
+    config,
+    logger,
+    build: async ({ open }) => {
+      const database = await open('database', () => openServiceDatabase({ service: SERVICE_NAME, config, schema, migrationsFolder: MIGRATIONS_FOLDER, logger }), (db) => db.close());
+      return buildApp({ config, apiKey, database, logger });
+    },
+  });
+  return { ...service, ...(devApiKey ? { devApiKey } : {}) };
 }
 
 export { loadStatusListConfig, type StatusListConfig } from './config.js';

@@ -1,16 +1,15 @@
 import {
   connectBusFromConfig,
-  createCloser,
   createLogger,
   createTokenVerifier,
   ensureDevSecret,
-  listen,
   openServiceDatabase,
   resolveOidcSettings,
   type InProcessHub,
   type Logger,
   type RunningService,
   type ServiceDefinition,
+  startService,
 } from '@tessera/service-kit';
 import { buildApp } from './app.js';
 import { loadVerifierConfig, SERVICE_NAME, type VerifierConfig } from './config.js';
@@ -33,26 +32,18 @@ export async function startVerifier(config: VerifierConfig, logger: Logger = cre
   const keyEncryptionKey = new KeyEncryptionKey(keyMaterial);
   // Before any connection is opened: a bad bundle stops the start with one line.
   const trustedIssuers = loadTrustedIssuers(config.TRUSTED_ISSUERS_FILE);
-  const database = await openServiceDatabase({ service: SERVICE_NAME, config, schema, migrationsFolder: MIGRATIONS_FOLDER, logger });
-  try {
-    const platformCa = await openKeyStore({ db: database.db, keyEncryptionKey }, { config, now: new Date() });
-    const bus = await connectBusFromConfig(config, { name: SERVICE_NAME, logger, ...(options.hub ? { hub: options.hub } : {}) });
-    const verifyToken = createTokenVerifier(await resolveOidcSettings(config));
-    const app = await buildApp({ config, database, bus, verifyToken, logger, keyEncryptionKey, platformCa, trustedIssuers });
-    const url = await listen(app, config);
-    const close = createCloser({
-      app,
-      logger,
-      resources: [
-        { name: 'bus', close: () => bus.close() },
-        { name: 'database', close: () => database.close() },
-      ],
-    });
-    return { name: SERVICE_NAME, app, url, close };
-  } catch (error) {
-    await database.close().catch(() => {});
-    throw error;
-  }
+  return startService({
+    name: SERVICE_NAME,
+    config,
+    logger,
+    build: async ({ open }) => {
+      const database = await open('database', () => openServiceDatabase({ service: SERVICE_NAME, config, schema, migrationsFolder: MIGRATIONS_FOLDER, logger }), (db) => db.close());
+      const platformCa = await openKeyStore({ db: database.db, keyEncryptionKey }, { config, now: new Date() });
+      const bus = await open('bus', () => connectBusFromConfig(config, { name: SERVICE_NAME, logger, ...(options.hub ? { hub: options.hub } : {}) }), (b) => b.close());
+      const verifyToken = createTokenVerifier(await resolveOidcSettings(config));
+      return buildApp({ config, database, bus, verifyToken, logger, keyEncryptionKey, platformCa, trustedIssuers });
+    },
+  });
 }
 
 /** This service as `runServiceMain` runs it (`main.ts`, and `npm start` for all three in one process). */
