@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Type } from 'typebox';
 import { routeSchema } from '../src/index.js';
+import { findUndocumentedOperations } from '../src/testing/index.js';
 
 const Item = Type.Object({ id: Type.String() });
 
@@ -30,5 +31,18 @@ describe('routeSchema', () => {
     const write = routeSchema({ summary: 'Write', tags: ['x'], security: 'apiKey' }, { body: Item, response: { 201: Item } }) as { security: unknown[]; response: Record<number, unknown> };
     expect(write.security).toEqual([{ apiKey: [] }]);
     expect(Object.keys(write.response).sort()).toEqual(['201', '400', '401']);
+  });
+});
+
+describe('findUndocumentedOperations', () => {
+  it('names each operation without a summary, a security statement, error responses or a 401 when secured', () => {
+    const problems = findUndocumentedOperations({
+      paths: {
+        '/ok': { get: { summary: 'Read', security: [], responses: { 200: {}, 404: {} } } },
+        '/bare': { post: { responses: { 201: {} } } },
+        '/secured': { put: { summary: 'Write', security: [{ bearer: [] }], responses: { 200: {}, 400: {} } } },
+      },
+    });
+    expect(problems).toEqual(['POST /bare: no summary', 'POST /bare: no security requirement (use [] for a public route)', 'POST /bare: no error response', 'PUT /secured: secured but no 401']);
   });
 });

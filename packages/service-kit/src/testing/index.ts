@@ -10,3 +10,4 @@ export { waitFor } from './waiting.js';
 export { fuzzAllRoutes, fuzzRunsPerRoute, FUZZ_SEED, listRoutes, requestArbitrary, checkRequest, checkResponseHeaders, type FuzzRoute } from './fuzz/fuzz-routes.js';
 export { snapshotSchema } from './fuzz/snapshot.js';
 export { arbitraryFor, mutate } from './fuzz/schema-arbitrary.js';
+export { findUndocumentedOperations } from './openapi.js';

@@ -1,4 +1,5 @@
 import { describe, expect } from 'vitest';
+import { findUndocumentedOperations } from '@tessera/service-kit/testing';
 import { harnessTest } from '../support/fixtures.js';
 
 const test = harnessTest();
@@ -30,6 +31,7 @@ describe('OpenAPI document', () => {
     expect(outline(paths['/status-lists']?.post)).toEqual({ summary: 'string', tags, security: apiKey, statuses: ['201', '400', '401', '409', '413', '415'] });
     expect(outline(paths['/status-lists/{list_id}']?.patch)).toEqual({ summary: 'string', tags, security: apiKey, statuses: ['200', '400', '401', '404', '409', '413', '415'] });
     expect(outline(paths['/status-lists/{list_id}']?.get)).toEqual({ summary: 'string', tags, security: [], statuses: ['200', '304', '400', '404', '406', '501'] });
+    expect(findUndocumentedOperations({ paths })).toEqual([]);
     // The CORS preflight is transport, not an operation: the document leaves it out.
     expect(paths['/status-lists/{list_id}']?.options).toBeUndefined();
   });
