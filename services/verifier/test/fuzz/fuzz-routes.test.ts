@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FUZZ_SEED, fuzzAllRoutes, fuzzRunsPerRoute, snapshotSchema } from '@tessera/service-kit/testing';
 import { createHarness, type Harness } from '../support/harness.js';
-import { ORG, OTHER_ORG, sdJwtQuery } from '../support/fixtures.js';
+import { ORG, OTHER_ORG, sdJwtQuery } from '../support/dcql-queries.js';
 
 // Requests generated from each route's own schema (valid-shaped and hostile; fixed
 // seed FUZZ_SEED, FUZZ_RUNS per route) as an owner of the organisation, so they get

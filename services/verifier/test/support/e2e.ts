@@ -4,7 +4,7 @@
 import { createHarness, PUBLIC_BASE_URL, type Harness, type HarnessOptions } from './harness.js';
 import { httpFetch, type WalletContext } from './holder.js';
 import { createIssuer, type TestIssuer } from './issuers.js';
-import { ORG } from './fixtures.js';
+import { ORG } from './dcql-queries.js';
 
 export interface E2e {
   h: Harness;
