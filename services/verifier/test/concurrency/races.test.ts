@@ -1,75 +1,95 @@
 import { and, count, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { missingServer } from '@tessera/service-kit/testing';
 import { presentationResults, presentationSessions, signingKeys, trustAnchors, verifiers } from '../../src/db/schema.js';
-import { createE2e, type E2e } from '../support/e2e.js';
-import { ORG, sdJwtQuery } from '../support/dcql-queries.js';
+import { validPidToken } from '../support/answers.js';
+import { sdJwtQuery } from '../support/dcql-queries.js';
+import { e2eTest } from '../support/fixtures.js';
+import type { Harness } from '../support/harness.js';
 import { presentPid } from '../support/holder.js';
 import { createIssuer, issuePid, newHolder } from '../support/issuers.js';
+import { oid4vpPath as base, ORG } from '../support/management.js';
 
-// Issue 7, concurrency: races obey the sequential rules. Exactly one winner, the
-// others get the documented conflict, and the database holds no duplicate rows.
-// Needs a PostgreSQL server (PGlite runs one statement at a time).
+// Races obey the sequential rules: exactly one winner, the others get the
+// documented conflict, and the database holds no duplicate rows.
 const N = 6;
-describe.skipIf(missingServer('postgres', 'verifier concurrency (hardening)'))('verifier concurrency', () => {
-  let e: E2e;
-  beforeAll(async () => {
-    e = await createE2e();
+const ORIGIN = 'https://rp.tessera.test';
+const test = e2eTest();
+
+const rows = async (h: Harness, table: typeof verifiers | typeof trustAnchors | typeof signingKeys | typeof presentationResults, where: ReturnType<typeof eq>) =>
+  (await h.testDb.database.db.select({ value: count() }).from(table).where(where))[0]!.value;
+
+describe('the first response wins', () => {
+  test('several wallets answering one session at once: exactly one verifies, the others are refused, one event', async ({ e2e: e, sessionEvents }) => {
+    const session = await e.createSession({ dcql: sdJwtQuery(), responseMode: 'direct_post' });
+    const answers = await Promise.all(Array.from({ length: 6 }, () => validPidToken(e, session)));
+    const results = await Promise.all(answers.map(({ vpToken }) => e.postForm(session.responseUri!, { vp_token: JSON.stringify(vpToken), state: session.payloadState })));
+    expect(results.filter((r) => r.status === 200)).toHaveLength(1);
+    expect(results.filter((r) => r.status === 400 && r.body?.error === 'invalid_request')).toHaveLength(5);
+    await sessionEvents.waitFor(session.id, 'ResponseVerified');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(sessionEvents.of(session.id, 'ResponseVerified')).toHaveLength(1);
   });
-  afterAll(() => e?.close());
 
-  const base = (org = ORG) => `/v1/orgs/${org}/oid4vp`;
-  const rows = async (table: typeof verifiers | typeof trustAnchors | typeof signingKeys | typeof presentationResults, where: ReturnType<typeof eq>) =>
-    (await e.h.testDb.database.db.select({ value: count() }).from(table).where(where))[0]!.value;
+  test('over the DC API too: one 200, the rest 409 SESSION_CLOSED', async ({ e2e: e }) => {
+    const session = await e.createSession({ dcql: sdJwtQuery(), responseMode: 'dc_api', expectedOrigins: [ORIGIN] });
+    const answers = await Promise.all(Array.from({ length: 6 }, () => validPidToken(e, session, ORIGIN)));
+    const results = await Promise.all(answers.map(({ vpToken }) => e.verifyDcApi({ verificationSessionId: session.id, authorizationResponse: { vp_token: vpToken }, origin: ORIGIN })));
+    expect(results.filter((r) => r.status === 200)).toHaveLength(1);
+    expect(results.filter((r) => r.status === 409 && r.body.code === 'SESSION_CLOSED')).toHaveLength(5);
+  });
+});
 
-  it('simultaneous POST verifier with one verifierId: one 201, the rest 409 VERIFIER_EXISTS, one row', async () => {
-    const results = await Promise.all(Array.from({ length: N }, () => e.call('POST', `${base()}/verifier`, { verifierId: 'racing-desk' })));
+// Needs a PostgreSQL server (PGlite runs one statement at a time).
+describe.skipIf(missingServer('postgres', 'verifier concurrency'))('simultaneous writes (server PostgreSQL)', () => {
+  test('simultaneous POST verifier with one verifierId: one 201, the rest 409 VERIFIER_EXISTS, one row', async ({ harness: h, api }) => {
+    const results = await Promise.all(Array.from({ length: N }, () => api('POST', `${base()}/verifier`, { verifierId: 'racing-desk' })));
     expect(results.filter((r) => r.status === 201)).toHaveLength(1);
     for (const loser of results.filter((r) => r.status !== 201)) expect({ status: loser.status, code: loser.body.code }).toEqual({ status: 409, code: 'VERIFIER_EXISTS' });
-    expect(await rows(verifiers, and(eq(verifiers.orgId, ORG), eq(verifiers.verifierId, 'racing-desk'))!)).toBe(1);
+    expect(await rows(h, verifiers, and(eq(verifiers.orgId, ORG), eq(verifiers.verifierId, 'racing-desk'))!)).toBe(1);
   });
 
-  it('simultaneous trust-anchor POSTs of one certificate: one 201, the rest 409 TRUST_ANCHOR_EXISTS, one row', async () => {
+  test('simultaneous trust-anchor POSTs of one certificate: one 201, the rest 409 TRUST_ANCHOR_EXISTS, one row', async ({ harness: h, api }) => {
     const issuer = await createIssuer('Racing Issuer');
-    const results = await Promise.all(Array.from({ length: N }, (_, i) => e.call('POST', `${base()}/trust-anchors`, { certificatePem: issuer.ca.pem, label: `attempt ${i}` })));
+    const results = await Promise.all(Array.from({ length: N }, (_, i) => api('POST', `${base()}/trust-anchors`, { certificatePem: issuer.ca.pem, label: `attempt ${i}` })));
     expect(results.filter((r) => r.status === 201)).toHaveLength(1);
     for (const loser of results.filter((r) => r.status !== 201)) expect({ status: loser.status, code: loser.body.code }).toEqual({ status: 409, code: 'TRUST_ANCHOR_EXISTS' });
     const fingerprint = results.find((r) => r.status === 201)!.body.data.fingerprint;
-    expect(await rows(trustAnchors, and(eq(trustAnchors.orgId, ORG), eq(trustAnchors.fingerprint, fingerprint))!)).toBe(1);
+    expect(await rows(h, trustAnchors, and(eq(trustAnchors.orgId, ORG), eq(trustAnchors.fingerprint, fingerprint))!)).toBe(1);
   });
 
-  it("simultaneous first uses of a new organisation's keys agree on one key per type", async () => {
+  test("simultaneous first uses of a new organisation's keys agree on one key per type", async ({ harness: h, api }) => {
     const org = 'org-first-use';
-    const results = await Promise.all(Array.from({ length: N }, (_, i) => e.call('GET', `${base(org)}/certificates/${i % 2 ? 'P256' : 'ED25519'}`, undefined, { org })));
+    const results = await Promise.all(Array.from({ length: N }, (_, i) => api('GET', `${base(org)}/certificates/${i % 2 ? 'P256' : 'ED25519'}`, undefined, { org })));
     expect(results.map((r) => r.status)).toEqual(Array(N).fill(200));
     for (const keyType of ['P256', 'ED25519']) {
       const fingerprints = new Set(results.filter((r) => r.body.data.keyType === keyType).map((r) => r.body.data.fingerprint));
       expect(fingerprints.size).toBe(1);
-      expect(await rows(signingKeys, and(eq(signingKeys.orgId, org), eq(signingKeys.keyType, keyType))!)).toBe(1);
+      expect(await rows(h, signingKeys, and(eq(signingKeys.orgId, org), eq(signingKeys.keyType, keyType))!)).toBe(1);
     }
   });
 
-  it('several wallets answering one session: one 200, the rest 400 invalid_request, one stored result', async () => {
+  test('several wallets answering one session: one 200, the rest 400 invalid_request, one stored result', async ({ harness: h, api, e2e: e }) => {
     const session = await e.createSession({ dcql: sdJwtQuery(), responseMode: 'direct_post' });
-    const facts = { clientId: session.clientId, nonce: session.nonce, responseUri: session.responseUri, responseMode: 'direct_post' };
+    const facts = { clientId: session.clientId, nonce: session.nonce, responseUri: session.responseUri!, responseMode: 'direct_post' };
     const answers = await Promise.all(
       Array.from({ length: N }, async () => {
         const holder = await newHolder();
         return JSON.stringify({ pid: [await presentPid(await issuePid(e.issuer, holder), holder, facts)] });
       }),
     );
-    const results = await Promise.all(answers.map((vpToken) => e.postForm(session.responseUri, { vp_token: vpToken, state: session.payloadState })));
+    const results = await Promise.all(answers.map((vpToken) => e.postForm(session.responseUri!, { vp_token: vpToken, state: session.payloadState })));
     expect(results.filter((r) => r.status === 200)).toHaveLength(1);
     for (const loser of results.filter((r) => r.status !== 200)) expect(loser).toEqual({ status: 400, body: { error: 'invalid_request', error_description: expect.any(String) } });
-    expect(await rows(presentationResults, eq(presentationResults.sessionId, session.id))).toBe(1);
-    const [row] = await e.h.testDb.database.db.select().from(presentationSessions).where(eq(presentationSessions.id, session.id));
+    expect(await rows(h, presentationResults, eq(presentationResults.sessionId, session.id))).toBe(1);
+    const [row] = await h.testDb.database.db.select().from(presentationSessions).where(eq(presentationSessions.id, session.id));
     expect(row!.state).toBe('ResponseVerified');
   });
 
-  it('deleting a verifier while sessions are created for it: either the delete wins (later creates 404) or it answers 409 VERIFIER_IN_USE', async () => {
-    expect((await e.call('POST', `${base()}/verifier`, { verifierId: 'contested' })).status).toBe(201);
-    const creates = Array.from({ length: N }, () => e.call('POST', `${base()}/presentation?verifierId=contested`, { dcql: sdJwtQuery(), responseMode: 'direct_post' }));
-    const deleted = e.call('DELETE', `${base()}/verifier/contested`);
+  test('deleting a verifier while sessions are created for it: either the delete wins (later creates 404) or it answers 409 VERIFIER_IN_USE', async ({ api }) => {
+    expect((await api('POST', `${base()}/verifier`, { verifierId: 'contested' })).status).toBe(201);
+    const creates = Array.from({ length: N }, () => api('POST', `${base()}/presentation?verifierId=contested`, { dcql: sdJwtQuery(), responseMode: 'direct_post' }));
+    const deleted = api('DELETE', `${base()}/verifier/contested`);
     const [del, ...made] = await Promise.all([deleted, ...creates]);
     for (const create of made) expect([201, 404], JSON.stringify(create.body)).toContain(create.status);
     const created = made.filter((r) => r.status === 201).map((r) => r.body.data.id as string);

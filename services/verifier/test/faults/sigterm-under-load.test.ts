@@ -1,51 +1,32 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { inArray } from 'drizzle-orm';
-import { exportJWK, generateKeyPair, SignJWT } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, freePort, missingServer, type TestDatabase } from '@tessera/service-kit/testing';
+import { describe, expect } from 'vitest';
+import { createTestIdentityProvider, freePort, missingServer, waitFor } from '@tessera/service-kit/testing';
 import { generateKeyEncryptionKey } from '../../src/crypto/key-encryption.js';
-import { MIGRATIONS_FOLDER } from '../../src/db/migrations-folder.js';
-import { presentationSessions, schema, type VerifierDbSchema } from '../../src/db/schema.js';
-import { ORG, sdJwtQuery } from '../support/dcql-queries.js';
-import { waitFor } from '../support/start-verifier-on.js';
+import { presentationSessions } from '../../src/db/schema.js';
+import { sdJwtQuery } from '../support/dcql-queries.js';
+import { databaseTest, temporaryDirectory } from '../support/fixtures.js';
+import { ORG } from '../support/management.js';
+import { VERIFIER_MAIN } from '../support/service-process.js';
 
-const MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
-const ISSUER = 'https://idp.sigterm.test/realms/tessera';
-const AUDIENCE = 'tessera-verifier';
 const GRACE_MS = 5000;
+
+const test = databaseTest.extend('dir', { scope: 'file' }, temporaryDirectory('tessera-verifier-sigterm-'));
 
 // The service process and the test share the database: needs a PostgreSQL server.
 // No NATS_URL: the child uses the in-process transport, so its template responder
 // cannot answer other test files on the shared NATS server.
 describe.skipIf(missingServer('postgres', 'verifier SIGTERM under load'))('verifier: SIGTERM under load', () => {
-  let testDb: TestDatabase<VerifierDbSchema>;
-  let dir: string;
-  beforeAll(async () => {
-    testDb = await createTestDatabase({ schema, service: 'verifier', migrationsFolder: MIGRATIONS_FOLDER });
-    dir = mkdtempSync(join(tmpdir(), 'tessera-verifier-sigterm-'));
-  });
-  afterAll(async () => {
-    await testDb?.drop();
-    rmSync(dir, { recursive: true, force: true });
-  });
-
-  it('finishes in-flight requests, exits 0 within the grace period, and loses no acknowledged session', async () => {
-    const { publicKey, privateKey } = await generateKeyPair('ES256');
+  test('finishes in-flight requests, exits 0 within the grace period, and loses no acknowledged session', { timeout: 60000 }, async ({ testDb, dir }) => {
+    // The process trusts the test identity provider through a JWKS file.
+    const idp = await createTestIdentityProvider();
     const jwksFile = join(dir, 'jwks.json');
-    writeFileSync(jwksFile, JSON.stringify({ keys: [{ ...(await exportJWK(publicKey)), kid: 'k1', alg: 'ES256', use: 'sig' }] }));
-    const token = await new SignJWT({ resource_access: { [ORG]: { roles: ['verifier'] } } })
-      .setProtectedHeader({ alg: 'ES256', kid: 'k1' })
-      .setIssuer(ISSUER)
-      .setAudience(AUDIENCE)
-      .setSubject('load-user')
-      .setExpirationTime('10m')
-      .sign(privateKey);
+    writeFileSync(jwksFile, JSON.stringify(idp.jwks));
+    const token = await idp.mint({ sub: 'load-user', orgRoles: { [ORG]: ['verifier'] } });
     const port = await freePort();
-    const child = spawn(process.execPath, [MAIN], {
+    const child = spawn(process.execPath, [VERIFIER_MAIN], {
       env: {
         PATH: process.env.PATH ?? '',
         NODE_ENV: 'production',
@@ -54,8 +35,8 @@ describe.skipIf(missingServer('postgres', 'verifier SIGTERM under load'))('verif
         DATABASE_URL: testDb.url!,
         PUBLIC_BASE_URL: 'https://verifier.sigterm.test',
         KEY_ENCRYPTION_KEY: generateKeyEncryptionKey(),
-        OIDC_ISSUER: ISSUER,
-        OIDC_AUDIENCE: AUDIENCE,
+        OIDC_ISSUER: idp.issuer,
+        OIDC_AUDIENCE: idp.audience,
         OIDC_JWKS_FILE: jwksFile,
         LOG_LEVEL: 'warn',
         SHUTDOWN_GRACE_MS: String(GRACE_MS),
@@ -108,5 +89,5 @@ describe.skipIf(missingServer('postgres', 'verifier SIGTERM under load'))('verif
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');
     }
-  }, 60000);
+  });
 });

@@ -1,17 +1,18 @@
 import fc from 'fast-check';
 import { count, eq } from 'drizzle-orm';
 import { exportJWK, generateKeyPair, type JWK } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { FUZZ_SEED, fuzzRunsPerRoute } from '@tessera/service-kit/testing';
 import { presentationResults, presentationSessions } from '../../src/db/schema.js';
-import { createHarness, type Harness } from '../support/harness.js';
-import { bothQuery, ORG } from '../support/dcql-queries.js';
+import { bothQuery } from '../support/dcql-queries.js';
+import { verifierTest } from '../support/fixtures.js';
+import type { Harness } from '../support/harness.js';
 import { presentMdl, presentPid } from '../support/holder.js';
-import { createIssuer, issueMdl, issuePid, newHolder, type Holder } from '../support/issuers.js';
-import { VERIFICATION_CODES } from '../support/start-verifier-on.js';
+import { createIssuer, issueMdl, issuePid, newHolder, type Holder, type TestIssuer } from '../support/issuers.js';
+import { ORG } from '../support/management.js';
 import { jweMayEnd, materialise, responseArb, stateArb, vpTokenArb, vpTokenTextArb, type FuzzBase, type ResponseStringPlan, type StatePlan } from '../support/wallet-fuzz-arbitraries.js';
 
-// Targeted fuzz of the two endpoints that take a wallet's answer (issue 7):
+// Targeted fuzz of the two endpoints that take a wallet's answer:
 // malformed vp_tokens, SD-JWTs, mdoc CBOR and JWEs, with a fixed seed and
 // FUZZ_RUNS cases per session kind. Invariants: never 5xx; OAuth-shaped errors
 // on the wallet endpoint, the platform body on the DC API one; a response that
@@ -23,27 +24,47 @@ const RUNS = fuzzRunsPerRoute(60);
 const MODES = ['direct_post', 'direct_post.jwt', 'dc_api', 'dc_api.jwt'] as const;
 type Mode = (typeof MODES)[number];
 
-let h: Harness;
-let headers: { authorization: string };
-let base: FuzzBase;
-let otherJwk: JWK;
-let holder: Holder;
-let issuer: Awaited<ReturnType<typeof createIssuer>>;
+/** Codes a well-formed but failing response may end a session with (VERIFIER.md, Verification), and a wallet error. */
+const VERIFICATION_CODES = [
+  'INVALID_VP_TOKEN',
+  'ISSUER_SIGNATURE_INVALID',
+  'DISCLOSURE_INVALID',
+  'ISSUER_NOT_TRUSTED',
+  'CREDENTIAL_EXPIRED',
+  'CREDENTIAL_NOT_YET_VALID',
+  'KEY_BINDING_INVALID',
+  'NONCE_MISMATCH',
+  'AUDIENCE_MISMATCH',
+  'KEY_BINDING_STALE',
+  'TRANSACTION_DATA_MISMATCH',
+  'DEVICE_SIGNATURE_INVALID',
+  'DCQL_NOT_SATISFIED',
+  'CREDENTIAL_REVOKED',
+  'CREDENTIAL_SUSPENDED',
+  'STATUS_LIST_UNAVAILABLE',
+  'WALLET_ERROR',
+];
 
-beforeAll(async () => {
-  h = await createHarness();
-  headers = await h.auth(ORG);
-  issuer = await createIssuer('Fuzz Issuer');
-  holder = await newHolder();
-  await h.app.inject({ method: 'POST', url: `/v1/orgs/${ORG}/oid4vp/verifier`, headers, payload: { verifierId: 'desk' } });
-  const anchored = await h.app.inject({ method: 'POST', url: `/v1/orgs/${ORG}/oid4vp/trust-anchors`, headers, payload: { certificatePem: issuer.ca.pem } });
-  expect(anchored.statusCode).toBe(201);
+/** The app under attack, ORG's verifier `desk` trusting a fuzz issuer, and what the mutations start from. */
+interface FuzzTarget {
+  h: Harness;
+  headers: { authorization: string };
+  base: FuzzBase;
+  otherJwk: JWK;
+  holder: Holder;
+  issuer: TestIssuer;
+}
+
+const test = verifierTest.extend('target', { scope: 'file' }, async ({ harness: h, api, desk: _desk }): Promise<FuzzTarget> => {
+  const issuer = await createIssuer('Fuzz Issuer');
+  const holder = await newHolder();
+  expect((await api('POST', `/v1/orgs/${ORG}/oid4vp/trust-anchors`, { certificatePem: issuer.ca.pem })).status).toBe(201);
   // Valid in form, signed by a trusted issuer, but bound to another request: mutations start from real structure.
   const elsewhere = { clientId: 'x509_hash:elsewhere', nonce: 'another-sessions-nonce', responseUri: 'https://verifier.tessera.test/oid4vp/authorization-responses/elsewhere', responseMode: 'direct_post' };
-  base = { sdJwt: await presentPid(await issuePid(issuer, holder), holder, elsewhere), mdoc: await presentMdl(await issueMdl(issuer, holder), holder, elsewhere) };
-  otherJwk = await exportJWK((await generateKeyPair('ECDH-ES', { crv: 'P-256', extractable: true })).publicKey);
-}, 60000);
-afterAll(() => h?.close());
+  const base = { sdJwt: await presentPid(await issuePid(issuer, holder), holder, elsewhere), mdoc: await presentMdl(await issueMdl(issuer, holder), holder, elsewhere) };
+  const otherJwk = await exportJWK((await generateKeyPair('ECDH-ES', { crv: 'P-256', extractable: true })).publicKey);
+  return { h, headers: await h.auth(ORG), base, otherJwk, holder, issuer };
+});
 
 interface Session {
   id: string;
@@ -55,7 +76,7 @@ interface Session {
   jwk?: JWK;
 }
 
-async function newSession(responseMode: Mode): Promise<Session> {
+async function newSession({ h, headers }: FuzzTarget, responseMode: Mode): Promise<Session> {
   const payload = { dcql: bothQuery(), responseMode, ...(responseMode.startsWith('dc_api') ? { expectedOrigins: [ORIGIN] } : {}) };
   const created = await h.app.inject({ method: 'POST', url: `/v1/orgs/${ORG}/oid4vp/presentation?verifierId=desk`, headers, payload });
   expect(created.statusCode, created.body).toBe(201);
@@ -64,7 +85,7 @@ async function newSession(responseMode: Mode): Promise<Session> {
   return { ...data, ...(row?.jwk ? { jwk: row.jwk as JWK } : {}) };
 }
 
-async function sessionState(id: string) {
+async function sessionState({ h }: FuzzTarget, id: string) {
   const [row] = await h.testDb.database.db
     .select({ state: presentationSessions.state, errorCode: presentationSessions.errorCode, errorMessage: presentationSessions.errorMessage, updatedAt: presentationSessions.updatedAt })
     .from(presentationSessions)
@@ -75,7 +96,7 @@ async function sessionState(id: string) {
 type Plan = { fields: Record<string, unknown>; state: StatePlan; response?: ResponseStringPlan; origin?: boolean; wrapper?: string };
 
 /** Per mode: what is sent (a plan fast-check generates) and whether a wallet holding the session could have sent it. */
-const planArb = (): Record<Mode, fc.Arbitrary<Plan>> => ({
+const planArb = (base: FuzzBase): Record<Mode, fc.Arbitrary<Plan>> => ({
   direct_post: fc.oneof(
     { arbitrary: fc.record({ text: vpTokenTextArb(base), state: stateArb }).map(({ text, state }) => ({ fields: { vp_token: text }, state })), weight: 8 },
     fc.record({ fields: fc.record({ error: fc.string({ maxLength: 30 }), response: fc.string({ maxLength: 30 }) }, { requiredKeys: [] }), state: stateArb }),
@@ -110,7 +131,7 @@ function mayEnd(mode: Mode, plan: Plan): boolean {
   }
 }
 
-async function send(mode: Mode, plan: Plan, session: Session) {
+async function send({ h, headers, otherJwk }: FuzzTarget, mode: Mode, plan: Plan, session: Session) {
   const state = plan.state === 'correct' ? { state: session.payloadState } : plan.state === 'wrong' ? { state: 'not-the-state' } : {};
   const response = plan.response && session.jwk ? await materialise(plan.response, session.jwk, session.payloadState, otherJwk) : undefined;
   if (mode.startsWith('dc_api')) {
@@ -124,15 +145,15 @@ async function send(mode: Mode, plan: Plan, session: Session) {
 }
 
 describe('wallet response fuzzing', () => {
-  it.each(MODES)('%s: never 5xx, the right error body, junk leaves the session unchanged, nothing verifies', async (mode) => {
+  test.for(MODES)('%s: never 5xx, the right error body, junk leaves the session unchanged, nothing verifies', { timeout: 240000 }, async (mode, { target }) => {
     const problems: string[] = [];
-    let session = await newSession(mode);
+    let session = await newSession(target, mode);
     let ended = 0;
-    const plans = fc.sample(planArb()[mode], { seed: FUZZ_SEED + MODES.indexOf(mode), numRuns: RUNS });
+    const plans = fc.sample(planArb(target.base)[mode], { seed: FUZZ_SEED + MODES.indexOf(mode), numRuns: RUNS });
     for (const plan of plans) {
-      const before = await sessionState(session.id);
-      const response = await send(mode, plan, session);
-      const after = await sessionState(session.id);
+      const before = await sessionState(target, session.id);
+      const response = await send(target, mode, plan, session);
+      const after = await sessionState(target, session.id);
       const where = `${mode} ${JSON.stringify(plan).slice(0, 300)} → ${response.statusCode} ${response.body.slice(0, 200)}`;
       if (response.statusCode >= 500) problems.push(`5xx: ${where}`);
       const body = response.json() as Record<string, any>;
@@ -147,7 +168,7 @@ describe('wallet response fuzzing', () => {
         else if (after.state !== 'Error' || !VERIFICATION_CODES.includes(after.errorCode ?? '')) problems.push(`ended with ${after.state} ${after.errorCode}: ${where}`);
         else if (mode.startsWith('dc_api') && (response.statusCode !== 200 || body.data?.error?.code !== after.errorCode)) problems.push(`DC API answer does not report the end: ${where}`);
         ended += 1;
-        session = await newSession(mode);
+        session = await newSession(target, mode);
       } else if (response.statusCode === 200 && !mode.startsWith('dc_api')) {
         problems.push(`200 without a state change: ${where}`);
       }
@@ -156,18 +177,19 @@ describe('wallet response fuzzing', () => {
     // Some cases must reach verification, or the fuzz would only test the parser.
     expect(ended).toBeGreaterThan(0);
     expect(ended).toBeLessThan(RUNS);
-  }, 240000);
+  });
 
-  it('stays healthy: no results were stored, and a real wallet answer still verifies', async () => {
+  test('stays healthy: no results were stored, and a real wallet answer still verifies', async ({ target }) => {
+    const { h, issuer, holder } = target;
     const [results] = await h.testDb.database.db.select({ value: count() }).from(presentationResults);
     expect(results?.value).toBe(0);
     expect((await h.app.inject({ url: '/health' })).statusCode).toBe(200);
-    const session = await newSession('direct_post');
+    const session = await newSession(target, 'direct_post');
     const facts = { clientId: session.clientId, nonce: session.nonce, responseUri: session.responseUri!, responseMode: 'direct_post' };
     const vpToken = { pid: [await presentPid(await issuePid(issuer, holder), holder, facts)] };
     const form = new URLSearchParams({ vp_token: JSON.stringify(vpToken), state: session.payloadState }).toString();
     const answered = await h.app.inject({ method: 'POST', url: `/oid4vp/authorization-responses/${session.authorizationRequestId}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: form });
     expect(answered.statusCode, answered.body).toBe(200);
-    expect((await sessionState(session.id)).state).toBe('ResponseVerified');
+    expect((await sessionState(target, session.id)).state).toBe('ResponseVerified');
   });
 });

@@ -1,54 +1,20 @@
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError } from '@tessera/service-kit';
-import { createTestDatabase, missingServer, type TestDatabase } from '@tessera/service-kit/testing';
-import { loadVerifierConfig } from '../../src/config.js';
+import { describe, expect } from 'vitest';
+import { createTestDatabase, missingServer } from '@tessera/service-kit/testing';
 import { generateKeyEncryptionKey, KeyEncryptionKey } from '../../src/crypto/key-encryption.js';
 import { generatePlatformCa } from '../../src/crypto/platform-ca.js';
 import { MIGRATIONS_FOLDER } from '../../src/db/migrations-folder.js';
-import { schema, type VerifierDbSchema } from '../../src/db/schema.js';
+import { schema } from '../../src/db/schema.js';
 import { KeyEncryptionKeyMismatchError, openKeyStore } from '../../src/use-cases/open-key-store.js';
 import { loadSigningMaterial } from '../../src/use-cases/steps/load-signing-material.js';
-import { AUDIENCE, ISSUER, PUBLIC_BASE_URL, testConfig } from '../support/harness.js';
+import { databaseTest as test } from '../support/fixtures.js';
+import { PUBLIC_BASE_URL, TEST_OIDC_ENV, testConfig } from '../support/harness.js';
 import { issue, makeRoot, privateKeyPem } from '../support/pki.js';
-
-let testDb: TestDatabase<VerifierDbSchema>;
-beforeAll(async () => {
-  testDb = await createTestDatabase({ schema, service: 'verifier', migrationsFolder: MIGRATIONS_FOLDER });
-});
-afterAll(() => testDb.drop());
-
-describe('configuration', () => {
-  it('requires PUBLIC_BASE_URL, KEY_ENCRYPTION_KEY and OIDC outside development, one line each, never quoting a value', () => {
-    try {
-      loadVerifierConfig({ NODE_ENV: 'production' });
-      expect.unreachable();
-    } catch (error) {
-      expect(error).toBeInstanceOf(ConfigError);
-      const text = (error as ConfigError).problems.join('\n');
-      expect(text).toMatch(/OIDC_ISSUER/);
-    }
-    const withOidc = { NODE_ENV: 'production', OIDC_ISSUER: ISSUER, OIDC_AUDIENCE: AUDIENCE, OIDC_JWKS_URI: 'https://idp.example/jwks' };
-    expect(() => loadVerifierConfig(withOidc)).toThrow(/PUBLIC_BASE_URL/);
-    expect(() => loadVerifierConfig({ ...withOidc, PUBLIC_BASE_URL })).toThrow(/KEY_ENCRYPTION_KEY/);
-    const shortKey = Buffer.alloc(31, 7).toString('base64') + 'AAAA';
-    try {
-      loadVerifierConfig({ ...withOidc, PUBLIC_BASE_URL, KEY_ENCRYPTION_KEY: shortKey });
-      expect.unreachable();
-    } catch (error) {
-      expect(String(error)).toMatch(/KEY_ENCRYPTION_KEY: must be 32 bytes/);
-      expect(String(error)).not.toContain(shortKey);
-    }
-    expect(loadVerifierConfig({ NODE_ENV: 'development' })).toMatchObject({ SESSION_TTL_SECONDS: 300, PORT: 3001 });
-    expect(() => loadVerifierConfig({ ...withOidc, PUBLIC_BASE_URL, KEY_ENCRYPTION_KEY: generateKeyEncryptionKey(), PLATFORM_CA_CERT_PEM: 'x' })).toThrow(/give both/);
-  });
-});
+import { runUntilExit } from '../support/service-process.js';
 
 describe('key encryption key and platform CA at start', () => {
   const kekText = generateKeyEncryptionKey();
 
-  it('creates the CA once and loads the same one at every later start', async () => {
+  test('creates the CA once and loads the same one at every later start', async ({ testDb }) => {
     const config = testConfig({ KEY_ENCRYPTION_KEY: kekText });
     const first = await openKeyStore({ db: testDb.database.db, keyEncryptionKey: new KeyEncryptionKey(kekText) }, { config, now: new Date() });
     const second = await openKeyStore({ db: testDb.database.db, keyEncryptionKey: new KeyEncryptionKey(kekText) }, { config, now: new Date() });
@@ -56,12 +22,12 @@ describe('key encryption key and platform CA at start', () => {
     expect(await first.certificate.isSelfSigned()).toBe(true);
   });
 
-  it('fails loudly with another KEY_ENCRYPTION_KEY, creating nothing', async () => {
+  test('fails loudly with another KEY_ENCRYPTION_KEY, creating nothing', async ({ testDb }) => {
     const other = generateKeyEncryptionKey();
     await expect(openKeyStore({ db: testDb.database.db, keyEncryptionKey: new KeyEncryptionKey(other) }, { config: testConfig({ KEY_ENCRYPTION_KEY: other }), now: new Date() })).rejects.toThrow(KeyEncryptionKeyMismatchError);
   });
 
-  it('uses a CA given in config, and refuses one that is not a CA or whose key does not match', async () => {
+  test('uses a CA given in config, and refuses one that is not a CA or whose key does not match', async ({ testDb }) => {
     const given = await generatePlatformCa({ now: new Date(), commonName: 'Configured CA' });
     const config = testConfig({ KEY_ENCRYPTION_KEY: kekText, PLATFORM_CA_CERT_PEM: given.certificatePem, PLATFORM_CA_KEY_PEM: given.privateKeyPem.replace(/\n/g, '\\n') });
     const ca = await openKeyStore({ db: testDb.database.db, keyEncryptionKey: new KeyEncryptionKey(kekText) }, { config, now: new Date() });
@@ -77,7 +43,7 @@ describe('key encryption key and platform CA at start', () => {
 });
 
 describe.skipIf(missingServer('postgres', 'verifier concurrent first start'))('concurrent first start (server PostgreSQL)', () => {
-  it('replicas starting together agree on one CA and one signing key per organisation', async () => {
+  test('replicas starting together agree on one CA and one signing key per organisation', async () => {
     const fresh = await createTestDatabase({ schema, service: 'verifier', migrationsFolder: MIGRATIONS_FOLDER });
     try {
       const second = await fresh.openAnother();
@@ -96,8 +62,7 @@ describe.skipIf(missingServer('postgres', 'verifier concurrent first start'))('c
     }
   });
 
-  it('the process exits non-zero with a clear message when KEY_ENCRYPTION_KEY is wrong', async () => {
-    const main = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
+  test('the process exits non-zero with a clear message when KEY_ENCRYPTION_KEY is wrong', async ({ testDb }) => {
     const env = {
       PATH: process.env.PATH,
       NODE_ENV: 'production',
@@ -105,19 +70,12 @@ describe.skipIf(missingServer('postgres', 'verifier concurrent first start'))('c
       MIGRATE_ON_START: 'false',
       PUBLIC_BASE_URL,
       KEY_ENCRYPTION_KEY: generateKeyEncryptionKey(),
-      OIDC_ISSUER: ISSUER,
-      OIDC_AUDIENCE: AUDIENCE,
-      OIDC_JWKS_URI: 'https://idp.example/jwks',
+      ...TEST_OIDC_ENV,
       PORT: '0',
       HOST: '127.0.0.1',
       LOG_LEVEL: 'silent',
     };
-    const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-      const child = spawn(process.execPath, [main], { env, stdio: ['ignore', 'ignore', 'pipe'] });
-      let stderr = '';
-      child.stderr.on('data', (chunk) => (stderr += String(chunk)));
-      child.on('exit', (exitCode) => resolve({ code: exitCode, stderr }));
-    });
+    const { code, stderr } = await runUntilExit(env);
     expect(code).toBe(1);
     expect(stderr).toMatch(/KEY_ENCRYPTION_KEY does not match/);
     expect(stderr).not.toContain(env.KEY_ENCRYPTION_KEY);

@@ -1,35 +1,28 @@
 import { deflateSync, gzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { snapshotSchema } from '@tessera/service-kit/testing';
-import { createHarness, type Harness } from '../support/harness.js';
-import { ORG, sdJwtQuery } from '../support/dcql-queries.js';
+import { sdJwtQuery } from '../support/dcql-queries.js';
+import { harnessTest } from '../support/fixtures.js';
+import { ORG } from '../support/management.js';
 
-// Issue 7: body and decompression limits, and rate limits on the public OID4VP
-// endpoints. Bodies over MAX_BODY_BYTES answer 413 on JSON and form routes; a
-// compressed body (Content-Encoding gzip/deflate) is never inflated: refused with
-// 400 or 415, nothing stored.
+// Bodies over MAX_BODY_BYTES answer 413 on JSON and form routes; a compressed body
+// (Content-Encoding gzip/deflate) is never inflated: refused with 400 or 415,
+// nothing stored.
 const LIMIT = 64 * 1024;
 const ORIGIN = 'https://rp.tessera.test';
-let h: Harness;
-let headers: { authorization: string };
-let redirect: any;
-let dc: any;
 
-beforeAll(async () => {
-  h = await createHarness({ config: { MAX_BODY_BYTES: String(LIMIT) } });
-  headers = await h.auth(ORG);
-  await h.app.inject({ method: 'POST', url: `/v1/orgs/${ORG}/oid4vp/verifier`, headers, payload: { verifierId: 'desk' } });
-  const create = async (payload: object) => (await h.app.inject({ method: 'POST', url: `/v1/orgs/${ORG}/oid4vp/presentation?verifierId=desk`, headers, payload })).json().data;
-  redirect = await create({ dcql: sdJwtQuery(), responseMode: 'direct_post' });
-  dc = await create({ dcql: sdJwtQuery(), responseMode: 'dc_api', expectedOrigins: [ORIGIN] });
+// Two sessions of ORG's verifier `desk` the oversized bodies are aimed at, a redirect one and a DC API one.
+const test = harnessTest({ config: { MAX_BODY_BYTES: String(LIMIT) } }).extend('sessions', { scope: 'file' }, async ({ api, desk }) => {
+  const create = async (payload: object) => (await api('POST', `/v1/orgs/${ORG}/oid4vp/presentation?verifierId=${desk}`, payload)).body.data;
+  return { redirect: await create({ dcql: sdJwtQuery(), responseMode: 'direct_post' }), dc: await create({ dcql: sdJwtQuery(), responseMode: 'dc_api', expectedOrigins: [ORIGIN] }) };
 });
-afterAll(() => h?.close());
 
 const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
-const snapshot = () => snapshotSchema(h.testDb.database, 'verifier');
 
 describe('body limits', () => {
-  it('answers 413 above MAX_BODY_BYTES on JSON and form routes, in each route’s error shape, and changes nothing', async () => {
+  test('answers 413 above MAX_BODY_BYTES on JSON and form routes, in each route’s error shape, and changes nothing', async ({ harness: h, sessions: { redirect, dc } }) => {
+    const headers = await h.auth(ORG);
+    const snapshot = () => snapshotSchema(h.testDb.database, 'verifier');
     const before = await snapshot();
     const big = 'x'.repeat(LIMIT + 1);
     const json = [
@@ -53,7 +46,9 @@ describe('body limits', () => {
     expect(await snapshot()).toEqual(before);
   });
 
-  it('never inflates a gzip or deflate request body: 400 or 415, nothing stored', async () => {
+  test('never inflates a gzip or deflate request body: 400 or 415, nothing stored', async ({ harness: h, sessions: { redirect, dc } }) => {
+    const headers = await h.auth(ORG);
+    const snapshot = () => snapshotSchema(h.testDb.database, 'verifier');
     const before = await snapshot();
     // Small on the wire, 16 MB inflated: a decompression bomb if anything inflated it.
     const bomb = JSON.stringify({ verifierId: 'zipped', clientMetadata: { client_name: 'a'.repeat(16 * 1024 * 1024) } });
@@ -72,30 +67,5 @@ describe('body limits', () => {
     }
     expect(await snapshot()).toEqual(before);
     expect((await h.app.inject({ url: `/v1/orgs/${ORG}/oid4vp/verifier/zipped`, headers })).statusCode).toBe(404);
-  });
-});
-
-describe('rate limits on the public OID4VP endpoints', () => {
-  let limited: Harness;
-  beforeAll(async () => {
-    limited = await createHarness({ config: { WALLET_RATE_LIMIT_MAX: '3', WALLET_RATE_LIMIT_WINDOW_MS: '60000' } });
-  });
-  afterAll(() => limited?.close());
-
-  it('answers 429 with Retry-After and an OAuth body on the request and response endpoints, per client address', async () => {
-    const urls = [
-      { method: 'POST' as const, url: '/oid4vp/authorization-responses/unknown' },
-      { method: 'POST' as const, url: '/oid4vp/authorization-requests/unknown' },
-      { method: 'GET' as const, url: '/oid4vp/authorization-requests/unknown' },
-    ];
-    for (const { method, url } of urls) {
-      const send = (remoteAddress = '10.1.1.1') => limited.app.inject({ method, url, remoteAddress, headers: { 'content-type': 'application/x-www-form-urlencoded' }, ...(method === 'POST' ? { payload: form({ error: 'access_denied' }) } : {}) });
-      for (let i = 0; i < 3; i++) expect((await send()).statusCode).toBe(404);
-      const over = await send();
-      expect(over.statusCode, `${method} ${url}`).toBe(429);
-      expect(Number(over.headers['retry-after'])).toBeGreaterThan(0);
-      expect(over.json()).toEqual({ error: 'temporarily_unavailable', error_description: expect.any(String) });
-      expect((await send('10.1.1.2')).statusCode).toBe(404);
-    }
   });
 });

@@ -1,34 +1,39 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { captureLogger } from '@tessera/service-kit/testing';
 import { generateKeyEncryptionKey, KeyDecryptionError, KeyEncryptionKey } from '../../src/crypto/key-encryption.js';
 import { platformSettings, presentationSessions, signingKeys } from '../../src/db/schema.js';
 import { sessionKeyContext, signingKeyContext } from '../../src/crypto/sealing-contexts.js';
-import { createE2e, type E2e } from '../support/e2e.js';
-import { ORG, sdJwtQuery } from '../support/dcql-queries.js';
+import { sdJwtQuery } from '../support/dcql-queries.js';
+import { e2eTest } from '../support/fixtures.js';
+import type { Harness } from '../support/harness.js';
 import { buildResponse, dcApiPayload, presentPid, requestFacts, resolveDcApiRequest, resolveRedirectRequest, submitResponse } from '../support/holder.js';
 import { issuePid, newHolder } from '../support/issuers.js';
+import { ORG } from '../support/management.js';
 import { issue, makeRoot, pemOf, privateKeyPem } from '../support/pki.js';
 
-// Issue 7: secrets never in logs at any level, and private keys unreadable in the
-// database without KEY_ENCRYPTION_KEY. One run of everything that touches a secret
-// (keys created and imported, sessions with encryption keys, wallet flows, bad
-// tokens and bad imports) with the logger at trace; then the logs and the rows.
+// Secrets never in logs at any level, and private keys unreadable in the database
+// without KEY_ENCRYPTION_KEY. One run of everything that touches a secret (keys
+// created and imported, sessions with encryption keys, wallet flows, bad tokens
+// and bad imports) with the logger at trace; then the logs and the rows.
 const ORIGIN = 'https://rp.tessera.test';
 const IMPORT_ORG = 'org-import';
 const log = captureLogger('verifier', 'trace');
-let e: E2e;
-const tokens: string[] = [];
-let importedKeyPem = '';
 
-async function bearer(org = ORG) {
-  const header = await e.h.auth(org, ['owner']);
-  tokens.push(header.authorization.slice('Bearer '.length));
-  return header;
+/** What the run handed the service that must never show: every bearer token, and the imported private key. */
+interface SecretsSent {
+  tokens: string[];
+  importedKeyPem: string;
 }
 
-beforeAll(async () => {
-  e = await createE2e({ logger: log.logger });
+const test = e2eTest({ logger: log.logger }).extend('sent', { scope: 'file' }, async ({ harness: h, e2e: e }): Promise<SecretsSent> => {
+  const tokens: string[] = [];
+  const bearer = async (org = ORG) => {
+    const header = await h.auth(org, ['owner']);
+    tokens.push(header.authorization.slice('Bearer '.length));
+    return header;
+  };
+  // Over real HTTP, so the request logging of the listening server sees every header and query string.
   const call = async (method: string, path: string, body?: unknown, org = ORG, extra: Record<string, string> = {}) => {
     const response = await fetch(`${e.url}${path}`, { method, headers: { ...(await bearer(org)), ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...extra }, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
     return { status: response.status, body: await response.text() };
@@ -38,7 +43,7 @@ beforeAll(async () => {
   const root = await makeRoot();
   const intermediate = await issue({ issuer: root, name: 'Org Issuing CA', ca: true });
   const leaf = await issue({ issuer: intermediate, name: 'Org request signing', ca: false, dns: ['verifier.tessera.test'] });
-  importedKeyPem = await privateKeyPem(leaf);
+  const importedKeyPem = await privateKeyPem(leaf);
   expect((await call('PUT', `/v1/orgs/${IMPORT_ORG}/oid4vp/certificates/P256`, { certificateChainPem: pemOf(leaf, intermediate), privateKeyPem: importedKeyPem }, IMPORT_ORG)).status).toBe(200);
   // Refused imports must not echo the key either: wrong key for the leaf, and a key that is not PEM.
   const other = await issue({ issuer: intermediate, name: 'Other', ca: false });
@@ -48,13 +53,13 @@ beforeAll(async () => {
   for (const responseMode of ['direct_post', 'direct_post.jwt']) {
     const session = await e.createSession({ dcql: sdJwtQuery(), responseMode });
     const holder = await newHolder();
-    const resolved = await resolveRedirectRequest(e.wallet, session.authorizationRequestUri);
+    const resolved = await resolveRedirectRequest(e.wallet, session.authorizationRequestUri!);
     const built = await buildResponse(e.wallet, resolved, { pid: [await presentPid(await issuePid(e.issuer, holder), holder, requestFacts(resolved))] });
     expect((await submitResponse(e.wallet, resolved, built)).status).toBe(200);
   }
   const dc = await e.createSession({ dcql: sdJwtQuery(), responseMode: 'dc_api.jwt', expectedOrigins: [ORIGIN] });
   const holder = await newHolder();
-  const resolved = await resolveDcApiRequest(e.wallet, dc.dcApiRequest.data, ORIGIN);
+  const resolved = await resolveDcApiRequest(e.wallet, dc.dcApiRequest!.data, ORIGIN);
   const built = await buildResponse(e.wallet, resolved, { pid: [await presentPid(await issuePid(e.issuer, holder), holder, requestFacts(resolved), { origin: ORIGIN })] }, ORIGIN);
   expect((await call('POST', `/v1/orgs/${ORG}/oid4vp/verify-authorization-response`, { verificationSessionId: dc.id, authorizationResponse: dcApiPayload(built), origin: ORIGIN })).status).toBe(200);
   // Bad tokens: forged signature, another organisation, and a token in the query string.
@@ -66,13 +71,13 @@ beforeAll(async () => {
   expect((await fetch(`${e.url}/v1/orgs/${ORG}/oid4vp/verifier?access_token=${valid.slice(7)}`)).status).toBe(401);
   // An open session with an encryption key, left for the at-rest check.
   await e.createSession({ dcql: sdJwtQuery(), responseMode: 'direct_post.jwt' });
-}, 60000);
-afterAll(() => e?.close());
+  return { tokens, importedKeyPem };
+});
 
 /** Every private key the service holds, opened with the right KEY_ENCRYPTION_KEY: what must never show. */
-async function privateMaterial() {
-  const db = e.h.testDb.database.db;
-  const kek = e.h.keyEncryptionKey;
+async function privateMaterial(h: Harness) {
+  const db = h.testDb.database.db;
+  const kek = h.keyEncryptionKey;
   const keys = await db.select().from(signingKeys);
   const sessions = (await db.select().from(presentationSessions)).filter((row) => row.encryptedEncryptionKey);
   const [ca] = await db.select().from(platformSettings).where(eq(platformSettings.name, 'platform-ca'));
@@ -89,12 +94,12 @@ async function privateMaterial() {
 const pemBody = (pem: string) => pem.replace(/-----[^-]+-----/g, '').replace(/\s+/g, '');
 
 describe('secrets never in logs (trace level)', () => {
-  it('no KEY_ENCRYPTION_KEY, no private JWK d, no private key PEM, no bearer token signature', async () => {
+  test('no KEY_ENCRYPTION_KEY, no private JWK d, no private key PEM, no bearer token signature', { timeout: 60000 }, async ({ harness: h, sent: { tokens, importedKeyPem } }) => {
     const text = log.text();
     expect(log.lines().length).toBeGreaterThan(30);
-    const kek = e.h.config.KEY_ENCRYPTION_KEY!;
+    const kek = h.config.KEY_ENCRYPTION_KEY!;
     for (const form of [kek, Buffer.from(kek, 'base64').toString('hex'), Buffer.from(kek, 'base64').toString('base64url')]) expect(text).not.toContain(form);
-    const material = await privateMaterial();
+    const material = await privateMaterial(h);
     expect(material.signingD.length).toBe(3);
     expect(material.sessionD.length).toBeGreaterThanOrEqual(3);
     for (const d of [...material.signingD, ...material.sessionD]) expect(text).not.toContain(d);
@@ -111,9 +116,9 @@ describe('secrets never in logs (trace level)', () => {
 });
 
 describe('private keys at rest', () => {
-  it('holds no plaintext key material, and nothing opens with another KEY_ENCRYPTION_KEY', async () => {
-    const material = await privateMaterial();
-    const db = e.h.testDb.database.db;
+  test('holds no plaintext key material, and nothing opens with another KEY_ENCRYPTION_KEY', { timeout: 60000 }, async ({ harness: h, sent: { importedKeyPem } }) => {
+    const material = await privateMaterial(h);
+    const db = h.testDb.database.db;
     const rows = JSON.stringify([await db.select().from(signingKeys), await db.select().from(presentationSessions), await db.select().from(platformSettings)]);
     expect(rows).not.toMatch(/PRIVATE KEY/);
     expect(rows).not.toMatch(/\\?"d\\?"\s*:/);
@@ -128,6 +133,6 @@ describe('private keys at rest', () => {
     expect(() => other.open(material.ca.value.sealedPrivateKey!, 'platform-ca')).toThrow(KeyDecryptionError);
     // Nor with the right key under another row's context (a sealed value copied to another organisation's row).
     const [first, second] = material.keys;
-    expect(() => e.h.keyEncryptionKey.open(first!.encryptedPrivateKey, signingKeyContext(second!.orgId === first!.orgId ? 'elsewhere' : second!.orgId, first!.keyType as 'P256'))).toThrow(KeyDecryptionError);
+    expect(() => h.keyEncryptionKey.open(first!.encryptedPrivateKey, signingKeyContext(second!.orgId === first!.orgId ? 'elsewhere' : second!.orgId, first!.keyType as 'P256'))).toThrow(KeyDecryptionError);
   });
 });

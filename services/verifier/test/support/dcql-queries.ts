@@ -34,6 +34,3 @@ export function bothQuery() {
     credential_sets: [{ options: [['pid'], ['mdl']], required: true }],
   };
 }
-
-export const ORG = 'org-acme';
-export const OTHER_ORG = 'org-other';

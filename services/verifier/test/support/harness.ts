@@ -1,6 +1,16 @@
-import { exportJWK, generateKeyPair, SignJWT, type CryptoKey } from 'jose';
-import { createTokenVerifier, type App, type Logger, type MessageBus } from '@tessera/service-kit';
-import { createTestBusNamespace, createTestDatabase, InProcessHub, silentLogger, type TestDatabase } from '@tessera/service-kit/testing';
+import { migrateDatabase, openDatabase, type App, type Logger, type MessageBus } from '@tessera/service-kit';
+import {
+  appCaller,
+  createTestBusNamespace,
+  createTestDatabase,
+  createTestIdentityProvider,
+  silentLogger,
+  TEST_OIDC_AUDIENCE,
+  TEST_OIDC_ISSUER,
+  type AppCaller,
+  type TestDatabase,
+  type TestIdentityProvider,
+} from '@tessera/service-kit/testing';
 import { buildApp } from '../../src/app.js';
 import { loadVerifierConfig, type VerifierConfig } from '../../src/config.js';
 import { generateKeyEncryptionKey, KeyEncryptionKey } from '../../src/crypto/key-encryption.js';
@@ -10,95 +20,113 @@ import { schema, type VerifierDbSchema } from '../../src/db/schema.js';
 import { openKeyStore } from '../../src/use-cases/open-key-store.js';
 
 export const PUBLIC_BASE_URL = 'https://verifier.tessera.test';
-export const ISSUER = 'https://idp.tessera.test/realms/tessera';
-export const AUDIENCE = 'tessera-verifier';
 
-/** A test OIDC provider: an ES256 key whose JWKS the service trusts, minting Keycloak-shaped tokens. */
-export async function createTestIdp() {
-  const { publicKey, privateKey } = await generateKeyPair('ES256');
-  const jwks = { keys: [{ ...(await exportJWK(publicKey)), kid: 'test-key', alg: 'ES256', use: 'sig' }] };
-  const mint = (options: { sub?: string; orgRoles?: Record<string, string[]>; key?: CryptoKey; expiresIn?: string }) =>
-    new SignJWT({ realm_access: { roles: [] }, resource_access: Object.fromEntries(Object.entries(options.orgRoles ?? {}).map(([org, roles]) => [org, { roles }])) })
-      .setProtectedHeader({ alg: 'ES256', kid: 'test-key', typ: 'JWT' })
-      .setIssuer(ISSUER)
-      .setAudience(AUDIENCE)
-      .setSubject(options.sub ?? 'user-1')
-      .setIssuedAt()
-      .setExpirationTime(options.expiresIn ?? '10m')
-      .sign(options.key ?? privateKey);
-  return { verifyToken: createTokenVerifier({ issuer: ISSUER, audience: AUDIENCE, jwks }), mint };
-}
+/** The OIDC variables of a config trusting the kit's test identity provider (for a process the test spawns). */
+export const TEST_OIDC_ENV = { OIDC_ISSUER: TEST_OIDC_ISSUER, OIDC_AUDIENCE: TEST_OIDC_AUDIENCE, OIDC_JWKS_URI: 'https://idp.tessera.test/jwks' };
 
+/** The verifier's config in tests: silent, a fresh KEY_ENCRYPTION_KEY, the test identity provider, a wallet rate limit no test reaches by accident. */
 export function testConfig(overrides: Record<string, string> = {}): VerifierConfig {
   return loadVerifierConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
     PUBLIC_BASE_URL,
     KEY_ENCRYPTION_KEY: generateKeyEncryptionKey(),
-    OIDC_ISSUER: ISSUER,
-    OIDC_AUDIENCE: AUDIENCE,
-    OIDC_JWKS_URI: 'https://idp.tessera.test/jwks',
+    ...TEST_OIDC_ENV,
     WALLET_RATE_LIMIT_MAX: '10000',
     ...overrides,
   });
 }
 
+/** The verifier app as `server.ts` builds it, on a database and bus of the test, trusting a test identity provider. */
 export interface Harness {
   app: App;
+  /** Calls the app in process (`appCaller`): the one way the services' tests call their app. */
+  call: AppCaller;
+  /** The identity provider the app trusts. */
+  idp: TestIdentityProvider;
   config: VerifierConfig;
   testDb: TestDatabase<VerifierDbSchema>;
+  /** The app's bus: it answers `verifier.v1.verification-template.get` and publishes session events on it. */
   bus: MessageBus;
-  hub: InProcessHub;
-  /** Another service's connection to the same bus (same NATS server and subject namespace). */
+  /** Another service's connection to the app's bus (same server and subject namespace). */
   connectPeer(name: string): Promise<MessageBus>;
+  /** The platform CA opened at start. */
   ca: PlatformCa;
   keyEncryptionKey: KeyEncryptionKey;
-  mint: Awaited<ReturnType<typeof createTestIdp>>['mint'];
-  /** Bearer header for a caller with `roles` in `orgId`. */
-  auth(orgId: string, roles?: string[]): Promise<{ authorization: string }>;
   /** Shifts the service's clock: `clock.offsetMs = 61_000` makes it read a minute ahead. */
   clock: { offsetMs: number };
+  /** Bearer header for a caller with `roles` (`verifier` unless given) in `orgId`. */
+  auth(orgId: string, roles?: string[]): Promise<{ authorization: string }>;
+  /** Closes the app, its bus and its database (dropped when the harness made it), then `afterClose`. */
   close(): Promise<void>;
 }
 
 export interface HarnessOptions {
+  /** Config variables over `testConfig`'s. */
   config?: Record<string, string>;
+  /** Silent unless given. */
   logger?: Logger;
-  hub?: InProcessHub;
-  testDb?: TestDatabase<VerifierDbSchema>;
   /** Platform issuer anchors (PEM), as TRUSTED_ISSUERS_FILE would give them. */
   trustedIssuers?: string[];
+  /** A database of the test's own (an empty one on a private server a fault test stops), migrated here; by default a fresh test database. */
+  databaseUrl?: string;
+  /**
+   * How the app's bus and `connectPeer` connect: by default inside a fresh subject
+   * namespace of the test bus (the run's NATS server, or an in-process hub when
+   * there is none), so parallel test files never answer each other's requests.
+   */
+  connectBus?: (name: string) => Promise<MessageBus>;
+  /** What the test opened for this harness beyond its buses and database (a private server), closed after them. */
+  afterClose?: () => Promise<void>;
 }
 
-/** The verifier app on a fresh database and a real bus, with a controllable clock. */
 export async function createHarness(options: HarnessOptions = {}): Promise<Harness> {
-  const config = testConfig(options.config);
-  const testDb = options.testDb ?? (await createTestDatabase({ schema, service: 'verifier', migrationsFolder: MIGRATIONS_FOLDER }));
-  const hub = options.hub ?? new InProcessHub();
-  // Every subject under a prefix of this harness: parallel test files sharing one NATS server never answer each other.
-  const connectPeer = createTestBusNamespace(hub).connect;
+  const idp = await createTestIdentityProvider();
+  const config = testConfig({ ...idp.configEnv, ...options.config });
+  const testDb = await openHarnessDatabase(options.databaseUrl);
+  const connectPeer = options.connectBus ?? createTestBusNamespace().connect;
   const bus = await connectPeer('verifier-test');
   const keyEncryptionKey = new KeyEncryptionKey(config.KEY_ENCRYPTION_KEY!);
   const ca = await openKeyStore({ db: testDb.database.db, keyEncryptionKey }, { config, now: new Date() });
-  const { verifyToken, mint } = await createTestIdp();
   const clock = { offsetMs: 0 };
-  const app = await buildApp({ config, database: testDb.database, bus, verifyToken, logger: options.logger ?? silentLogger(), keyEncryptionKey, platformCa: ca, now: () => new Date(Date.now() + clock.offsetMs), ...(options.trustedIssuers ? { trustedIssuers: options.trustedIssuers } : {}) });
+  const app = await buildApp({
+    config,
+    database: testDb.database,
+    bus,
+    verifyToken: idp.verifyToken,
+    logger: options.logger ?? silentLogger(),
+    keyEncryptionKey,
+    platformCa: ca,
+    now: () => new Date(Date.now() + clock.offsetMs),
+    ...(options.trustedIssuers ? { trustedIssuers: options.trustedIssuers } : {}),
+  });
   return {
     app,
+    call: appCaller(app),
+    idp,
     config,
     testDb,
     bus,
-    hub,
     connectPeer,
     ca,
     keyEncryptionKey,
-    mint,
-    auth: async (orgId, roles = ['verifier']) => ({ authorization: `Bearer ${await mint({ orgRoles: { [orgId]: roles } })}` }),
     clock,
+    auth: (orgId, roles = ['verifier']) => idp.authHeader(orgId, roles),
     close: async () => {
       await app.close();
       await bus.close();
-      if (!options.testDb) await testDb.drop();
+      await testDb.drop();
+      await options.afterClose?.();
     },
   };
+}
+
+async function openHarnessDatabase(url: string | undefined): Promise<TestDatabase<VerifierDbSchema>> {
+  if (!url) return createTestDatabase({ schema, service: 'verifier', migrationsFolder: MIGRATIONS_FOLDER });
+  // A short connect timeout: a fault test expects 503 quickly while its server is down.
+  const open = () => openDatabase({ schema, url, connectTimeoutSeconds: 2 });
+  const database = await open();
+  await migrateDatabase(database, { service: 'verifier', migrationsFolder: MIGRATIONS_FOLDER, url });
+  // The private server goes with the test: closing the pool is all there is to drop.
+  return { database, url, openAnother: open, drop: () => database.close() };
 }

@@ -9,11 +9,12 @@ import {
   parseOpenid4vpAuthorizationRequest,
   resolveOpenid4vpAuthorizationRequest,
   submitOpenid4vpAuthorizationResponse,
+  type CreateOpenid4vpAuthorizationResponseOptions,
 } from '@openid4vc/openid4vp';
 import { presentMdoc } from '../verification/support/mdoc.js';
 import { presentSdJwtVc, type IssuedSdJwtVc } from '../verification/support/sd-jwt.js';
 import type { Holder } from './issuers.js';
-import { createVerifyJwt } from './wallet.js';
+import { createVerifyJwt, type WalletCallbacks } from './wallet.js';
 
 type IssuerSigned = Awaited<ReturnType<typeof import('./issuers.js').issueMdl>>;
 
@@ -35,25 +36,42 @@ const jarmServerMetadata = {
   authorization_encryption_enc_values_supported: ['A128GCM', 'A256GCM'],
 };
 
+/** What the wallet endpoints answer: `{}`, `{ redirect_uri }` or an OAuth error. */
+export interface WalletEndpointAnswer {
+  redirect_uri?: string;
+  error?: string;
+  error_description?: string;
+}
+
 export interface WalletContext {
   caPem: string;
   fetch: typeof fetch;
 }
 
-function callbacks(wallet: WalletContext) {
+/** What the wallet library resolves requests and builds responses with. */
+type HolderCallbacks = WalletCallbacks & CreateOpenid4vpAuthorizationResponseOptions['callbacks'];
+
+function callbacks(wallet: WalletContext): HolderCallbacks {
   return {
     verifyJwt: createVerifyJwt(wallet.caPem),
     getX509CertificateMetadata: () => ({ sanDnsNames: [], sanUriNames: [] }),
     hash: (data: Uint8Array) => new Uint8Array(createHash('sha256').update(data).digest()),
     fetch: wallet.fetch,
-    encryptJwe: async (encryptor: { publicJwk: JWK; enc: string; alg?: string }, data: string) => {
+    encryptJwe: async (encryptor, data) => {
       const jwk = encryptor.publicJwk;
       const jwe = await new CompactEncrypt(new TextEncoder().encode(data))
         .setProtectedHeader({ alg: 'ECDH-ES', enc: encryptor.enc, ...(jwk.kid ? { kid: jwk.kid } : {}) })
-        .encrypt(await importJWK(jwk, 'ECDH-ES'));
+        .encrypt(await importJWK(jwk as JWK, 'ECDH-ES'));
       return { encryptionJwk: jwk, jwe };
     },
-  } as never;
+    // Responses are encrypted (`.jwt` modes) or plain, never signed; requests are signed, never encrypted.
+    signJwt: async () => {
+      throw new Error('the test wallet signs no response');
+    },
+    decryptJwe: async () => {
+      throw new Error('the test wallet decrypts no request object');
+    },
+  };
 }
 
 export type ResolvedRequest = Awaited<ReturnType<typeof resolveOpenid4vpAuthorizationRequest>>;
@@ -141,7 +159,7 @@ export async function submitResponse(wallet: WalletContext, resolved: ResolvedRe
     ...(built.jarm ? { jarm: { responseJwt: built.jarm.responseJwt } } : {}),
     callbacks: { fetch: wallet.fetch },
   });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  return { status: response.status, body: (await response.json()) as WalletEndpointAnswer };
 }
 
 /** What the browser returns over the DC API, as the relying party forwards it. */

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { randomBytes, webcrypto } from 'node:crypto';
 import * as x509 from '@peculiar/x509';
 
-x509.cryptoProvider.set(webcrypto as never);
+x509.cryptoProvider.set(crypto);
 
 /** A test PKI built directly with @peculiar/x509, sharing no code with the service. */
 const EC = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
@@ -24,7 +24,7 @@ export async function makeRoot(name = 'Org Root CA'): Promise<Issued> {
     notBefore: new Date(Date.now() - DAY),
     notAfter: new Date(Date.now() + 365 * DAY),
     signingAlgorithm: EC,
-    keys: keys as never,
+    keys,
     extensions: [new x509.BasicConstraintsExtension(true, 1, true), new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign, true)],
   });
   return { certificate, keys };
@@ -50,8 +50,8 @@ export async function issue(options: IssueOptions): Promise<Issued> {
     notBefore: options.notBefore ?? new Date(Date.now() - DAY),
     notAfter: options.notAfter ?? new Date(Date.now() + 200 * DAY),
     signingAlgorithm: EC,
-    publicKey: keys.publicKey as never,
-    signingKey: options.issuer.keys.privateKey as never,
+    publicKey: keys.publicKey,
+    signingKey: options.issuer.keys.privateKey,
     extensions: [
       new x509.BasicConstraintsExtension(options.ca, options.ca ? 0 : undefined, true),
       new x509.KeyUsagesExtension(options.ca ? x509.KeyUsageFlags.keyCertSign : x509.KeyUsageFlags.digitalSignature, true),

@@ -1,12 +1,11 @@
 import { createHash } from 'node:crypto';
 import 'reflect-metadata';
-import { webcrypto } from 'node:crypto';
 import * as x509 from '@peculiar/x509';
-import { compactVerify, decodeProtectedHeader, importJWK, importX509, type JWK } from 'jose';
-import { parseOpenid4vpAuthorizationRequest, resolveOpenid4vpAuthorizationRequest } from '@openid4vc/openid4vp';
+import { compactVerify, decodeProtectedHeader, exportJWK, importJWK, importX509, type JWK } from 'jose';
+import { parseOpenid4vpAuthorizationRequest, resolveOpenid4vpAuthorizationRequest, type ResolveOpenid4vpAuthorizationRequestOptions } from '@openid4vc/openid4vp';
 import type { App } from '@tessera/service-kit';
 
-x509.cryptoProvider.set(webcrypto as never);
+x509.cryptoProvider.set(crypto);
 
 /**
  * The wallet side of the tests, sharing no code with the service: the
@@ -48,22 +47,27 @@ export async function checkChainToCa(x5c: string[], caPem: string): Promise<Chai
   return { leaf: chain[0]!, chain };
 }
 
+/** The callbacks the wallet library resolves a request with. */
+export type WalletCallbacks = ResolveOpenid4vpAuthorizationRequestOptions['callbacks'];
+type VerifyJwt = WalletCallbacks['verifyJwt'];
+/** The JWK type of the wallet library (its own schema type, which jose's JWK does not name). */
+type SignerJwk = Extract<Awaited<ReturnType<VerifyJwt>>, { verified: true }>['signerJwk'];
+
 /** The wallet's `verifyJwt` callback: x5c chained to the platform CA, or a did:jwk resolved offline. */
-export function createVerifyJwt(caPem: string) {
-  return async (signer: { method: string; x5c?: string[]; didUrl?: string; alg: string }, jwt: { compact: string }) => {
+export function createVerifyJwt(caPem: string): VerifyJwt {
+  return async (signer, jwt) => {
     try {
-      if (signer.method === 'x5c' && signer.x5c) {
+      if (signer.method === 'x5c') {
         const { leaf } = await checkChainToCa(signer.x5c, caPem);
-        const key = await importX509(leaf.toString('pem'), signer.alg);
+        const key = await importX509(leaf.toString('pem'), signer.alg, { extractable: true });
         await compactVerify(jwt.compact, key);
-        const spki = await leaf.publicKey.export();
-        return { verified: true as const, signerJwk: (await webcrypto.subtle.exportKey('jwk', spki as never)) as JWK as never };
+        return { verified: true as const, signerJwk: (await exportJWK(key)) as SignerJwk };
       }
-      if (signer.method === 'did' && signer.didUrl?.startsWith('did:jwk:')) {
+      if (signer.method === 'did' && signer.didUrl.startsWith('did:jwk:')) {
         const did = signer.didUrl.split('#')[0]!;
         const jwk = JSON.parse(Buffer.from(did.slice('did:jwk:'.length), 'base64url').toString('utf8')) as JWK;
         await compactVerify(jwt.compact, await importJWK(jwk, signer.alg));
-        return { verified: true as const, signerJwk: jwk as never };
+        return { verified: true as const, signerJwk: jwk as SignerJwk };
       }
       return { verified: false as const };
     } catch {
@@ -79,16 +83,20 @@ function sanNames(certificateBase64: string) {
   return { sanDnsNames: items.filter((n) => n.type === 'dns').map((n) => n.value), sanUriNames: items.filter((n) => n.type === 'url').map((n) => n.value) };
 }
 
-export function walletCallbacks(app: App, caPem: string) {
+export function walletCallbacks(app: App, caPem: string): WalletCallbacks {
   return {
-    verifyJwt: createVerifyJwt(caPem) as never,
+    verifyJwt: createVerifyJwt(caPem),
     getX509CertificateMetadata: sanNames,
     hash: (data: Uint8Array, alg: string) => {
       if (alg !== 'sha-256') throw new Error(`unexpected hash ${alg}`);
       return new Uint8Array(createHash('sha256').update(data).digest());
     },
     fetch: fetchVia(app),
-  } as never;
+    // The verifier's request objects are signed, never encrypted.
+    decryptJwe: async () => {
+      throw new Error('the test wallet decrypts no request object');
+    },
+  };
 }
 
 /** A wallet scanning the QR code: parse the URI, fetch the request object by reference (POST), verify it. */

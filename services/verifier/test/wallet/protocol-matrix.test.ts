@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, type Harness } from '../support/harness.js';
-import { bothQuery, ORG } from '../support/dcql-queries.js';
+import { describe, expect } from 'vitest';
+import { bothQuery } from '../support/dcql-queries.js';
+import { verifierTest } from '../support/fixtures.js';
+import { ORG } from '../support/management.js';
 import { resolveAsWallet, resolveDcApiAsWallet } from '../support/wallet.js';
 
 // Every signer × client_id prefix × response mode, accepted by an independent wallet library
@@ -15,43 +16,29 @@ const SIGNERS = [
 const MODES = ['direct_post', 'direct_post.jwt', 'dc_api', 'dc_api.jwt'] as const;
 const ORIGIN = 'https://rp.example';
 
-let h: Harness;
-let caPem: string;
-
-beforeAll(async () => {
-  h = await createHarness();
-  const created = await h.app.inject({
-    method: 'POST',
-    url: `/v1/orgs/${ORG}/oid4vp/verifier`,
-    headers: await h.auth(ORG),
-    payload: { verifierId: 'front-desk', clientMetadata: { client_name: 'Acme Front Desk', logo_uri: 'https://acme.example/logo.png' } },
-  });
-  expect(created.statusCode).toBe(201);
-  caPem = (await h.app.inject({ method: 'GET', url: '/oid4vp/platform-ca.pem' })).body;
+// ORG's verifier `front-desk` with client metadata; `caPem`, the platform CA as wallets download it.
+const test = verifierTest.extend('caPem', { scope: 'file' }, async ({ harness: h, api }) => {
+  const created = await api('POST', `/v1/orgs/${ORG}/oid4vp/verifier`, { verifierId: 'front-desk', clientMetadata: { client_name: 'Acme Front Desk', logo_uri: 'https://acme.example/logo.png' } });
+  expect(created.status).toBe(201);
+  return (await h.call('GET', '/oid4vp/platform-ca.pem')).raw;
 });
-afterAll(() => h.close());
 
 describe('request objects accepted by the wallet library', () => {
   for (const signer of SIGNERS) {
     for (const mode of MODES) {
       const dcApi = mode.startsWith('dc_api');
       const encrypted = mode.endsWith('.jwt');
-      it(`${signer.method} ${signer.prefix} ${mode}`, async () => {
+      test(`${signer.method} ${signer.prefix} ${mode}: the wallet library accepts the signed request`, async ({ harness: h, api, caPem }) => {
         const requestSigner = { method: signer.method, ...('clientIdPrefix' in signer ? { clientIdPrefix: signer.clientIdPrefix } : {}) };
-        const response = await h.app.inject({
-          method: 'POST',
-          url: `/v1/orgs/${ORG}/oid4vp/presentation?verifierId=front-desk`,
-          headers: await h.auth(ORG),
-          payload: {
-            dcql: bothQuery(),
-            responseMode: mode,
-            requestSigner,
-            transactionData: [{ type: 'payment', credential_ids: ['pid'], amount: '10 EUR' }],
-            ...(dcApi ? { expectedOrigins: [ORIGIN] } : {}),
-          },
+        const response = await api('POST', `/v1/orgs/${ORG}/oid4vp/presentation?verifierId=front-desk`, {
+          dcql: bothQuery(),
+          responseMode: mode,
+          requestSigner,
+          transactionData: [{ type: 'payment', credential_ids: ['pid'], amount: '10 EUR' }],
+          ...(dcApi ? { expectedOrigins: [ORIGIN] } : {}),
         });
-        expect(response.statusCode, response.body).toBe(201);
-        const session = response.json().data;
+        expect(response.status, response.raw).toBe(201);
+        const session = response.body.data;
         expect(session.clientId.startsWith(`${signer.prefix}:`)).toBe(true);
 
         const resolved = dcApi
@@ -98,8 +85,8 @@ describe('request objects accepted by the wallet library', () => {
           expect(payload.response_uri).toBe(session.responseUri);
           expect(payload.state).toBe(session.payloadState);
           expect(payload.expected_origins).toBeUndefined();
-          const read = await h.app.inject({ method: 'GET', url: `/v1/orgs/${ORG}/oid4vp/verifier-presentation?id=${session.id}`, headers: await h.auth(ORG) });
-          expect(read.json().data.state).toBe('RequestUriRetrieved');
+          const read = await api('GET', `/v1/orgs/${ORG}/oid4vp/verifier-presentation?id=${session.id}`);
+          expect(read.body.data.state).toBe('RequestUriRetrieved');
         }
       });
     }
