@@ -70,6 +70,10 @@ export const VerificationErrorCode = {
   ISSUER_SIGNATURE_INVALID: 'ISSUER_SIGNATURE_INVALID',
   DISCLOSURE_INVALID: 'DISCLOSURE_INVALID',
   ISSUER_NOT_TRUSTED: 'ISSUER_NOT_TRUSTED',
+  /** An SD-JWT VC's `iss` names someone other than the key that signed it (SAN of the x5c leaf, or the DID). */
+  ISSUER_MISMATCH: 'ISSUER_MISMATCH',
+  /** The credential's `vct`/doctype is not among the `credentialTypes` of the anchor its issuer is trusted through. */
+  CREDENTIAL_TYPE_NOT_ALLOWED: 'CREDENTIAL_TYPE_NOT_ALLOWED',
   CREDENTIAL_EXPIRED: 'CREDENTIAL_EXPIRED',
   CREDENTIAL_NOT_YET_VALID: 'CREDENTIAL_NOT_YET_VALID',
   KEY_BINDING_INVALID: 'KEY_BINDING_INVALID',
