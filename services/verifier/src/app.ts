@@ -18,7 +18,7 @@ import { registerVerificationTemplateRoutes } from './routes/verification-templa
 import { registerVerifierRoutes } from './routes/verifiers.js';
 import { registerWalletRoutes } from './routes/wallet.js';
 import { createSigningMaterialLoader } from './use-cases/steps/load-signing-material.js';
-import { createTrustStoreLoader } from './use-cases/steps/load-trust-store.js';
+import { createTrustStoreLoader, type TrustedIssuer } from './use-cases/steps/load-trust-store.js';
 import { createStatusListChecker } from './verification/index.js';
 
 export interface VerifierAppDeps {
@@ -32,8 +32,8 @@ export interface VerifierAppDeps {
   platformCa: PlatformCa;
   /** The clock; defaults to the system clock. */
   now?: Clock;
-  /** Platform issuer anchors (PEM), from TRUSTED_ISSUERS_FILE (`loadTrustedIssuers`). */
-  trustedIssuers?: string[];
+  /** Platform issuer anchors, from TRUSTED_ISSUERS_FILE (`loadTrustedIssuers`); a bare PEM string is an anchor for any credential type. */
+  trustedIssuers?: Array<TrustedIssuer | string>;
   /** The fetch status lists are read with; defaults to the global fetch. */
   statusListFetch?: typeof fetch;
 }
@@ -54,13 +54,15 @@ export async function buildApp(deps: VerifierAppDeps): Promise<App> {
   const host = new URL(baseUrl).hostname;
   const loadSigningMaterial = createSigningMaterialLoader({ db, keyEncryptionKey, ca: deps.platformCa, host, clock });
   const verificationDeps = {
-    loadTrustStore: createTrustStoreLoader({ db, trustedIssuers: deps.trustedIssuers ?? [] }),
+    loadTrustStore: createTrustStoreLoader({ db, trustedIssuers: (deps.trustedIssuers ?? []).map((entry) => (typeof entry === 'string' ? { certificatePem: entry } : entry)) }),
     // One per app, so its token cache is shared by all verifications.
     statusLists: createStatusListChecker({
       ...(deps.statusListFetch ? { fetch: deps.statusListFetch } : {}),
       timeoutMs: config.STATUS_LIST_TIMEOUT_MS,
       maxBodyBytes: config.STATUS_LIST_MAX_BYTES,
       denyPrivateAddresses: config.STATUS_LIST_DENY_PRIVATE_ADDRESSES,
+      maxCacheSeconds: config.STATUS_LIST_MAX_CACHE_SECONDS,
+      ...(config.STATUS_LIST_SIGNING_EKU ? { statusSigningEku: config.STATUS_LIST_SIGNING_EKU } : {}),
     }),
     kbMaxAgeSeconds: config.KB_MAX_AGE_SECONDS,
     clockSkewSeconds: config.CLOCK_SKEW_SECONDS,

@@ -25,7 +25,11 @@ export const VerifierConfigSchema = Type.Object({
   WALLET_RATE_LIMIT_WINDOW_MS: Type.Integer({ minimum: 100, maximum: 3_600_000, default: 60_000 }),
   /** Timeout of requests to the ecosystem service over NATS. */
   ECOSYSTEM_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 30_000, default: 2000 }),
-  /** PEM bundle of CA certificates every organisation trusts as issuers (read once at start). */
+  /**
+   * CA certificates every organisation trusts as issuers (read once at start): a PEM
+   * bundle, or a JSON array `[{ certificatePem, credentialTypes? }]` that limits an
+   * anchor to the `vct` values and doctypes listed.
+   */
   TRUSTED_ISSUERS_FILE: Type.Optional(Type.String({ minLength: 1 })),
   /** Largest age of a KB-JWT `iat` accepted. */
   KB_MAX_AGE_SECONDS: Type.Integer({ minimum: 1, maximum: 86400, default: 300 }),
@@ -34,6 +38,18 @@ export const VerifierConfigSchema = Type.Object({
   /** Status list fetches: whole-request timeout and largest token body. */
   STATUS_LIST_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60_000, default: 5000 }),
   STATUS_LIST_MAX_BYTES: Type.Integer({ minimum: 1024, maximum: 64 * 1024 * 1024, default: 1024 * 1024 }),
+  /**
+   * Longest a fetched status list token is used before it is fetched again, whatever its
+   * `ttl` (and the lifetime of one without `ttl`): a revocation is seen within min(ttl, this).
+   */
+  STATUS_LIST_MAX_CACHE_SECONDS: Type.Integer({ minimum: 1, maximum: 86400, default: 300 }),
+  /**
+   * OID of the Token Status List signing extended key usage (`id-kp-oauthStatusSigning`),
+   * which draft-ietf-oauth-status-list still lists as `{ id-kp TBD }`. When set, a
+   * certificate carrying it under the issuer's anchor may sign the issuer's status lists;
+   * absent, only the issuer's own certificate (or one with its subject) may.
+   */
+  STATUS_LIST_SIGNING_EKU: Type.Optional(Type.String({ pattern: '^[0-2](\\.(0|[1-9][0-9]*))+$', maxLength: 200 })),
   /** Refuse status list hosts on loopback or private addresses (off: in a cluster the status list service is usually internal). */
   STATUS_LIST_DENY_PRIVATE_ADDRESSES: Type.Boolean({ default: false }),
 });

@@ -147,6 +147,8 @@ export const trustAnchors = verifierSchema.table(
     fingerprint: text('fingerprint').notNull(),
     certificatePem: text('certificate_pem'),
     did: text('did'),
+    /** `vct` values and mdoc doctypes chains under this anchor may issue; null = any type. */
+    credentialTypes: text('credential_types').array(),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex('trust_anchors_org_fingerprint_key').on(t.orgId, t.fingerprint), index('trust_anchors_org_created_idx').on(t.orgId, t.createdAt.desc())],

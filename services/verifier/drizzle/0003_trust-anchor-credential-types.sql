@@ -1,0 +1,1 @@
+ALTER TABLE "verifier"."trust_anchors" ADD COLUMN "credential_types" text[];
