@@ -33,7 +33,7 @@ const MISSING = Symbol('missing');
  * disclosed, never the values. Paths are leaves in DCQL's claims-path form:
  * an SD-JWT claim down to its scalar values and array positions
  * (`["address", "postal_code"]`, `["nationalities", 1]`); an mdoc data element
- * as `[namespace, element]` (an element is disclosed whole). Where a query
+ * as `[namespace, element]` (an element is disclosed whole); sorted. Where a query
  * asked for some positions of an array, the others are returned as `null`, so
  * the positions asked for keep their indexes. Empty objects and arrays carry
  * no value: returned when asked for, never listed as dropped.
@@ -52,7 +52,7 @@ export function minimiseClaims(options: MinimiseClaimsOptions): MinimiseClaimsRe
         else dropped.push([namespace, element]);
       }
     }
-    return { claims: kept, droppedClaims: dropped };
+    return { claims: kept, droppedClaims: dropped.sort(comparePaths) };
   }
 
   const registered: Record<string, unknown> = {};
@@ -65,7 +65,22 @@ export function minimiseClaims(options: MinimiseClaimsOptions): MinimiseClaimsRe
     const projected = project(value, [name], paths, dropped);
     if (projected !== MISSING) kept[name] = projected;
   }
-  return { claims: { ...registered, ...kept }, droppedClaims: dropped };
+  return { claims: { ...registered, ...kept }, droppedClaims: dropped.sort(comparePaths) };
+}
+
+/**
+ * A stable order for the dropped paths (segment by segment: names
+ * alphabetically, positions numerically), since SD-JWT claims come back in
+ * the order of their digests, which is random.
+ */
+function comparePaths(left: ClaimPath, right: ClaimPath): number {
+  for (let index = 0; index < Math.min(left.length, right.length); index++) {
+    const [a, b] = [left[index]!, right[index]!];
+    if (a === b) continue;
+    if (typeof a === 'number' && typeof b === 'number') return a - b;
+    return String(a) < String(b) ? -1 : 1;
+  }
+  return left.length - right.length;
 }
 
 /** The part of `value` (at `at`) that some path covers; records the uncovered leaves in `dropped`. */

@@ -66,8 +66,8 @@ export interface HarnessOptions {
   logger?: Logger;
   hub?: InProcessHub;
   testDb?: TestDatabase<VerifierDbSchema>;
-  /** Platform issuer anchors (PEM), as TRUSTED_ISSUERS_FILE would give them. */
-  trustedIssuers?: string[];
+  /** Platform issuer anchors (PEM, or `{ certificatePem, credentialTypes? }`), as TRUSTED_ISSUERS_FILE would give them. */
+  trustedIssuers?: Array<string | { certificatePem: string; credentialTypes?: string[] }>;
 }
 
 /** The verifier app on a fresh database and a real bus, with a controllable clock. */
