@@ -41,6 +41,17 @@ async function generate(key: CaKey): Promise<webcrypto.CryptoKeyPair> {
   return (await webcrypto.subtle.generateKey(algorithm, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
 }
 
+/**
+ * WebCrypto's RSASSA-PKCS1-v1_5 signs with the hash bound to the key, not the
+ * one named at signing: an RSA key is re-imported for `hash` (how a CA would
+ * produce sha1WithRSAEncryption). ECDSA takes the hash at signing.
+ */
+async function keyForHash(privateKey: webcrypto.CryptoKey, key: CaKey, hash: 'SHA-1' | 'SHA-256'): Promise<webcrypto.CryptoKey> {
+  if (key.kind !== 'RSA' || hash === 'SHA-256') return privateKey;
+  const pkcs8 = await webcrypto.subtle.exportKey('pkcs8', privateKey);
+  return webcrypto.subtle.importKey('pkcs8', pkcs8, { name: 'RSASSA-PKCS1-v1_5', hash }, false, ['sign']);
+}
+
 function toTestCertificate(certificate: x509.X509Certificate, keys: webcrypto.CryptoKeyPair): TestCertificate {
   const der = new Uint8Array(certificate.rawData);
   return { certificate, keys, der, x5c: Buffer.from(der).toString('base64'), pem: certificate.toString('pem') };
@@ -53,15 +64,17 @@ function toTestCertificate(certificate: x509.X509Certificate, keys: webcrypto.Cr
 export async function issueCertificate(spec: CertificateSpec & { key: CaKey; issuer?: SignedBy; hash?: 'SHA-1' | 'SHA-256' }): Promise<SignedBy & { test: TestCertificate }> {
   const keys = await generate(spec.key);
   const signer = spec.issuer ?? { keys, key: spec.key, certificate: undefined };
+  const hash = spec.hash ?? 'SHA-256';
+  const signingKey = await keyForHash(signer.keys.privateKey, signer.key, hash);
   const usages = spec.ca ? x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign : x509.KeyUsageFlags.digitalSignature;
   const certificate = await x509.X509CertificateGenerator.create({
     serialNumber: `01${randomBytes(8).toString('hex')}`,
     subject: spec.subject,
     issuer: spec.issuer ? spec.issuer.certificate.subject : spec.subject,
     ...validity(),
-    signingAlgorithm: algorithmOf(signer.key, spec.hash ?? 'SHA-256'),
+    signingAlgorithm: algorithmOf(signer.key, hash),
     publicKey: keys.publicKey,
-    signingKey: signer.keys.privateKey,
+    signingKey,
     extensions: [new x509.BasicConstraintsExtension(spec.ca, spec.ca ? 1 : undefined, true), new x509.KeyUsagesExtension(usages, true), ...(spec.extensions ?? [])],
   });
   return { certificate, keys, key: spec.key, test: toTestCertificate(certificate, keys) };
