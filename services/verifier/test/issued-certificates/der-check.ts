@@ -20,7 +20,7 @@ export function derProblems(der: Uint8Array): string[] {
     const { tagClass, tagNumber } = block.idBlock;
     if (tagClass !== UNIVERSAL) return;
     if (tagNumber === SET && block.idBlock.isConstructed) {
-      const elements = (block.valueBlock as asn1js.LocalConstructedValueBlock).value.map((element) => Buffer.from(element.valueBeforeDecodeView));
+      const elements = (block.valueBlock as unknown as { value: asn1js.BaseBlock[] }).value.map((element) => Buffer.from(element.valueBeforeDecodeView));
       for (let i = 1; i < elements.length; i++) {
         if (compareDer(elements[i - 1]!, elements[i]!) > 0) problems.push(`a SET OF is not in DER order (element ${i} sorts before element ${i - 1})`);
       }
