@@ -62,6 +62,12 @@ export const VerifierErrorCode = {
   SESSION_EXPIRED: 'SESSION_EXPIRED',
   ORIGIN_NOT_ALLOWED: 'ORIGIN_NOT_ALLOWED',
   DECRYPTION_FAILED: 'DECRYPTION_FAILED',
+  /** An unencrypted answer to an encrypted-mode session (`dc_api.jwt`); the session stays open. */
+  RESPONSE_NOT_ENCRYPTED: 'RESPONSE_NOT_ENCRYPTED',
+  /** `responseCode` given to `verifier-presentation-response` is not the one the session's redirect carried. */
+  RESPONSE_CODE_MISMATCH: 'RESPONSE_CODE_MISMATCH',
+  /** A `PUT verifier/{verifierId}` body naming another `verifierId` than the path. */
+  VERIFIER_ID_IMMUTABLE: 'VERIFIER_ID_IMMUTABLE',
 } as const;
 
 /** Why a presentation failed verification: the session's `error.code` (VERIFIER.md, Verification). */

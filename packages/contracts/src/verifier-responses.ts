@@ -96,7 +96,15 @@ export const PresentationResponseSchema = Type.Object({
 });
 export type PresentationResponse = Static<typeof PresentationResponseSchema>;
 
-export const PresentationResponseQuerySchema = Type.Object({ verificationPresentationId: Type.String({ minLength: 1, maxLength: 200 }) });
+/**
+ * `responseCode`: the `response_code` the wallet's redirect carried to the relying
+ * party (same-device flows, OpenID4VP 1.0 §8.2 and "Session Fixation"). Optional;
+ * when given it must be the session's, else 403 RESPONSE_CODE_MISMATCH.
+ */
+export const PresentationResponseQuerySchema = Type.Object({
+  verificationPresentationId: Type.String({ minLength: 1, maxLength: 200 }),
+  responseCode: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+});
 
 /** `POST verify-authorization-response` (DC API flow); `authorizationResponse` is forwarded unmodified. */
 export const VerifyAuthorizationResponseBodySchema = Type.Object(

@@ -80,7 +80,8 @@ describe('credential sets and same-device redirect', () => {
 
   it('answers { redirect_uri } after a verified direct_post when the session has one', async () => {
     const session = await e.createSession({ dcql: sdJwtQuery(), responseMode: 'direct_post', redirectUri: 'https://rp.tessera.test/done' });
-    expect(await answer('sd-jwt', session)).toEqual({ status: 200, body: { redirect_uri: 'https://rp.tessera.test/done' } });
+    // The redirect carries a fresh response_code (round 2; its own tests are in test/same-device-redirect/).
+    expect(await answer('sd-jwt', session)).toEqual({ status: 200, body: { redirect_uri: expect.stringMatching(/^https:\/\/rp\.tessera\.test\/done\?response_code=[A-Za-z0-9_-]{43}$/) } });
   });
 
   it('the result of an unverified session is 409 PRESENTATION_NOT_VERIFIED; unknown and other-org ids 404', async () => {

@@ -10,6 +10,9 @@ export { parseTrustAnchor, type ParseTrustAnchorOptions, type ParseTrustAnchorRe
 export { resolveDid, type ResolveDidOptions, type ResolveDidResult } from './resolve-did.js';
 export { certificateFingerprint, resolveTrustStore, type ResolvedTrustStore, type TrustedCertificate, type TrustedDid, type TrustStore } from './trust-store.js';
 export { readStatusListEntry } from './read-status-list.js';
+export { classifyAddress, type AddressClassification } from './classify-address.js';
+export { createStatusListFetch, StatusListAddressError } from './create-status-list-fetch.js';
+export { checkStatusListUrl, isInternalHost, parseHostList, type StatusListNetworkPolicy } from './status-list-network-policy.js';
 export type { CredentialSetOutcome } from './evaluate-dcql.js';
 export type { CredentialStatus } from './check-credential-status.js';
 export type { VerificationCode } from './check-order.js';

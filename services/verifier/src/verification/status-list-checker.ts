@@ -1,13 +1,18 @@
 import { compactVerify, decodeJwt, decodeProtectedHeader } from 'jose';
 import { describeError } from './check-order.js';
 import { checkStatusListSigner } from './check-status-list-signer.js';
+import { createStatusListFetch } from './create-status-list-fetch.js';
 import { fetchStatusListToken } from './fetch-status-list-token.js';
 import { findIssuerKey, JWS_ALGORITHMS, type IssuerTrust } from './issuer-key.js';
 import { readStatusListEntry } from './read-status-list.js';
 import type { ResolvedTrustStore } from './trust-store.js';
 
 export interface CreateStatusListCheckerOptions {
-  /** The fetch implementation (injected for tests); defaults to the global fetch. */
+  /**
+   * The transport (injected for tests); defaults to `createStatusListFetch`, which
+   * connects only to addresses the policy allows. An injected fetch gets the URL rules
+   * (scheme) but does its own name resolution.
+   */
   fetch?: typeof globalThis.fetch;
   /** Whole-request timeout; default 5000 ms. */
   timeoutMs?: number;
@@ -23,10 +28,14 @@ export interface CreateStatusListCheckerOptions {
   maxCacheSeconds?: number;
   /** Most tokens kept; the oldest entry goes first; default 500. */
   maxCacheEntries?: number;
-  /** Refuse private and loopback addresses (`STATUS_LIST_DENY_PRIVATE_ADDRESSES`); default false. */
+  /** Refuse hosts on non-public addresses (`STATUS_LIST_DENY_PRIVATE_ADDRESSES`); default false here, the service's config decides. */
   denyPrivateAddresses?: boolean;
   /** OID of `id-kp-oauthStatusSigning` (`STATUS_LIST_SIGNING_EKU`); absent: only the issuer's own certificates sign lists. */
   statusSigningEku?: string;
+  /** Fetch `http:` URIs (`STATUS_LIST_ALLOW_HTTP`); default true here, the service's config decides. */
+  allowHttp?: boolean;
+  /** Hosts exempt from the address rule (`STATUS_LIST_INTERNAL_HOSTS`), as `parseHostList` gives them. */
+  internalHosts?: string[];
 }
 
 export interface CheckStatusOptions {
@@ -74,14 +83,15 @@ interface StatusListToken {
  * `exp` are re-checked on every use, so a removed anchor applies at once.
  */
 export function createStatusListChecker(options: CreateStatusListCheckerOptions = {}): StatusListChecker {
+  const policy = { allowHttp: options.allowHttp ?? true, denyPrivateAddresses: options.denyPrivateAddresses ?? false, internalHosts: options.internalHosts ?? [] };
   const settings = {
-    fetch: options.fetch ?? globalThis.fetch,
+    fetch: options.fetch ?? createStatusListFetch(policy),
+    policy,
     timeoutMs: options.timeoutMs ?? 5000,
     maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
     maxInflatedBytes: options.maxInflatedBytes ?? 16 * 1024 * 1024,
     maxCacheSeconds: options.maxCacheSeconds ?? 300,
     maxCacheEntries: options.maxCacheEntries ?? 500,
-    denyPrivateAddresses: options.denyPrivateAddresses ?? false,
   };
   const cache = new Map<string, CachedToken>();
 

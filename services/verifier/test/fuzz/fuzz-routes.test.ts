@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FUZZ_SEED, fuzzAllRoutes, fuzzRunsPerRoute, snapshotSchema } from '@tessera/service-kit/testing';
+import { FUZZ_SEED, fuzzAllRoutes, fuzzRunsPerRoute } from '@tessera/service-kit/testing';
 import { createHarness, type Harness } from '../support/harness.js';
 import { ORG, OTHER_ORG, sdJwtQuery } from '../support/fixtures.js';
+import { snapshotWithoutSessionCounters } from '../support/state-snapshot.js';
 
 // Requests generated from each route's own schema (valid-shaped and hostile; fixed
 // seed FUZZ_SEED, FUZZ_RUNS per route) as an owner of the organisation, so they get
@@ -33,7 +34,8 @@ describe('verifier fuzzing', () => {
       runsPerRoute: fuzzRunsPerRoute(),
       authHeaders: await h.auth(ORG, ['owner']),
       knownPathValues: known,
-      snapshot: () => snapshotSchema(h.testDb.database, 'verifier'),
+      // Per-session request counts move on every request that names a session (support/state-snapshot.ts).
+      snapshot: () => snapshotWithoutSessionCounters(h.testDb.database),
       // The wallet endpoints answer OAuth-shaped errors; nothing may let junk change a session.
       oauthPrefix: '/oid4vp/authorization-',
     });

@@ -1,8 +1,8 @@
 import { deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { snapshotSchema } from '@tessera/service-kit/testing';
 import { createHarness, type Harness } from '../support/harness.js';
 import { ORG, sdJwtQuery } from '../support/fixtures.js';
+import { snapshotWithoutSessionCounters } from '../support/state-snapshot.js';
 
 // Issue 7: body and decompression limits, and rate limits on the public OID4VP
 // endpoints. Bodies over MAX_BODY_BYTES answer 413 on JSON and form routes; a
@@ -26,7 +26,8 @@ beforeAll(async () => {
 afterAll(() => h?.close());
 
 const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
-const snapshot = () => snapshotSchema(h.testDb.database, 'verifier');
+// Per-session request counts move on every request that names a session (support/state-snapshot.ts).
+const snapshot = () => snapshotWithoutSessionCounters(h.testDb.database);
 
 describe('body limits', () => {
   it('answers 413 above MAX_BODY_BYTES on JSON and form routes, in each route’s error shape, and changes nothing', async () => {

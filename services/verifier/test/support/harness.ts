@@ -39,6 +39,13 @@ export function testConfig(overrides: Record<string, string> = {}): VerifierConf
     OIDC_AUDIENCE: AUDIENCE,
     OIDC_JWKS_URI: 'https://idp.tessera.test/jwks',
     WALLET_RATE_LIMIT_MAX: '10000',
+    // Tests send many requests per session (fuzzing); the per-session limits have their own tests.
+    SESSION_REQUEST_FETCH_LIMIT: '10000',
+    SESSION_RESPONSE_LIMIT: '10000',
+    // NODE_ENV=test keeps production's status list rules; the test status list servers
+    // listen on plain http on loopback, so they are named as internal hosts.
+    STATUS_LIST_ALLOW_HTTP: 'true',
+    STATUS_LIST_INTERNAL_HOSTS: '127.0.0.1,localhost',
     ...overrides,
   });
 }

@@ -1,1 +1,0 @@
-ALTER TABLE "verifier"."trust_anchors" ADD COLUMN "credential_types" text[];
