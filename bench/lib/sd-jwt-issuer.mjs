@@ -10,6 +10,7 @@ x509.cryptoProvider.set(webcrypto);
 const ALGORITHM = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' };
 const DAY = 86_400_000;
 export const PID_VCT = 'https://example.eu/pid';
+const ISSUER_HOST = 'issuer.bench.tessera.test';
 
 const b64json = (value) => Buffer.from(JSON.stringify(value)).toString('base64url');
 export const sha256 = (text) => createHash('sha256').update(text, 'ascii').digest('base64url');
@@ -43,7 +44,12 @@ export async function createIssuer(name = 'Bench PID Issuer') {
     signingAlgorithm: ALGORITHM,
     publicKey: leafKeys.publicKey,
     signingKey: caKeys.privateKey,
-    extensions: [new x509.BasicConstraintsExtension(false, undefined, true), new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true)],
+    // The verifier checks iss against the leaf: https:// + a SAN dNSName (SD-JWT VC, x5c issuers).
+    extensions: [
+      new x509.BasicConstraintsExtension(false, undefined, true),
+      new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
+      new x509.SubjectAlternativeNameExtension([{ type: 'dns', value: ISSUER_HOST }]),
+    ],
   });
   return {
     caPem: ca.toString('pem'),
@@ -68,7 +74,7 @@ export function issuePid(issuer, holder) {
   }
   const payload = {
     vct: PID_VCT,
-    iss: 'https://issuer.bench.tessera.test',
+    iss: `https://${ISSUER_HOST}`,
     iat: now - 3600,
     exp: now + 86400,
     _sd: Object.values(disclosures).map(sha256).sort(),

@@ -8,6 +8,9 @@ x509.cryptoProvider.set(webcrypto as never);
 
 const ALGORITHM = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
 
+/** The host the demo credentials' `iss` names (https://…): the signing certificate carries it as SAN dNSName. */
+export const DEMO_ISSUER_HOST = 'issuer.demo.tessera.example';
+
 /** The demo issuer: a CA (what verifiers trust) and a signing certificate it issued. */
 export interface DemoIssuer {
   caPem: string;
@@ -43,12 +46,21 @@ export async function createDemoIssuer(name = 'Demo Issuing Authority'): Promise
     publicKey: signingKeys.publicKey,
     signingKey: caKeys.privateKey,
     signingAlgorithm: ALGORITHM,
-    extensions: [new x509.BasicConstraintsExtension(false, undefined, true), new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true)],
+    // SD-JWT VC: an x5c-signed credential's iss must be https:// + a SAN dNSName of the leaf (verifiers check it).
+    extensions: [
+      new x509.BasicConstraintsExtension(false, undefined, true),
+      new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
+      new x509.SubjectAlternativeNameExtension([{ type: 'dns', value: DEMO_ISSUER_HOST }]),
+    ],
   });
   return { caPem: ca.toString('pem'), signingKey: signingKeys.privateKey, x5c: [Buffer.from(leaf.rawData).toString('base64')], name };
 }
 
-/** A 1-bit status list (draft-ietf-oauth-status-list), statuses packed LSB first, as a signed token. */
+/**
+ * A 1-bit status list (draft-ietf-oauth-status-list), statuses packed LSB first, as a
+ * token signed by the issuer's own certificate (verifiers trust a list only from the
+ * credential's issuer) and issued now (`iat` is required; a list older than its ttl is stale).
+ */
 export async function signStatusList(issuer: DemoIssuer, options: { uri: string; statuses: number[]; ttlSeconds: number }): Promise<string> {
   const bytes = Buffer.alloc(Math.ceil(options.statuses.length / 8));
   options.statuses.forEach((status, index) => {
@@ -91,7 +103,7 @@ export async function issueSdJwtVc(
     status: { status_list: options.status },
   })
     .setProtectedHeader({ alg: 'ES256', typ: 'dc+sd-jwt', x5c: issuer.x5c })
-    .setIssuer('https://issuer.demo.tessera.example')
+    .setIssuer(`https://${DEMO_ISSUER_HOST}`)
     .setIssuedAt()
     .setNotBefore(Math.floor(Date.now() / 1000) - 60)
     .setExpirationTime('365d')

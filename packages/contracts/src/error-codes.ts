@@ -62,6 +62,12 @@ export const VerifierErrorCode = {
   SESSION_EXPIRED: 'SESSION_EXPIRED',
   ORIGIN_NOT_ALLOWED: 'ORIGIN_NOT_ALLOWED',
   DECRYPTION_FAILED: 'DECRYPTION_FAILED',
+  /** An unencrypted answer to an encrypted-mode session (`dc_api.jwt`); the session stays open. */
+  RESPONSE_NOT_ENCRYPTED: 'RESPONSE_NOT_ENCRYPTED',
+  /** `responseCode` given to `verifier-presentation-response` is not the one the session's redirect carried. */
+  RESPONSE_CODE_MISMATCH: 'RESPONSE_CODE_MISMATCH',
+  /** A `PUT verifier/{verifierId}` body naming another `verifierId` than the path. */
+  VERIFIER_ID_IMMUTABLE: 'VERIFIER_ID_IMMUTABLE',
 } as const;
 
 /** Why a presentation failed verification: the session's `error.code` (VERIFIER.md, Verification). */
@@ -70,6 +76,10 @@ export const VerificationErrorCode = {
   ISSUER_SIGNATURE_INVALID: 'ISSUER_SIGNATURE_INVALID',
   DISCLOSURE_INVALID: 'DISCLOSURE_INVALID',
   ISSUER_NOT_TRUSTED: 'ISSUER_NOT_TRUSTED',
+  /** An SD-JWT VC's `iss` names someone other than the key that signed it (SAN of the x5c leaf, or the DID). */
+  ISSUER_MISMATCH: 'ISSUER_MISMATCH',
+  /** The credential's `vct`/doctype is not among the `credentialTypes` of the anchor its issuer is trusted through. */
+  CREDENTIAL_TYPE_NOT_ALLOWED: 'CREDENTIAL_TYPE_NOT_ALLOWED',
   CREDENTIAL_EXPIRED: 'CREDENTIAL_EXPIRED',
   CREDENTIAL_NOT_YET_VALID: 'CREDENTIAL_NOT_YET_VALID',
   KEY_BINDING_INVALID: 'KEY_BINDING_INVALID',

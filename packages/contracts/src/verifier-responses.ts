@@ -14,10 +14,26 @@ export const TrustAnchorErrorCode = {
 
 const LabelSchema = Type.String({ minLength: 1, maxLength: 200 });
 
-/** `{ certificatePem, label? }` (a CA certificate) or `{ did, label? }` (`did:jwk` / `did:key`). */
+/**
+ * The credential types chains under an anchor may issue: SD-JWT VC `vct`
+ * values and mdoc doctypes, compared exactly. Absent means any type.
+ */
+export const CredentialTypesSchema = Type.Array(Type.String({ minLength: 1, maxLength: 500 }), {
+  minItems: 1,
+  maxItems: 100,
+  description: 'vct values and mdoc doctypes that credentials trusted through this anchor may have; absent = any',
+});
+
+/** `{ certificatePem, label?, credentialTypes? }` (a CA certificate) or `{ did, label?, credentialTypes? }` (`did:jwk` / `did:key`). */
 export const CreateTrustAnchorBodySchema = Type.Union([
-  Type.Object({ certificatePem: Type.String({ minLength: 1, maxLength: 65536 }), label: Type.Optional(LabelSchema) }, { additionalProperties: false }),
-  Type.Object({ did: Type.String({ minLength: 8, maxLength: 8192, pattern: '^did:(jwk|key):' }), label: Type.Optional(LabelSchema) }, { additionalProperties: false }),
+  Type.Object(
+    { certificatePem: Type.String({ minLength: 1, maxLength: 65536 }), label: Type.Optional(LabelSchema), credentialTypes: Type.Optional(CredentialTypesSchema) },
+    { additionalProperties: false },
+  ),
+  Type.Object(
+    { did: Type.String({ minLength: 8, maxLength: 8192, pattern: '^did:(jwk|key):' }), label: Type.Optional(LabelSchema), credentialTypes: Type.Optional(CredentialTypesSchema) },
+    { additionalProperties: false },
+  ),
 ]);
 export type CreateTrustAnchorBody = Static<typeof CreateTrustAnchorBodySchema>;
 
@@ -30,9 +46,17 @@ export const TrustAnchorSchema = Type.Object({
   subject: Type.String({ description: 'certificate subject DN, or the DID' }),
   notAfter: Type.Optional(Type.String({ format: 'date-time' })),
   fingerprint: Type.String({ description: 'SHA-256 of the DER, or of the DID string, lowercase hex' }),
+  credentialTypes: Type.Optional(Type.Array(Type.String(), { description: 'the credential types this anchor is limited to; absent = any' })),
   createdAt: Type.String({ format: 'date-time' }),
 });
 export type TrustAnchor = Static<typeof TrustAnchorSchema>;
+
+/**
+ * A claim's path in DCQL's claims-path form: object keys as strings, array
+ * positions as integers (`["address", "postal_code"]`; mdoc `[namespace, element]`).
+ */
+export const ClaimPathSchema = Type.Array(Type.Union([Type.String(), Type.Integer({ minimum: 0 })]));
+export type ClaimPath = Static<typeof ClaimPathSchema>;
 
 /** One verified presentation (VERIFIER.md, `verifier-presentation-response`). */
 export const VerifiedPresentationSchema = Type.Object({
@@ -46,6 +70,12 @@ export const VerifiedPresentationSchema = Type.Object({
   validFrom: Type.Optional(Type.String()),
   validUntil: Type.Optional(Type.String()),
   status: Type.Optional(Type.Unknown()),
+  /**
+   * Claims the wallet disclosed beyond what the query asked for: not returned
+   * (their values are dropped before anything is stored), only their paths.
+   * Absent on results verified before data minimisation.
+   */
+  droppedClaims: Type.Optional(Type.Array(ClaimPathSchema)),
 });
 export type VerifiedPresentation = Static<typeof VerifiedPresentationSchema>;
 
@@ -66,7 +96,15 @@ export const PresentationResponseSchema = Type.Object({
 });
 export type PresentationResponse = Static<typeof PresentationResponseSchema>;
 
-export const PresentationResponseQuerySchema = Type.Object({ verificationPresentationId: Type.String({ minLength: 1, maxLength: 200 }) });
+/**
+ * `responseCode`: the `response_code` the wallet's redirect carried to the relying
+ * party (same-device flows, OpenID4VP 1.0 §8.2 and "Session Fixation"). Optional;
+ * when given it must be the session's, else 403 RESPONSE_CODE_MISMATCH.
+ */
+export const PresentationResponseQuerySchema = Type.Object({
+  verificationPresentationId: Type.String({ minLength: 1, maxLength: 200 }),
+  responseCode: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+});
 
 /** `POST verify-authorization-response` (DC API flow); `authorizationResponse` is forwarded unmodified. */
 export const VerifyAuthorizationResponseBodySchema = Type.Object(

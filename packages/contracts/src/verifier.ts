@@ -30,9 +30,15 @@ export const CreateVerifierBodySchema = Type.Object(
 );
 export type CreateVerifierBody = Static<typeof CreateVerifierBodySchema>;
 
-/** PUT replaces `clientMetadata` (absent clears it); `verifierId` cannot change. */
+/**
+ * PUT replaces `clientMetadata` (absent clears it); `verifierId` cannot change.
+ * The API documents describe this body as "Verifier", so clients generated from
+ * them send `verifierId` too: accepted when it equals the path's, otherwise 400
+ * VERIFIER_ID_IMMUTABLE (a string here, not the id pattern, so any other value
+ * gets that code rather than a pattern failure).
+ */
 export const UpdateVerifierBodySchema = Type.Object(
-  { clientMetadata: Type.Optional(ClientMetadataSchema) },
+  { verifierId: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })), clientMetadata: Type.Optional(ClientMetadataSchema) },
   { additionalProperties: false },
 );
 export type UpdateVerifierBody = Static<typeof UpdateVerifierBodySchema>;

@@ -1,7 +1,7 @@
 import rateLimit from '@fastify/rate-limit';
 import { createApp, type App, type Database, type Logger, type MessageBus, type TokenVerifier } from '@tessera/service-kit';
 import { serveVerificationTemplateGet } from './bus/verification-template-responder.js';
-import { publicBaseUrlOf, type VerifierConfig } from './config.js';
+import { publicBaseUrlOf, statusListNetworkPolicyOf, type VerifierConfig } from './config.js';
 import type { KeyEncryptionKey } from './crypto/key-encryption.js';
 import type { PlatformCa } from './crypto/platform-ca.js';
 import type { VerifierDbSchema } from './db/schema.js';
@@ -18,7 +18,7 @@ import { registerVerificationTemplateRoutes } from './routes/verification-templa
 import { registerVerifierRoutes } from './routes/verifiers.js';
 import { registerWalletRoutes } from './routes/wallet.js';
 import { createSigningMaterialLoader } from './use-cases/steps/load-signing-material.js';
-import { createTrustStoreLoader } from './use-cases/steps/load-trust-store.js';
+import { createTrustStoreLoader, type TrustedIssuer } from './use-cases/steps/load-trust-store.js';
 import { createStatusListChecker } from './verification/index.js';
 
 export interface VerifierAppDeps {
@@ -32,8 +32,8 @@ export interface VerifierAppDeps {
   platformCa: PlatformCa;
   /** The clock; defaults to the system clock. */
   now?: Clock;
-  /** Platform issuer anchors (PEM), from TRUSTED_ISSUERS_FILE (`loadTrustedIssuers`). */
-  trustedIssuers?: string[];
+  /** Platform issuer anchors, from TRUSTED_ISSUERS_FILE (`loadTrustedIssuers`); a bare PEM string is an anchor for any credential type. */
+  trustedIssuers?: Array<TrustedIssuer | string>;
   /** The fetch status lists are read with; defaults to the global fetch. */
   statusListFetch?: typeof fetch;
 }
@@ -54,20 +54,25 @@ export async function buildApp(deps: VerifierAppDeps): Promise<App> {
   const host = new URL(baseUrl).hostname;
   const loadSigningMaterial = createSigningMaterialLoader({ db, keyEncryptionKey, ca: deps.platformCa, host, clock });
   const verificationDeps = {
-    loadTrustStore: createTrustStoreLoader({ db, trustedIssuers: deps.trustedIssuers ?? [] }),
+    loadTrustStore: createTrustStoreLoader({ db, trustedIssuers: (deps.trustedIssuers ?? []).map((entry) => (typeof entry === 'string' ? { certificatePem: entry } : entry)) }),
     // One per app, so its token cache is shared by all verifications.
     statusLists: createStatusListChecker({
       ...(deps.statusListFetch ? { fetch: deps.statusListFetch } : {}),
       timeoutMs: config.STATUS_LIST_TIMEOUT_MS,
       maxBodyBytes: config.STATUS_LIST_MAX_BYTES,
-      denyPrivateAddresses: config.STATUS_LIST_DENY_PRIVATE_ADDRESSES,
+      maxCacheSeconds: config.STATUS_LIST_MAX_CACHE_SECONDS,
+      ...(config.STATUS_LIST_SIGNING_EKU ? { statusSigningEku: config.STATUS_LIST_SIGNING_EKU } : {}),
+      // http allowed, internal addresses refused, internal hosts: production/test vs development defaults.
+      ...statusListNetworkPolicyOf(config),
     }),
     kbMaxAgeSeconds: config.KB_MAX_AGE_SECONDS,
     clockSkewSeconds: config.CLOCK_SKEW_SECONDS,
   };
-  // What the two answer use cases (wallet response, DC API response) take.
-  const answerDeps = { db, bus, clock, keyEncryptionKey, logger, ...verificationDeps };
   const walletRateLimit = { max: config.WALLET_RATE_LIMIT_MAX, timeWindow: config.WALLET_RATE_LIMIT_WINDOW_MS };
+  // Per-session limits on the public endpoints and the DC API call, counted in PostgreSQL (see domain/session-limits.ts).
+  const sessionLimits = { requestFetches: config.SESSION_REQUEST_FETCH_LIMIT, responses: config.SESSION_RESPONSE_LIMIT, windowMs: config.WALLET_RATE_LIMIT_WINDOW_MS };
+  // What the two answer use cases (wallet response, DC API response) take.
+  const answerDeps = { db, bus, clock, keyEncryptionKey, logger, sessionLimits, ...verificationDeps };
 
   const app = await createApp({
     name: 'verifier',
@@ -105,7 +110,7 @@ export async function buildApp(deps: VerifierAppDeps): Promise<App> {
     ],
   });
   await registerPlatformCaRoute(app, { certificatePem: deps.platformCa.certificatePem, rateLimit: walletRateLimit });
-  await registerWalletRoutes(app, { requests: { db, bus, clock, loadSigningMaterial, logger }, responses: answerDeps, rateLimit: walletRateLimit });
+  await registerWalletRoutes(app, { requests: { db, bus, clock, loadSigningMaterial, logger, sessionLimits }, responses: answerDeps, rateLimit: walletRateLimit });
   let stopResponder = () => {};
   app.addHook('onClose', async () => stopResponder());
   await app.ready();

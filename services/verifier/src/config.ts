@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { commonConfigProperties, loadConfig, natsConfigProperties, oidcConfigProperties, oidcConfigRule } from '@tessera/service-kit';
+import { parseHostList, type StatusListNetworkPolicy } from './verification/status-list-network-policy.js';
 
 export const SERVICE_NAME = 'verifier';
 export const DEFAULT_PORT = 3001;
@@ -20,12 +21,27 @@ export const VerifierConfigSchema = Type.Object({
   SESSION_TTL_SECONDS: Type.Integer({ minimum: 1, maximum: 86400, default: 300 }),
   /** NATS server(s); absent: the in-process transport (single-process development). */
   ...natsConfigProperties,
-  /** Requests per client address and window on the public OID4VP endpoints. */
-  WALLET_RATE_LIMIT_MAX: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 60 }),
+  /**
+   * Requests per client address and window on the public OID4VP endpoints. Generous on
+   * purpose: behind a carrier-grade NAT thousands of phones share one public address, and
+   * each wallet makes about three requests per presentation (request object, response,
+   * sometimes the platform CA), so 1000/min serves some 300 presentations a minute from one
+   * address. What bounds the work a single QR code can cause is the per-session limit below.
+   */
+  WALLET_RATE_LIMIT_MAX: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1000 }),
+  /** The window of the per-address limit, and of the per-session counts. */
   WALLET_RATE_LIMIT_WINDOW_MS: Type.Integer({ minimum: 100, maximum: 3_600_000, default: 60_000 }),
+  /** Request-object fetches (GET/POST request_uri) per session and window, counted in PostgreSQL across replicas. */
+  SESSION_REQUEST_FETCH_LIMIT: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 10 }),
+  /** Answers (wallet response endpoint, DC API verify-authorization-response) per session and window. */
+  SESSION_RESPONSE_LIMIT: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 5 }),
   /** Timeout of requests to the ecosystem service over NATS. */
   ECOSYSTEM_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 30_000, default: 2000 }),
-  /** PEM bundle of CA certificates every organisation trusts as issuers (read once at start). */
+  /**
+   * CA certificates every organisation trusts as issuers (read once at start): a PEM
+   * bundle, or a JSON array `[{ certificatePem, credentialTypes? }]` that limits an
+   * anchor to the `vct` values and doctypes listed.
+   */
   TRUSTED_ISSUERS_FILE: Type.Optional(Type.String({ minLength: 1 })),
   /** Largest age of a KB-JWT `iat` accepted. */
   KB_MAX_AGE_SECONDS: Type.Integer({ minimum: 1, maximum: 86400, default: 300 }),
@@ -34,8 +50,31 @@ export const VerifierConfigSchema = Type.Object({
   /** Status list fetches: whole-request timeout and largest token body. */
   STATUS_LIST_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60_000, default: 5000 }),
   STATUS_LIST_MAX_BYTES: Type.Integer({ minimum: 1024, maximum: 64 * 1024 * 1024, default: 1024 * 1024 }),
-  /** Refuse status list hosts on loopback or private addresses (off: in a cluster the status list service is usually internal). */
-  STATUS_LIST_DENY_PRIVATE_ADDRESSES: Type.Boolean({ default: false }),
+  /**
+   * Longest a fetched status list token is used before it is fetched again, whatever its
+   * `ttl` (and the lifetime of one without `ttl`): a revocation is seen within min(ttl, this).
+   */
+  STATUS_LIST_MAX_CACHE_SECONDS: Type.Integer({ minimum: 1, maximum: 86400, default: 300 }),
+  /**
+   * OID of the Token Status List signing extended key usage (`id-kp-oauthStatusSigning`),
+   * which draft-ietf-oauth-status-list still lists as `{ id-kp TBD }`. When set, a
+   * certificate carrying it under the issuer's anchor may sign the issuer's status lists;
+   * absent, only the issuer's own certificate (or one with its subject) may.
+   */
+  STATUS_LIST_SIGNING_EKU: Type.Optional(Type.String({ pattern: '^[0-2](\\.(0|[1-9][0-9]*))+$', maxLength: 200 })),
+  /** Fetch status lists over plain http. Default: true in development, false otherwise (see `statusListNetworkPolicyOf`). */
+  STATUS_LIST_ALLOW_HTTP: Type.Optional(Type.Boolean()),
+  /**
+   * Refuse status list hosts that resolve to loopback, private, link-local, CGNAT, NAT64,
+   * 6to4, benchmark, multicast, reserved or unspecified addresses. Default: false in
+   * development, true otherwise.
+   */
+  STATUS_LIST_DENY_PRIVATE_ADDRESSES: Type.Optional(Type.Boolean()),
+  /**
+   * Comma-separated host names whose status lists are served inside the cluster (e.g. the
+   * status list service's public name, routed internally): exempt from the address rule.
+   */
+  STATUS_LIST_INTERNAL_HOSTS: Type.Optional(Type.String({ pattern: '^\\s*[A-Za-z0-9.:\\[\\]-]+(\\s*,\\s*[A-Za-z0-9.:\\[\\]-]+)*\\s*$' })),
 });
 
 export type VerifierConfig = Static<typeof VerifierConfigSchema>;
@@ -58,6 +97,21 @@ export function loadVerifierConfig(env: Record<string, string | undefined> = pro
         ? 'PLATFORM_CA_CERT_PEM, PLATFORM_CA_KEY_PEM: give both the CA certificate and its key, or neither'
         : undefined,
   ]);
+}
+
+/**
+ * Where status lists may be fetched from (VERIFIER.md round 2): production and test
+ * refuse `http:` and internal addresses unless told otherwise; development (`npm
+ * start`, everything on localhost) keeps both open. Test runs as production does, so
+ * what is tested is the deployed default; test harnesses opt in explicitly.
+ */
+export function statusListNetworkPolicyOf(config: Pick<VerifierConfig, 'NODE_ENV' | 'STATUS_LIST_ALLOW_HTTP' | 'STATUS_LIST_DENY_PRIVATE_ADDRESSES' | 'STATUS_LIST_INTERNAL_HOSTS'>): StatusListNetworkPolicy {
+  const development = config.NODE_ENV === 'development';
+  return {
+    allowHttp: config.STATUS_LIST_ALLOW_HTTP ?? development,
+    denyPrivateAddresses: config.STATUS_LIST_DENY_PRIVATE_ADDRESSES ?? !development,
+    internalHosts: parseHostList(config.STATUS_LIST_INTERNAL_HOSTS),
+  };
 }
 
 /** The public base URL in force, without a trailing slash. */

@@ -12,18 +12,20 @@ import {
   startService,
 } from '@tessera/service-kit';
 import { buildApp } from './app.js';
-import { loadVerifierConfig, SERVICE_NAME, type VerifierConfig } from './config.js';
+import { loadVerifierConfig, publicBaseUrlOf, SERVICE_NAME, type VerifierConfig } from './config.js';
 import { generateKeyEncryptionKey, KeyEncryptionKey } from './crypto/key-encryption.js';
 import { MIGRATIONS_FOLDER } from './db/migrations-folder.js';
 import { schema } from './db/schema.js';
 import { loadTrustedIssuers } from './use-cases/load-trusted-issuers.js';
 import { openKeyStore } from './use-cases/open-key-store.js';
+import { reissuePlatformLeaves } from './use-cases/reissue-platform-leaves.js';
 
 export type { RunningService };
 
 /**
  * Opens the database (migrating when configured) and the bus, checks the
- * KEY_ENCRYPTION_KEY and loads the platform CA, builds the app and listens.
+ * KEY_ENCRYPTION_KEY, loads the platform CA and brings its leaves up to date,
+ * builds the app and listens.
  * Used by `main.ts` and by the one-process launcher of `npm start` (which passes its `hub`).
  */
 export async function startVerifier(config: VerifierConfig, logger: Logger = createLogger({ name: SERVICE_NAME, level: config.LOG_LEVEL }), options: { hub?: InProcessHub } = {}): Promise<RunningService> {
@@ -39,6 +41,8 @@ export async function startVerifier(config: VerifierConfig, logger: Logger = cre
     build: async ({ open }) => {
       const database = await open('database', () => openServiceDatabase({ service: SERVICE_NAME, config, schema, migrationsFolder: MIGRATIONS_FOLDER, logger }), (db) => db.close());
       const platformCa = await openKeyStore({ db: database.db, keyEncryptionKey }, { config, now: new Date() });
+      // Leaves after their CA: a re-issued or replaced CA means its leaves are re-issued too.
+      await reissuePlatformLeaves({ db: database.db, logger }, { ca: platformCa, host: new URL(publicBaseUrlOf(config)).hostname, now: new Date() });
       const bus = await open('bus', () => connectBusFromConfig(config, { name: SERVICE_NAME, logger, ...(options.hub ? { hub: options.hub } : {}) }), (b) => b.close());
       const verifyToken = createTokenVerifier(await resolveOidcSettings(config));
       return buildApp({ config, database, bus, verifyToken, logger, keyEncryptionKey, platformCa, trustedIssuers });

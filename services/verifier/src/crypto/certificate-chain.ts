@@ -1,3 +1,5 @@
+import { checkCertificateProfile, checkExtendedKeyUsage } from './certificate-profile.js';
+import type { CertificatePurpose } from './certificate-purposes.js';
 import { x509 } from './x509.js';
 
 /**
@@ -9,8 +11,12 @@ import { x509 } from './x509.js';
  * - every certificate of the path, the anchor included, is valid at `now`;
  * - every certificate above the leaf is a CA: basicConstraints cA true, its
  *   pathLenConstraint respected, keyUsage present with keyCertSign;
- * - the leaf is not a CA and has keyUsage with digitalSignature;
- * - every link's issuer name and signature; the leaf is never the anchor.
+ * - the leaf is not a CA and has keyUsage with digitalSignature; when it has
+ *   extendedKeyUsage, that lists a purpose of its use (`purpose`);
+ * - every link's issuer name and signature; the leaf is never the anchor;
+ * - every certificate meets the profile (`certificate-profile.ts`): no
+ *   critical extension this service does not understand, no RSA key under
+ *   2048 bits, no signature it relies on made with SHA-1 (or MD5).
  */
 
 export interface ValidateCertificateChainOptions {
@@ -20,6 +26,8 @@ export interface ValidateCertificateChainOptions {
   anchors: x509.X509Certificate[];
   /** Verification time. */
   now: Date;
+  /** What the leaf is used for: an extendedKeyUsage on it must allow this (`certificate-purposes.ts`). */
+  purpose: CertificatePurpose;
 }
 
 export type ValidateCertificateChainResult =
@@ -43,7 +51,7 @@ export async function validateCertificateChain(options: ValidateCertificateChain
 
   const problems: string[] = [];
   for (const [index, certificate] of full.entries()) {
-    const problem = checkCertificate(certificate, index, options.now);
+    const problem = checkCertificate(certificate, { index, isAnchor: index === full.length - 1, now: options.now, purpose: options.purpose });
     if (problem) problems.push(problem);
   }
   for (let index = 0; index < full.length - 1; index++) {
@@ -56,10 +64,16 @@ export async function validateCertificateChain(options: ValidateCertificateChain
 }
 
 /**
- * Why `certificate` cannot issue certificates, or undefined when it can:
- * basicConstraints cA true and keyUsage with keyCertSign (RFC 5280 §4.2.1.3, §4.2.1.9).
+ * Why `certificate` cannot be a trust anchor or issuing CA, or undefined when
+ * it can: basicConstraints cA true and keyUsage with keyCertSign (RFC 5280
+ * §4.2.1.3, §4.2.1.9), and the profile's key and extension rules (its own
+ * signature is not relied on: an anchor is trusted by configuration).
  */
 export function checkCaCertificate(certificate: x509.X509Certificate): string | undefined {
+  return caCapabilityProblem(certificate) ?? checkCertificateProfile(certificate, { signatureRelied: false });
+}
+
+function caCapabilityProblem(certificate: x509.X509Certificate): string | undefined {
   if (!certificate.getExtension(x509.BasicConstraintsExtension)?.ca) return 'is not a CA certificate (basicConstraints cA is not true)';
   const usage = certificate.getExtension(x509.KeyUsagesExtension);
   if (!usage || !(usage.usages & x509.KeyUsageFlags.keyCertSign)) return 'lacks keyUsage keyCertSign';
@@ -90,17 +104,32 @@ async function findAnchor(
   return undefined;
 }
 
-function checkCertificate(certificate: x509.X509Certificate, index: number, now: Date): string | undefined {
+interface CheckCertificateOptions {
+  /** Position in the path, leaf = 0. */
+  index: number;
+  /** The anchor: trusted by configuration, its own signature is not relied on. */
+  isAnchor: boolean;
+  now: Date;
+  purpose: CertificatePurpose;
+}
+
+function checkCertificate(certificate: x509.X509Certificate, options: CheckCertificateOptions): string | undefined {
+  const { index, now } = options;
   const name = `certificate "${certificate.subject}"`;
   if (now < certificate.notBefore) return `${name} is not valid before ${certificate.notBefore.toISOString()}`;
   if (now > certificate.notAfter) return `${name} expired at ${certificate.notAfter.toISOString()}`;
+  const profile = checkCertificateProfile(certificate, { signatureRelied: !options.isAnchor });
+  if (profile) return `${name} ${profile}`;
   if (index === 0) {
     if (certificate.getExtension(x509.BasicConstraintsExtension)?.ca) return `the leaf ${name} is a CA certificate`;
     const usage = certificate.getExtension(x509.KeyUsagesExtension);
     if (!usage || !(usage.usages & x509.KeyUsageFlags.digitalSignature)) return `the leaf ${name} lacks keyUsage digitalSignature`;
+    // A caller that names no purpose gets the strictest reading: no extendedKeyUsage allows it.
+    const wrongUse = checkExtendedKeyUsage(certificate, options.purpose ?? { name: 'an unnamed use', extendedKeyUsages: [] });
+    if (wrongUse) return `the leaf ${name} ${wrongUse}`;
     return undefined;
   }
-  const notCa = checkCaCertificate(certificate);
+  const notCa = caCapabilityProblem(certificate);
   if (notCa) return `${name} ${notCa}`;
   // pathLenConstraint counts the non-leaf certificates that may follow this one (RFC 5280 §4.2.1.9).
   const pathLength = certificate.getExtension(x509.BasicConstraintsExtension)!.pathLength;

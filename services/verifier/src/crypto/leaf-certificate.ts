@@ -1,4 +1,5 @@
 import type { JWK } from 'jose';
+import { hasMultiValuedRdn, requestSigningLeafName } from './certificate-names.js';
 import type { PlatformCa } from './platform-ca.js';
 import { randomSerialNumber } from './platform-ca.js';
 import { webCryptoPublicKey, type KeyType } from './signing-key.js';
@@ -26,7 +27,7 @@ export async function issueLeafCertificate(options: IssueLeafOptions): Promise<s
   const notAfter = new Date(Math.min(options.now.getTime() + LEAF_VALIDITY_DAYS * DAY_MS, caEnd));
   const certificate = await x509.X509CertificateGenerator.create({
     serialNumber: randomSerialNumber(),
-    subject: [{ CN: [options.host], O: [options.orgId.slice(0, 64)], OU: ['OpenID4VP request signing'] }],
+    subject: requestSigningLeafName({ host: options.host, orgId: options.orgId }),
     issuer: options.ca.certificate.subjectName,
     notBefore: new Date(options.now.getTime() - 5 * 60_000),
     notAfter,
@@ -53,8 +54,8 @@ export interface LeafRenewalOptions {
 
 /**
  * True when a platform-issued leaf must be replaced: it is near its end, names
- * another host than PUBLIC_BASE_URL's, or was issued by another CA (the CA was
- * replaced in config).
+ * another host than PUBLIC_BASE_URL's, was issued by another CA (the CA was
+ * replaced in config, or re-issued), or has the old multi-valued RDN subject.
  */
 export async function leafNeedsRenewal(options: LeafRenewalOptions): Promise<boolean> {
   const [leafDer] = options.chain;
@@ -64,6 +65,8 @@ export async function leafNeedsRenewal(options: LeafRenewalOptions): Promise<boo
   if (options.now > leaf.notAfter) return true;
   if (!sanDnsNamesOf(leaf).includes(options.host)) return true;
   if (leaf.issuer !== options.ca.certificate.subject) return true;
+  // Issued before names had one attribute per RDN: strict parsers refuse it.
+  if (hasMultiValuedRdn(leaf.subjectName)) return true;
   return !(await leaf.verify({ publicKey: options.ca.certificate.publicKey, signatureOnly: true }));
 }
 

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readPemBlocks, toPem } from '@tessera/service-kit';
 import { checkCaCertificate } from './certificate-chain.js';
+import { platformCaName } from './certificate-names.js';
 import { ECDSA_P256, subtle, x509, type WebCryptoKey, type WebCryptoKeyPair } from './x509.js';
 
 /** The platform's request-signing CA: it issues every organisation's leaf (HAIP: leaves are never self-signed). */
@@ -23,26 +24,44 @@ export function randomSerialNumber(): string {
   return bytes.toString('hex');
 }
 
+const DEFAULT_CA_NAME = 'Tessera Platform Request Signing CA';
+
 /** A new self-signed P-256 root for request signing (10 years, path length 0). */
 export async function generatePlatformCa(options: { now: Date; commonName?: string }): Promise<PlatformCaPem> {
   const keys = (await subtle.generateKey(ECDSA_P256, true, ['sign', 'verify'])) as WebCryptoKeyPair;
+  const certificate = await selfSignPlatformCa({ keys, now: options.now, commonName: options.commonName ?? DEFAULT_CA_NAME });
+  const pkcs8 = Buffer.from(await subtle.exportKey('pkcs8', keys.privateKey));
+  return { certificatePem: certificate.toString('pem'), privateKeyPem: toPem('PRIVATE KEY', pkcs8) };
+}
+
+/**
+ * A new certificate for an existing platform CA key: the same key, the current
+ * name shape (one attribute per RDN), a new serial and validity from `now`. Used
+ * to replace a stored CA certificate of the old name shape (`openKeyStore`).
+ */
+export async function reissuePlatformCaCertificate(ca: PlatformCa, now: Date): Promise<string> {
+  const publicKey = (await ca.certificate.publicKey.export(ECDSA_P256, ['verify'])) as WebCryptoKey;
+  const commonName = ca.certificate.subjectName.getField('CN')[0] ?? DEFAULT_CA_NAME;
+  const certificate = await selfSignPlatformCa({ keys: { publicKey, privateKey: ca.privateKey }, now, commonName });
+  return certificate.toString('pem');
+}
+
+async function selfSignPlatformCa(options: { keys: WebCryptoKeyPair; now: Date; commonName: string }): Promise<x509.X509Certificate> {
   const notAfter = new Date(options.now);
   notAfter.setUTCFullYear(notAfter.getUTCFullYear() + CA_VALIDITY_YEARS);
-  const certificate = await x509.X509CertificateGenerator.createSelfSigned({
+  return x509.X509CertificateGenerator.createSelfSigned({
     serialNumber: randomSerialNumber(),
-    name: [{ CN: [options.commonName ?? 'Tessera Platform Request Signing CA'], O: ['Tessera'] }],
+    name: platformCaName(options.commonName),
     notBefore: new Date(options.now.getTime() - 5 * 60_000),
     notAfter,
     signingAlgorithm: ECDSA_P256,
-    keys,
+    keys: options.keys,
     extensions: [
       new x509.BasicConstraintsExtension(true, 0, true),
       new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign, true),
-      await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
+      await x509.SubjectKeyIdentifierExtension.create(options.keys.publicKey),
     ],
   });
-  const pkcs8 = Buffer.from(await subtle.exportKey('pkcs8', keys.privateKey));
-  return { certificatePem: certificate.toString('pem'), privateKeyPem: toPem('PRIVATE KEY', pkcs8) };
 }
 
 /**

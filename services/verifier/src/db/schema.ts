@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, index, jsonb, pgSchema, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, index, integer, jsonb, pgSchema, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 /** The service's own Postgres schema: it can share a database with the other services. */
 export const verifierSchema = pgSchema('verifier');
@@ -102,6 +102,17 @@ export const presentationSessions = verifierSchema.table(
     errorCode: text('error_code'),
     errorMessage: text('error_message'),
     requestRetrievedAt: timestamp('request_retrieved_at', { withTimezone: true, mode: 'date' }),
+    /**
+     * Per-session limits (SESSION_REQUEST_FETCH_LIMIT, SESSION_RESPONSE_LIMIT): the
+     * requests counted in the window that started at `limit_window_started_at`. Bumped
+     * by the statement that reads the session on the public endpoints, so all replicas
+     * share one count; never part of the session's state (`updated_at` is not touched).
+     */
+    requestFetchCount: integer('request_fetch_count').notNull().default(0),
+    responseCount: integer('response_count').notNull().default(0),
+    limitWindowStartedAt: timestamp('limit_window_started_at', { withTimezone: true, mode: 'date' }),
+    /** SHA-256 (base64url) of the `response_code` handed out with the redirect after a verified answer; never the code itself. */
+    responseCodeHash: text('response_code_hash'),
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
     ...timestamps,
   },
@@ -147,6 +158,8 @@ export const trustAnchors = verifierSchema.table(
     fingerprint: text('fingerprint').notNull(),
     certificatePem: text('certificate_pem'),
     did: text('did'),
+    /** `vct` values and mdoc doctypes chains under this anchor may issue; null = any type. */
+    credentialTypes: text('credential_types').array(),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex('trust_anchors_org_fingerprint_key').on(t.orgId, t.fingerprint), index('trust_anchors_org_created_idx').on(t.orgId, t.createdAt.desc())],

@@ -17,13 +17,18 @@ function openAndUnexpired(id: string, now: Date) {
 
 /**
  * `ResponseVerified` plus the result, in one transaction: the result row exists
- * exactly when the session reads verified. Undefined when another answer won.
+ * exactly when the session reads verified, and so does the hash of the
+ * `response_code` its redirect carries (same-device flows). Undefined when
+ * another answer won.
  */
-export async function markResponseVerified(db: VerifierDb, params: { id: string; now: Date; outcome: VerifiedOutcome }): Promise<{ session: SessionRow; result: PresentationResultRow } | undefined> {
+export async function markResponseVerified(
+  db: VerifierDb,
+  params: { id: string; now: Date; outcome: VerifiedOutcome; responseCodeHash?: string },
+): Promise<{ session: SessionRow; result: PresentationResultRow } | undefined> {
   return db.transaction(async (tx) => {
     const [session] = await tx
       .update(presentationSessions)
-      .set({ state: 'ResponseVerified', errorCode: null, errorMessage: null, updatedAt: params.now })
+      .set({ state: 'ResponseVerified', errorCode: null, errorMessage: null, responseCodeHash: params.responseCodeHash ?? null, updatedAt: params.now })
       .where(openAndUnexpired(params.id, params.now))
       .returning();
     if (!session) return undefined;

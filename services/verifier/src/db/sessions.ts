@@ -44,6 +44,46 @@ export async function findSessionByRequestId(db: VerifierDb, authorizationReques
   return row;
 }
 
+/** Which session a public request names: the wallet endpoints by `authorizationRequestId`, the DC API call by organisation and id. */
+export type CountedSessionKey = { authorizationRequestId: string } | { orgId: string; id: string };
+
+export interface CountSessionRequestParams {
+  session: CountedSessionKey;
+  /** What is counted: a request-object fetch or an answer (wallet response, DC API response). */
+  counter: 'requestFetch' | 'response';
+  now: Date;
+  /** Length of a counting window; the counts restart when it has passed. */
+  windowMs: number;
+}
+
+/**
+ * Reads a session and counts this request against its per-session limits in one
+ * statement (UPDATE … RETURNING): one round trip, as the plain read it replaces,
+ * and one count for every replica. When the window that started at
+ * `limit_window_started_at` has passed, the counts restart with this request.
+ * `updated_at` is left alone: being counted is not a change of the session.
+ * Undefined when no such session exists (nothing is written then).
+ */
+export async function countSessionRequest(db: VerifierDb, params: CountSessionRequestParams): Promise<SessionRow | undefined> {
+  const now = params.now.toISOString();
+  const windowStart = new Date(params.now.getTime() - params.windowMs).toISOString();
+  const t = presentationSessions;
+  const restart = sql`(${t.limitWindowStartedAt} is null or ${t.limitWindowStartedAt} <= ${windowStart}::timestamptz)`;
+  const bump = (column: typeof t.requestFetchCount | typeof t.responseCount, counted: boolean) =>
+    counted ? sql`case when ${restart} then 1 else ${column} + 1 end` : sql`case when ${restart} then 0 else ${column} end`;
+  const key = 'authorizationRequestId' in params.session ? eq(t.authorizationRequestId, params.session.authorizationRequestId) : and(eq(t.orgId, params.session.orgId), eq(t.id, params.session.id));
+  const [row] = await db
+    .update(t)
+    .set({
+      limitWindowStartedAt: sql`case when ${restart} then ${now}::timestamptz else ${t.limitWindowStartedAt} end`,
+      requestFetchCount: bump(t.requestFetchCount, params.counter === 'requestFetch'),
+      responseCount: bump(t.responseCount, params.counter === 'response'),
+    })
+    .where(key)
+    .returning();
+  return row;
+}
+
 export async function findSession(db: VerifierDb, params: { orgId: string; id: string }): Promise<SessionRow | undefined> {
   const [row] = await db.select().from(presentationSessions).where(and(eq(presentationSessions.orgId, params.orgId), eq(presentationSessions.id, params.id)));
   return row;

@@ -1,5 +1,6 @@
-// Request-signing keys per organisation and key type. Tenant scoping: every query takes `orgId`.
-import { and, eq } from 'drizzle-orm';
+// Request-signing keys per organisation and key type. Tenant scoping: every query takes `orgId`,
+// except the start-time walk over platform-issued keys (`listPlatformSigningKeys`), which is platform work.
+import { and, asc, eq, gt, or, sql } from 'drizzle-orm';
 import { platformSettings, signingKeys, type SigningKeyRow } from './schema.js';
 import type { VerifierDb } from './types.js';
 
@@ -58,4 +59,38 @@ export async function ensurePlatformSetting(db: VerifierDb, name: string, create
   const stored = await findPlatformSetting(db, name);
   if (!stored) throw new Error(`platform setting ${name} could not be stored`);
   return stored;
+}
+
+/**
+ * Replaces a platform setting only if it still holds `expected` (compared as JSON):
+ * of replicas starting together, one replaces it and the others read back its value.
+ */
+export async function replacePlatformSetting(db: VerifierDb, params: { name: string; expected: Record<string, string>; value: Record<string, string> }): Promise<boolean> {
+  const rows = await db
+    .update(platformSettings)
+    .set({ value: params.value })
+    .where(and(eq(platformSettings.name, params.name), sql`${platformSettings.value} = ${JSON.stringify(params.expected)}::jsonb`))
+    .returning({ name: platformSettings.name });
+  return rows.length > 0;
+}
+
+/** Upsert of a platform setting (last writer wins): for markers whose value any replica may write. */
+export async function upsertPlatformSetting(db: VerifierDb, params: { name: string; value: Record<string, string> }): Promise<void> {
+  await db.insert(platformSettings).values({ name: params.name, value: params.value }).onConflictDoUpdate({ target: platformSettings.name, set: { value: params.value } });
+}
+
+/** A page of platform-issued signing keys (all organisations), in key order after `after`: the start-time re-issue walks them. */
+export async function listPlatformSigningKeys(db: VerifierDb, params: { after?: { orgId: string; keyType: string }; limit: number }): Promise<SigningKeyRow[]> {
+  const after = params.after;
+  return db
+    .select()
+    .from(signingKeys)
+    .where(
+      and(
+        eq(signingKeys.source, 'platform'),
+        after ? or(gt(signingKeys.orgId, after.orgId), and(eq(signingKeys.orgId, after.orgId), gt(signingKeys.keyType, after.keyType))) : undefined,
+      ),
+    )
+    .orderBy(asc(signingKeys.orgId), asc(signingKeys.keyType))
+    .limit(params.limit);
 }

@@ -24,11 +24,21 @@ export async function deleteTrustAnchor(db: VerifierDb, params: { orgId: string;
   return row;
 }
 
+/** One anchor as verification uses it: the certificate or the DID, and its type limit (undefined = any type). */
+export interface TrustAnchorMaterial {
+  certificates: Array<{ certificatePem: string; credentialTypes?: string[] }>;
+  dids: Array<{ did: string; credentialTypes?: string[] }>;
+}
+
 /** All of an organisation's anchors as verification uses them, read fresh each time (no cache to go stale). */
-export async function readTrustAnchorMaterial(db: VerifierDb, orgId: string): Promise<{ certificates: string[]; dids: string[] }> {
-  const rows = await db.select({ certificatePem: trustAnchors.certificatePem, did: trustAnchors.did }).from(trustAnchors).where(eq(trustAnchors.orgId, orgId));
+export async function readTrustAnchorMaterial(db: VerifierDb, orgId: string): Promise<TrustAnchorMaterial> {
+  const rows = await db
+    .select({ certificatePem: trustAnchors.certificatePem, did: trustAnchors.did, credentialTypes: trustAnchors.credentialTypes })
+    .from(trustAnchors)
+    .where(eq(trustAnchors.orgId, orgId));
+  const limit = (types: string[] | null) => (types ? { credentialTypes: types } : {});
   return {
-    certificates: rows.flatMap((row) => (row.certificatePem ? [row.certificatePem] : [])),
-    dids: rows.flatMap((row) => (row.did ? [row.did] : [])),
+    certificates: rows.flatMap((row) => (row.certificatePem ? [{ certificatePem: row.certificatePem, ...limit(row.credentialTypes) }] : [])),
+    dids: rows.flatMap((row) => (row.did ? [{ did: row.did, ...limit(row.credentialTypes) }] : [])),
   };
 }

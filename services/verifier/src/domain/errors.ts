@@ -1,5 +1,5 @@
 import { ErrorCode } from '@tessera/contracts';
-import { notFound, type AppError } from '@tessera/service-kit';
+import { AppError, notFound } from '@tessera/service-kit';
 
 // The "no such record" refusals several use cases share, with one wording each.
 // Another organisation's record reads the same as a missing one (ARCHITECTURE.md).
@@ -14,4 +14,15 @@ export function verificationTemplateNotFound(): AppError {
 
 export function presentationSessionNotFound(): AppError {
   return notFound('The organisation has no presentation session with this id.', ErrorCode.NOT_FOUND);
+}
+
+/** 429 on a management route, with the seconds to wait: the route's `onError` hook sets `Retry-After` from it. */
+export class RetryLaterError extends AppError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(429, ErrorCode.RATE_LIMITED, message);
+    this.name = 'RetryLaterError';
+  }
 }

@@ -1,5 +1,6 @@
 import { ErrorCode, type ResponseMode } from '@tessera/contracts';
 import { AppError, badRequest } from '@tessera/service-kit';
+import { hasResponseCodeParameter } from './redirect-uri.js';
 
 /** Digital Credentials API modes (OpenID4VP 1.0 Appendix A): no request_uri, no response_uri, origins instead. */
 export function isDcApiMode(mode: ResponseMode): boolean {
@@ -20,7 +21,8 @@ export interface CheckResponseModeOptions {
 /**
  * `expectedOrigins` is required for the DC API modes and refused for the
  * redirect modes; `redirectUri` (same-device redirect after `direct_post`) only
- * makes sense for the redirect modes. Origins must be bare origins.
+ * makes sense for the redirect modes, and must not carry `response_code` (the
+ * service adds it). Origins must be bare origins.
  */
 export function checkResponseModeOptions(options: CheckResponseModeOptions): void {
   const { responseMode, expectedOrigins, redirectUri } = options;
@@ -39,6 +41,10 @@ export function checkResponseModeOptions(options: CheckResponseModeOptions): voi
   const badOrigins = (expectedOrigins ?? []).map((origin, index) => ({ origin, index })).filter(({ origin }) => !isOrigin(origin));
   if (badOrigins.length > 0) {
     throw badRequest('expectedOrigins must be origins such as https://rp.example (scheme, host, optional port).', badOrigins.map(({ index }) => ({ path: `/expectedOrigins/${index}`, message: 'is not an origin' })));
+  }
+  // The verified answer's redirect adds response_code; one already there would be ambiguous.
+  if (redirectUri && hasResponseCodeParameter(redirectUri)) {
+    throw badRequest('redirectUri must not carry a response_code query parameter: the service adds its own.', [{ path: '/redirectUri', message: 'has a response_code query parameter' }]);
   }
 }
 

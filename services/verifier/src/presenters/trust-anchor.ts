@@ -9,6 +9,7 @@ export function toTrustAnchor(row: TrustAnchorRow): TrustAnchor {
     subject: row.subject,
     ...(row.notAfter ? { notAfter: row.notAfter.toISOString() } : {}),
     fingerprint: row.fingerprint,
+    ...(row.credentialTypes ? { credentialTypes: row.credentialTypes } : {}),
     createdAt: row.createdAt.toISOString(),
   };
 }

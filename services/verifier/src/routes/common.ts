@@ -1,5 +1,7 @@
 import { Type, type TSchema } from 'typebox';
 import { Envelope, Page } from '@tessera/contracts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { RetryLaterError } from '../domain/errors.js';
 
 /** Path parameters every management route has. */
 export const OrgParamsSchema = Type.Object({ orgId: Type.String({ minLength: 1, maxLength: 200 }) });
@@ -13,4 +15,13 @@ export function envelopeOf<T extends TSchema>(data: T) {
 
 export function pageEnvelopeOf<T extends TSchema>(item: T) {
   return Envelope(Page(item));
+}
+
+/**
+ * Route `onError` hook: a RetryLaterError (a per-session limit on a management
+ * route) carries its wait; the service's error handler writes the body, this
+ * adds `Retry-After` (ARCHITECTURE.md: 429 sets it).
+ */
+export async function setRetryAfter(_request: FastifyRequest, reply: FastifyReply, error: unknown): Promise<void> {
+  if (error instanceof RetryLaterError) void reply.header('retry-after', String(error.retryAfterSeconds));
 }

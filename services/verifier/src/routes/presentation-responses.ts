@@ -3,7 +3,7 @@ import { envelope, routeSchema, type App } from '@tessera/service-kit';
 import { toAuthorizationResponseOutcome, toPresentationResponse } from '../presenters/presentation-response.js';
 import { readPresentationResponse } from '../use-cases/read-presentation-response.js';
 import { verifyDcApiResponse, type VerifyDcApiResponseDeps } from '../use-cases/verify-dc-api-response.js';
-import { envelopeOf, MANAGEMENT, OrgParamsSchema } from './common.js';
+import { envelopeOf, MANAGEMENT, OrgParamsSchema, setRetryAfter } from './common.js';
 
 const tags = ['presentations'];
 
@@ -12,12 +12,19 @@ export function registerPresentationResponseRoutes(app: App, deps: VerifyDcApiRe
     '/verifier-presentation-response',
     {
       schema: routeSchema(
-        { summary: 'What a verified session proved (409 unless ResponseVerified)', tags, security: MANAGEMENT, errors: [404, 409] },
+        {
+          summary: 'What a verified session proved (409 unless ResponseVerified)',
+          description: 'responseCode (optional): the response_code the wallet’s redirect carried; a wrong one is 403 RESPONSE_CODE_MISMATCH, with no presentation data.',
+          tags,
+          security: MANAGEMENT,
+          errors: [404, 409],
+        },
         { params: OrgParamsSchema, querystring: PresentationResponseQuerySchema, response: { 200: envelopeOf(PresentationResponseSchema) } },
       ),
     },
     async (request) => {
-      const read = await readPresentationResponse(deps, { orgId: request.params.orgId, sessionId: request.query.verificationPresentationId });
+      const { verificationPresentationId, responseCode } = request.query;
+      const read = await readPresentationResponse(deps, { orgId: request.params.orgId, sessionId: verificationPresentationId, ...(responseCode !== undefined ? { responseCode } : {}) });
       return envelope(200, 'Verified presentation.', toPresentationResponse(read.session, read.result));
     },
   );
@@ -25,8 +32,9 @@ export function registerPresentationResponseRoutes(app: App, deps: VerifyDcApiRe
   app.post(
     '/verify-authorization-response',
     {
+      onError: setRetryAfter,
       schema: routeSchema(
-        { summary: 'Verify the authorization response a browser received over the Digital Credentials API', tags, security: MANAGEMENT, errors: [404, 409] },
+        { summary: 'Verify the authorization response a browser received over the Digital Credentials API', tags, security: MANAGEMENT, errors: [404, 409, 429] },
         { params: OrgParamsSchema, body: VerifyAuthorizationResponseBodySchema, response: { 200: envelopeOf(AuthorizationResponseOutcomeSchema) } },
       ),
     },

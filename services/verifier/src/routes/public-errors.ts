@@ -12,6 +12,7 @@ export function rateLimitError(_request: FastifyRequest, context: { after: strin
 export function oauthErrorHandler(error: unknown, request: FastifyRequest, reply: FastifyReply): void {
   if (error instanceof OAuthError) {
     request.log.info({ statusCode: error.statusCode, error: error.error }, error.description);
+    if (error.retryAfterSeconds !== undefined) void reply.header('retry-after', String(error.retryAfterSeconds));
     void reply.code(error.statusCode).send({ error: error.error, error_description: error.description });
     return;
   }

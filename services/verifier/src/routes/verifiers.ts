@@ -42,8 +42,12 @@ export function registerVerifierRoutes(app: App, deps: VerifierRouteDeps): void 
 
   app.put(
     '/verifier/:verifierId',
-    { schema: routeSchema({ summary: 'Update a verifier', tags, security: MANAGEMENT, errors: [404] }, { params: VerifierParamsSchema, body: UpdateVerifierBodySchema, response: { 200: envelopeOf(VerifierSchema) } }) },
-    async (request) => envelope(200, 'Verifier updated.', toVerifier(await updateVerifier(deps, { ...request.params, ...request.body }))),
+    { schema: routeSchema({ summary: 'Update a verifier', description: 'Replaces clientMetadata. A verifierId in the body must equal the path’s (400 VERIFIER_ID_IMMUTABLE otherwise).', tags, security: MANAGEMENT, errors: [404] }, { params: VerifierParamsSchema, body: UpdateVerifierBodySchema, response: { 200: envelopeOf(VerifierSchema) } }) },
+    async (request) => {
+      const { verifierId: bodyVerifierId, clientMetadata } = request.body;
+      const row = await updateVerifier(deps, { ...request.params, ...(bodyVerifierId !== undefined ? { bodyVerifierId } : {}), ...(clientMetadata ? { clientMetadata } : {}) });
+      return envelope(200, 'Verifier updated.', toVerifier(row));
+    },
   );
 
   app.delete(

@@ -19,7 +19,7 @@ export interface CreateTrustAnchorInput {
 
 /**
  * Trusts an issuer CA certificate or DID for the organisation (VERIFIER.md,
- * Trust anchors): 400 for anything `parseTrustAnchor` refuses, 409
+ * Trust anchors), optionally only for some credential types: 400 for anything `parseTrustAnchor` refuses, 409
  * TRUST_ANCHOR_EXISTS for a fingerprint the organisation already trusts.
  */
 export async function createTrustAnchor(deps: CreateTrustAnchorDeps, input: CreateTrustAnchorInput): Promise<TrustAnchorRow> {
@@ -39,6 +39,8 @@ export async function createTrustAnchor(deps: CreateTrustAnchorDeps, input: Crea
     // Only the one certificate that was checked is kept, whatever else the text held.
     certificatePem: isDid ? null : splitPemCertificates(body.certificatePem)[0]!,
     did: isDid ? body.did : null,
+    // Kept as given minus repeats; no list means any type.
+    credentialTypes: body.credentialTypes ? [...new Set(body.credentialTypes)] : null,
     createdAt: deps.clock(),
   });
   if (!row) throw conflict(TrustAnchorErrorCode.TRUST_ANCHOR_EXISTS, `The organisation already trusts this ${anchor.kind === 'did' ? 'DID' : 'certificate'} (fingerprint ${anchor.fingerprint}).`);

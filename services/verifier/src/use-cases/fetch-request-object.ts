@@ -2,11 +2,12 @@ import { sessionUpdatedEvent, type ResponseMode } from '@tessera/contracts';
 import { publishEvent, type Logger } from '@tessera/service-kit';
 import { KeyDecryptionError } from '../crypto/key-encryption.js';
 import { signRequestObject } from '../crypto/sign-request-object.js';
-import { findSessionByRequestId, markRequestRetrieved } from '../db/sessions.js';
+import { countSessionRequest, markRequestRetrieved } from '../db/sessions.js';
 import type { Clock } from '../domain/clock.js';
 import { OAuthError } from '../domain/oauth-error.js';
 import { buildRequestObject } from '../domain/request-object.js';
 import { isDcApiMode } from '../domain/response-mode.js';
+import { checkSessionLimit, type SessionLimits } from '../domain/session-limits.js';
 import { isWalletMetadata } from '../domain/wallet-metadata.js';
 import { checkSessionOpen } from './steps/check-session-open.js';
 import type { PersistSessionExpiryDeps } from './steps/persist-session-expiry.js';
@@ -17,6 +18,7 @@ export interface FetchRequestObjectDeps extends PersistSessionExpiryDeps {
   clock: Clock;
   loadSigningMaterial: LoadSigningMaterial;
   logger: Logger;
+  sessionLimits: SessionLimits;
 }
 
 export interface FetchRequestObjectInput {
@@ -32,15 +34,21 @@ export interface FetchRequestObjectInput {
  * The wallet fetches the request by reference: a freshly signed request object
  * each time (so a `wallet_nonce` can be echoed); the first fetch moves the
  * session `RequestCreated` → `RequestUriRetrieved`. Unknown, expired, answered
- * and DC API sessions answer OAuth errors. Returns the compact JWS.
+ * and DC API sessions answer OAuth errors, fetches beyond the session's limit
+ * (SESSION_REQUEST_FETCH_LIMIT per window) 429. Returns the compact JWS.
  */
 export async function fetchRequestObject(deps: FetchRequestObjectDeps, input: FetchRequestObjectInput): Promise<string> {
   if (input.walletMetadata !== undefined && !isWalletMetadata(input.walletMetadata)) throw new OAuthError(400, 'invalid_request', 'wallet_metadata must be a JSON object.');
-  const session = await findSessionByRequestId(deps.db, input.authorizationRequestId);
+  const now = deps.clock();
+  // Read and counted in one statement: every fetch counts against the session's limit.
+  const session = await countSessionRequest(deps.db, { session: { authorizationRequestId: input.authorizationRequestId }, counter: 'requestFetch', now, windowMs: deps.sessionLimits.windowMs });
   if (!session) throw new OAuthError(404, 'invalid_request_uri', 'No authorization request exists at this request_uri.');
+  const limit = checkSessionLimit({ session, counter: 'requestFetch', limits: deps.sessionLimits, now });
+  if (!limit.ok) {
+    throw new OAuthError(429, 'temporarily_unavailable', `Too many fetches of this request object: retry after ${limit.retryAfterSeconds} s.`, { retryAfterSeconds: limit.retryAfterSeconds });
+  }
   const responseMode = session.responseMode as ResponseMode;
   if (isDcApiMode(responseMode)) throw new OAuthError(400, 'invalid_request_uri', 'This request is delivered through the Digital Credentials API, not by reference.');
-  const now = deps.clock();
   const open = await checkSessionOpen(deps, { session, now, requestId: input.requestId });
   if (!open.open) throw new OAuthError(400, 'invalid_request_uri', open.expired ? 'The authorization request has expired.' : 'The authorization request is no longer open.');
   let key;

@@ -3,6 +3,7 @@ import type { JWK } from 'jose';
 import type { ErrorDetail } from '@tessera/contracts';
 import { badRequest, splitPemCertificates } from '@tessera/service-kit';
 import { isSelfSigned, validateCertificateChain } from '../crypto/certificate-chain.js';
+import { REQUEST_SIGNER } from '../crypto/certificate-purposes.js';
 import type { KeyEncryptionKey } from '../crypto/key-encryption.js';
 import { signingKeyContext } from '../crypto/sealing-contexts.js';
 import { publicJwkOf, samePublicKey, type KeyType } from '../crypto/signing-key.js';
@@ -43,7 +44,7 @@ export async function importCertificate(deps: ImportCertificateDeps, input: Impo
   if (chain.length < 2) throw invalid('/certificateChainPem', "include the leaf's issuing CA certificate after the leaf, so the chain can be checked");
   const now = deps.clock();
   // The chain's last certificate is where it is anchored: the wallet's trust decides the rest.
-  const validated = await validateCertificateChain({ chain, anchors: [chain[chain.length - 1]!], now });
+  const validated = await validateCertificateChain({ chain, anchors: [chain[chain.length - 1]!], now, purpose: REQUEST_SIGNER });
   if (!validated.ok) {
     throw badRequest('The certificate chain is not valid: see details.', validated.problems.map((problem) => ({ path: '/certificateChainPem', message: problem })));
   }

@@ -2,9 +2,10 @@ import { readFileSync } from 'node:fs';
 import { StartupError } from '@tessera/service-kit';
 import type { VerifierConfig } from '../config.js';
 import { KeyDecryptionError, type KeyEncryptionKey } from '../crypto/key-encryption.js';
-import { generatePlatformCa, loadPlatformCa, type PlatformCa, type PlatformCaPem } from '../crypto/platform-ca.js';
+import { hasMultiValuedRdn } from '../crypto/certificate-names.js';
+import { generatePlatformCa, loadPlatformCa, reissuePlatformCaCertificate, type PlatformCa, type PlatformCaPem } from '../crypto/platform-ca.js';
 import { KEY_CHECK_CONTEXT, PLATFORM_CA_CONTEXT } from '../crypto/sealing-contexts.js';
-import { ensurePlatformSetting } from '../db/signing-keys.js';
+import { ensurePlatformSetting, findPlatformSetting, replacePlatformSetting } from '../db/signing-keys.js';
 import type { VerifierDb } from '../db/types.js';
 
 // A start step (server.ts, before the app serves): the key store is usable.
@@ -37,8 +38,9 @@ export interface OpenKeyStoreInput {
 /**
  * Verifies the KEY_ENCRYPTION_KEY opens this database's secrets (else
  * KeyEncryptionKeyMismatchError, nothing created) and loads or creates the
- * platform CA: the configured one (PEM inline or in files), else the one
- * generated at first start and stored with its key sealed.
+ * platform CA: the configured one (PEM inline or in files, used as given), else
+ * the one generated at first start and stored with its key sealed — re-issued
+ * with the same key when it still has the old multi-valued RDN name.
  */
 export async function openKeyStore(deps: OpenKeyStoreDeps, input: OpenKeyStoreInput): Promise<PlatformCa> {
   await verifyKeyEncryptionKey(deps);
@@ -50,7 +52,16 @@ export async function openKeyStore(deps: OpenKeyStoreDeps, input: OpenKeyStoreIn
     return { certificatePem: generated.certificatePem, sealedPrivateKey: deps.keyEncryptionKey.seal(generated.privateKeyPem, PLATFORM_CA_CONTEXT) };
   });
   const privateKeyPem = deps.keyEncryptionKey.open(stored.sealedPrivateKey ?? '', PLATFORM_CA_CONTEXT);
-  return loadPlatformCa({ certificatePem: stored.certificatePem ?? '', privateKeyPem }, input.now);
+  const ca = await loadPlatformCa({ certificatePem: stored.certificatePem ?? '', privateKeyPem }, input.now);
+  if (!hasMultiValuedRdn(ca.certificate.subjectName)) return ca;
+  // Generated before names had one attribute per RDN (strict parsers refuse the old
+  // multi-valued one): re-issued with the same key. The conditional update lets one of
+  // several replicas starting together replace it; all then load what is stored. Leaves
+  // signed under the old certificate are re-issued after this (`reissuePlatformLeaves`).
+  const certificatePem = await reissuePlatformCaCertificate(ca, input.now);
+  await replacePlatformSetting(deps.db, { name: PLATFORM_CA_CONTEXT, expected: stored, value: { ...stored, certificatePem } });
+  const current = await findPlatformSetting(deps.db, PLATFORM_CA_CONTEXT);
+  return loadPlatformCa({ certificatePem: current?.certificatePem ?? certificatePem, privateKeyPem }, input.now);
 }
 
 /**

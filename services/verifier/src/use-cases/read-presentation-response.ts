@@ -1,5 +1,6 @@
 import { ErrorCode } from '@tessera/contracts';
 import { AppError, isUuid } from '@tessera/service-kit';
+import { responseCodeMatches } from '../crypto/response-code.js';
 import type { PresentationResultRow, SessionRow } from '../db/schema.js';
 import { findPresentationResult } from '../db/session-outcomes.js';
 import { findSession } from '../db/sessions.js';
@@ -16,6 +17,8 @@ export interface ReadPresentationResponseDeps {
 export interface ReadPresentationResponseInput {
   orgId: string;
   sessionId: string;
+  /** The `response_code` the relying party received with the wallet's redirect; when given it must be the session's. */
+  responseCode?: string;
 }
 
 export interface PresentationResponseRead {
@@ -23,11 +26,21 @@ export interface PresentationResponseRead {
   result: PresentationResultRow;
 }
 
-/** `GET verifier-presentation-response`: what a verified session proved; 404 unknown, 409 PRESENTATION_NOT_VERIFIED unless ResponseVerified. */
+/**
+ * `GET verifier-presentation-response`: what a verified session proved; 404
+ * unknown, 403 RESPONSE_CODE_MISMATCH when a `responseCode` is given that is not
+ * the one the session's redirect carried (checked before the state, so a wrong
+ * code learns nothing about the session), 409 PRESENTATION_NOT_VERIFIED unless
+ * ResponseVerified. The code is not consumed: reading is idempotent, so a relying
+ * party that retries gets the same answer.
+ */
 export async function readPresentationResponse(deps: ReadPresentationResponseDeps, input: ReadPresentationResponseInput): Promise<PresentationResponseRead> {
   const { orgId, sessionId } = input;
   const session = isUuid(sessionId) ? await findSession(deps.db, { orgId, id: sessionId }) : undefined;
   if (!session) throw presentationSessionNotFound();
+  if (input.responseCode !== undefined && !responseCodeMatches(input.responseCode, session.responseCodeHash)) {
+    throw new AppError(403, ErrorCode.RESPONSE_CODE_MISMATCH, 'The responseCode is not the one this session’s redirect carried: the redirect did not come from this session’s wallet (a possible session fixation). Do not accept this result for the user.');
+  }
   const { state } = effectiveSessionState(session, deps.clock());
   const result = state === 'ResponseVerified' ? await findPresentationResult(deps.db, { orgId, sessionId }) : undefined;
   if (!result) throw new AppError(409, ErrorCode.PRESENTATION_NOT_VERIFIED, `The session is ${state}: presentation data exists only once it is ResponseVerified.`);

@@ -1,15 +1,18 @@
 import { ErrorCode, type ResponseMode } from '@tessera/contracts';
-import { findSessionByRequestId } from '../db/sessions.js';
+import { generateResponseCode, hashResponseCode } from '../crypto/response-code.js';
+import { countSessionRequest } from '../db/sessions.js';
 import { readDecryptedResponse, readFormResponse, walletErrorMessage, type AuthorizationResponseParts } from '../domain/authorization-response.js';
 import { OAuthError } from '../domain/oauth-error.js';
+import { addResponseCode } from '../domain/redirect-uri.js';
 import { isDcApiMode, isEncryptedMode } from '../domain/response-mode.js';
+import { checkSessionLimit, type SessionLimits } from '../domain/session-limits.js';
 import { decryptAuthorizationResponse } from '../verification/index.js';
 import { checkSessionOpen } from './steps/check-session-open.js';
 import { openSessionDecryptionKey, type OpenSessionDecryptionKeyDeps } from './steps/open-session-decryption-key.js';
 import { runVerification, type RunVerificationDeps } from './steps/run-verification.js';
 import { settleSessionOutcome, type SessionOutcome, type SettleSessionOutcomeDeps } from './steps/settle-session-outcome.js';
 
-export type ReceiveWalletResponseDeps = SettleSessionOutcomeDeps & RunVerificationDeps & OpenSessionDecryptionKeyDeps;
+export type ReceiveWalletResponseDeps = SettleSessionOutcomeDeps & RunVerificationDeps & OpenSessionDecryptionKeyDeps & { sessionLimits: SessionLimits };
 
 export interface ReceiveWalletResponseInput {
   authorizationRequestId: string;
@@ -19,7 +22,7 @@ export interface ReceiveWalletResponseInput {
 }
 
 export interface ReceiveWalletResponseResult {
-  /** The session's redirect after a verified `direct_post` answer (same-device flow). */
+  /** The session's redirect after a verified answer (same-device flow), with a fresh `response_code` added. */
   redirectUri?: string;
 }
 
@@ -30,15 +33,22 @@ const refuse = (description: string) => new OAuthError(400, 'invalid_request', d
  * Junk (unparseable, wrong `state`, not decryptable, plain to an encrypted
  * session) is refused with the session unchanged, so a party that only saw
  * the QR code cannot end it; a well-formed answer that fails verification ends
- * the session in `Error`; a wallet error ends it with WALLET_ERROR.
+ * the session in `Error`; a wallet error ends it with WALLET_ERROR. Answers
+ * beyond the session's limit (SESSION_RESPONSE_LIMIT per window) are 429.
  */
 export async function receiveWalletResponse(deps: ReceiveWalletResponseDeps, input: ReceiveWalletResponseInput): Promise<ReceiveWalletResponseResult> {
-  const session = await findSessionByRequestId(deps.db, input.authorizationRequestId);
+  const now = deps.clock();
+  // Read and counted in one statement: every answer, junk included, counts against the session's limit.
+  const session = await countSessionRequest(deps.db, { session: { authorizationRequestId: input.authorizationRequestId }, counter: 'response', now, windowMs: deps.sessionLimits.windowMs });
   if (!session) throw new OAuthError(404, 'invalid_request', 'No authorization request exists at this response_uri.');
+  const limit = checkSessionLimit({ session, counter: 'response', limits: deps.sessionLimits, now });
+  if (!limit.ok) {
+    throw new OAuthError(429, 'temporarily_unavailable', `Too many responses to this authorization request: retry after ${limit.retryAfterSeconds} s.`, { retryAfterSeconds: limit.retryAfterSeconds });
+  }
   const mode = session.responseMode as ResponseMode;
   if (isDcApiMode(mode)) throw refuse('This request is answered through the Digital Credentials API, not at this response_uri.');
   const encrypted = isEncryptedMode(mode);
-  const open = await checkSessionOpen(deps, { session, now: deps.clock(), requestId: input.requestId });
+  const open = await checkSessionOpen(deps, { session, now, requestId: input.requestId });
   if (!open.open) throw refuse(open.expired ? 'The authorization request has expired.' : 'The authorization request has already been answered.');
 
   let parts: AuthorizationResponseParts = readFormResponse(input.fields, encrypted);
@@ -58,10 +68,14 @@ export async function receiveWalletResponse(deps: ReceiveWalletResponseDeps, inp
     parts.kind === 'error'
       ? { ok: false, code: ErrorCode.WALLET_ERROR, message: walletErrorMessage(parts.error, parts.description) }
       : await runVerification(deps, { session, vpToken: parts.vpToken, flow: { kind: 'redirect' }, encrypted });
-  const settled = await settleSessionOutcome(deps, { session, outcome, requestId: input.requestId });
+  // Same-device flow: a fresh Response Code for the redirect, only its hash stored
+  // with the result, so only whoever follows this redirect can claim the result
+  // (OpenID4VP 1.0 §8.2, Security Considerations "Session Fixation").
+  const responseCode = outcome.ok && session.redirectUri ? generateResponseCode() : undefined;
+  const settled = await settleSessionOutcome(deps, { session, outcome, requestId: input.requestId, ...(responseCode ? { responseCodeHash: hashResponseCode(responseCode) } : {}) });
   // Another answer won meanwhile, or the session expired while this one was verified.
   if (!settled.won) throw refuse('The authorization request is no longer open (answered or expired).');
   if (parts.kind === 'error') return {};
   if (!outcome.ok) throw refuse(`The presentation was not accepted: ${outcome.message}`);
-  return session.redirectUri ? { redirectUri: session.redirectUri } : {};
+  return session.redirectUri && responseCode ? { redirectUri: addResponseCode(session.redirectUri, responseCode) } : {};
 }

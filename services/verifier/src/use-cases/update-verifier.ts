@@ -1,4 +1,5 @@
-import type { ClientMetadata } from '@tessera/contracts';
+import { ErrorCode, type ClientMetadata } from '@tessera/contracts';
+import { AppError } from '@tessera/service-kit';
 import type { VerifierRow } from '../db/schema.js';
 import type { VerifierDb } from '../db/types.js';
 import { updateVerifierMetadata } from '../db/verifiers.js';
@@ -13,11 +14,22 @@ export interface UpdateVerifierDeps {
 export interface UpdateVerifierInput {
   orgId: string;
   verifierId: string;
+  /**
+   * `verifierId` as repeated in the body by clients built from the API documents
+   * (they describe the body as "Verifier"): must equal the path's, since a
+   * verifier's id never changes (sessions and QR codes name it).
+   */
+  bodyVerifierId?: string;
   /** Replaces the display metadata; absent clears it. */
   clientMetadata?: ClientMetadata;
 }
 
 export async function updateVerifier(deps: UpdateVerifierDeps, input: UpdateVerifierInput): Promise<VerifierRow> {
+  if (input.bodyVerifierId !== undefined && input.bodyVerifierId !== input.verifierId) {
+    throw new AppError(400, ErrorCode.VERIFIER_ID_IMMUTABLE, `verifierId cannot change: the body names "${input.bodyVerifierId}", the path "${input.verifierId}". Create a new verifier instead.`, [
+      { path: '/verifierId', message: 'must equal the verifierId in the path' },
+    ]);
+  }
   const row = await updateVerifierMetadata(deps.db, { orgId: input.orgId, verifierId: input.verifierId, clientMetadata: input.clientMetadata ?? null, now: deps.clock() });
   if (!row) throw verifierNotFound(input.verifierId);
   return row;

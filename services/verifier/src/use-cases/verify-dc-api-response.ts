@@ -1,16 +1,17 @@
 import { ErrorCode, type ResponseMode } from '@tessera/contracts';
 import { AppError, badRequest, conflict, isUuid } from '@tessera/service-kit';
-import { findSession } from '../db/sessions.js';
+import { countSessionRequest } from '../db/sessions.js';
 import { readDcApiResponse, readDecryptedResponse, walletErrorMessage, type AuthorizationResponseParts } from '../domain/authorization-response.js';
-import { presentationSessionNotFound } from '../domain/errors.js';
-import { isDcApiMode } from '../domain/response-mode.js';
+import { presentationSessionNotFound, RetryLaterError } from '../domain/errors.js';
+import { isDcApiMode, isEncryptedMode } from '../domain/response-mode.js';
+import { checkSessionLimit, type SessionLimits } from '../domain/session-limits.js';
 import { decryptAuthorizationResponse } from '../verification/index.js';
 import { checkSessionOpen } from './steps/check-session-open.js';
 import { openSessionDecryptionKey, type OpenSessionDecryptionKeyDeps } from './steps/open-session-decryption-key.js';
 import { runVerification, type RunVerificationDeps } from './steps/run-verification.js';
 import { settleSessionOutcome, type SessionOutcome, type SettledOutcome, type SettleSessionOutcomeDeps } from './steps/settle-session-outcome.js';
 
-export type VerifyDcApiResponseDeps = SettleSessionOutcomeDeps & RunVerificationDeps & OpenSessionDecryptionKeyDeps;
+export type VerifyDcApiResponseDeps = SettleSessionOutcomeDeps & RunVerificationDeps & OpenSessionDecryptionKeyDeps & { sessionLimits: SessionLimits };
 
 export interface VerifyDcApiResponseInput {
   orgId: string;
@@ -24,16 +25,24 @@ const closed = () => conflict(ErrorCode.SESSION_CLOSED, 'The session has already
 
 /**
  * `POST verify-authorization-response` (VERIFIER.md, DC API flow). Refusals
- * (wrong origin, unreadable or undecryptable response) leave the session
- * unchanged; a processed response is settled whether it verified or not, and
- * the session's new state returned.
+ * (wrong origin, unreadable, undecryptable or — for `dc_api.jwt` — unencrypted
+ * response) leave the session unchanged; a processed response is settled whether
+ * it verified or not, and the session's new state returned. Answers beyond the
+ * session's limit (SESSION_RESPONSE_LIMIT per window) are 429 RATE_LIMITED.
  */
 export async function verifyDcApiResponse(deps: VerifyDcApiResponseDeps, input: VerifyDcApiResponseInput): Promise<SettledOutcome> {
-  const session = isUuid(input.verificationSessionId) ? await findSession(deps.db, { orgId: input.orgId, id: input.verificationSessionId }) : undefined;
+  const now = deps.clock();
+  // Read and counted in one statement, as on the wallet endpoint: the browser's answer
+  // reaches this call through the relying party, which may be driven by anyone.
+  const session = isUuid(input.verificationSessionId)
+    ? await countSessionRequest(deps.db, { session: { orgId: input.orgId, id: input.verificationSessionId }, counter: 'response', now, windowMs: deps.sessionLimits.windowMs })
+    : undefined;
   if (!session) throw presentationSessionNotFound();
+  const limit = checkSessionLimit({ session, counter: 'response', limits: deps.sessionLimits, now });
+  if (!limit.ok) throw new RetryLaterError(`Too many responses for this session: retry after ${limit.retryAfterSeconds} s.`, limit.retryAfterSeconds);
   const mode = session.responseMode as ResponseMode;
   if (!isDcApiMode(mode)) throw conflict(ErrorCode.NOT_DC_API_SESSION, `The session uses responseMode ${mode}: its wallet answers at the response_uri, not through this call.`);
-  const open = await checkSessionOpen(deps, { session, now: deps.clock(), requestId: input.requestId });
+  const open = await checkSessionOpen(deps, { session, now, requestId: input.requestId });
   if (!open.open) throw closed();
   if (!(session.expectedOrigins ?? []).includes(input.origin)) {
     throw new AppError(400, ErrorCode.ORIGIN_NOT_ALLOWED, `The origin ${input.origin} is not one of the session's expectedOrigins.`, [{ path: '/origin', message: 'is not an expected origin' }]);
@@ -50,6 +59,15 @@ export async function verifyDcApiResponse(deps: VerifyDcApiResponseDeps, input: 
   }
   if (parts.kind === 'invalid' || parts.kind === 'encrypted') {
     throw badRequest(`The authorization response is not usable: ${parts.kind === 'invalid' ? parts.message : 'it is encrypted twice'}`, [{ path: '/authorizationResponse', message: parts.kind === 'invalid' ? parts.message : 'is encrypted twice' }]);
+  }
+  // Encrypted means encrypted: a dc_api.jwt session promised the wallet's answer
+  // would reach only this service, so a plaintext vp_token (or id_token) is refused
+  // exactly as direct_post.jwt refuses one, and the session stays open for the real
+  // answer. A wallet error may come in plaintext: it carries nothing to protect.
+  if (parts.kind === 'vp_token' && !encrypted && isEncryptedMode(mode)) {
+    throw new AppError(400, ErrorCode.RESPONSE_NOT_ENCRYPTED, `A ${mode} session takes its answer encrypted to the session key (authorizationResponse.response, a JWE), not in plaintext.`, [
+      { path: '/authorizationResponse', message: 'must be { response: <JWE> } for this session' },
+    ]);
   }
 
   const outcome: SessionOutcome =

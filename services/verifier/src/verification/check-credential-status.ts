@@ -15,12 +15,14 @@ export interface CheckCredentialStatusOptions {
   statusLists: StatusListChecker;
   trust: ResolvedTrustStore;
   now: Date;
+  /** Tolerated clock difference on the token's `iat` and `ttl` (CLOCK_SKEW_SECONDS). */
+  clockSkewSeconds: number;
 }
 
 export type CheckCredentialStatusResult = { ok: true; status?: CredentialStatus } | { ok: false; failure: CheckFailure };
 
 /**
- * Row 13: a credential with `status.status_list {idx, uri}` passes only when
+ * Row 15: a credential with `status.status_list {idx, uri}` passes only when
  * its entry is VALID. INVALID is a revocation, SUSPENDED a suspension, and any
  * other value (application-specific or reserved) is refused as revoked, since
  * only VALID may pass. A `status` this service cannot check is unavailable.
@@ -37,7 +39,7 @@ export async function checkCredentialStatus(options: CheckCredentialStatusOption
   if (typeof reference !== 'object' || reference === null) return unavailable('it names no status_list');
   const { idx, uri } = reference;
   if (typeof uri !== 'string' || typeof idx !== 'number' || !Number.isSafeInteger(idx) || idx < 0) return unavailable('status_list needs a uri and a non-negative integer idx');
-  const result = await options.statusLists.check({ uri, idx, issuer: credential.issuerTrust, trust: options.trust, now: options.now });
+  const result = await options.statusLists.check({ uri, idx, issuer: credential.issuerTrust, trust: options.trust, now: options.now, clockSkewSeconds: options.clockSkewSeconds });
   if (!result.ok) return unavailable(result.message);
   if (result.status === StatusValue.VALID) return { ok: true, status: { uri, idx, status: 'VALID' } };
   if (result.status === StatusValue.SUSPENDED) {

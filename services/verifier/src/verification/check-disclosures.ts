@@ -6,6 +6,15 @@ export interface DisclosureEntry {
   value: unknown;
 }
 
+/**
+ * Claims SD-JWT VC (§3.2.2) says an issuer MUST NOT make selectively
+ * disclosable: what the credential is, who issued it, when it is valid, whose
+ * key it is bound to and where its status is. Disclosed, they would be the
+ * holder's to withhold — a credential whose `exp` is a Disclosure looks
+ * unexpiring to a verifier that is not shown it.
+ */
+export const NON_DISCLOSABLE_CLAIMS: ReadonlySet<string> = new Set(['iss', 'nbf', 'exp', 'cnf', 'vct', 'vct#integrity', 'status']);
+
 export interface CheckDisclosuresOptions {
   /** The issuer-signed payload. */
   payload: Record<string, unknown>;
@@ -17,7 +26,11 @@ export interface CheckDisclosuresOptions {
  * digest may appear only once, every disclosure must be referenced (from the
  * payload or from another referenced disclosure), object-property disclosures
  * only from `_sd` and array-element disclosures only from `{"...": digest}`,
- * and a disclosed name must be neither `_sd`/`...` nor already present.
+ * and a disclosed name must be neither `_sd`/`...` nor already present. A
+ * top-level Disclosure of a registered claim that must stay in the signed
+ * payload (`NON_DISCLOSABLE_CLAIMS`) is refused too: the credential was
+ * issued against SD-JWT VC. (A withheld Disclosure cannot be seen: a payload
+ * without `exp` is then a credential without expiry, which SD-JWT VC allows.)
  * Returns the first problem, or undefined.
  */
 export function checkDisclosures(options: CheckDisclosuresOptions): string | undefined {
@@ -39,7 +52,7 @@ export function checkDisclosures(options: CheckDisclosuresOptions): string | und
     return disclosure;
   };
 
-  const walk = (node: unknown): string | undefined => {
+  const walk = (node: unknown, topLevel = false): string | undefined => {
     if (Array.isArray(node)) {
       for (const element of node) {
         if (isObject(element) && Object.keys(element).length === 1 && '...' in element) {
@@ -72,6 +85,7 @@ export function checkDisclosures(options: CheckDisclosuresOptions): string | und
       if (!found) continue;
       const name = found.name!;
       if (name === '_sd' || name === '...') return `a disclosure uses the reserved claim name "${name}"`;
+      if (topLevel && NON_DISCLOSABLE_CLAIMS.has(name)) return `the registered claim "${name}" is a Disclosure, but it must be in the issuer-signed payload`;
       if (name in node || disclosedNames.has(name)) return `the disclosed claim "${name}" already exists`;
       disclosedNames.add(name);
       const problem = walk(found.value);
@@ -80,7 +94,7 @@ export function checkDisclosures(options: CheckDisclosuresOptions): string | und
     return undefined;
   };
 
-  const problem = walk(options.payload);
+  const problem = walk(options.payload, true);
   if (problem) return problem;
   for (const disclosure of options.disclosures) {
     if (!referenced.has(disclosure.digest)) return `disclosure ${disclosure.name !== undefined ? `"${disclosure.name}" ` : ''}is not referenced by the issuer-signed payload`;

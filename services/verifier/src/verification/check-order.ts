@@ -6,21 +6,25 @@ export type VerificationCode = (typeof VerificationErrorCode)[keyof typeof Verif
  * Rows of VERIFIER.md's Verification table, in order. Checks run in this order
  * and the first that fails names the session's error code. The mdoc issuer
  * signature shares its code with the SD-JWT one but sits lower in the table.
+ * Who the issuer is (`iss`, ISSUER_MISMATCH) and what it may issue
+ * (CREDENTIAL_TYPE_NOT_ALLOWED) follow trust directly: they refine it.
  */
 export const CheckRow = {
   VP_TOKEN_SHAPE: 1,
   SD_JWT_ISSUER_SIGNATURE: 2,
   ISSUER_TRUSTED: 3,
-  VALIDITY: 4,
-  KEY_BINDING: 5,
-  NONCE: 6,
-  AUDIENCE: 7,
-  KEY_BINDING_AGE: 8,
-  TRANSACTION_DATA: 9,
-  MDOC_ISSUER_SIGNATURE: 10,
-  DEVICE_SIGNATURE: 11,
-  DCQL: 12,
-  STATUS: 13,
+  ISSUER_IDENTIFIER: 4,
+  CREDENTIAL_TYPE: 5,
+  VALIDITY: 6,
+  KEY_BINDING: 7,
+  NONCE: 8,
+  AUDIENCE: 9,
+  KEY_BINDING_AGE: 10,
+  TRANSACTION_DATA: 11,
+  MDOC_ISSUER_SIGNATURE: 12,
+  DEVICE_SIGNATURE: 13,
+  DCQL: 14,
+  STATUS: 15,
 } as const;
 export type CheckRow = (typeof CheckRow)[keyof typeof CheckRow];
 

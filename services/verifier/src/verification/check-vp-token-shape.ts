@@ -21,7 +21,10 @@ export type CheckVpTokenShapeResult = { ok: true; entries: PresentationEntry[] }
  * query ids of the query and whose values are non-empty arrays of
  * presentations (strings for both formats here), with more than one only when
  * the query sets `multiple`. A JSON string holding that object is accepted too
- * (form-encoded `direct_post`).
+ * (form-encoded `direct_post`). Every presentation is ASCII: SD-JWTs are
+ * base64url segments and `~` (RFC 9901 §4), mdocs base64url; a character
+ * outside ASCII is refused here, before anything is hashed, since `sd_hash`
+ * covers bytes and no encoding of a non-ASCII string is the one the wallet hashed.
  */
 export function checkVpTokenShape(options: CheckVpTokenShapeOptions): CheckVpTokenShapeResult {
   const invalid = (message: string): CheckVpTokenShapeResult => ({ ok: false, failure: failure(CheckRow.VP_TOKEN_SHAPE, 'INVALID_VP_TOKEN', message) });
@@ -46,6 +49,8 @@ export function checkVpTokenShape(options: CheckVpTokenShapeOptions): CheckVpTok
     if (presentations.length > 1 && !credentialQuery.multiple) return invalid(`The vp_token entry "${key}" holds ${presentations.length} presentations, but credential query "${key}" does not allow multiple.`);
     for (const presentation of presentations) {
       if (typeof presentation !== 'string' || presentation.length === 0) return invalid(`A presentation for credential query "${key}" is not a non-empty string.`);
+      const nonAscii = presentation.search(/[^\x00-\x7f]/);
+      if (nonAscii >= 0) return invalid(`A presentation for credential query "${key}" has a non-ASCII character at position ${nonAscii}.`);
       entries.push({ credentialQueryId: key, format: credentialQuery.format, presentation, requireHolderBinding: credentialQuery.require_cryptographic_holder_binding !== false });
     }
   }

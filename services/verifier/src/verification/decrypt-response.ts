@@ -24,8 +24,8 @@ export type DecryptAuthorizationResponseResult =
 
 /**
  * Decrypts a `direct_post.jwt` / `dc_api.jwt` response: a JWE with `alg`
- * ECDH-ES, `enc` A128GCM or A256GCM and the session key's `kid` (OpenID4VP
- * 1.0 §8.3, HAIP). Signed-only (JARM) responses and anything else fail; the
+ * ECDH-ES, `enc` A128GCM or A256GCM, the session key's `kid` and no `zip`
+ * (OpenID4VP 1.0 §8.3, HAIP). Signed-only (JARM) responses and anything else fail; the
  * caller answers 400 `invalid_request` / `DECRYPTION_FAILED` and leaves the
  * session unchanged.
  */
@@ -38,6 +38,10 @@ export async function decryptAuthorizationResponse(options: DecryptAuthorization
   } catch {
     return fail('the JWE header cannot be decoded');
   }
+  // RFC 7516 §4.1.3 compression: refused, as compress-then-encrypt leaks the
+  // plaintext's content through the ciphertext's length (the CRIME/BREACH class)
+  // and inflating is a decompression-bomb surface; no profile we take needs it.
+  if (header.zip !== undefined) return fail(`compressed JWEs are not accepted (zip ${JSON.stringify(header.zip)})`);
   if (header.alg !== 'ECDH-ES') return fail(`the JWE alg must be ECDH-ES, not ${JSON.stringify(header.alg ?? null)}`);
   if (typeof header.enc !== 'string' || !CONTENT_ENCRYPTION.includes(header.enc)) return fail(`the JWE enc must be A128GCM or A256GCM, not ${JSON.stringify(header.enc ?? null)}`);
   if (options.privateJwk.kid !== undefined && header.kid !== options.privateJwk.kid) return fail("the JWE kid is not the session key's");

@@ -15,14 +15,26 @@ export interface EvaluateDcqlOptions {
   credentials: VerifiedCredential[];
 }
 
-export type EvaluateDcqlResult = { ok: true; credentialSets?: CredentialSetOutcome[] } | { ok: false; failure: CheckFailure };
+/** A DCQL claims path: object keys, array indexes, `null` for every element (DCQL §7). */
+export type ClaimsPathPattern = Array<string | number | null>;
+
+/**
+ * Which of a credential's claims its query asked for, as the `dcql` library
+ * matched them: every claim when the query names none, the claims of the
+ * satisfied claim set (the first in the query's order when several are), or
+ * none when the credential matched no claim set of its query.
+ */
+export type ClaimSelection = { kind: 'all' } | { kind: 'paths'; paths: ClaimsPathPattern[] } | { kind: 'none' };
+
+export type EvaluateDcqlResult = { ok: true; credentialSets?: CredentialSetOutcome[]; selections: ClaimSelection[] } | { ok: false; failure: CheckFailure };
 
 /**
  * DCQL evaluation over verified data only (never the wallet's claims about
  * itself), with the `dcql` library: meta (`vct_values`, `doctype_value`),
  * `claims`, `claim_sets`, `values`, holder binding and `credential_sets`.
  * Every presented credential must match its query; the message names the
- * first unmet part.
+ * first unmet part. On success it also tells, per credential (in the order
+ * given), which claims the query asked for (`selections`), for minimisation.
  */
 export function evaluateDcql(options: EvaluateDcqlOptions): EvaluateDcqlResult {
   const unmet = (message: string): EvaluateDcqlResult => ({ ok: false, failure: failure(CheckRow.DCQL, 'DCQL_NOT_SATISFIED', message) });
@@ -41,7 +53,7 @@ export function evaluateDcql(options: EvaluateDcqlOptions): EvaluateDcqlResult {
     const satisfied = set.options.findIndex((option) => matching.some((candidate) => sameOption(candidate, option)));
     return { options: set.options.map((option) => [...option]), required: set.required !== false, ...(satisfied >= 0 ? { satisfiedOption: satisfied } : {}) };
   });
-  if (result.can_be_satisfied) return { ok: true, ...(sets ? { credentialSets: sets } : {}) };
+  if (result.can_be_satisfied) return { ok: true, ...(sets ? { credentialSets: sets } : {}), selections: selectClaims(options, result) };
 
   for (const [id, match] of Object.entries(result.credential_matches)) {
     const failed = match.failed_credentials?.[0];
@@ -58,6 +70,28 @@ export function evaluateDcql(options: EvaluateDcqlOptions): EvaluateDcqlResult {
   const missing = options.query.credentials.find((credential) => !record[credential.id]);
   if (missing) return unmet(`Credential query "${missing.id}" was not presented.`);
   return unmet('The presentations do not satisfy the DCQL query.');
+}
+
+/** Each credential's requested claims, from the library's per-credential match (`input_credential_index` counts within its query id). */
+function selectClaims(options: EvaluateDcqlOptions, result: DcqlPresentationResult): ClaimSelection[] {
+  const seen = new Map<string, number>();
+  return options.credentials.map((credential): ClaimSelection => {
+    const index = seen.get(credential.credentialQueryId) ?? 0;
+    seen.set(credential.credentialQueryId, index + 1);
+    const query = options.query.credentials.find((candidate) => candidate.id === credential.credentialQueryId);
+    const match = result.credential_matches[credential.credentialQueryId]?.valid_credentials?.find((candidate) => candidate.input_credential_index === index);
+    if (!query || !match) return { kind: 'none' };
+    const claims = (query.claims ?? []) as Array<{ path?: ClaimsPathPattern; namespace?: string; claim_name?: string }>;
+    if (claims.length === 0) return { kind: 'all' };
+    const satisfied = [...match.claims.valid_claim_sets].sort((left, right) => (left.claim_set_index ?? 0) - (right.claim_set_index ?? 0))[0];
+    if (!satisfied) return { kind: 'none' };
+    const indexes = satisfied.valid_claim_indexes ?? claims.map((_claim, claimIndex) => claimIndex);
+    return { kind: 'paths', paths: indexes.map((claimIndex) => pathOf(claims[claimIndex]!)) };
+  });
+}
+
+function pathOf(claim: { path?: ClaimsPathPattern; namespace?: string; claim_name?: string }): ClaimsPathPattern {
+  return claim.path ?? [claim.namespace ?? '', claim.claim_name ?? ''];
 }
 
 function toDcqlCredential(credential: VerifiedCredential): DcqlCredentialPresentation {

@@ -1,8 +1,9 @@
-import { createHash, createPublicKey, X509Certificate as NodeX509Certificate, type KeyObject } from 'node:crypto';
+import { createPublicKey, X509Certificate as NodeX509Certificate, type KeyObject } from 'node:crypto';
 import type { JWK } from 'jose';
 import { resolveDid } from './resolve-did.js';
-import type { ResolvedTrustStore } from './trust-store.js';
+import { certificateFingerprint, type ResolvedTrustStore } from './trust-store.js';
 import { validateCertificateChain } from '../crypto/certificate-chain.js';
+import type { CertificatePurpose } from '../crypto/certificate-purposes.js';
 import { x509 } from '../crypto/x509.js';
 
 /** Signature algorithms accepted for issuer-signed JWTs (HAIP requires ES256; the rest are common asymmetric ones). */
@@ -13,8 +14,13 @@ export type IssuerKeySource =
   | { kind: 'x5c'; chain: x509.X509Certificate[]; key: KeyObject }
   | { kind: 'did'; did: string; key: KeyObject };
 
-/** Why an issuer is trusted: the anchor its chain validated to, or the DID anchor. */
-export type IssuerTrust = { kind: 'certificate'; anchorFingerprint: string; name: string } | { kind: 'did'; did: string; name: string };
+/**
+ * Why an issuer is trusted: the anchor its chain validated to (and the leaf
+ * that signed, which a status list token's signer is compared with), or the DID anchor.
+ */
+export type IssuerTrust =
+  | { kind: 'certificate'; anchorFingerprint: string; leaf: x509.X509Certificate; name: string }
+  | { kind: 'did'; did: string; name: string };
 
 export interface FindIssuerKeyOptions {
   /** The JWS protected header. */
@@ -28,7 +34,8 @@ export type FindIssuerKeyResult = { ok: true; source: IssuerKeySource } | { ok: 
 /**
  * Finds the issuer's public key the only ways VERIFIER.md trusts: an `x5c`
  * chain (its leaf's key) or a DID (`kid` as DID URL, else a DID `iss`),
- * resolved offline. A DID `iss` must name the same DID as the `kid`.
+ * resolved offline. Whether `iss` names that key's holder is a check of its
+ * own (`check-issuer-identifier.ts`, ISSUER_MISMATCH).
  */
 export function findIssuerKey(options: FindIssuerKeyOptions): FindIssuerKeyResult {
   const { header, iss } = options;
@@ -46,7 +53,6 @@ export function findIssuerKey(options: FindIssuerKeyOptions): FindIssuerKeyResul
   if (!didUrl) return { ok: false, message: 'the issuer key is neither in an x5c chain nor identified by a DID' };
   const resolved = resolveDid({ did: didUrl });
   if (!resolved.ok) return { ok: false, message: resolved.message };
-  if (issuerDid && issuerDid !== resolved.did) return { ok: false, message: `the kid names ${resolved.did} but iss is ${issuerDid}` };
   return { ok: true, source: { kind: 'did', did: resolved.did, key: createPublicKey({ key: resolved.publicJwk as JWK & Record<string, string>, format: 'jwk' }) } };
 }
 
@@ -54,6 +60,8 @@ export interface CheckIssuerTrustOptions {
   source: IssuerKeySource;
   trust: ResolvedTrustStore;
   now: Date;
+  /** What the x5c leaf signs with: an extendedKeyUsage on it must allow this. */
+  purpose: CertificatePurpose;
 }
 
 export type CheckIssuerTrustResult = { ok: true; trust: IssuerTrust } | { ok: false; message: string };
@@ -65,8 +73,7 @@ export async function checkIssuerTrust(options: CheckIssuerTrustOptions): Promis
     if (!options.trust.dids.has(source.did)) return { ok: false, message: `the issuer DID ${source.did} is not a trust anchor` };
     return { ok: true, trust: { kind: 'did', did: source.did, name: source.did } };
   }
-  const validated = await validateCertificateChain({ chain: source.chain, anchors: options.trust.certificates, now: options.now });
+  const validated = await validateCertificateChain({ chain: source.chain, anchors: options.trust.certificates, now: options.now, purpose: options.purpose });
   if (!validated.ok) return { ok: false, message: validated.message };
-  const anchorFingerprint = createHash('sha256').update(Buffer.from(validated.anchor.rawData)).digest('hex');
-  return { ok: true, trust: { kind: 'certificate', anchorFingerprint, name: validated.leaf.subject } };
+  return { ok: true, trust: { kind: 'certificate', anchorFingerprint: certificateFingerprint(validated.anchor), leaf: validated.leaf, name: validated.leaf.subject } };
 }

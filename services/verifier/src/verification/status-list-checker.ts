@@ -1,12 +1,18 @@
 import { compactVerify, decodeJwt, decodeProtectedHeader } from 'jose';
 import { describeError } from './check-order.js';
+import { checkStatusListSigner } from './check-status-list-signer.js';
+import { createStatusListFetch } from './create-status-list-fetch.js';
 import { fetchStatusListToken } from './fetch-status-list-token.js';
-import { checkIssuerTrust, findIssuerKey, JWS_ALGORITHMS, type IssuerTrust } from './issuer-key.js';
+import { findIssuerKey, JWS_ALGORITHMS, type IssuerTrust } from './issuer-key.js';
 import { readStatusListEntry } from './read-status-list.js';
 import type { ResolvedTrustStore } from './trust-store.js';
 
 export interface CreateStatusListCheckerOptions {
-  /** The fetch implementation (injected for tests); defaults to the global fetch. */
+  /**
+   * The transport (injected for tests); defaults to `createStatusListFetch`, which
+   * connects only to addresses the policy allows. An injected fetch gets the URL rules
+   * (scheme) but does its own name resolution.
+   */
   fetch?: typeof globalThis.fetch;
   /** Whole-request timeout; default 5000 ms. */
   timeoutMs?: number;
@@ -14,14 +20,22 @@ export interface CreateStatusListCheckerOptions {
   maxBodyBytes?: number;
   /** Largest decompressed status list accepted; default 16 MiB. */
   maxInflatedBytes?: number;
-  /** Cache lifetime when the token has neither `ttl` nor `exp`; default 300 s. */
-  defaultCacheSeconds?: number;
-  /** Upper bound on any cache lifetime, whatever `ttl` says; default 3600 s. */
+  /**
+   * Longest a fetched token is used before it is fetched again, whatever its
+   * `ttl` (`STATUS_LIST_MAX_CACHE_SECONDS`); also the lifetime of a token
+   * without `ttl`. Default 300 s: a revocation is seen within min(ttl, this).
+   */
   maxCacheSeconds?: number;
   /** Most tokens kept; the oldest entry goes first; default 500. */
   maxCacheEntries?: number;
-  /** Refuse private and loopback addresses (`STATUS_LIST_DENY_PRIVATE_ADDRESSES`); default false. */
+  /** Refuse hosts on non-public addresses (`STATUS_LIST_DENY_PRIVATE_ADDRESSES`); default false here, the service's config decides. */
   denyPrivateAddresses?: boolean;
+  /** OID of `id-kp-oauthStatusSigning` (`STATUS_LIST_SIGNING_EKU`); absent: only the issuer's own certificates sign lists. */
+  statusSigningEku?: string;
+  /** Fetch `http:` URIs (`STATUS_LIST_ALLOW_HTTP`); default true here, the service's config decides. */
+  allowHttp?: boolean;
+  /** Hosts exempt from the address rule (`STATUS_LIST_INTERNAL_HOSTS`), as `parseHostList` gives them. */
+  internalHosts?: string[];
 }
 
 export interface CheckStatusOptions {
@@ -29,11 +43,13 @@ export interface CheckStatusOptions {
   uri: string;
   /** `status.status_list.idx` of the credential. */
   idx: number;
-  /** How the credential's issuer was trusted: the token must be trusted the same way. */
+  /** How the credential's issuer was trusted: the token must be signed by that issuer (`check-status-list-signer.ts`). */
   issuer: IssuerTrust;
   trust: ResolvedTrustStore;
   /** Verification time (also the cache clock). */
   now: Date;
+  /** Tolerated clock difference on `iat` and `ttl` (not on `exp`: an expired list is never used); default 60 s. */
+  clockSkewSeconds?: number;
 }
 
 export type CheckStatusResult = { ok: true; status: number } | { ok: false; message: string };
@@ -44,44 +60,59 @@ export interface StatusListChecker {
 
 interface CachedToken {
   jwt: string;
-  expiresAt: number;
+  /** When the cached copy must be fetched again (ms). */
+  refetchAt: number;
+}
+
+interface StatusListToken {
+  bits: number;
+  lst: string;
+  iat: number;
+  ttl?: number;
+  exp?: number;
 }
 
 /**
- * Status list look-ups (draft-ietf-oauth-status-list §8): fetch the token,
- * check `typ`, `sub` = the URI and `exp`, verify its signature with the same
- * trust as the credential's issuer (its own x5c chain to the same anchor, or
- * the issuer's DID key), then read entry `idx`. Verified tokens are cached per
- * URI until their `ttl`/`exp`; the signature and trust are re-checked on every
- * use, so a removed anchor takes effect at once.
+ * Status list look-ups (draft-ietf-oauth-status-list, Validation Rules):
+ * fetch the token, check `typ`, `sub` = the URI, `iat` (required), `exp`, and
+ * that the credential's issuer signed it, then read entry `idx`. A token
+ * fetched afresh must itself be fresh: one older than its own `ttl` is a
+ * stale copy the issuer should have replaced, and is refused. Verified tokens
+ * are cached per URI for min(`ttl`, `maxCacheSeconds`) from the fetch, never
+ * past `exp`, so a revocation is seen within that time; signature, signer and
+ * `exp` are re-checked on every use, so a removed anchor applies at once.
  */
 export function createStatusListChecker(options: CreateStatusListCheckerOptions = {}): StatusListChecker {
+  const policy = { allowHttp: options.allowHttp ?? true, denyPrivateAddresses: options.denyPrivateAddresses ?? false, internalHosts: options.internalHosts ?? [] };
   const settings = {
-    fetch: options.fetch ?? globalThis.fetch,
+    fetch: options.fetch ?? createStatusListFetch(policy),
+    policy,
     timeoutMs: options.timeoutMs ?? 5000,
     maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
     maxInflatedBytes: options.maxInflatedBytes ?? 16 * 1024 * 1024,
-    defaultCacheSeconds: options.defaultCacheSeconds ?? 300,
-    maxCacheSeconds: options.maxCacheSeconds ?? 3600,
+    maxCacheSeconds: options.maxCacheSeconds ?? 300,
     maxCacheEntries: options.maxCacheEntries ?? 500,
-    denyPrivateAddresses: options.denyPrivateAddresses ?? false,
   };
   const cache = new Map<string, CachedToken>();
 
   return {
     async check(check) {
       const nowMs = check.now.getTime();
+      const skewMs = (check.clockSkewSeconds ?? 60) * 1000;
       try {
         const cached = cache.get(check.uri);
-        const fresh = cached && cached.expiresAt > nowMs ? cached : undefined;
+        const fresh = cached && cached.refetchAt > nowMs ? cached : undefined;
         if (cached && !fresh) cache.delete(check.uri);
         const jwt = fresh?.jwt ?? (await fetchStatusListToken({ ...settings, uri: check.uri }));
-        const token = await verifyStatusListToken(jwt, check);
+        const token = await verifyStatusListToken(jwt, check, { skewMs, statusSigningEku: options.statusSigningEku });
         if (!fresh) {
-          const lifetime = Math.min(token.ttl ?? settings.defaultCacheSeconds, settings.maxCacheSeconds) * 1000;
-          const expiresAt = Math.min(nowMs + lifetime, token.exp !== undefined ? token.exp * 1000 : Number.POSITIVE_INFINITY);
+          if (token.ttl !== undefined && (token.iat + token.ttl) * 1000 + skewMs < nowMs) {
+            throw new Error(`the token was issued at ${new Date(token.iat * 1000).toISOString()} and is older than its ttl of ${token.ttl} s`);
+          }
+          const lifetimeMs = Math.min(token.ttl ?? settings.maxCacheSeconds, settings.maxCacheSeconds) * 1000;
+          const refetchAt = Math.min(nowMs + lifetimeMs, token.exp !== undefined ? token.exp * 1000 : Number.POSITIVE_INFINITY);
           if (cache.size >= settings.maxCacheEntries) cache.delete(cache.keys().next().value!);
-          cache.set(check.uri, { jwt, expiresAt });
+          cache.set(check.uri, { jwt, refetchAt });
         }
         return { ok: true, status: readStatusListEntry({ lst: token.lst, bits: token.bits, idx: check.idx, maxInflatedBytes: settings.maxInflatedBytes }) };
       } catch (error) {
@@ -91,7 +122,7 @@ export function createStatusListChecker(options: CreateStatusListCheckerOptions 
   };
 }
 
-async function verifyStatusListToken(jwt: string, check: CheckStatusOptions): Promise<{ bits: number; lst: string; ttl?: number; exp?: number }> {
+async function verifyStatusListToken(jwt: string, check: CheckStatusOptions, context: { skewMs: number; statusSigningEku: string | undefined }): Promise<StatusListToken> {
   const header = decodeProtectedHeader(jwt) as Record<string, unknown>;
   const payload = decodeJwt(jwt) as Record<string, unknown>;
   if (header.typ !== 'statuslist+jwt') throw new Error(`the token has typ ${JSON.stringify(header.typ ?? null)}, not statuslist+jwt`);
@@ -101,21 +132,18 @@ async function verifyStatusListToken(jwt: string, check: CheckStatusOptions): Pr
   await compactVerify(jwt, found.source.key, { algorithms: JWS_ALGORITHMS }).catch((error: unknown) => {
     throw new Error(`the token's signature is invalid (${describeError(error)})`);
   });
-  const trusted = await checkIssuerTrust({ source: found.source, trust: check.trust, now: check.now });
-  if (!trusted.ok) throw new Error(`the token's signer is not trusted: ${trusted.message}`);
-  if (!sameTrust(trusted.trust, check.issuer)) throw new Error('the token is not signed under the same trust as the credential issuer');
-  const exp = payload.exp;
-  if (exp !== undefined && (typeof exp !== 'number' || exp * 1000 <= check.now.getTime())) throw new Error('the token has expired');
+  const wrongSigner = await checkStatusListSigner({ signer: found.source, issuer: check.issuer, trust: check.trust, now: check.now, ...(context.statusSigningEku ? { statusSigningEku: context.statusSigningEku } : {}) });
+  if (wrongSigner) throw new Error(wrongSigner);
+  const nowMs = check.now.getTime();
+  const { iat, exp, ttl } = payload;
+  // iat is REQUIRED (draft-ietf-oauth-status-list, Status List Token in JWT Format): without it a token's age is unknowable.
+  if (typeof iat !== 'number' || !Number.isFinite(iat)) throw new Error('the token has no iat');
+  if (iat * 1000 > nowMs + context.skewMs) throw new Error(`the token's iat ${new Date(iat * 1000).toISOString()} is in the future`);
+  if (exp !== undefined && (typeof exp !== 'number' || exp * 1000 <= nowMs)) throw new Error('the token has expired');
+  if (ttl !== undefined && (typeof ttl !== 'number' || !(ttl > 0))) throw new Error('the token has a ttl that is not a positive number');
   const list = payload.status_list as { bits?: unknown; lst?: unknown } | undefined;
   if (typeof list !== 'object' || list === null || typeof list.bits !== 'number' || typeof list.lst !== 'string') {
     throw new Error('the token has no status_list with bits and lst');
   }
-  const ttl = typeof payload.ttl === 'number' && payload.ttl >= 0 ? payload.ttl : undefined;
-  return { bits: list.bits, lst: list.lst, ...(ttl !== undefined ? { ttl } : {}), ...(typeof exp === 'number' ? { exp } : {}) };
-}
-
-function sameTrust(token: IssuerTrust, issuer: IssuerTrust): boolean {
-  if (token.kind === 'did' && issuer.kind === 'did') return token.did === issuer.did;
-  if (token.kind === 'certificate' && issuer.kind === 'certificate') return token.anchorFingerprint === issuer.anchorFingerprint;
-  return false;
+  return { bits: list.bits, lst: list.lst, iat, ...(ttl !== undefined ? { ttl } : {}), ...(typeof exp === 'number' ? { exp } : {}) };
 }

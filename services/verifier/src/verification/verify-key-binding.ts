@@ -62,7 +62,10 @@ export async function verifyKeyBinding(options: VerifyKeyBindingOptions): Promis
   } catch (error) {
     return invalid(`typ must be kb+jwt with iat, aud, nonce and sd_hash, signed by the cnf key (${describeError(error)})`);
   }
-  const expectedSdHash = createHash(options.sdAlg.replace('-', '')).update(options.sdHashInput, 'ascii').digest('base64url');
+  // Over the bytes as presented. checkVpTokenShape refused anything but ASCII, so
+  // UTF-8 is those bytes; the check here keeps a lossy encoding from ever being hashed.
+  if (!isAscii(options.sdHashInput)) return invalid('the presentation is not ASCII');
+  const expectedSdHash = createHash(options.sdAlg.replace('-', '')).update(Buffer.from(options.sdHashInput, 'utf8')).digest('base64url');
   if (payload.sd_hash !== expectedSdHash) return invalid('sd_hash does not match the presented SD-JWT');
 
   if (payload.nonce !== options.nonce) {
@@ -87,4 +90,8 @@ function stale(id: string, reason: string): VerifyKeyBindingResult {
 function audienceMatches(aud: unknown, expected: string): boolean {
   if (typeof aud === 'string') return aud === expected;
   return Array.isArray(aud) && aud.length === 1 && aud[0] === expected;
+}
+
+function isAscii(text: string): boolean {
+  return /^[\x00-\x7f]*$/.test(text);
 }

@@ -1,11 +1,12 @@
-import { createHash } from 'node:crypto';
 import { parse, Verifier } from '@auth0/mdl';
+import { checkCredentialType } from './check-credential-type.js';
 import { CheckRow, describeError, failure, type CheckFailure } from './check-order.js';
 import { checkValidityWindow } from './check-validity-window.js';
 import { mdocValueToJson } from './mdoc-claims.js';
 import { encodeTranscriptAsDataItem } from './session-transcript.js';
-import type { ResolvedTrustStore } from './trust-store.js';
+import { certificateFingerprint, type ResolvedTrustStore } from './trust-store.js';
 import { validateCertificateChain } from '../crypto/certificate-chain.js';
+import { MDOC_ISSUER } from '../crypto/certificate-purposes.js';
 import type { VerifiedCredential } from './verified-credential.js';
 
 type AssessmentId = string;
@@ -36,8 +37,8 @@ export type VerifyMdocResult = { ok: true; credential: VerifiedCredential } | { 
 
 /**
  * mdoc checks in table order: document-signer chain to an IACA anchor (row 3),
- * MSO validity (4), MSO signature, doctype and value digests (10), device
- * signature over the SessionTranscript (11). `@auth0/mdl` verifies the
+ * the anchor allows the MSO's doctype (5), MSO validity (6), MSO signature,
+ * doctype and value digests (12), device signature over the SessionTranscript (13). `@auth0/mdl` verifies the
  * signatures and digests given the transcript in CBOR tag 24; its results are
  * collected through `onCheck` instead of its first-failure exception.
  */
@@ -57,7 +58,7 @@ export async function verifyMdoc(options: VerifyMdocOptions): Promise<VerifyMdoc
   const issuerAuth = document.issuerSigned.issuerAuth;
 
   const chain = (issuerAuth as unknown as { x5chain?: Uint8Array[] }).x5chain ?? [];
-  const validated = await validateCertificateChain({ chain, anchors: options.trust.certificates, now: options.now }).catch((error: unknown) => ({ ok: false as const, message: describeError(error) }));
+  const validated = await validateCertificateChain({ chain, anchors: options.trust.certificates, now: options.now, purpose: MDOC_ISSUER }).catch((error: unknown) => ({ ok: false as const, message: describeError(error) }));
   if (!validated.ok) return fail(CheckRow.ISSUER_TRUSTED, 'ISSUER_NOT_TRUSTED', `The issuer of credential query "${id}" is not trusted: ${validated.message}.`);
 
   let mso: ReturnType<() => typeof issuerAuth.decodedPayload>;
@@ -66,6 +67,10 @@ export async function verifyMdoc(options: VerifyMdocOptions): Promise<VerifyMdoc
   } catch (error) {
     return fail(CheckRow.MDOC_ISSUER_SIGNATURE, 'ISSUER_SIGNATURE_INVALID', `The MSO of credential query "${id}" cannot be decoded (${describeError(error)}).`);
   }
+  const issuerTrust = { kind: 'certificate' as const, anchorFingerprint: certificateFingerprint(validated.anchor), leaf: validated.leaf, name: validated.leaf.subject };
+  // The MSO's doctype, which its signature covers (row 12 checks it equals the document's).
+  const wrongType = checkCredentialType({ credentialQueryId: id, credentialType: typeof mso.docType === 'string' ? mso.docType : undefined, issuerTrust, trust: options.trust });
+  if (wrongType) return { ok: false, failure: wrongType };
   const validity = mso.validityInfo as { validFrom?: unknown; validUntil?: unknown } | undefined;
   const window = checkValidityWindow({
     credentialQueryId: id,
@@ -120,7 +125,7 @@ export async function verifyMdoc(options: VerifyMdocOptions): Promise<VerifyMdoc
       format: 'mso_mdoc',
       doctype: document.docType,
       issuer: validated.leaf.subject,
-      issuerTrust: { kind: 'certificate', anchorFingerprint: createHash('sha256').update(Buffer.from(validated.anchor.rawData)).digest('hex'), name: validated.leaf.subject },
+      issuerTrust,
       claims,
       holderBinding: !unsigned,
       ...(window.validFrom ? { validFrom: window.validFrom } : {}),

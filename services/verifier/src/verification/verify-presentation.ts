@@ -1,10 +1,12 @@
 import type { JWK } from 'jose';
+import type { ClaimPath } from '@tessera/contracts';
 import { CheckRow, describeError, failure, firstFailure, type CheckFailure, type VerificationCode } from './check-order.js';
 import { checkCredentialStatus, type CredentialStatus } from './check-credential-status.js';
 import { checkTransactionData } from './check-transaction-data.js';
 import { checkVpTokenShape, type PresentationEntry } from './check-vp-token-shape.js';
 import { evaluateDcql, type CredentialSetOutcome } from './evaluate-dcql.js';
 import { loadDcqlQuery } from './load-dcql-query.js';
+import { minimiseClaims } from './minimise-claims.js';
 import { buildSessionTranscript, computeJwkThumbprint } from './session-transcript.js';
 import type { StatusListChecker } from './status-list-checker.js';
 import { resolveTrustStore, type ResolvedTrustStore, type TrustStore } from './trust-store.js';
@@ -49,7 +51,10 @@ export interface VerifiedPresentation {
   vct?: string;
   doctype?: string;
   issuer: string;
+  /** What the query asked for (and, SD-JWT, the registered claims): see `minimise-claims.ts`. */
   claims: Record<string, unknown>;
+  /** Paths of the claims the wallet disclosed beyond the query; their values are not kept. */
+  droppedClaims: ClaimPath[];
   holderBinding: boolean;
   validFrom?: string;
   validUntil?: string;
@@ -107,10 +112,12 @@ export async function verifyPresentation(options: VerifyPresentationOptions): Pr
 
     stage = { row: CheckRow.STATUS, code: 'STATUS_LIST_UNAVAILABLE' };
     const presentations: VerifiedPresentation[] = [];
-    for (const credential of credentials) {
-      const status = await checkCredentialStatus({ credential, statusLists: options.statusLists, trust, now: options.now });
+    for (const [index, credential] of credentials.entries()) {
+      const status = await checkCredentialStatus({ credential, statusLists: options.statusLists, trust, now: options.now, clockSkewSeconds: settings.clockSkewSeconds });
       if (!status.ok) return reject(status.failure);
-      presentations.push(toPresentation(credential, status.status));
+      // Minimised here, so nothing downstream (result, stored row, DC API answer) ever holds the rest.
+      const minimised = minimiseClaims({ format: credential.format, claims: credential.claims, selection: dcql.selections[index]! });
+      presentations.push(toPresentation(credential, status.status, minimised));
     }
     return { ok: true, presentations, ...(dcql.credentialSets ? { credentialSets: dcql.credentialSets } : {}) };
   } catch (error) {
@@ -157,14 +164,15 @@ async function verifyMdocEntry(entry: PresentationEntry, options: VerifyPresenta
   }
 }
 
-function toPresentation(credential: VerifiedCredential, status: CredentialStatus | undefined): VerifiedPresentation {
+function toPresentation(credential: VerifiedCredential, status: CredentialStatus | undefined, minimised: { claims: Record<string, unknown>; droppedClaims: ClaimPath[] }): VerifiedPresentation {
   return {
     credentialQueryId: credential.credentialQueryId,
     format: credential.format,
     ...(credential.vct !== undefined ? { vct: credential.vct } : {}),
     ...(credential.doctype !== undefined ? { doctype: credential.doctype } : {}),
     issuer: credential.issuer,
-    claims: credential.claims,
+    claims: minimised.claims,
+    droppedClaims: minimised.droppedClaims,
     holderBinding: credential.holderBinding,
     ...(credential.validFrom ? { validFrom: credential.validFrom } : {}),
     ...(credential.validUntil ? { validUntil: credential.validUntil } : {}),

@@ -2,12 +2,15 @@ import { digest } from '@sd-jwt/crypto-nodejs';
 import { SDJwtVcInstance } from '@sd-jwt/sd-jwt-vc';
 import { compactVerify, decodeJwt, decodeProtectedHeader } from 'jose';
 import { CheckRow, describeError, failure, type CheckFailure } from './check-order.js';
+import { checkCredentialType } from './check-credential-type.js';
 import { checkDisclosures } from './check-disclosures.js';
+import { checkIssuerIdentifier } from './check-issuer-identifier.js';
 import { checkIssuerTrust, findIssuerKey, JWS_ALGORITHMS } from './issuer-key.js';
 import type { ResolvedTrustStore } from './trust-store.js';
 import { checkValidityWindow } from './check-validity-window.js';
 import type { VerifiedCredential } from './verified-credential.js';
 import { verifyKeyBinding } from './verify-key-binding.js';
+import { SD_JWT_VC_ISSUER } from '../crypto/certificate-purposes.js';
 
 const SD_ALGS = ['sha-256', 'sha-384', 'sha-512'];
 
@@ -30,7 +33,8 @@ export type VerifySdJwtVcResult = { ok: true; credential: VerifiedCredential } |
 
 /**
  * SD-JWT VC checks in table order: issuer signature, `typ` dc+sd-jwt and
- * disclosures (row 2), issuer trust (3), validity (4), key binding (5–8).
+ * disclosures (row 2), issuer trust (3), `iss` names the signer (4), the
+ * anchor allows the `vct` (5), validity (6), key binding (7–10).
  * `@sd-jwt/sd-jwt-vc` decodes the SD-JWT, rebuilds the claims and checks the
  * KB-JWT; its `verify()` is not used because it fetches status lists and
  * reports every problem with one generic error.
@@ -88,8 +92,12 @@ export async function verifySdJwtVc(options: VerifySdJwtVcOptions): Promise<Veri
     return disclosureInvalid(describeError(error));
   }
 
-  const trusted = await checkIssuerTrust({ source: issuerKey.source, trust: options.trust, now: options.now }).catch((error: unknown) => ({ ok: false as const, message: describeError(error) }));
+  const trusted = await checkIssuerTrust({ source: issuerKey.source, trust: options.trust, now: options.now, purpose: SD_JWT_VC_ISSUER }).catch((error: unknown) => ({ ok: false as const, message: describeError(error) }));
   if (!trusted.ok) return fail(CheckRow.ISSUER_TRUSTED, 'ISSUER_NOT_TRUSTED', `The issuer of credential query "${id}" is not trusted: ${trusted.message}.`);
+  const wrongIssuer = checkIssuerIdentifier({ credentialQueryId: id, iss: payload.iss, source: issuerKey.source });
+  if (wrongIssuer) return { ok: false, failure: wrongIssuer };
+  const wrongType = checkCredentialType({ credentialQueryId: id, credentialType: typeof payload.vct === 'string' ? payload.vct : undefined, issuerTrust: trusted.trust, trust: options.trust });
+  if (wrongType) return { ok: false, failure: wrongType };
 
   const window = checkValidityWindow({ credentialQueryId: id, notBefore: seconds(payload.nbf, 'nbf'), notAfter: seconds(payload.exp, 'exp'), now: options.now, clockSkewSeconds: options.clockSkewSeconds });
   if (!window.ok) return { ok: false, failure: window.failure };

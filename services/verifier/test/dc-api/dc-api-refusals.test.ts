@@ -44,8 +44,9 @@ describe('DC API endpoint', () => {
     await expectSessionUnchanged(e, sessionEvents, session, 'RequestCreated');
   });
 
-  test('the spec’s id_token map is accepted as vp_token (dc_api.jwt, mdoc)', async ({ e2e: e, dcSession }) => {
-    const session = await dcSession('dc_api.jwt', mdocQuery());
+  // dc_api.jwt takes only an encrypted answer (test/encrypted-responses/), so the alias is shown on dc_api.
+  test('the spec’s id_token map is accepted as vp_token (dc_api, mdoc)', async ({ e2e: e, dcSession }) => {
+    const session = await dcSession('dc_api', mdocQuery());
     const holder = await newHolder();
     const resolved = await resolveDcApiRequest(e.wallet, session.dcApiRequest!.data, ORIGIN);
     // Unencrypted, so the handover carries no JWK thumbprint.

@@ -1,8 +1,9 @@
 import { describe, expect } from 'vitest';
-import { FUZZ_SEED, fuzzAllRoutes, fuzzRunsPerRoute, snapshotSchema } from '@tessera/service-kit/testing';
+import { FUZZ_SEED, fuzzAllRoutes, fuzzRunsPerRoute } from '@tessera/service-kit/testing';
 import { sdJwtQuery } from '../support/dcql-queries.js';
 import { verifierTest } from '../support/fixtures.js';
 import { ORG, OTHER_ORG } from '../support/management.js';
+import { snapshotWithoutSessionCounters } from '../support/state-snapshot.js';
 
 // Requests generated from each route's own schema (valid-shaped and hostile; fixed
 // seed FUZZ_SEED, FUZZ_RUNS per route) as an owner of the organisation, so they get
@@ -27,7 +28,8 @@ describe('verifier fuzzing', () => {
       runsPerRoute: fuzzRunsPerRoute(),
       authHeaders: await h.auth(ORG, ['owner']),
       knownPathValues,
-      snapshot: () => snapshotSchema(h.testDb.database, 'verifier'),
+      // Per-session request counts move on every request that names a session (support/state-snapshot.ts).
+      snapshot: () => snapshotWithoutSessionCounters(h.testDb.database),
       // The wallet endpoints answer OAuth-shaped errors; nothing may let junk change a session.
       oauthPrefix: '/oid4vp/authorization-',
     });

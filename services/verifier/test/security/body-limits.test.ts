@@ -1,9 +1,9 @@
 import { deflateSync, gzipSync } from 'node:zlib';
 import { describe, expect } from 'vitest';
-import { snapshotSchema } from '@tessera/service-kit/testing';
 import { sdJwtQuery } from '../support/dcql-queries.js';
 import { harnessTest } from '../support/fixtures.js';
 import { ORG } from '../support/management.js';
+import { snapshotWithoutSessionCounters } from '../support/state-snapshot.js';
 
 // Bodies over MAX_BODY_BYTES answer 413 on JSON and form routes; a compressed body
 // (Content-Encoding gzip/deflate) is never inflated: refused with 400 or 415,
@@ -22,7 +22,8 @@ const form = (fields: Record<string, string>) => new URLSearchParams(fields).toS
 describe('body limits', () => {
   test('answers 413 above MAX_BODY_BYTES on JSON and form routes, in each route’s error shape, and changes nothing', async ({ harness: h, sessions: { redirect, dc } }) => {
     const headers = await h.auth(ORG);
-    const snapshot = () => snapshotSchema(h.testDb.database, 'verifier');
+    // Per-session request counts move on every request that names a session (support/state-snapshot.ts).
+    const snapshot = () => snapshotWithoutSessionCounters(h.testDb.database);
     const before = await snapshot();
     const big = 'x'.repeat(LIMIT + 1);
     const json = [
@@ -48,7 +49,8 @@ describe('body limits', () => {
 
   test('never inflates a gzip or deflate request body: 400 or 415, nothing stored', async ({ harness: h, sessions: { redirect, dc } }) => {
     const headers = await h.auth(ORG);
-    const snapshot = () => snapshotSchema(h.testDb.database, 'verifier');
+    // Per-session request counts move on every request that names a session (support/state-snapshot.ts).
+    const snapshot = () => snapshotWithoutSessionCounters(h.testDb.database);
     const before = await snapshot();
     // Small on the wire, 16 MB inflated: a decompression bomb if anything inflated it.
     const bomb = JSON.stringify({ verifierId: 'zipped', clientMetadata: { client_name: 'a'.repeat(16 * 1024 * 1024) } });

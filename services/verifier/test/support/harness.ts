@@ -33,6 +33,13 @@ export function testConfig(overrides: Record<string, string> = {}): VerifierConf
     KEY_ENCRYPTION_KEY: generateKeyEncryptionKey(),
     ...TEST_OIDC_ENV,
     WALLET_RATE_LIMIT_MAX: '10000',
+    // Tests send many requests per session (fuzzing); the per-session limits have their own tests.
+    SESSION_REQUEST_FETCH_LIMIT: '10000',
+    SESSION_RESPONSE_LIMIT: '10000',
+    // NODE_ENV=test keeps production's status list rules; the test status list servers
+    // listen on plain http on loopback, so they are named as internal hosts.
+    STATUS_LIST_ALLOW_HTTP: 'true',
+    STATUS_LIST_INTERNAL_HOSTS: '127.0.0.1,localhost',
     ...overrides,
   });
 }
@@ -66,8 +73,8 @@ export interface HarnessOptions {
   config?: Record<string, string>;
   /** Silent unless given. */
   logger?: Logger;
-  /** Platform issuer anchors (PEM), as TRUSTED_ISSUERS_FILE would give them. */
-  trustedIssuers?: string[];
+  /** Platform issuer anchors (PEM, or `{ certificatePem, credentialTypes? }`), as TRUSTED_ISSUERS_FILE would give them. */
+  trustedIssuers?: Array<string | { certificatePem: string; credentialTypes?: string[] }>;
   /** A database of the test's own (an empty one on a private server a fault test stops), migrated here; by default a fresh test database. */
   databaseUrl?: string;
   /**

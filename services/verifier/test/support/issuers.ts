@@ -4,11 +4,13 @@
 import { deflateSync } from 'node:zlib';
 import { exportJWK, SignJWT, type JWK } from 'jose';
 import { issueMdoc, MDL_DOCTYPE, MDL_NAMESPACE } from '../verification/support/mdoc.js';
-import { createCa, createLeaf, type TestCertificate } from '../verification/support/pki.js';
+import { createCa, createLeaf, x509, type TestCertificate } from '../verification/support/pki.js';
 import { generateEs256, issueSdJwtVc, type IssuedSdJwtVc } from '../verification/support/sd-jwt.js';
 
 export { MDL_DOCTYPE, MDL_NAMESPACE };
 export const PID_VCT = 'https://example.eu/pid';
+/** The `iss` of the test issuers' SD-JWT VCs; their leaves name its host as SAN dNSName (SD-JWT VC's x5c rule). */
+export const ISSUER_HOST = 'issuer.tessera.test';
 const DAY = 86_400_000;
 const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
 
@@ -25,7 +27,7 @@ export interface TestIssuer {
 export async function createIssuer(name: string): Promise<TestIssuer> {
   const validity = { notBefore: new Date(Date.now() - 30 * DAY), notAfter: new Date(Date.now() + 365 * DAY) };
   const ca = await createCa(`CN=${name} CA,O=Tessera Tests`, undefined, { pathLength: 0, ...validity });
-  const leaf = await createLeaf(`CN=${name},O=Tessera Tests`, ca, validity);
+  const leaf = await createLeaf(`CN=${name},O=Tessera Tests`, ca, { ...validity, extraExtensions: [new x509.SubjectAlternativeNameExtension([{ type: 'dns', value: ISSUER_HOST }])] });
   return { ca, leaf, leafPrivateJwk: await exportJWK(leaf.keys.privateKey) };
 }
 
@@ -44,7 +46,7 @@ export function issuePid(issuer: TestIssuer, holder: Holder, options: IssuePidOp
     x5c: [issuer.leaf.x5c],
     vct: options.vct ?? PID_VCT,
     claims: {
-      iss: 'https://issuer.tessera.test',
+      iss: `https://${ISSUER_HOST}`,
       iat: seconds(now) - 3600,
       exp: seconds(options.exp ?? new Date(now.getTime() + DAY)),
       ...(options.status ? { status: { status_list: { idx: options.status.idx, uri: options.status.uri } } } : {}),
@@ -74,7 +76,8 @@ export async function signStatusList(issuer: TestIssuer, options: { uri: string;
     const offset = Number(index) * options.bits;
     bytes[Math.floor(offset / 8)]! |= value << offset % 8;
   }
-  return new SignJWT({ sub: options.uri, iat: seconds(new Date()) - 60, ttl: 1, status_list: { bits: options.bits, lst: deflateSync(bytes).toString('base64url') } })
+  // Issued now: a list fetched later than iat + ttl (plus clock skew) is refused as stale.
+  return new SignJWT({ sub: options.uri, iat: seconds(new Date()), ttl: 1, status_list: { bits: options.bits, lst: deflateSync(bytes).toString('base64url') } })
     .setProtectedHeader({ alg: 'ES256', typ: 'statuslist+jwt', x5c: [issuer.leaf.x5c] })
     .sign(issuer.leaf.keys.privateKey);
 }

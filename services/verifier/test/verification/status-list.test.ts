@@ -124,7 +124,8 @@ describe('status checks during verification', () => {
       expect((await verify(pki, { vpToken, statusLists: cachingChecker, now: new Date(NOW.getTime() + offset) })).ok).toBe(true);
     }
     expect(server.hits.get('/lists/cached')).toBe(1);
-    await publish('/lists/cached', { ttl: 60, statuses: [INVALID] });
+    // The issuer re-signs its list when it revokes (a token older than its ttl would be refused as stale).
+    await publish('/lists/cached', { ttl: 60, statuses: [INVALID], iat: NOW_SECONDS + 61 });
     expect(await verify(pki, { vpToken, statusLists: cachingChecker, now: new Date(NOW.getTime() + 61_000) })).toMatchObject({ ok: false, code: 'CREDENTIAL_REVOKED' });
     expect(server.hits.get('/lists/cached')).toBe(2);
   });

@@ -1,6 +1,6 @@
 import { createHash, generateKeyPairSync } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { parseTrustAnchor, resolveDid, validateCertificateChain } from '../../src/verification/index.js';
+import { parseTrustAnchor, resolveDid, SD_JWT_VC_ISSUER, validateCertificateChain } from '../../src/verification/index.js';
 import { createPki, NOW, type Pki } from './support/fixtures.js';
 import { createCa, createCertificate, createLeaf, x509 } from './support/pki.js';
 import { didJwk, generateEs256 } from './support/sd-jwt.js';
@@ -15,48 +15,48 @@ const anchors = () => [pki.root.certificate];
 
 describe('validateCertificateChain', () => {
   it('validates leaf → intermediate → anchor, with or without the anchor in the chain', async () => {
-    const without = await validateCertificateChain({ chain: [pki.issuer.der, pki.intermediate.der], anchors: anchors(), now: NOW });
+    const without = await validateCertificateChain({ chain: [pki.issuer.der, pki.intermediate.der], anchors: anchors(), now: NOW, purpose: SD_JWT_VC_ISSUER });
     expect(without).toMatchObject({ ok: true });
     if (without.ok) expect(without.anchor.subject).toBe(pki.root.certificate.subject);
-    expect(await validateCertificateChain({ chain: [pki.issuer.der, pki.intermediate.der, pki.root.der], anchors: anchors(), now: NOW })).toMatchObject({ ok: true });
+    expect(await validateCertificateChain({ chain: [pki.issuer.der, pki.intermediate.der, pki.root.der], anchors: anchors(), now: NOW, purpose: SD_JWT_VC_ISSUER })).toMatchObject({ ok: true });
   });
 
   it('refuses a non-CA intermediate', async () => {
     const notCa = await createCertificate({ name: 'CN=Not A CA', issuer: pki.root, ca: false, keyUsages: x509.KeyUsageFlags.keyCertSign });
     const leaf = await createLeaf('CN=Leaf', notCa);
-    const result = await validateCertificateChain({ chain: [leaf.der, notCa.der], anchors: anchors(), now: NOW });
+    const result = await validateCertificateChain({ chain: [leaf.der, notCa.der], anchors: anchors(), now: NOW, purpose: SD_JWT_VC_ISSUER });
     expect(result).toMatchObject({ ok: false, message: expect.stringContaining('not a CA') });
   });
 
   it('refuses an expired intermediate, and any link outside its validity', async () => {
     const expired = await createCa('CN=Expired', pki.root, { notBefore: new Date(NOW.getTime() - 100 * DAY), notAfter: new Date(NOW.getTime() - DAY) });
     const leaf = await createLeaf('CN=Leaf', expired, { notBefore: new Date(NOW.getTime() - 50 * DAY) });
-    expect(await validateCertificateChain({ chain: [leaf.der, expired.der], anchors: anchors(), now: NOW })).toMatchObject({ ok: false, message: expect.stringContaining('expired') });
-    expect(await validateCertificateChain({ chain: [pki.issuer.der, pki.intermediate.der], anchors: anchors(), now: new Date(NOW.getTime() + 400 * DAY) })).toMatchObject({ ok: false });
+    expect(await validateCertificateChain({ chain: [leaf.der, expired.der], anchors: anchors(), now: NOW, purpose: SD_JWT_VC_ISSUER })).toMatchObject({ ok: false, message: expect.stringContaining('expired') });
+    expect(await validateCertificateChain({ chain: [pki.issuer.der, pki.intermediate.der], anchors: anchors(), now: new Date(NOW.getTime() + 400 * DAY), purpose: SD_JWT_VC_ISSUER })).toMatchObject({ ok: false });
   });
 
   it('refuses a path longer than an intermediate allows', async () => {
     const second = await createCa('CN=Second Intermediate', pki.intermediate);
     const leaf = await createLeaf('CN=Deep Leaf', second);
-    expect(await validateCertificateChain({ chain: [leaf.der, second.der, pki.intermediate.der], anchors: anchors(), now: NOW })).toMatchObject({ ok: false, message: expect.stringContaining('path length') });
+    expect(await validateCertificateChain({ chain: [leaf.der, second.der, pki.intermediate.der], anchors: anchors(), now: NOW, purpose: SD_JWT_VC_ISSUER })).toMatchObject({ ok: false, message: expect.stringContaining('path length') });
   });
 
   it('refuses a CA without keyCertSign and a leaf without digitalSignature or marked CA', async () => {
     const noCertSign = await createCa('CN=No CertSign', pki.root, { keyUsages: x509.KeyUsageFlags.digitalSignature });
     const leafUnder = await createLeaf('CN=Leaf', noCertSign);
-    expect(await validateCertificateChain({ chain: [leafUnder.der, noCertSign.der], anchors: anchors(), now: NOW })).toMatchObject({ ok: false, message: expect.stringContaining('keyCertSign') });
+    expect(await validateCertificateChain({ chain: [leafUnder.der, noCertSign.der], anchors: anchors(), now: NOW, purpose: SD_JWT_VC_ISSUER })).toMatchObject({ ok: false, message: expect.stringContaining('keyCertSign') });
     const noSignature = await createLeaf('CN=No Signature', pki.intermediate, { keyUsages: x509.KeyUsageFlags.keyEncipherment });
-    expect(await validateCertificateChain({ chain: [noSignature.der, pki.intermediate.der], anchors: anchors(), now: NOW })).toMatchObject({ ok: false, message: expect.stringContaining('digitalSignature') });
-    expect(await validateCertificateChain({ chain: [pki.intermediate.der], anchors: anchors(), now: NOW })).toMatchObject({ ok: false, message: expect.stringContaining('leaf') });
+    expect(await validateCertificateChain({ chain: [noSignature.der, pki.intermediate.der], anchors: anchors(), now: NOW, purpose: SD_JWT_VC_ISSUER })).toMatchObject({ ok: false, message: expect.stringContaining('digitalSignature') });
+    expect(await validateCertificateChain({ chain: [pki.intermediate.der], anchors: anchors(), now: NOW, purpose: SD_JWT_VC_ISSUER })).toMatchObject({ ok: false, message: expect.stringContaining('leaf') });
   });
 
   it('refuses a broken link, an unknown anchor, a lone anchor and garbage', async () => {
     const otherIntermediate = await createCa('CN=Test Issuer Intermediate,O=Tessera Tests,C=DE', pki.root);
-    expect(await validateCertificateChain({ chain: [pki.issuer.der, otherIntermediate.der], anchors: anchors(), now: NOW })).toMatchObject({ ok: false, message: expect.stringContaining('not signed') });
-    expect(await validateCertificateChain({ chain: [pki.issuer.der, pki.intermediate.der], anchors: [pki.iaca.certificate], now: NOW })).toMatchObject({ ok: false });
-    expect(await validateCertificateChain({ chain: [pki.root.der], anchors: anchors(), now: NOW })).toMatchObject({ ok: false });
-    expect(await validateCertificateChain({ chain: [new Uint8Array([1, 2, 3])], anchors: anchors(), now: NOW })).toMatchObject({ ok: false });
-    expect(await validateCertificateChain({ chain: [], anchors: anchors(), now: NOW })).toMatchObject({ ok: false });
+    expect(await validateCertificateChain({ chain: [pki.issuer.der, otherIntermediate.der], anchors: anchors(), now: NOW, purpose: SD_JWT_VC_ISSUER })).toMatchObject({ ok: false, message: expect.stringContaining('not signed') });
+    expect(await validateCertificateChain({ chain: [pki.issuer.der, pki.intermediate.der], anchors: [pki.iaca.certificate], now: NOW, purpose: SD_JWT_VC_ISSUER })).toMatchObject({ ok: false });
+    expect(await validateCertificateChain({ chain: [pki.root.der], anchors: anchors(), now: NOW, purpose: SD_JWT_VC_ISSUER })).toMatchObject({ ok: false });
+    expect(await validateCertificateChain({ chain: [new Uint8Array([1, 2, 3])], anchors: anchors(), now: NOW, purpose: SD_JWT_VC_ISSUER })).toMatchObject({ ok: false });
+    expect(await validateCertificateChain({ chain: [], anchors: anchors(), now: NOW, purpose: SD_JWT_VC_ISSUER })).toMatchObject({ ok: false });
   });
 });
 

@@ -66,7 +66,12 @@ describe('mdoc: accepted presentations', () => {
     expect(result.ok).toBe(true);
     if (!result.ok) return;
     expect(result.presentations[0]).toMatchObject({ credentialQueryId: 'mdl', format: 'mso_mdoc', doctype: MDL_DOCTYPE, issuer: pki.documentSigner.certificate.subject, holderBinding: true });
-    expect(result.presentations[0]!.claims).toEqual({
+    // The query asks for family_name and age_over_18: the other elements are only named (data minimisation).
+    expect(result.presentations[0]!.claims).toEqual({ [MDL_NAMESPACE]: { family_name: 'Mustermann', age_over_18: true } });
+    expect(result.presentations[0]!.droppedClaims).toEqual([[MDL_NAMESPACE, 'birth_date'], [MDL_NAMESPACE, 'given_name'], [MDL_NAMESPACE, 'portrait']]);
+    // A query that names no claims gets every element, as JSON.
+    const everything = await verify(await present(redirect()), { dcqlQuery: { credentials: [{ id: 'mdl', format: 'mso_mdoc', meta: { doctype_value: MDL_DOCTYPE } }] } });
+    expect(everything.ok && everything.presentations[0]!.claims).toEqual({
       [MDL_NAMESPACE]: { given_name: 'Erika', family_name: 'Mustermann', birth_date: '1990-05-17', age_over_18: true, portrait: Buffer.from([0xff, 0xd8, 0xff]).toString('base64url') },
     });
     expect(result.presentations[0]!.validUntil).toBe(new Date(NOW.getTime() + 365 * DAY).toISOString());

@@ -27,7 +27,9 @@ describe('SD-JWT VC: accepted presentations', () => {
     if (!result.ok) return;
     const [presentation] = result.presentations;
     expect(presentation).toMatchObject({ credentialQueryId: 'pid', format: 'dc+sd-jwt', vct: VCT, issuer: pki.issuer.certificate.subject, holderBinding: true });
-    expect(presentation!.claims).toEqual({ vct: VCT, iss: 'https://issuer.example', iat: NOW_SECONDS - 3600, exp: NOW_SECONDS + 86_400, given_name: 'Erika', family_name: 'Mustermann', age_over_18: true });
+    // The query asks for given_name and age_over_18: family_name, disclosed too, is only named (data minimisation).
+    expect(presentation!.claims).toEqual({ vct: VCT, iss: 'https://issuer.example', iat: NOW_SECONDS - 3600, exp: NOW_SECONDS + 86_400, given_name: 'Erika', age_over_18: true });
+    expect(presentation!.droppedClaims).toEqual([['family_name']]);
     expect(presentation!.validUntil).toBe(new Date((NOW_SECONDS + 86_400) * 1000).toISOString());
   });
 

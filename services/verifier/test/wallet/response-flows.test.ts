@@ -44,6 +44,7 @@ describe('credential sets and same-device redirect', () => {
 
   test('answers { redirect_uri } after a verified direct_post when the session has one', async ({ e2e: e }) => {
     const session = await e.createSession({ dcql: sdJwtQuery(), responseMode: 'direct_post', redirectUri: 'https://rp.tessera.test/done' });
-    expect(await answerWithCredential(e, 'sd-jwt', session)).toEqual({ status: 200, body: { redirect_uri: 'https://rp.tessera.test/done' } });
+    // The redirect carries a fresh response_code (its own tests are in test/same-device-redirect/).
+    expect(await answerWithCredential(e, 'sd-jwt', session)).toEqual({ status: 200, body: { redirect_uri: expect.stringMatching(/^https:\/\/rp\.tessera\.test\/done\?response_code=[A-Za-z0-9_-]{43}$/) } });
   });
 });

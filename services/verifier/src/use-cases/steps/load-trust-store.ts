@@ -1,16 +1,22 @@
 import { readTrustAnchorMaterial } from '../../db/trust-anchors.js';
 import type { VerifierDb } from '../../db/types.js';
-import type { TrustStore } from '../../verification/index.js';
+import type { TrustedCertificate, TrustStore } from '../../verification/index.js';
 
 // Shared step: the trust a verification uses (wallet responses, DC API responses).
+
+/** A platform anchor: a CA certificate (PEM), optionally limited to credential types. */
+export interface TrustedIssuer {
+  certificatePem: string;
+  credentialTypes?: string[];
+}
 
 /** The trust store of one organisation, read fresh for each verification. */
 export type LoadTrustStore = (orgId: string) => Promise<TrustStore>;
 
 export interface TrustStoreLoaderDeps {
   db: VerifierDb;
-  /** CA certificates (PEM) of TRUSTED_ISSUERS_FILE: trusted for every organisation. */
-  trustedIssuers: string[];
+  /** The anchors of TRUSTED_ISSUERS_FILE (`loadTrustedIssuers`): trusted for every organisation. */
+  trustedIssuers: TrustedIssuer[];
 }
 
 /**
@@ -20,6 +26,7 @@ export interface TrustStoreLoaderDeps {
 export function createTrustStoreLoader(deps: TrustStoreLoaderDeps): LoadTrustStore {
   return async (orgId) => {
     const own = await readTrustAnchorMaterial(deps.db, orgId);
-    return { certificates: [...deps.trustedIssuers, ...own.certificates], dids: own.dids };
+    const certificate = ({ certificatePem, credentialTypes }: TrustedIssuer): TrustedCertificate => ({ certificate: certificatePem, ...(credentialTypes ? { credentialTypes } : {}) });
+    return { certificates: [...deps.trustedIssuers, ...own.certificates].map(certificate), dids: own.dids };
   };
 }

@@ -28,13 +28,21 @@ export interface SettleSessionOutcomeDeps {
  * Applies the outcome with a conditional UPDATE (first answer wins) and
  * publishes `verifier.v1.session.updated` when it did. A loser changes nothing.
  */
-export async function settleSessionOutcome(deps: SettleSessionOutcomeDeps, input: { session: SessionRow; outcome: SessionOutcome; requestId?: string }): Promise<SettleSessionOutcomeResult> {
+export async function settleSessionOutcome(
+  deps: SettleSessionOutcomeDeps,
+  input: { session: SessionRow; outcome: SessionOutcome; requestId?: string; /** Stored with a verified outcome: the hash of the redirect's `response_code`. */ responseCodeHash?: string },
+): Promise<SettleSessionOutcomeResult> {
   const { session, outcome } = input;
   const now = deps.clock();
   if (outcome.ok) {
     const presentations = outcome.presentations as unknown as Array<Record<string, unknown>>;
     const credentialSets = outcome.credentialSets as unknown as Array<Record<string, unknown>> | undefined;
-    const saved = await markResponseVerified(deps.db, { id: session.id, now, outcome: { presentations, ...(credentialSets ? { credentialSets } : {}) } });
+    const saved = await markResponseVerified(deps.db, {
+      id: session.id,
+      now,
+      outcome: { presentations, ...(credentialSets ? { credentialSets } : {}) },
+      ...(input.responseCodeHash ? { responseCodeHash: input.responseCodeHash } : {}),
+    });
     if (!saved) return { won: false };
     publishEvent(deps.bus, sessionUpdatedEvent, { id: session.id, orgId: session.orgId, state: 'ResponseVerified' }, { requestId: input.requestId });
     return { won: true, settled: { state: 'ResponseVerified', session: saved.session, result: saved.result } };

@@ -28,6 +28,8 @@ export interface CreateCertificateOptions {
   keyUsages: number;
   notBefore?: Date;
   notAfter?: Date;
+  /** Further extensions (SAN, extendedKeyUsage, …) after basicConstraints and keyUsage. */
+  extraExtensions?: x509.Extension[];
 }
 
 let serial = 1;
@@ -43,7 +45,7 @@ export async function createCertificate(options: CreateCertificateOptions): Prom
     signingAlgorithm: ALGORITHM,
     publicKey: keys.publicKey,
     signingKey: options.issuer ? options.issuer.keys.privateKey : keys.privateKey,
-    extensions: [new x509.BasicConstraintsExtension(options.ca, options.pathLength, true), new x509.KeyUsagesExtension(options.keyUsages, true)],
+    extensions: [new x509.BasicConstraintsExtension(options.ca, options.pathLength, true), new x509.KeyUsagesExtension(options.keyUsages, true), ...(options.extraExtensions ?? [])],
   });
   const der = new Uint8Array(certificate.rawData);
   return { certificate, keys, der, x5c: Buffer.from(der).toString('base64'), pem: certificate.toString('pem') };

@@ -1,0 +1,19 @@
+import { snapshotSchema } from '@tessera/service-kit/testing';
+import type { Database } from '@tessera/service-kit';
+
+/**
+ * Per-session request counts (SESSION_REQUEST_FETCH_LIMIT, SESSION_RESPONSE_LIMIT) are
+ * bumped by every request that names a session, refused ones included — that is what
+ * makes them a limit. They are bookkeeping, not session state, so "a 4xx changes
+ * nothing" compares everything else.
+ */
+const COUNTER_COLUMNS = ['request_fetch_count', 'response_count', 'limit_window_started_at'];
+
+/** `snapshotSchema` of the verifier's schema without the per-session counters. */
+export async function snapshotWithoutSessionCounters(database: Database<any>): Promise<Record<string, unknown[]>> {
+  const snapshot = await snapshotSchema(database, 'verifier');
+  snapshot.presentation_sessions = (snapshot.presentation_sessions ?? []).map((row) =>
+    Object.fromEntries(Object.entries(row as Record<string, unknown>).filter(([column]) => !COUNTER_COLUMNS.includes(column))),
+  );
+  return snapshot;
+}
