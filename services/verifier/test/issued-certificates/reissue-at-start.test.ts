@@ -1,20 +1,18 @@
 import { X509Certificate } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
-import { exportJWK, generateKeyPair, SignJWT, type CryptoKey } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, missingServer, type TestDatabase } from '@tessera/service-kit/testing';
+import { describe, expect } from 'vitest';
+import { createTestIdentityProvider, missingServer, type TestDatabase, type TestIdentityProvider } from '@tessera/service-kit/testing';
 import { loadVerifierConfig } from '../../src/config.js';
 import { generateKeyEncryptionKey, KeyEncryptionKey } from '../../src/crypto/key-encryption.js';
 import { signingKeyContext } from '../../src/crypto/sealing-contexts.js';
 import { generateSigningKeyPair } from '../../src/crypto/signing-key.js';
-import { MIGRATIONS_FOLDER } from '../../src/db/migrations-folder.js';
-import { platformSettings, schema, signingKeys, type VerifierDbSchema } from '../../src/db/schema.js';
+import { platformSettings, signingKeys, type VerifierDbSchema } from '../../src/db/schema.js';
 import { startVerifier, type RunningService } from '../../src/server.js';
-import { sdJwtQuery } from '../support/fixtures.js';
-import { AUDIENCE, ISSUER, PUBLIC_BASE_URL } from '../support/harness.js';
+import { sdJwtQuery } from '../support/dcql-queries.js';
+import { databaseTest, temporaryDirectory } from '../support/fixtures.js';
+import { PUBLIC_BASE_URL } from '../support/harness.js';
 import { httpFetch, resolveRedirectRequest } from '../support/holder.js';
 import { derProblems, pemToDer, rawName, rdnSizes } from './der-check.js';
 import { legacyLeaf, legacyPlatformCa, type LegacyCa } from './legacy-certificates.js';
@@ -29,13 +27,16 @@ import { legacyLeaf, legacyPlatformCa, type LegacyCa } from './legacy-certificat
 const HOST = new URL(PUBLIC_BASE_URL).hostname;
 const kekText = generateKeyEncryptionKey();
 const kek = new KeyEncryptionKey(kekText);
-let testDb: TestDatabase<VerifierDbSchema>;
-let legacy: LegacyCa;
-let dir: string;
-let mintKey: CryptoKey;
-const legacyChains = new Map<string, string[]>();
 
-async function seedLegacyDatabase() {
+/** What the earlier version left: its CA, and every signing key's chain by `orgId/keyType`. */
+interface LegacyState {
+  legacy: LegacyCa;
+  legacyChains: Map<string, string[]>;
+}
+
+async function seedLegacyDatabase(testDb: TestDatabase<VerifierDbSchema>): Promise<LegacyState> {
+  const legacy = await legacyPlatformCa();
+  const legacyChains = new Map<string, string[]>();
   const db = testDb.database.db;
   // The key-check value and the generated CA, sealed as openKeyStore seals them.
   await db.insert(platformSettings).values([
@@ -64,9 +65,10 @@ async function seedLegacyDatabase() {
       updatedAt: new Date(),
     });
   }
+  return { legacy, legacyChains };
 }
 
-function start(): Promise<RunningService> {
+function start(testDb: TestDatabase<VerifierDbSchema>, dir: string, idp: TestIdentityProvider): Promise<RunningService> {
   return startVerifier(
     loadVerifierConfig({
       NODE_ENV: 'test',
@@ -78,37 +80,35 @@ function start(): Promise<RunningService> {
       MIGRATE_ON_START: 'false',
       PUBLIC_BASE_URL,
       KEY_ENCRYPTION_KEY: kekText,
-      OIDC_ISSUER: ISSUER,
-      OIDC_AUDIENCE: AUDIENCE,
+      OIDC_ISSUER: idp.issuer,
+      OIDC_AUDIENCE: idp.audience,
       OIDC_JWKS_FILE: join(dir, 'jwks.json'),
     }),
   );
 }
 
-const storedCaPem = async () => (await testDb.database.db.select().from(platformSettings).where(eq(platformSettings.name, 'platform-ca')))[0]!.value;
-const storedChains = async () => Object.fromEntries((await testDb.database.db.select().from(signingKeys)).map((row) => [`${row.orgId}/${row.keyType}`, row.certificateChain!]));
+const storedCaPem = async (testDb: TestDatabase<VerifierDbSchema>) => (await testDb.database.db.select().from(platformSettings).where(eq(platformSettings.name, 'platform-ca')))[0]!.value;
+const storedChains = async (testDb: TestDatabase<VerifierDbSchema>) => Object.fromEntries((await testDb.database.db.select().from(signingKeys)).map((row) => [`${row.orgId}/${row.keyType}`, row.certificateChain!]));
 
-describe.skipIf(missingServer('postgres', 'verifier certificate re-issue at start'))('certificates of the old name shape are re-issued at start', () => {
-  let service: RunningService;
-
-  beforeAll(async () => {
-    testDb = await createTestDatabase({ schema, service: 'verifier', migrationsFolder: MIGRATIONS_FOLDER });
-    dir = mkdtempSync(join(tmpdir(), 'verifier-reissue-'));
-    const { publicKey, privateKey } = await generateKeyPair('ES256');
-    mintKey = privateKey;
-    writeFileSync(join(dir, 'jwks.json'), JSON.stringify({ keys: [{ ...(await exportJWK(publicKey)), kid: 'k', alg: 'ES256', use: 'sig' }] }));
-    legacy = await legacyPlatformCa();
-    await seedLegacyDatabase();
-    service = await start();
-  }, 60000);
-  afterAll(async () => {
-    await service?.close();
-    await testDb?.drop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
+// `seeded`: the database as the earlier version left it; `service`: the service started
+// on it once for the file (`service.running`, restarted by the last test), closed after.
+const test = databaseTest
+  .extend('dir', { scope: 'file' }, temporaryDirectory('verifier-reissue-'))
+  .extend('idp', { scope: 'file' }, async ({ dir }) => {
+    const idp = await createTestIdentityProvider();
+    writeFileSync(join(dir, 'jwks.json'), JSON.stringify(idp.jwks));
+    return idp;
+  })
+  .extend('seeded', { scope: 'file' }, ({ testDb }) => seedLegacyDatabase(testDb))
+  .extend('service', { scope: 'file' }, async ({ testDb, dir, idp, seeded: _seededFirst }, { onCleanup }) => {
+    const service = { running: await start(testDb, dir, idp) };
+    onCleanup(() => service.running.close());
+    return service;
   });
 
-  it('the CA is re-issued with the same key and one attribute per RDN, its sealed key untouched', async () => {
-    const stored = await storedCaPem();
+describe.skipIf(missingServer('postgres', 'verifier certificate re-issue at start'))('certificates of the old name shape are re-issued at start', () => {
+  test('the CA is re-issued with the same key and one attribute per RDN, its sealed key untouched', async ({ testDb, seeded: { legacy }, service: _started }) => {
+    const stored = await storedCaPem(testDb);
     expect(stored.certificatePem).not.toBe(legacy.pem);
     const der = pemToDer(stored.certificatePem!);
     expect(derProblems(der)).toEqual([]);
@@ -120,9 +120,9 @@ describe.skipIf(missingServer('postgres', 'verifier certificate re-issue at star
     expect(kek.open(stored.sealedPrivateKey!, 'platform-ca')).toBe(legacy.privateKeyPem);
   });
 
-  it('every platform leaf was re-issued under the new CA at start (before any use); an imported chain is left alone', async () => {
-    const caDer = pemToDer((await storedCaPem()).certificatePem!);
-    const chains = await storedChains();
+  test('every platform leaf was re-issued under the new CA at start (before any use); an imported chain is left alone', async ({ testDb, seeded: { legacyChains }, service: _started }) => {
+    const caDer = pemToDer((await storedCaPem(testDb)).certificatePem!);
+    const chains = await storedChains(testDb);
     for (const key of ['org-acme/P256', 'org-acme/ED25519', 'org-other/P256']) {
       expect(chains[key], key).not.toEqual(legacyChains.get(key));
       const leafDer = Buffer.from(chains[key]![0]!, 'base64');
@@ -136,38 +136,31 @@ describe.skipIf(missingServer('postgres', 'verifier certificate re-issue at star
     expect(chains['org-own-pki/P256']).toEqual(legacyChains.get('org-own-pki/P256'));
   });
 
-  it('serves the new CA at /oid4vp/platform-ca.pem, and a wallet that took it from there accepts a signed request', async () => {
+  test('serves the new CA at /oid4vp/platform-ca.pem, and a wallet that took it from there accepts a signed request', async ({ testDb, idp, seeded: { legacy }, service: { running: service } }) => {
     const served = await (await fetch(`${service.url}/oid4vp/platform-ca.pem`)).text();
-    expect(served.trim()).toBe((await storedCaPem()).certificatePem!.trim());
-    const token = await new SignJWT({ realm_access: { roles: [] }, resource_access: { 'org-acme': { roles: ['owner'] } } })
-      .setProtectedHeader({ alg: 'ES256', kid: 'k' })
-      .setIssuer(ISSUER)
-      .setAudience(AUDIENCE)
-      .setSubject('rp')
-      .setIssuedAt()
-      .setExpirationTime('5m')
-      .sign(mintKey);
+    expect(served.trim()).toBe((await storedCaPem(testDb)).certificatePem!.trim());
+    const token = await idp.mint({ sub: 'rp', orgRoles: { 'org-acme': ['owner'] }, expiresIn: '5m' });
     const call = async (method: string, path: string, body?: unknown) => {
       const response = await fetch(`${service.url}/v1/orgs/org-acme/oid4vp${path}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}) });
-      return { status: response.status, body: (await response.json()) as any };
+      return { status: response.status, body: (await response.json()) as { data: Record<string, string> } };
     };
     expect((await call('POST', '/verifier', { verifierId: 'desk' })).status).toBe(201);
     const session = await call('POST', '/presentation?verifierId=desk', { dcql: sdJwtQuery(), responseMode: 'direct_post' });
     expect(session.status).toBe(201);
-    const resolved = await resolveRedirectRequest({ caPem: served, fetch: httpFetch(PUBLIC_BASE_URL, service.url) }, session.body.data.authorizationRequestUri);
+    const resolved = await resolveRedirectRequest({ caPem: served, fetch: httpFetch(PUBLIC_BASE_URL, service.url) }, session.body.data.authorizationRequestUri!);
     expect(resolved.authorizationRequestPayload.nonce).toBe(session.body.data.nonce);
     // The key is the same, so a wallet that pins the CA's key still accepts; one that validates the
     // path from the old certificate fails on the issuer name: it must take the new certificate.
-    const leaf = new X509Certificate(pemToDer((await call('GET', '/certificates/P256')).body.data.certificateChainPem));
+    const leaf = new X509Certificate(pemToDer((await call('GET', '/certificates/P256')).body.data.certificateChainPem!));
     expect(leaf.checkIssued(new X509Certificate(served))).toBe(true);
     expect(leaf.checkIssued(new X509Certificate(legacy.pem))).toBe(false);
   });
 
-  it('a second start changes nothing', async () => {
-    const before = { ca: await storedCaPem(), chains: await storedChains() };
-    await service.close();
-    service = await start();
-    expect(await storedCaPem()).toEqual(before.ca);
-    expect(await storedChains()).toEqual(before.chains);
+  test('a second start changes nothing', async ({ testDb, dir, idp, service }) => {
+    const before = { ca: await storedCaPem(testDb), chains: await storedChains(testDb) };
+    await service.running.close();
+    service.running = await start(testDb, dir, idp);
+    expect(await storedCaPem(testDb)).toEqual(before.ca);
+    expect(await storedChains(testDb)).toEqual(before.chains);
   });
 });

@@ -1,7 +1,7 @@
 import { X509Certificate } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createE2e, type E2e } from '../support/e2e.js';
-import { ORG } from '../support/fixtures.js';
+import { describe, expect } from 'vitest';
+import { e2eTest } from '../support/fixtures.js';
+import { ORG } from '../support/management.js';
 import { derProblems, pemToDer, rawName, rdnSizes } from './der-check.js';
 import { legacyLeaf, legacyPlatformCa } from './legacy-certificates.js';
 
@@ -10,11 +10,7 @@ import { legacyLeaf, legacyPlatformCa } from './legacy-certificates.js';
 // whose parser is strict (Python's `cryptography`, Rust's x509 crates) can read the
 // chain. Fetched over real HTTP as a wallet and a relying party would; judged by
 // der-check.ts (asn1js plus a raw walk), which the old shape fails.
-let e: E2e;
-beforeAll(async () => {
-  e = await createE2e();
-});
-afterAll(() => e?.close());
+const test = e2eTest();
 
 function expectStrictCertificate(der: Uint8Array, what: string) {
   expect(derProblems(der), what).toEqual([]);
@@ -25,7 +21,7 @@ function expectStrictCertificate(der: Uint8Array, what: string) {
 }
 
 describe('certificates the verifier issues', () => {
-  it('the platform CA at /oid4vp/platform-ca.pem is strict DER, CN and O as separate RDNs', async () => {
+  test('the platform CA at /oid4vp/platform-ca.pem is strict DER, CN and O as separate RDNs', async ({ e2e: e }) => {
     const response = await e.wallet.fetch('https://verifier.tessera.test/oid4vp/platform-ca.pem');
     expect(response.status).toBe(200);
     const der = pemToDer(await response.text());
@@ -33,9 +29,9 @@ describe('certificates the verifier issues', () => {
     expect(new X509Certificate(der).subject.split('\n').sort()).toEqual(['CN=Tessera Platform Request Signing CA', 'O=Tessera']);
   });
 
-  it.each(['P256', 'ED25519'])('the %s request-signing leaf is strict DER, O, OU and CN as separate RDNs, its issuer exactly the CA’s subject', async (keyType) => {
+  test.for(['P256', 'ED25519'])('the %s request-signing leaf is strict DER, O, OU and CN as separate RDNs, its issuer exactly the CA’s subject', async (keyType, { e2e: e, api }) => {
     const caDer = pemToDer(await (await e.wallet.fetch('https://verifier.tessera.test/oid4vp/platform-ca.pem')).text());
-    const response = await e.call('GET', `/v1/orgs/${ORG}/oid4vp/certificates/${keyType}`);
+    const response = await api('GET', `/v1/orgs/${ORG}/oid4vp/certificates/${keyType}`);
     expect(response.status).toBe(200);
     const leafDer = pemToDer(response.body.data.certificateChainPem);
     expectStrictCertificate(leafDer, `${keyType} leaf`);
@@ -48,7 +44,7 @@ describe('certificates the verifier issues', () => {
 });
 
 describe('the check itself (so it can fail)', () => {
-  it('flags the old shape: a multi-valued RDN whose SET OF is out of DER order', async () => {
+  test('flags the old shape: a multi-valued RDN whose SET OF is out of DER order', async () => {
     const ca = await legacyPlatformCa();
     const caDer = new Uint8Array(ca.certificate.rawData);
     expect(rdnSizes(caDer).subject).toEqual([2]);
@@ -58,7 +54,7 @@ describe('the check itself (so it can fail)', () => {
     expect(derProblems(leafDer).join('\n')).toMatch(/SET OF is not in DER order/);
   });
 
-  it('flags non-minimal lengths, an encoded FALSE and a non-minimal INTEGER', () => {
+  test('flags non-minimal lengths, an encoded FALSE and a non-minimal INTEGER', () => {
     expect(derProblems(Uint8Array.from([0x30, 0x81, 0x03, 0x02, 0x01, 0x01]))).toEqual(['non-minimal length at 0']);
     expect(derProblems(Uint8Array.from([0x30, 0x03, 0x01, 0x01, 0x00]))[0]).toMatch(/BOOLEAN/);
     expect(derProblems(Uint8Array.from([0x30, 0x04, 0x02, 0x02, 0x00, 0x01]))[0]).toMatch(/INTEGER/);

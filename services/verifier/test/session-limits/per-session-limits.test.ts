@@ -1,10 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import type { CreatedPresentation } from '@tessera/contracts';
+import { missingServer } from '@tessera/service-kit/testing';
 import { loadVerifierConfig } from '../../src/config.js';
-import { createE2e, type E2e } from '../support/e2e.js';
-import { ORG, sdJwtQuery } from '../support/fixtures.js';
-import { createHarness, PUBLIC_BASE_URL, type Harness } from '../support/harness.js';
+import { sdJwtQuery } from '../support/dcql-queries.js';
+import { e2eTest, harnessFixture } from '../support/fixtures.js';
+import { PUBLIC_BASE_URL } from '../support/harness.js';
 import { httpFetch, presentPid, requestFacts, resolveDcApiRequest, resolveRedirectRequest } from '../support/holder.js';
 import { issuePid, newHolder } from '../support/issuers.js';
+import { ORG } from '../support/management.js';
 
 // Rate limits that survive carrier-grade NAT: the per-address limit is generous
 // (1000/min by default), and each session bounds its own request-object fetches
@@ -13,14 +16,15 @@ import { issuePid, newHolder } from '../support/issuers.js';
 // (the harness raises them for other tests; an empty variable reads as unset).
 const ORIGIN = 'https://rp.tessera.test';
 const DEFAULT_LIMITS = { SESSION_REQUEST_FETCH_LIMIT: '', SESSION_RESPONSE_LIMIT: '' };
-let e: E2e;
-beforeAll(async () => {
-  e = await createE2e({ config: DEFAULT_LIMITS });
+// `replicaFetch`: a fetch reaching a second app on the same database (same key
+// encryption key), listening on 127.0.0.1, as a second pod would be.
+const test = e2eTest({ config: DEFAULT_LIMITS }).extend('replicaFetch', { scope: 'file' }, async ({ harness }, hooks): Promise<typeof fetch> => {
+  const replica = await harnessFixture({ databaseUrl: harness.testDb.url!, config: { ...DEFAULT_LIMITS, KEY_ENCRYPTION_KEY: harness.config.KEY_ENCRYPTION_KEY! } })({}, hooks);
+  return httpFetch(PUBLIC_BASE_URL, await replica.app.listen({ host: '127.0.0.1', port: 0 }));
 });
-afterAll(() => e?.close());
 
-const fetchRequest = (session: any, method: 'GET' | 'POST' = 'GET', fetcher: typeof fetch = e.wallet.fetch) =>
-  fetcher(session.requestUri, method === 'POST' ? { method, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'wallet_nonce=n' } : {});
+const fetchRequest = (fetcher: typeof fetch, session: CreatedPresentation, method: 'GET' | 'POST' = 'GET') =>
+  fetcher(session.requestUri!, method === 'POST' ? { method, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'wallet_nonce=n' } : {});
 
 async function expectTooMany(response: Response, windowSeconds = 60) {
   expect(response.status).toBe(429);
@@ -31,59 +35,60 @@ async function expectTooMany(response: Response, windowSeconds = 60) {
 }
 
 describe('defaults', () => {
-  it('1000 requests per address and minute, 10 request-object fetches and 5 answers per session and window', () => {
+  test('1000 requests per address and minute, 10 request-object fetches and 5 answers per session and window', ({ harness }) => {
     const config = loadVerifierConfig({ NODE_ENV: 'development' });
     expect(config).toMatchObject({ WALLET_RATE_LIMIT_MAX: 1000, WALLET_RATE_LIMIT_WINDOW_MS: 60_000, SESSION_REQUEST_FETCH_LIMIT: 10, SESSION_RESPONSE_LIMIT: 5 });
-    expect(e.h.config).toMatchObject({ SESSION_REQUEST_FETCH_LIMIT: 10, SESSION_RESPONSE_LIMIT: 5 });
+    expect(harness.config).toMatchObject({ SESSION_REQUEST_FETCH_LIMIT: 10, SESSION_RESPONSE_LIMIT: 5 });
   });
 });
 
 describe('request-object fetches per session', () => {
-  it('the 11th fetch of one session is 429 with Retry-After and an OAuth body; another session from the same address is served', async () => {
+  test('the 11th fetch of one session is 429 with Retry-After and an OAuth body; another session from the same address is served', async ({ e2e: e }) => {
     const session = await e.createSession({ dcql: sdJwtQuery(), responseMode: 'direct_post' });
-    for (let i = 0; i < 10; i++) expect((await fetchRequest(session, i % 2 === 0 ? 'GET' : 'POST')).status).toBe(200);
-    await expectTooMany(await fetchRequest(session));
-    await expectTooMany(await fetchRequest(session, 'POST'));
+    for (let i = 0; i < 10; i++) expect((await fetchRequest(e.wallet.fetch, session, i % 2 === 0 ? 'GET' : 'POST')).status).toBe(200);
+    await expectTooMany(await fetchRequest(e.wallet.fetch, session));
+    await expectTooMany(await fetchRequest(e.wallet.fetch, session, 'POST'));
     const other = await e.createSession({ dcql: sdJwtQuery(), responseMode: 'direct_post' });
-    expect((await fetchRequest(other)).status).toBe(200);
+    expect((await fetchRequest(e.wallet.fetch, other)).status).toBe(200);
   });
 
-  it('the count restarts when the window has passed', async () => {
+  test('the count restarts when the window has passed', async ({ e2e: e, harness }) => {
     const session = await e.createSession({ dcql: sdJwtQuery(), responseMode: 'direct_post', expiresInSeconds: 600 });
-    for (let i = 0; i < 10; i++) await fetchRequest(session);
-    expect((await fetchRequest(session)).status).toBe(429);
-    e.h.clock.offsetMs = 61_000;
+    for (let i = 0; i < 10; i++) await fetchRequest(e.wallet.fetch, session);
+    expect((await fetchRequest(e.wallet.fetch, session)).status).toBe(429);
+    harness.clock.offsetMs = 61_000;
     try {
-      expect((await fetchRequest(session)).status).toBe(200);
+      expect((await fetchRequest(e.wallet.fetch, session)).status).toBe(200);
     } finally {
-      e.h.clock.offsetMs = 0;
+      harness.clock.offsetMs = 0;
     }
   });
 });
 
 describe('answers per session', () => {
-  it('after 5 answers the 6th is 429, even a valid one, and the session is unchanged; the window’s end lets the valid one verify', async () => {
+  test('after 5 answers the 6th is 429, even a valid one, and the session is unchanged; the window’s end lets the valid one verify', async ({ e2e: e, harness }) => {
     const session = await e.createSession({ dcql: sdJwtQuery(), responseMode: 'direct_post', expiresInSeconds: 600 });
+    const responseUri = session.responseUri!;
     const holder = await newHolder();
-    const resolved = await resolveRedirectRequest(e.wallet, session.authorizationRequestUri);
+    const resolved = await resolveRedirectRequest(e.wallet, session.authorizationRequestUri!);
     const vpToken = JSON.stringify({ pid: [await presentPid(await issuePid(e.issuer, holder), holder, requestFacts(resolved))] });
-    for (let i = 0; i < 5; i++) expect((await e.postForm(session.responseUri, { vp_token: vpToken, state: 'not-the-state' })).status).toBe(400);
-    const post = () => e.wallet.fetch(session.responseUri, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ vp_token: vpToken, state: session.payloadState }).toString() });
+    for (let i = 0; i < 5; i++) expect((await e.postForm(responseUri, { vp_token: vpToken, state: 'not-the-state' })).status).toBe(400);
+    const post = () => e.wallet.fetch(responseUri, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ vp_token: vpToken, state: session.payloadState }).toString() });
     await expectTooMany(await post());
     expect((await e.readSession(session.id)).state).toBe('RequestUriRetrieved');
-    e.h.clock.offsetMs = 61_000;
+    harness.clock.offsetMs = 61_000;
     try {
       const answered = await post();
       expect(answered.status).toBe(200);
       expect((await e.readSession(session.id)).state).toBe('ResponseVerified');
     } finally {
-      e.h.clock.offsetMs = 0;
+      harness.clock.offsetMs = 0;
     }
   });
 
-  it('the DC API call counts answers too: the 6th is 429 RATE_LIMITED (platform body) with Retry-After', async () => {
+  test('the DC API call counts answers too: the 6th is 429 RATE_LIMITED (platform body) with Retry-After', async ({ e2e: e, harness }) => {
     const session = await e.createSession({ dcql: sdJwtQuery(), responseMode: 'dc_api', expectedOrigins: [ORIGIN] });
-    const resolved = await resolveDcApiRequest(e.wallet, session.dcApiRequest.data, ORIGIN);
+    const resolved = await resolveDcApiRequest(e.wallet, session.dcApiRequest!.data, ORIGIN);
     const holder = await newHolder();
     const vpToken = { pid: [await presentPid(await issuePid(e.issuer, holder), holder, requestFacts(resolved), { origin: ORIGIN })] };
     for (let i = 0; i < 5; i++) {
@@ -91,7 +96,7 @@ describe('answers per session', () => {
     }
     const response = await fetch(`${e.url}/v1/orgs/${ORG}/oid4vp/verify-authorization-response`, {
       method: 'POST',
-      headers: { ...(await e.h.auth(ORG)), 'content-type': 'application/json' },
+      headers: { ...(await harness.auth(ORG)), 'content-type': 'application/json' },
       body: JSON.stringify({ verificationSessionId: session.id, authorizationResponse: { vp_token: vpToken }, origin: ORIGIN }),
     });
     expect(response.status).toBe(429);
@@ -101,20 +106,12 @@ describe('answers per session', () => {
   });
 });
 
-describe('one count across replicas', () => {
-  let replica: Harness;
-  let replicaFetch: typeof fetch;
-  beforeAll(async () => {
-    // A second app on the same database (same key encryption key), as a second pod would be.
-    replica = await createHarness({ testDb: e.h.testDb, config: { ...DEFAULT_LIMITS, KEY_ENCRYPTION_KEY: e.h.config.KEY_ENCRYPTION_KEY! } });
-    replicaFetch = httpFetch(PUBLIC_BASE_URL, await replica.app.listen({ host: '127.0.0.1', port: 0 }));
-  });
-  afterAll(() => replica?.close());
-
-  it('fetches spread over two replicas share the session’s limit', async () => {
+// The second app opens the same database by URL: server PostgreSQL.
+describe.skipIf(missingServer('postgres', 'verifier per-session limits across replicas'))('one count across replicas', () => {
+  test('fetches spread over two replicas share the session’s limit', async ({ e2e: e, replicaFetch }) => {
     const session = await e.createSession({ dcql: sdJwtQuery(), responseMode: 'direct_post' });
-    await Promise.all(Array.from({ length: 10 }, (_, i) => fetchRequest(session, 'GET', i % 2 === 0 ? e.wallet.fetch : replicaFetch).then((response) => expect(response.status).toBe(200))));
-    await expectTooMany(await fetchRequest(session, 'GET', replicaFetch));
-    await expectTooMany(await fetchRequest(session, 'GET', e.wallet.fetch));
+    await Promise.all(Array.from({ length: 10 }, (_, i) => fetchRequest(i % 2 === 0 ? e.wallet.fetch : replicaFetch, session, 'GET').then((response) => expect(response.status).toBe(200))));
+    await expectTooMany(await fetchRequest(replicaFetch, session, 'GET'));
+    await expectTooMany(await fetchRequest(e.wallet.fetch, session, 'GET'));
   });
 });

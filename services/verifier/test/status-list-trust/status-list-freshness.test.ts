@@ -1,9 +1,9 @@
 import { deflateSync } from 'node:zlib';
 import { SignJWT } from 'jose';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createE2e, type E2e } from '../support/e2e.js';
+import { describe, expect, type OnTestFinishedHandler } from 'vitest';
+import { e2eFixture, e2eTest } from '../support/fixtures.js';
 import { startStatusListServer, type StatusListServer } from '../verification/support/status-list-server.js';
-import { answerWithStatus, expectOutcome, INVALID, newList, serveList, VALID } from './support.js';
+import { answerWithStatus, expectOutcome, INVALID, newList, serveList, VALID, type StatusSetting } from './support.js';
 
 // A status list token must carry iat; one whose exp has passed, or that is
 // older than its own ttl when fetched, is refused (STATUS_LIST_UNAVAILABLE). A
@@ -11,26 +11,18 @@ import { answerWithStatus, expectOutcome, INVALID, newList, serveList, VALID } f
 // 300 s — shown with the service's injected clock, never by sleeping.
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
-let server: StatusListServer;
-let e: E2e;
-let shortCache: E2e;
-beforeAll(async () => {
-  server = await startStatusListServer();
-  e = await createE2e();
-  shortCache = await createE2e({ config: { STATUS_LIST_MAX_CACHE_SECONDS: '120' } });
-});
-afterEach(() => {
-  e.h.clock.offsetMs = 0;
-  shortCache.h.clock.offsetMs = 0;
-});
-afterAll(async () => {
-  await shortCache.close();
-  await e.close();
-  await server.close();
-});
+// `server`: the status list server; `shortCache`: a second setting with STATUS_LIST_MAX_CACHE_SECONDS=120.
+const test = e2eTest()
+  .extend('server', { scope: 'file' }, async ({}, { onCleanup }): Promise<StatusListServer> => {
+    const server = await startStatusListServer();
+    onCleanup(() => server.close());
+    return server;
+  })
+  .extend('shortCache', { scope: 'file' }, e2eFixture({ config: { STATUS_LIST_MAX_CACHE_SECONDS: '120' } }));
 
 /** Serves a list signed by the target's issuer with `claims`, and answers with entry 0 of it. */
-async function answerWithList(target: E2e, claims: { iat?: number; exp?: number; ttl?: number }) {
+async function answerWithList(server: StatusListServer, setting: StatusSetting, claims: { iat?: number; exp?: number; ttl?: number }) {
+  const target = setting.e2e;
   const list = newList(server);
   await serveList(server, list.path, { signingKey: target.issuer.leaf.keys.privateKey, x5c: [target.issuer.leaf.x5c], ...claims });
   if (claims.iat === undefined) {
@@ -40,65 +32,72 @@ async function answerWithList(target: E2e, claims: { iat?: number; exp?: number;
       .sign(target.issuer.leaf.keys.privateKey);
     server.routes.set(list.path, { body });
   }
-  return answerWithStatus(target, target.issuer, { uri: list.uri, idx: 0 });
+  return answerWithStatus(setting, target.issuer, { uri: list.uri, idx: 0 });
 }
 
 describe('the status list token’s own times', () => {
-  it('control: iat now, ttl 60, exp in an hour verifies', async () => {
-    expectOutcome(await answerWithList(e, { iat: nowSeconds(), ttl: 60, exp: nowSeconds() + 3600 }), 'VERIFIED');
+  test('control: iat now, ttl 60, exp in an hour verifies', async ({ server, e2e, harness }) => {
+    expectOutcome(await answerWithList(server, { e2e, harness }, { iat: nowSeconds(), ttl: 60, exp: nowSeconds() + 3600 }), 'VERIFIED');
   });
 
-  it('a token without iat → STATUS_LIST_UNAVAILABLE', async () => {
-    expect(expectOutcome(await answerWithList(e, {}), 'STATUS_LIST_UNAVAILABLE')).toContain('no iat');
+  test('a token without iat → STATUS_LIST_UNAVAILABLE', async ({ server, e2e, harness }) => {
+    expect(expectOutcome(await answerWithList(server, { e2e, harness }, {}), 'STATUS_LIST_UNAVAILABLE')).toContain('no iat');
   });
 
-  it('a token whose exp has passed → STATUS_LIST_UNAVAILABLE', async () => {
-    expect(expectOutcome(await answerWithList(e, { iat: nowSeconds() - 600, exp: nowSeconds() - 1 }), 'STATUS_LIST_UNAVAILABLE')).toContain('expired');
+  test('a token whose exp has passed → STATUS_LIST_UNAVAILABLE', async ({ server, e2e, harness }) => {
+    expect(expectOutcome(await answerWithList(server, { e2e, harness }, { iat: nowSeconds() - 600, exp: nowSeconds() - 1 }), 'STATUS_LIST_UNAVAILABLE')).toContain('expired');
   });
 
-  it('a token older than its ttl when fetched is stale → STATUS_LIST_UNAVAILABLE (beyond the clock skew of 60 s)', async () => {
-    expect(expectOutcome(await answerWithList(e, { iat: nowSeconds() - 1000, ttl: 600 }), 'STATUS_LIST_UNAVAILABLE')).toContain('older than its ttl');
-    expectOutcome(await answerWithList(e, { iat: nowSeconds() - 630, ttl: 600 }), 'VERIFIED');
+  test('a token older than its ttl when fetched is stale → STATUS_LIST_UNAVAILABLE (beyond the clock skew of 60 s)', async ({ server, e2e, harness }) => {
+    expect(expectOutcome(await answerWithList(server, { e2e, harness }, { iat: nowSeconds() - 1000, ttl: 600 }), 'STATUS_LIST_UNAVAILABLE')).toContain('older than its ttl');
+    expectOutcome(await answerWithList(server, { e2e, harness }, { iat: nowSeconds() - 630, ttl: 600 }), 'VERIFIED');
   });
 
-  it('a token issued in the future (beyond skew) → STATUS_LIST_UNAVAILABLE', async () => {
-    expect(expectOutcome(await answerWithList(e, { iat: nowSeconds() + 3600, ttl: 60 }), 'STATUS_LIST_UNAVAILABLE')).toContain('in the future');
+  test('a token issued in the future (beyond skew) → STATUS_LIST_UNAVAILABLE', async ({ server, e2e, harness }) => {
+    expect(expectOutcome(await answerWithList(server, { e2e, harness }, { iat: nowSeconds() + 3600, ttl: 60 }), 'STATUS_LIST_UNAVAILABLE')).toContain('in the future');
   });
 });
 
 describe('a revocation is seen within min(ttl, STATUS_LIST_MAX_CACHE_SECONDS)', () => {
-  /** Publishes entry 0 VALID, verifies (fetch 1), then has the issuer re-sign it INVALID: the same URI, a new token. */
-  async function revokeAfterFirstUse(target: E2e, ttl: number) {
+  /**
+   * Publishes entry 0 VALID, verifies (fetch 1), then has the issuer re-sign it INVALID: the same URI, a new token.
+   * `at(seconds)` answers with the setting's clock that far ahead, put back when the test ends.
+   */
+  async function revokeAfterFirstUse(server: StatusListServer, setting: StatusSetting, ttl: number, onTestFinished: (handler: OnTestFinishedHandler) => void) {
+    const target = setting.e2e;
+    onTestFinished(() => {
+      setting.harness.clock.offsetMs = 0;
+    });
     const list = newList(server);
     const sign = (statuses: number[]) => serveList(server, list.path, { signingKey: target.issuer.leaf.keys.privateKey, x5c: [target.issuer.leaf.x5c], ttl, statuses });
     await sign([VALID]);
-    expectOutcome(await answerWithStatus(target, target.issuer, { uri: list.uri, idx: 0 }), 'VERIFIED');
+    expectOutcome(await answerWithStatus(setting, target.issuer, { uri: list.uri, idx: 0 }), 'VERIFIED');
     expect(server.hits.get(list.path)).toBe(1);
     await sign([INVALID]);
     const at = async (seconds: number) => {
-      target.h.clock.offsetMs = seconds * 1000;
-      return answerWithStatus(target, target.issuer, { uri: list.uri, idx: 0 });
+      setting.harness.clock.offsetMs = seconds * 1000;
+      return answerWithStatus(setting, target.issuer, { uri: list.uri, idx: 0 });
     };
     return { list, at };
   }
 
   // Margins of several seconds on each side keep a slow machine from crossing a boundary between two steps.
-  it('ttl 600 under the default 300 s bound: cached (not re-fetched) until 300 s, revoked after', async () => {
-    const { list, at } = await revokeAfterFirstUse(e, 600);
+  test('ttl 600 under the default 300 s bound: cached (not re-fetched) until 300 s, revoked after', async ({ server, e2e, harness, onTestFinished }) => {
+    const { list, at } = await revokeAfterFirstUse(server, { e2e, harness }, 600, onTestFinished);
     expectOutcome(await at(290), 'VERIFIED');
     expect(server.hits.get(list.path)).toBe(1);
     expectOutcome(await at(310), 'CREDENTIAL_REVOKED');
     expect(server.hits.get(list.path)).toBe(2);
   });
 
-  it('ttl 30: revoked once 30 s have passed', async () => {
-    const { at } = await revokeAfterFirstUse(e, 30);
+  test('ttl 30: revoked once 30 s have passed', async ({ server, e2e, harness, onTestFinished }) => {
+    const { at } = await revokeAfterFirstUse(server, { e2e, harness }, 30, onTestFinished);
     expectOutcome(await at(25), 'VERIFIED');
     expectOutcome(await at(35), 'CREDENTIAL_REVOKED');
   });
 
-  it('STATUS_LIST_MAX_CACHE_SECONDS=120 bounds a ttl of 600 at 120 s', async () => {
-    const { at } = await revokeAfterFirstUse(shortCache, 600);
+  test('STATUS_LIST_MAX_CACHE_SECONDS=120 bounds a ttl of 600 at 120 s', async ({ server, shortCache, onTestFinished }) => {
+    const { at } = await revokeAfterFirstUse(server, shortCache, 600, onTestFinished);
     expectOutcome(await at(110), 'VERIFIED');
     expectOutcome(await at(130), 'CREDENTIAL_REVOKED');
   });

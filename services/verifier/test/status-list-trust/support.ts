@@ -3,9 +3,11 @@
 // status list tokens served by a plain node:http server on 127.0.0.1.
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
+import type { PresentationSession } from '@tessera/contracts';
 import { issueCredential } from '../support/crafted-answers.js';
+import { sdJwtQuery } from '../support/dcql-queries.js';
 import type { E2e } from '../support/e2e.js';
-import { sdJwtQuery } from '../support/fixtures.js';
+import type { Harness } from '../support/harness.js';
 import { presentPid } from '../support/holder.js';
 import { newHolder, type TestIssuer } from '../support/issuers.js';
 import { createStatusListToken, type CreateStatusListTokenOptions, type StatusListServer } from '../verification/support/status-list-server.js';
@@ -27,26 +29,33 @@ export async function serveList(server: StatusListServer, path: string, options:
   server.routes.set(path, { body });
 }
 
+/** An end-to-end setting and the clock of its service. */
+export interface StatusSetting {
+  e2e: E2e;
+  harness: Pick<Harness, 'clock'>;
+}
+
 /**
  * A direct_post answer with a PID from `issuer` (x5c `x5c`, default its leaf)
  * whose status is entry `idx` of `uri`, posted without the wallet library so the
  * KB-JWT can carry the service's shifted time. Returns the session as read back.
  */
-export async function answerWithStatus(e: E2e, issuer: TestIssuer, status: { uri: string; idx: number }, options: { x5c?: string[]; issue?: (holder: Awaited<ReturnType<typeof newHolder>>) => ReturnType<typeof issueCredential> } = {}) {
+export async function answerWithStatus({ e2e: e, harness }: StatusSetting, issuer: TestIssuer, status: { uri: string; idx: number }, options: { x5c?: string[]; issue?: (holder: Awaited<ReturnType<typeof newHolder>>) => ReturnType<typeof issueCredential> } = {}) {
   const session = await e.createSession({ dcql: sdJwtQuery(), responseMode: 'direct_post' });
   const holder = await newHolder();
   const issued = options.issue
     ? await options.issue(holder)
     : await issueCredential(issuer, holder, { ...(options.x5c ? { x5c: options.x5c } : {}), claims: { status: { status_list: status } } });
+  if (!session.responseUri) throw new Error('a direct_post session has a responseUri');
   const facts = { clientId: session.clientId, nonce: session.nonce, responseMode: 'direct_post' };
-  const presentation = await presentPid(issued, holder, facts, { iat: nowSeconds(e.h.clock.offsetMs) - 2 });
+  const presentation = await presentPid(issued, holder, facts, { iat: nowSeconds(harness.clock.offsetMs) - 2 });
   const answered = await e.postForm(session.responseUri, { vp_token: JSON.stringify({ pid: [presentation] }), state: session.payloadState });
   const record = await e.readSession(session.id);
   return { session, answered, record };
 }
 
 /** The session verified, or failed with `code` (its message kept for assertions). */
-export function expectOutcome(outcome: { answered: { status: number }; record: any }, code: 'VERIFIED' | string) {
+export function expectOutcome(outcome: { answered: { status: number }; record: PresentationSession }, code: 'VERIFIED' | string) {
   if (code === 'VERIFIED') {
     expect(outcome.record, JSON.stringify(outcome.record)).toMatchObject({ state: 'ResponseVerified' });
     expect(outcome.answered.status).toBe(200);
@@ -54,5 +63,5 @@ export function expectOutcome(outcome: { answered: { status: number }; record: a
   }
   expect(outcome.record, JSON.stringify(outcome.record)).toMatchObject({ state: 'Error', error: { code } });
   expect(outcome.answered.status).toBe(400);
-  return outcome.record.error.message as string;
+  return outcome.record.error!.message;
 }

@@ -3,6 +3,7 @@
 // tests of the wallet security, data minimisation, status list and certificate folders share.
 import { expect } from 'vitest';
 import type { JWK } from 'jose';
+import type { PresentationResponse, PresentationSession } from '@tessera/contracts';
 import { issueSdJwtVc, type IssuedSdJwtVc } from '../verification/support/sd-jwt.js';
 import type { E2e } from './e2e.js';
 import { buildResponse, presentPid, requestFacts, resolveRedirectRequest, submitResponse, type RequestFacts } from './holder.js';
@@ -41,8 +42,9 @@ export function presentAll(issued: IssuedSdJwtVc, reveal?: string[]): Present {
 }
 
 /** A redirect session answered through the wallet library with the presentation for `queryId`. */
-export async function answerRedirect(e: E2e, session: { authorizationRequestUri: string }, queryId: string, present: Present, holder?: Holder) {
+export async function answerRedirect(e: E2e, session: { authorizationRequestUri?: string }, queryId: string, present: Present, holder?: Holder) {
   const wallet = holder ?? (await newHolder());
+  if (!session.authorizationRequestUri) throw new Error('answerRedirect needs a redirect session (one with authorizationRequestUri)');
   const resolved = await resolveRedirectRequest(e.wallet, session.authorizationRequestUri);
   const built = await buildResponse(e.wallet, resolved, { [queryId]: [await present(wallet, requestFacts(resolved))] });
   return submitResponse(e.wallet, resolved, built);
@@ -54,7 +56,7 @@ export async function expectVerified(e: E2e, session: { id: string }, answered: 
   expect((await e.readSession(session.id)).state).toBe('ResponseVerified');
   const result = await e.readResult(session.id);
   expect(result.status).toBe(200);
-  return result.body.data as { presentations: Array<Record<string, any>> };
+  return result.body.data as PresentationResponse;
 }
 
 /** The wallet was refused (400) and the session ended in Error with `code`; no presentation data can be read. */
@@ -63,5 +65,5 @@ export async function expectFailedWith(e: E2e, session: { id: string }, answered
   const record = await e.readSession(session.id);
   expect(record, JSON.stringify(record)).toMatchObject({ state: 'Error', error: { code } });
   expect((await e.readResult(session.id)).status).toBe(409);
-  return record.error as { code: string; message: string };
+  return record.error as NonNullable<PresentationSession['error']>;
 }

@@ -5,10 +5,10 @@ import { expect, test } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@tessera/service-kit/testing';
 import { MIGRATIONS_FOLDER } from '../../src/db/migrations-folder.js';
 import { schema, type VerifierDbSchema } from '../../src/db/schema.js';
-import { createE2e } from './e2e.js';
+import { createE2e, type E2e } from './e2e.js';
 import { listenToSessionEvents } from './events.js';
-import { createHarness, type HarnessOptions } from './harness.js';
-import { memberCall, oid4vpPath } from './management.js';
+import { createHarness, type Harness, type HarnessOptions } from './harness.js';
+import { memberCall, oid4vpPath, type MemberCall } from './management.js';
 
 /** Harness options, or a function making them when that needs I/O (a private server, a NATS connection). */
 export type HarnessSetup = HarnessOptions | (() => Promise<HarnessOptions>);
@@ -37,16 +37,19 @@ export function harnessTest(setup: HarnessSetup = {}) {
   return test
     .extend('harness', { scope: 'file' }, harnessFixture(setup))
     .extend('api', { scope: 'file' }, ({ harness }) => memberCall(harness))
-    .extend('desk', { scope: 'file' }, async ({ api }) => {
-      const created = await api('POST', `${oid4vpPath()}/verifier`, { verifierId: 'desk' });
-      expect(created.status, created.raw).toBe(201);
-      return created.body.data.verifierId as string;
-    })
+    .extend('desk', { scope: 'file' }, ({ api }) => createDesk(api))
     .extend('sessionEvents', { scope: 'file' }, async ({ harness }, { onCleanup }) => {
       const events = await listenToSessionEvents(harness.connectPeer);
       onCleanup(() => events.close());
       return events;
     });
+}
+
+/** Creates ORG's verifier `desk` (201 or the test fails) and returns its id. */
+async function createDesk(api: MemberCall): Promise<string> {
+  const created = await api('POST', `${oid4vpPath()}/verifier`, { verifierId: 'desk' });
+  expect(created.status, created.raw).toBe(201);
+  return created.body.data.verifierId as string;
 }
 
 /** The usual test: the default harness. */
@@ -59,6 +62,26 @@ export const verifierTest = harnessTest();
  */
 export function e2eTest(setup: HarnessSetup = {}) {
   return harnessTest(setup).extend('e2e', { scope: 'file' }, ({ harness, desk }) => createE2e(harness, desk));
+}
+
+/** An end-to-end setting of its own: its harness, management calls as a member of ORG, and `e2e` with ORG's `desk`. */
+export interface E2eSetting {
+  harness: Harness;
+  api: MemberCall;
+  e2e: E2e;
+}
+
+/**
+ * The fixture function of another end-to-end setting (other harness options)
+ * closed after the file: for a file that compares configurations, beside or
+ * instead of `e2eTest`'s.
+ */
+export function e2eFixture(setup: HarnessSetup = {}) {
+  return async ({}: object, hooks: FixtureHooks): Promise<E2eSetting> => {
+    const harness = await harnessFixture(setup)({}, hooks);
+    const api = memberCall(harness);
+    return { harness, api, e2e: await createE2e(harness, await createDesk(api)) };
+  };
 }
 
 /** `test` with `testDb`: a fresh migrated database per file, for tests of start steps and of the service run as a process. */

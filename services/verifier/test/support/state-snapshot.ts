@@ -1,5 +1,6 @@
 import { snapshotSchema } from '@tessera/service-kit/testing';
 import type { Database } from '@tessera/service-kit';
+import type { VerifierDbSchema } from '../../src/db/schema.js';
 
 /**
  * Per-session request counts (SESSION_REQUEST_FETCH_LIMIT, SESSION_RESPONSE_LIMIT) are
@@ -10,7 +11,7 @@ import type { Database } from '@tessera/service-kit';
 const COUNTER_COLUMNS = ['request_fetch_count', 'response_count', 'limit_window_started_at'];
 
 /** `snapshotSchema` of the verifier's schema without the per-session counters. */
-export async function snapshotWithoutSessionCounters(database: Database<any>): Promise<Record<string, unknown[]>> {
+export async function snapshotWithoutSessionCounters(database: Database<VerifierDbSchema>): Promise<Record<string, unknown[]>> {
   const snapshot = await snapshotSchema(database, 'verifier');
   snapshot.presentation_sessions = (snapshot.presentation_sessions ?? []).map((row) =>
     Object.fromEntries(Object.entries(row as Record<string, unknown>).filter(([column]) => !COUNTER_COLUMNS.includes(column))),

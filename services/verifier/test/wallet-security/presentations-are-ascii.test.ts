@@ -1,19 +1,16 @@
 import { createHash } from 'node:crypto';
 import { SignJWT } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createE2e, type E2e } from '../support/e2e.js';
-import { sdJwtQuery } from '../support/fixtures.js';
+import { describe, expect } from 'vitest';
+import { sdJwtQuery } from '../support/dcql-queries.js';
+import type { E2e } from '../support/e2e.js';
+import { e2eTest } from '../support/fixtures.js';
 import { presentPid, requestFacts, resolveDcApiRequest, resolveRedirectRequest, type RequestFacts } from '../support/holder.js';
 import { issuePid, newHolder, type Holder } from '../support/issuers.js';
 
 // An SD-JWT presentation is ASCII (base64url segments and "~"): sd_hash covers
 // its bytes, and no encoding of a non-ASCII string is the one the wallet hashed.
 // A vp_token entry with a non-ASCII character is INVALID_VP_TOKEN, before any hashing.
-let e: E2e;
-beforeAll(async () => {
-  e = await createE2e();
-});
-afterAll(() => e.close());
+const test = e2eTest();
 
 const ORIGIN = 'https://rp.tessera.test';
 
@@ -22,7 +19,7 @@ const ORIGIN = 'https://rp.tessera.test';
  * computed over the UTF-8 bytes of the mangled text: a verifier hashing those
  * bytes would find sd_hash right; only the character set is wrong.
  */
-async function mangledPresentation(holder: Holder, facts: RequestFacts, mangle: (sdJwt: string) => string, origin?: string) {
+async function mangledPresentation(e: E2e, holder: Holder, facts: RequestFacts, mangle: (sdJwt: string) => string, origin?: string) {
   const issued = await issuePid(e.issuer, holder);
   const valid = await presentPid(issued, holder, facts, origin ? { origin } : {});
   const sdJwt = mangle(valid.slice(0, valid.lastIndexOf('~') + 1));
@@ -40,37 +37,37 @@ const twinOfI = (sdJwt: string) => {
 const appendE = (sdJwt: string) => `${sdJwt.slice(0, -1)}é~`;
 
 describe('non-ASCII presentations are refused before hashing', () => {
-  it.each([
+  test.for([
     ['an é in a disclosure', appendE],
     ['a character whose low byte is an ASCII letter', twinOfI],
-  ])('direct_post: %s → INVALID_VP_TOKEN naming the character position', async (_what, mangle) => {
+  ] as const)('direct_post: %s → INVALID_VP_TOKEN naming the character position', async ([_what, mangle], { e2e: e }) => {
     const session = await e.createSession({ dcql: sdJwtQuery(), responseMode: 'direct_post' });
     const holder = await newHolder();
-    const facts = requestFacts(await resolveRedirectRequest(e.wallet, session.authorizationRequestUri));
-    const presentation = await mangledPresentation(holder, facts, mangle);
-    const answered = await e.postForm(session.responseUri, { vp_token: JSON.stringify({ pid: [presentation] }), state: session.payloadState });
+    const facts = requestFacts(await resolveRedirectRequest(e.wallet, session.authorizationRequestUri!));
+    const presentation = await mangledPresentation(e, holder, facts, mangle);
+    const answered = await e.postForm(session.responseUri!, { vp_token: JSON.stringify({ pid: [presentation] }), state: session.payloadState });
     expect(answered).toEqual({ status: 400, body: { error: 'invalid_request', error_description: expect.stringContaining('non-ASCII') } });
     const record = await e.readSession(session.id);
     expect(record).toMatchObject({ state: 'Error', error: { code: 'INVALID_VP_TOKEN', message: expect.stringContaining(`position ${[...presentation].findIndex((char) => char.charCodeAt(0) > 0x7f)}`) } });
   });
 
-  it('over the DC API too (the answer is 200 with state Error)', async () => {
+  test('over the DC API too (the answer is 200 with state Error)', async ({ e2e: e }) => {
     const session = await e.createSession({ dcql: sdJwtQuery(), responseMode: 'dc_api', expectedOrigins: [ORIGIN] });
     const holder = await newHolder();
-    const facts = requestFacts(await resolveDcApiRequest(e.wallet, session.dcApiRequest.data, ORIGIN));
-    const presentation = await mangledPresentation(holder, facts, twinOfI, ORIGIN);
+    const facts = requestFacts(await resolveDcApiRequest(e.wallet, session.dcApiRequest!.data, ORIGIN));
+    const presentation = await mangledPresentation(e, holder, facts, twinOfI, ORIGIN);
     const answered = await e.verifyDcApi({ verificationSessionId: session.id, authorizationResponse: { vp_token: { pid: [presentation] } }, origin: ORIGIN });
     expect(answered.status).toBe(200);
     expect(answered.body.data).toMatchObject({ state: 'Error', error: { code: 'INVALID_VP_TOKEN', message: expect.stringContaining('non-ASCII') } });
     expect(answered.body.data).not.toHaveProperty('presentations');
   });
 
-  it('control: the same presentation, ASCII, with its KB-JWT built the same way, verifies', async () => {
+  test('control: the same presentation, ASCII, with its KB-JWT built the same way, verifies', async ({ e2e: e }) => {
     const session = await e.createSession({ dcql: sdJwtQuery(), responseMode: 'direct_post' });
     const holder = await newHolder();
-    const facts = requestFacts(await resolveRedirectRequest(e.wallet, session.authorizationRequestUri));
-    const presentation = await mangledPresentation(holder, facts, (sdJwt) => sdJwt);
-    const answered = await e.postForm(session.responseUri, { vp_token: JSON.stringify({ pid: [presentation] }), state: session.payloadState });
+    const facts = requestFacts(await resolveRedirectRequest(e.wallet, session.authorizationRequestUri!));
+    const presentation = await mangledPresentation(e, holder, facts, (sdJwt) => sdJwt);
+    const answered = await e.postForm(session.responseUri!, { vp_token: JSON.stringify({ pid: [presentation] }), state: session.payloadState });
     expect(answered).toEqual({ status: 200, body: {} });
     expect((await e.readSession(session.id)).state).toBe('ResponseVerified');
   });

@@ -1,18 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { issueSdJwtVc } from '../verification/support/sd-jwt.js';
 import { answerRedirect, expectFailedWith, expectVerified, presentAll } from '../support/crafted-answers.js';
-import { createE2e, type E2e } from '../support/e2e.js';
-import { sdJwtQuery } from '../support/fixtures.js';
-import { ISSUER_HOST, PID_VCT, type Holder } from '../support/issuers.js';
+import { sdJwtQuery } from '../support/dcql-queries.js';
+import type { E2e } from '../support/e2e.js';
+import { e2eTest } from '../support/fixtures.js';
+import { ISSUER_HOST, PID_VCT, type Holder, type TestIssuer } from '../support/issuers.js';
 
 // SD-JWT VC §3.2.2: iss, nbf, exp, cnf, vct, vct#integrity and status are never
 // selectively disclosable. A credential whose issuer made one a Disclosure (so
 // the signed payload lacks it, e.g. no exp) fails with DISCLOSURE_INVALID.
-let e: E2e;
-beforeAll(async () => {
-  e = await createE2e();
-});
-afterAll(() => e.close());
+const test = e2eTest();
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
@@ -22,7 +19,7 @@ const nowSeconds = () => Math.floor(Date.now() / 1000);
  * `status` appears only as a Disclosure: signed, it would send the verifier to
  * a status list this test does not serve.
  */
-function issue(holder: Holder, disclosed: string[]) {
+function issue(issuer: TestIssuer, holder: Holder, disclosed: string[]) {
   const registered: Record<string, unknown> = {
     iss: `https://${ISSUER_HOST}`,
     nbf: nowSeconds() - 3600,
@@ -41,8 +38,8 @@ function issue(holder: Holder, disclosed: string[]) {
     else if (name !== 'status' && name !== 'cnf') signed[name] = value;
   }
   return issueSdJwtVc({
-    signingKey: e.issuer.leaf.keys.privateKey,
-    x5c: [e.issuer.leaf.x5c],
+    signingKey: issuer.leaf.keys.privateKey,
+    x5c: [issuer.leaf.x5c],
     // An undefined vct leaves the payload without one (JSON drops it) when vct is a Disclosure.
     claims: { ...signed, ...(disclosed.includes('vct') ? { vct: undefined } : {}) },
     disclosable: { given_name: 'Erika', family_name: 'Mustermann', ...moved },
@@ -50,23 +47,23 @@ function issue(holder: Holder, disclosed: string[]) {
   });
 }
 
-async function answerWith(disclosed: string[]) {
+async function answerWith(e: E2e, disclosed: string[]) {
   const session = await e.createSession({ dcql: sdJwtQuery(), responseMode: 'direct_post' });
-  const answered = await answerRedirect(e, session, 'pid', async (holder, facts) => presentAll(await issue(holder, disclosed))(holder, facts));
+  const answered = await answerRedirect(e, session, 'pid', async (holder, facts) => presentAll(await issue(e.issuer, holder, disclosed))(holder, facts));
   return { session, answered };
 }
 
 describe('registered claims stay in the issuer-signed payload', () => {
-  it.each(['iss', 'nbf', 'exp', 'cnf', 'vct', 'vct#integrity', 'status'])('a Disclosure of %s → DISCLOSURE_INVALID, nothing reaches the relying party', async (name) => {
-    const { session, answered } = await answerWith([name]);
+  test.for(['iss', 'nbf', 'exp', 'cnf', 'vct', 'vct#integrity', 'status'])('a Disclosure of %s → DISCLOSURE_INVALID, nothing reaches the relying party', async (name, { e2e: e }) => {
+    const { session, answered } = await answerWith(e, [name]);
     const error = await expectFailedWith(e, session, answered, 'DISCLOSURE_INVALID');
     expect(error.message).toContain(`"${name}"`);
   });
 
-  it('control: the same credential with every registered claim signed verifies; iat and sub may be Disclosures', async () => {
-    const signed = await answerWith([]);
+  test('control: the same credential with every registered claim signed verifies; iat and sub may be Disclosures', async ({ e2e: e }) => {
+    const signed = await answerWith(e, []);
     await expectVerified(e, signed.session, signed.answered);
-    const disclosedIatSub = await answerWith(['iat', 'sub']);
+    const disclosedIatSub = await answerWith(e, ['iat', 'sub']);
     await expectVerified(e, disclosedIatSub.session, disclosedIatSub.answered);
   });
 });
