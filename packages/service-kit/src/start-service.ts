@@ -5,6 +5,12 @@ import { migrateDatabase } from './db/migrate.js';
 import type { App } from './create-app.js';
 import type { Logger } from './logger.js';
 import { createCloser } from './shutdown.js';
+import { connectBusFromConfig } from './bus/connect-bus.js';
+import type { InProcessHub } from './bus/in-process-bus.js';
+import type { MessageBus } from './bus/message-bus.js';
+
+/** The NATS variables `connectBusFromConfig` reads. */
+type NatsConfig = Parameters<typeof connectBusFromConfig>[0];
 
 /** A started service, as `main.ts` and the one-process launcher of `npm start` hold it. */
 export interface RunningService {
@@ -82,6 +88,10 @@ export async function runMigrationsAndExit(options: Omit<OpenServiceDatabaseOpti
 
 /** What a service's `build` step gets: a way to open resources that are closed for it. */
 export interface ServiceResources {
+  /** The service's database (`openServiceDatabase`), closed with the service. */
+  openDatabase<TSchema extends Record<string, unknown>>(options: OpenServiceDatabaseOptions<TSchema>): Promise<Database<TSchema>>;
+  /** The service's bus (`connectBusFromConfig`: NATS, or the in-process transport on `hub`), closed with the service. */
+  connectBus(config: NatsConfig, options: { name: string; logger: Logger; hub?: InProcessHub }): Promise<MessageBus>;
   /**
    * Opens a resource (pool, bus connection, listener). It is closed when the service
    * closes, after the server stopped taking requests, in reverse order of opening; and
@@ -104,12 +114,15 @@ export interface StartServiceOptions {
  */
 export async function startService(options: StartServiceOptions): Promise<RunningService> {
   const opened: Array<{ name: string; close: () => Promise<void> }> = [];
+  const open: ServiceResources['open'] = async (name, opener, close) => {
+    const resource = await opener();
+    opened.unshift({ name, close: () => close(resource) });
+    return resource;
+  };
   const resources: ServiceResources = {
-    open: async (name, opener, close) => {
-      const resource = await opener();
-      opened.unshift({ name, close: () => close(resource) });
-      return resource;
-    },
+    open,
+    openDatabase: (databaseOptions) => open('database', () => openServiceDatabase(databaseOptions), (database) => database.close()),
+    connectBus: (config, busOptions) => open('bus', () => connectBusFromConfig(config, busOptions), (bus) => bus.close()),
   };
   let app: App | undefined;
   try {

@@ -1,8 +1,6 @@
 import {
-  connectBusFromConfig,
   createLogger,
   createTokenVerifier,
-  openServiceDatabase,
   resolveOidcSettings,
   type InProcessHub,
   type Logger,
@@ -40,9 +38,9 @@ export async function startEcosystem(
     name: SERVICE_NAME,
     config,
     logger,
-    build: async ({ open }) => {
-      const database = await open('database', () => openServiceDatabase({ service: SERVICE_NAME, config, schema, migrationsFolder: MIGRATIONS_FOLDER, logger }), (db) => db.close());
-      const bus = await open('bus', () => connectBusFromConfig(config, { name: SERVICE_NAME, logger, ...(options.hub ? { hub: options.hub } : {}) }), (b) => b.close());
+    build: async ({ open, openDatabase, connectBus }) => {
+      const database = await openDatabase({ service: SERVICE_NAME, config, schema, migrationsFolder: MIGRATIONS_FOLDER, logger });
+      const bus = await connectBus(config, { name: SERVICE_NAME, logger, ...(options.hub ? { hub: options.hub } : {}) });
       const cache = await open('change notifications', () => openResolutionCache<IntentResolution>({ database, ttlMs: config.RESOLVE_CACHE_TTL_MS }), (c) => c.close());
       return buildApp({ config, database, bus, verifyToken, logger, resolutions: cache.resolutions });
     },

@@ -1,7 +1,6 @@
 import {
   createLogger,
   ensureDevSecret,
-  openServiceDatabase,
   type Logger,
   type RunningService,
   type ServiceDefinition,
@@ -28,8 +27,8 @@ export async function startStatusList(config: StatusListConfig, logger: Logger =
     name: SERVICE_NAME,
     config,
     logger,
-    build: async ({ open }) => {
-      const database = await open('database', () => openServiceDatabase({ service: SERVICE_NAME, config, schema, migrationsFolder: MIGRATIONS_FOLDER, logger }), (db) => db.close());
+    build: async ({ openDatabase }) => {
+      const database = await openDatabase({ service: SERVICE_NAME, config, schema, migrationsFolder: MIGRATIONS_FOLDER, logger });
       return buildApp({ config, apiKey, database, logger });
     },
   });

@@ -1,9 +1,7 @@
 import {
-  connectBusFromConfig,
   createLogger,
   createTokenVerifier,
   ensureDevSecret,
-  openServiceDatabase,
   resolveOidcSettings,
   type InProcessHub,
   type Logger,
@@ -38,12 +36,12 @@ export async function startVerifier(config: VerifierConfig, logger: Logger = cre
     name: SERVICE_NAME,
     config,
     logger,
-    build: async ({ open }) => {
-      const database = await open('database', () => openServiceDatabase({ service: SERVICE_NAME, config, schema, migrationsFolder: MIGRATIONS_FOLDER, logger }), (db) => db.close());
+    build: async ({ openDatabase, connectBus }) => {
+      const database = await openDatabase({ service: SERVICE_NAME, config, schema, migrationsFolder: MIGRATIONS_FOLDER, logger });
       const platformCa = await openKeyStore({ db: database.db, keyEncryptionKey }, { config, now: new Date() });
       // Leaves after their CA: a re-issued or replaced CA means its leaves are re-issued too.
       await reissuePlatformLeaves({ db: database.db, logger }, { ca: platformCa, host: new URL(publicBaseUrlOf(config)).hostname, now: new Date() });
-      const bus = await open('bus', () => connectBusFromConfig(config, { name: SERVICE_NAME, logger, ...(options.hub ? { hub: options.hub } : {}) }), (b) => b.close());
+      const bus = await connectBus(config, { name: SERVICE_NAME, logger, ...(options.hub ? { hub: options.hub } : {}) });
       const verifyToken = createTokenVerifier(await resolveOidcSettings(config));
       return buildApp({ config, database, bus, verifyToken, logger, keyEncryptionKey, platformCa, trustedIssuers });
     },
