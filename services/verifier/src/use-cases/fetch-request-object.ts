@@ -2,13 +2,14 @@ import { sessionUpdatedEvent, type ResponseMode } from '@tessera/contracts';
 import { publishEvent, type Logger } from '@tessera/service-kit';
 import { KeyDecryptionError } from '../crypto/key-encryption.js';
 import { signRequestObject } from '../crypto/sign-request-object.js';
-import { countSessionRequest, markRequestRetrieved } from '../db/sessions.js';
+import { markRequestRetrieved } from '../db/sessions.js';
 import type { Clock } from '../domain/clock.js';
 import { OAuthError } from '../domain/oauth-error.js';
 import { buildRequestObject } from '../domain/request-object.js';
 import { isDcApiMode } from '../domain/response-mode.js';
-import { checkSessionLimit, type SessionLimits } from '../domain/session-limits.js';
+import type { SessionLimits } from '../domain/session-limits.js';
 import { isWalletMetadata } from '../domain/wallet-metadata.js';
+import { admitWalletRequest } from './steps/admit-wallet-request.js';
 import { checkSessionOpen } from './steps/check-session-open.js';
 import type { PersistSessionExpiryDeps } from './steps/persist-session-expiry.js';
 import { loadSessionSigningKey } from './steps/session-signer.js';
@@ -40,13 +41,13 @@ export interface FetchRequestObjectInput {
 export async function fetchRequestObject(deps: FetchRequestObjectDeps, input: FetchRequestObjectInput): Promise<string> {
   if (input.walletMetadata !== undefined && !isWalletMetadata(input.walletMetadata)) throw new OAuthError(400, 'invalid_request', 'wallet_metadata must be a JSON object.');
   const now = deps.clock();
-  // Read and counted in one statement: every fetch counts against the session's limit.
-  const session = await countSessionRequest(deps.db, { session: { authorizationRequestId: input.authorizationRequestId }, counter: 'requestFetch', now, windowMs: deps.sessionLimits.windowMs });
-  if (!session) throw new OAuthError(404, 'invalid_request_uri', 'No authorization request exists at this request_uri.');
-  const limit = checkSessionLimit({ session, counter: 'requestFetch', limits: deps.sessionLimits, now });
-  if (!limit.ok) {
-    throw new OAuthError(429, 'temporarily_unavailable', `Too many fetches of this request object: retry after ${limit.retryAfterSeconds} s.`, { retryAfterSeconds: limit.retryAfterSeconds });
-  }
+  const session = await admitWalletRequest(deps, {
+    authorizationRequestId: input.authorizationRequestId,
+    counter: 'requestFetch',
+    now,
+    unknown: () => new OAuthError(404, 'invalid_request_uri', 'No authorization request exists at this request_uri.'),
+    overLimit: (seconds) => `Too many fetches of this request object: retry after ${seconds} s.`,
+  });
   const responseMode = session.responseMode as ResponseMode;
   if (isDcApiMode(responseMode)) throw new OAuthError(400, 'invalid_request_uri', 'This request is delivered through the Digital Credentials API, not by reference.');
   const open = await checkSessionOpen(deps, { session, now, requestId: input.requestId });

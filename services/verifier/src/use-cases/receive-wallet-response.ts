@@ -1,12 +1,12 @@
 import { ErrorCode, type ResponseMode } from '@tessera/contracts';
 import { generateResponseCode, hashResponseCode } from '../crypto/response-code.js';
-import { countSessionRequest } from '../db/sessions.js';
 import { readDecryptedResponse, readFormResponse, walletErrorMessage, type AuthorizationResponseParts } from '../domain/authorization-response.js';
 import { OAuthError } from '../domain/oauth-error.js';
 import { addResponseCode } from '../domain/redirect-uri.js';
 import { isDcApiMode, isEncryptedMode } from '../domain/response-mode.js';
-import { checkSessionLimit, type SessionLimits } from '../domain/session-limits.js';
+import type { SessionLimits } from '../domain/session-limits.js';
 import { decryptAuthorizationResponse } from '../verification/index.js';
+import { admitWalletRequest } from './steps/admit-wallet-request.js';
 import { checkSessionOpen } from './steps/check-session-open.js';
 import { openSessionDecryptionKey, type OpenSessionDecryptionKeyDeps } from './steps/open-session-decryption-key.js';
 import { runVerification, type RunVerificationDeps } from './steps/run-verification.js';
@@ -38,13 +38,13 @@ const refuse = (description: string) => new OAuthError(400, 'invalid_request', d
  */
 export async function receiveWalletResponse(deps: ReceiveWalletResponseDeps, input: ReceiveWalletResponseInput): Promise<ReceiveWalletResponseResult> {
   const now = deps.clock();
-  // Read and counted in one statement: every answer, junk included, counts against the session's limit.
-  const session = await countSessionRequest(deps.db, { session: { authorizationRequestId: input.authorizationRequestId }, counter: 'response', now, windowMs: deps.sessionLimits.windowMs });
-  if (!session) throw new OAuthError(404, 'invalid_request', 'No authorization request exists at this response_uri.');
-  const limit = checkSessionLimit({ session, counter: 'response', limits: deps.sessionLimits, now });
-  if (!limit.ok) {
-    throw new OAuthError(429, 'temporarily_unavailable', `Too many responses to this authorization request: retry after ${limit.retryAfterSeconds} s.`, { retryAfterSeconds: limit.retryAfterSeconds });
-  }
+  const session = await admitWalletRequest(deps, {
+    authorizationRequestId: input.authorizationRequestId,
+    counter: 'response',
+    now,
+    unknown: () => new OAuthError(404, 'invalid_request', 'No authorization request exists at this response_uri.'),
+    overLimit: (seconds) => `Too many responses to this authorization request: retry after ${seconds} s.`,
+  });
   const mode = session.responseMode as ResponseMode;
   if (isDcApiMode(mode)) throw refuse('This request is answered through the Digital Credentials API, not at this response_uri.');
   const encrypted = isEncryptedMode(mode);
