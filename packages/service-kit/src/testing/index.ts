@@ -11,3 +11,4 @@ export { fuzzAllRoutes, fuzzRunsPerRoute, FUZZ_SEED, listRoutes, requestArbitrar
 export { snapshotSchema } from './fuzz/snapshot.js';
 export { arbitraryFor, mutate } from './fuzz/schema-arbitrary.js';
 export { findUndocumentedOperations } from './openapi.js';
+export { expectEachUnavailableFast } from './dependency-outage.js';
