@@ -19,7 +19,7 @@ import { registerVerifierRoutes } from './routes/verifiers.js';
 import { registerWalletRoutes } from './routes/wallet.js';
 import { createSigningMaterialLoader } from './use-cases/steps/load-signing-material.js';
 import { createTrustStoreLoader, type TrustedIssuer } from './use-cases/steps/load-trust-store.js';
-import { createStatusListChecker } from './verification/index.js';
+import { createStatusListChecker, createVerificationCache, type VerificationCache } from './verification/index.js';
 
 export interface VerifierAppDeps {
   config: VerifierConfig;
@@ -36,6 +36,8 @@ export interface VerifierAppDeps {
   trustedIssuers?: Array<TrustedIssuer | string>;
   /** The fetch status lists are read with; defaults to the global fetch. */
   statusListFetch?: typeof fetch;
+  /** What this replica remembers between verifications; a fresh one unless given (tests look into it). */
+  verificationCache?: VerificationCache;
 }
 
 /**
@@ -65,6 +67,8 @@ export async function buildApp(deps: VerifierAppDeps): Promise<App> {
       // http allowed, internal addresses refused, internal hosts: production/test vs development defaults.
       ...statusListNetworkPolicyOf(config),
     }),
+    // One per app (one per replica): trust and chains derived once, keyed by their content.
+    verificationCache: deps.verificationCache ?? createVerificationCache(),
     kbMaxAgeSeconds: config.KB_MAX_AGE_SECONDS,
     clockSkewSeconds: config.CLOCK_SKEW_SECONDS,
   };

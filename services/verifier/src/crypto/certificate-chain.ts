@@ -1,5 +1,7 @@
 import { checkCertificateProfile, checkExtendedKeyUsage } from './certificate-profile.js';
 import type { CertificatePurpose } from './certificate-purposes.js';
+import { parseCertificateDer } from './parsed-certificates.js';
+import { validatedChainKey, type ValidatedChains } from './validated-chains.js';
 import { x509 } from './x509.js';
 
 /**
@@ -28,6 +30,8 @@ export interface ValidateCertificateChainOptions {
   now: Date;
   /** What the leaf is used for: an extendedKeyUsage on it must allow this (`certificate-purposes.ts`). */
   purpose: CertificatePurpose;
+  /** Successes to reuse and remember (`validated-chains.ts`); without it every call validates in full. */
+  cache?: ValidatedChains;
 }
 
 export type ValidateCertificateChainResult =
@@ -36,9 +40,15 @@ export type ValidateCertificateChainResult =
   | { ok: false; message: string; problems: string[] };
 
 export async function validateCertificateChain(options: ValidateCertificateChainOptions): Promise<ValidateCertificateChainResult> {
+  const { cache } = options;
+  // A chain validated before against exactly these anchors, for this purpose, still valid now (validated-chains.ts).
+  const cacheKey = cache ? validatedChainKey(options.chain.map((entry) => (entry instanceof x509.X509Certificate ? new Uint8Array(entry.rawData) : entry)), options.anchors, options.purpose) : undefined;
+  const known = cacheKey ? cache!.find(cacheKey, options.now) : undefined;
+  if (known) return { ok: true, leaf: known.leaf, anchor: known.anchor, path: known.path };
+
   let chain: x509.X509Certificate[];
   try {
-    chain = options.chain.map((entry) => (entry instanceof x509.X509Certificate ? entry : new x509.X509Certificate(entry)));
+    chain = options.chain.map((entry) => (entry instanceof x509.X509Certificate ? entry : parseCertificateDer(entry)));
   } catch {
     return refused(['a certificate of the chain cannot be parsed']);
   }
@@ -60,6 +70,7 @@ export async function validateCertificateChain(options: ValidateCertificateChain
     if (!(await isIssuedBy(full[index]!, full[index + 1]!))) problems.push(`certificate "${full[index]!.subject}" is not signed by "${full[index + 1]!.subject}"`);
   }
   if (problems.length > 0) return refused(problems);
+  if (cacheKey) cache!.remember(cacheKey, { leaf, anchor: anchored.anchor, path: anchored.path });
   return { ok: true, leaf, anchor: anchored.anchor, path: anchored.path };
 }
 

@@ -3,6 +3,7 @@ import { hasMultiValuedRdn, requestSigningLeafName } from './certificate-names.j
 import type { PlatformCa } from './platform-ca.js';
 import { randomSerialNumber } from './platform-ca.js';
 import { webCryptoPublicKey, type KeyType } from './signing-key.js';
+import { parseCertificateDer } from './parsed-certificates.js';
 import { ECDSA_P256, x509 } from './x509.js';
 
 const LEAF_VALIDITY_DAYS = 365;
@@ -60,14 +61,27 @@ export interface LeafRenewalOptions {
 export async function leafNeedsRenewal(options: LeafRenewalOptions): Promise<boolean> {
   const [leafDer] = options.chain;
   if (!leafDer) return true;
-  const leaf = new x509.X509Certificate(Buffer.from(leafDer, 'base64'));
-  if (leaf.notAfter.getTime() - options.now.getTime() < RENEW_BEFORE_DAYS * DAY_MS && leaf.notAfter < options.ca.certificate.notAfter) return true;
-  if (options.now > leaf.notAfter) return true;
+  const leaf = parseCertificateDer(leafDer);
+  if (options.now >= leafRenewalDate({ chain: options.chain, ca: options.ca })) return true;
   if (!sanDnsNamesOf(leaf).includes(options.host)) return true;
   if (leaf.issuer !== options.ca.certificate.subject) return true;
   // Issued before names had one attribute per RDN: strict parsers refuse it.
   if (hasMultiValuedRdn(leaf.subjectName)) return true;
   return !(await leaf.verify({ publicKey: options.ca.certificate.publicKey, signatureOnly: true }));
+}
+
+/**
+ * When a leaf becomes due for renewal by time alone: RENEW_BEFORE_DAYS before its
+ * end, unless the CA itself ends first (a leaf cannot outlive it: renewing would
+ * not help), and in any case at its end. Every other reason of
+ * `leafNeedsRenewal` depends on the chain and the configuration only.
+ */
+export function leafRenewalDate(options: { chain: string[]; ca: PlatformCa }): Date {
+  const [leafDer] = options.chain;
+  if (!leafDer) return new Date(0);
+  const leaf = parseCertificateDer(leafDer);
+  const end = leaf.notAfter.getTime();
+  return new Date(leaf.notAfter < options.ca.certificate.notAfter ? end - RENEW_BEFORE_DAYS * DAY_MS : end);
 }
 
 export function sanDnsNamesOf(certificate: x509.X509Certificate): string[] {

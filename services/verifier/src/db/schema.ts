@@ -88,6 +88,8 @@ export const presentationSessions = verifierSchema.table(
     clientIdPrefix: text('client_id_prefix').notNull(),
     /** X.509 signers: the x5c chain the request is signed with, fixed at creation so `client_id` stays stable. */
     signingChain: jsonb('signing_chain').$type<string[]>(),
+    /** Redirect sessions: the request object signed once at creation, served to every plain fetch (a `wallet_nonce` gets a fresh one). */
+    requestObject: text('request_object'),
     nonce: text('nonce').notNull(),
     payloadState: text('payload_state').notNull(),
     responseMode: text('response_mode').notNull(),

@@ -1,7 +1,8 @@
 // How a wallet's answer ends a session. The first answer wins: every transition
 // is one conditional UPDATE on an open, unexpired session, so a concurrent
 // answer that comes second matches no row and changes nothing.
-import { and, eq, gt, inArray } from 'drizzle-orm';
+import { and, eq, gt, inArray, sql } from 'drizzle-orm';
+import { rowsOf } from '@tessera/service-kit';
 import { OPEN_STATES } from '../domain/session-state.js';
 import { presentationResults, presentationSessions, type PresentationResultRow, type SessionRow } from './schema.js';
 import type { VerifierDb } from './types.js';
@@ -16,28 +17,38 @@ function openAndUnexpired(id: string, now: Date) {
 }
 
 /**
- * `ResponseVerified` plus the result, in one transaction: the result row exists
- * exactly when the session reads verified, and so does the hash of the
- * `response_code` its redirect carries (same-device flows). Undefined when
- * another answer won.
+ * `ResponseVerified` plus the result, in one statement (atomic, one round trip):
+ * the result row exists exactly when the session reads verified, and so does
+ * the hash of the `response_code` its redirect carries (same-device flows).
+ * Answers the rows as written — the session as read by the caller with the
+ * new state — or undefined when another answer won (nothing is written then).
  */
 export async function markResponseVerified(
   db: VerifierDb,
-  params: { id: string; now: Date; outcome: VerifiedOutcome; responseCodeHash?: string },
+  params: { session: SessionRow; now: Date; outcome: VerifiedOutcome; responseCodeHash?: string },
 ): Promise<{ session: SessionRow; result: PresentationResultRow } | undefined> {
-  return db.transaction(async (tx) => {
-    const [session] = await tx
-      .update(presentationSessions)
-      .set({ state: 'ResponseVerified', errorCode: null, errorMessage: null, responseCodeHash: params.responseCodeHash ?? null, updatedAt: params.now })
-      .where(openAndUnexpired(params.id, params.now))
-      .returning();
-    if (!session) return undefined;
-    const [result] = await tx
-      .insert(presentationResults)
-      .values({ sessionId: session.id, orgId: session.orgId, verifiedAt: params.now, presentations: params.outcome.presentations, credentialSets: params.outcome.credentialSets ?? null })
-      .returning();
-    return { session, result: result! };
-  });
+  const { session, now, outcome } = params;
+  const at = now.toISOString();
+  const responseCodeHash = params.responseCodeHash ?? null;
+  const credentialSets = outcome.credentialSets ?? null;
+  const written = rowsOf(
+    await db.execute(sql`
+      with settled as (
+        update ${presentationSessions}
+        set state = 'ResponseVerified', error_code = null, error_message = null, response_code_hash = ${responseCodeHash}, updated_at = ${at}::timestamptz
+        where id = ${session.id} and state in (${sql.join(OPEN_STATES.map((state) => sql`${state}`), sql`, `)}) and expires_at > ${at}::timestamptz
+        returning id, org_id
+      )
+      insert into ${presentationResults} (session_id, org_id, verified_at, presentations, credential_sets)
+      select id, org_id, ${at}::timestamptz, ${JSON.stringify(outcome.presentations)}::jsonb, ${credentialSets === null ? null : JSON.stringify(credentialSets)}::jsonb from settled
+      returning session_id
+    `),
+  );
+  if (written.length === 0) return undefined;
+  return {
+    session: { ...session, state: 'ResponseVerified', errorCode: null, errorMessage: null, responseCodeHash, updatedAt: now },
+    result: { sessionId: session.id, orgId: session.orgId, verifiedAt: now, presentations: outcome.presentations, credentialSets },
+  };
 }
 
 /** `Error` with a code and message (failed verification, wallet error). Undefined when another answer won. */

@@ -2,8 +2,9 @@
 // `orgId`; the wallet endpoints find a session by its unguessable
 // `authorizationRequestId` alone, as the protocol has no organisation in it.
 // A session's template may be another organisation's (intent-based sessions).
-import { and, count, desc, eq, inArray, lte, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, getTableColumns, inArray, lte, sql, type SQL } from 'drizzle-orm';
 import type { SessionListQuery } from '@tessera/contracts';
+import { preparedFor, rowsOf } from '@tessera/service-kit';
 import { OPEN_STATES } from '../domain/session-state.js';
 import { presentationSessions, sessionCounts, verificationTemplates, verifiers, type SessionRow } from './schema.js';
 import type { VerifierDb } from './types.js';
@@ -13,30 +14,70 @@ export type NewSession = typeof presentationSessions.$inferInsert;
 export type InsertSessionResult = { session: SessionRow } | { missing: 'verifier' | 'template' };
 
 /**
- * Inserts a session and counts it for its organisation, in one transaction that
- * first locks the session's verifier (and template) FOR SHARE: a concurrent
- * delete (FOR UPDATE) waits for the insert and then sees the open session.
- * `{ missing }` when the verifier or template is gone; nothing is written then.
+ * Inserts a session and counts it for its organisation, in one statement (one
+ * round trip, atomic) that first locks the session's verifier (and template)
+ * FOR SHARE: a concurrent delete (FOR UPDATE) waits for the insert and then
+ * sees the open session. `{ missing }` when the verifier or template is gone;
+ * nothing is written then. The row answered is the one written.
  */
 export async function insertSession(db: VerifierDb, values: NewSession): Promise<InsertSessionResult> {
-  return db.transaction(async (tx) => {
-    const verifier = await tx
-      .select({ id: verifiers.id })
-      .from(verifiers)
-      .where(and(eq(verifiers.orgId, values.orgId), eq(verifiers.id, values.verifierRef)))
-      .for('share');
-    if (verifier.length === 0) return { missing: 'verifier' as const };
-    if (values.templateId) {
-      const template = await tx.select({ id: verificationTemplates.id }).from(verificationTemplates).where(eq(verificationTemplates.id, values.templateId)).for('share');
-      if (template.length === 0) return { missing: 'template' as const };
-    }
-    const [row] = await tx.insert(presentationSessions).values(values).returning();
-    await tx
-      .insert(sessionCounts)
-      .values({ orgId: values.orgId, total: 1 })
-      .onConflictDoUpdate({ target: sessionCounts.orgId, set: { total: sql`${sessionCounts.total} + 1` } });
-    return { session: row! };
-  });
+  const columns = getTableColumns(presentationSessions);
+  const given = (Object.keys(columns) as Array<keyof typeof columns>).filter((key) => values[key as keyof NewSession] !== undefined);
+  const valueOf = (key: keyof typeof columns) => {
+    const value = values[key as keyof NewSession];
+    // The column's own encoding (JSON text for jsonb, ISO text for timestamps), cast to its type.
+    return sql`${value === null ? null : columns[key].mapToDriverValue(value as never)}::${sql.raw(columns[key].getSQLType())}`;
+  };
+  const template = values.templateId ? sql`select id from ${verificationTemplates} where id = ${values.templateId} for share` : sql`select null::uuid as id where false`;
+  const [answer] = rowsOf<{ verifier_found: boolean; template_found: boolean; inserted: boolean }>(
+    await db.execute(sql`
+      with verifier as (select id from ${verifiers} where org_id = ${values.orgId} and id = ${values.verifierRef} for share),
+      template as (${template}),
+      inserted as (
+        insert into ${presentationSessions} (${sql.join(given.map((key) => sql.identifier(columns[key].name)), sql`, `)})
+        select ${sql.join(given.map(valueOf), sql`, `)}
+        where exists (select 1 from verifier) and ${values.templateId ? sql`exists (select 1 from template)` : sql`true`}
+        returning org_id
+      ),
+      counted as (
+        insert into ${sessionCounts} as counts (org_id, total) select org_id, 1 from inserted
+        on conflict (org_id) do update set total = counts.total + 1
+        returning org_id
+      )
+      select exists (select 1 from verifier) as verifier_found, exists (select 1 from template) as template_found, exists (select 1 from counted) as inserted
+    `),
+  );
+  if (!answer?.verifier_found) return { missing: 'verifier' };
+  if (values.templateId && !answer.template_found) return { missing: 'template' };
+  if (!answer.inserted) throw new Error('the session was not inserted although its verifier and template exist');
+  return { session: writtenSession(values) };
+}
+
+/** The row as `insertSession` wrote it: the values given, the column defaults for the rest. */
+function writtenSession(values: NewSession): SessionRow {
+  return {
+    templateId: null,
+    intentId: null,
+    ecosystemId: null,
+    authorizationRequestUri: null,
+    requestUri: null,
+    responseUri: null,
+    signingChain: null,
+    requestObject: null,
+    expectedOrigins: null,
+    transactionData: null,
+    redirectUri: null,
+    encryptionPublicJwk: null,
+    encryptedEncryptionKey: null,
+    errorCode: null,
+    errorMessage: null,
+    requestRetrievedAt: null,
+    requestFetchCount: 0,
+    responseCount: 0,
+    limitWindowStartedAt: null,
+    responseCodeHash: null,
+    ...(Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as NewSession),
+  } as SessionRow;
 }
 
 export async function findSessionByRequestId(db: VerifierDb, authorizationRequestId: string): Promise<SessionRow | undefined> {
@@ -65,24 +106,44 @@ export interface CountSessionRequestParams {
  * Undefined when no such session exists (nothing is written then).
  */
 export async function countSessionRequest(db: VerifierDb, params: CountSessionRequestParams): Promise<SessionRow | undefined> {
-  const now = params.now.toISOString();
-  const windowStart = new Date(params.now.getTime() - params.windowMs).toISOString();
-  const t = presentationSessions;
-  const restart = sql`(${t.limitWindowStartedAt} is null or ${t.limitWindowStartedAt} <= ${windowStart}::timestamptz)`;
-  const bump = (column: typeof t.requestFetchCount | typeof t.responseCount, counted: boolean) =>
-    counted ? sql`case when ${restart} then 1 else ${column} + 1 end` : sql`case when ${restart} then 0 else ${column} end`;
-  const key = 'authorizationRequestId' in params.session ? eq(t.authorizationRequestId, params.session.authorizationRequestId) : and(eq(t.orgId, params.session.orgId), eq(t.id, params.session.id));
-  const [row] = await db
-    .update(t)
-    .set({
-      limitWindowStartedAt: sql`case when ${restart} then ${now}::timestamptz else ${t.limitWindowStartedAt} end`,
-      requestFetchCount: bump(t.requestFetchCount, params.counter === 'requestFetch'),
-      responseCount: bump(t.responseCount, params.counter === 'response'),
-    })
-    .where(key)
-    .returning();
+  const byRequestId = 'authorizationRequestId' in params.session;
+  const statement = countingStatements[`${byRequestId ? 'requestId' : 'orgAndId'}:${params.counter}`](db);
+  const [row] = await statement.execute({
+    now: params.now.toISOString(),
+    windowStart: new Date(params.now.getTime() - params.windowMs).toISOString(),
+    ...params.session,
+  });
   return row;
 }
+
+/** The counting UPDATE, prepared once per key and counter (it runs on every wallet request). */
+function prepareCountSessionRequest(key: 'requestId' | 'orgAndId', counter: CountSessionRequestParams['counter']) {
+  return preparedFor((db: VerifierDb) => {
+    const t = presentationSessions;
+    const now = sql.placeholder('now');
+    const restart = sql`(${t.limitWindowStartedAt} is null or ${t.limitWindowStartedAt} <= ${sql.placeholder('windowStart')}::timestamptz)`;
+    const bump = (column: typeof t.requestFetchCount | typeof t.responseCount, counted: boolean) =>
+      counted ? sql`case when ${restart} then 1 else ${column} + 1 end` : sql`case when ${restart} then 0 else ${column} end`;
+    const where = key === 'requestId' ? eq(t.authorizationRequestId, sql.placeholder('authorizationRequestId')) : and(eq(t.orgId, sql.placeholder('orgId')), eq(t.id, sql.placeholder('id')));
+    return db
+      .update(t)
+      .set({
+        limitWindowStartedAt: sql`case when ${restart} then ${now}::timestamptz else ${t.limitWindowStartedAt} end`,
+        requestFetchCount: bump(t.requestFetchCount, counter === 'requestFetch'),
+        responseCount: bump(t.responseCount, counter === 'response'),
+      })
+      .where(where)
+      .returning()
+      .prepare(`count_session_${key}_${counter}`);
+  });
+}
+
+const countingStatements = {
+  'requestId:requestFetch': prepareCountSessionRequest('requestId', 'requestFetch'),
+  'requestId:response': prepareCountSessionRequest('requestId', 'response'),
+  'orgAndId:requestFetch': prepareCountSessionRequest('orgAndId', 'requestFetch'),
+  'orgAndId:response': prepareCountSessionRequest('orgAndId', 'response'),
+};
 
 export async function findSession(db: VerifierDb, params: { orgId: string; id: string }): Promise<SessionRow | undefined> {
   const [row] = await db.select().from(presentationSessions).where(and(eq(presentationSessions.orgId, params.orgId), eq(presentationSessions.id, params.id)));

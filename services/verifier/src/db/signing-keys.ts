@@ -1,13 +1,23 @@
 // Request-signing keys per organisation and key type. Tenant scoping: every query takes `orgId`,
 // except the start-time walk over platform-issued keys (`listPlatformSigningKeys`), which is platform work.
 import { and, asc, eq, gt, or, sql } from 'drizzle-orm';
+import { preparedFor } from '@tessera/service-kit';
 import { platformSettings, signingKeys, type SigningKeyRow } from './schema.js';
 import type { VerifierDb } from './types.js';
 
 export async function findSigningKey(db: VerifierDb, params: { orgId: string; keyType: string }): Promise<SigningKeyRow | undefined> {
-  const [row] = await db.select().from(signingKeys).where(and(eq(signingKeys.orgId, params.orgId), eq(signingKeys.keyType, params.keyType)));
+  const [row] = await selectSigningKey(db).execute(params);
   return row;
 }
+
+/** Read for every session created (`loadSigningMaterial`): prepared once per database handle. */
+const selectSigningKey = preparedFor((db: VerifierDb) =>
+  db
+    .select()
+    .from(signingKeys)
+    .where(and(eq(signingKeys.orgId, sql.placeholder('orgId')), eq(signingKeys.keyType, sql.placeholder('keyType'))))
+    .prepare('find_signing_key'),
+);
 
 /** First writer wins: a concurrent first use by two replicas ends with one key, which both read back. */
 export async function insertSigningKeyIfAbsent(

@@ -1,5 +1,6 @@
 // Trust anchor queries. Tenant scoping: every query takes `orgId` and filters on it.
-import { and, count, desc, eq } from 'drizzle-orm';
+import { and, count, desc, eq, sql } from 'drizzle-orm';
+import { preparedFor } from '@tessera/service-kit';
 import { trustAnchors, type TrustAnchorRow } from './schema.js';
 import type { VerifierDb } from './types.js';
 
@@ -32,13 +33,19 @@ export interface TrustAnchorMaterial {
 
 /** All of an organisation's anchors as verification uses them, read fresh each time (no cache to go stale). */
 export async function readTrustAnchorMaterial(db: VerifierDb, orgId: string): Promise<TrustAnchorMaterial> {
-  const rows = await db
-    .select({ certificatePem: trustAnchors.certificatePem, did: trustAnchors.did, credentialTypes: trustAnchors.credentialTypes })
-    .from(trustAnchors)
-    .where(eq(trustAnchors.orgId, orgId));
+  const rows = await selectTrustAnchorMaterial(db).execute({ orgId });
   const limit = (types: string[] | null) => (types ? { credentialTypes: types } : {});
   return {
     certificates: rows.flatMap((row) => (row.certificatePem ? [{ certificatePem: row.certificatePem, ...limit(row.credentialTypes) }] : [])),
     dids: rows.flatMap((row) => (row.did ? [{ did: row.did, ...limit(row.credentialTypes) }] : [])),
   };
 }
+
+/** Runs for every verification: prepared once per database handle. */
+const selectTrustAnchorMaterial = preparedFor((db: VerifierDb) =>
+  db
+    .select({ certificatePem: trustAnchors.certificatePem, did: trustAnchors.did, credentialTypes: trustAnchors.credentialTypes })
+    .from(trustAnchors)
+    .where(eq(trustAnchors.orgId, sql.placeholder('orgId')))
+    .prepare('read_trust_anchor_material'),
+);

@@ -1,5 +1,6 @@
 // Verifier queries. Tenant scoping: every query takes `orgId` and filters on it.
-import { and, count, desc, eq, gt, inArray } from 'drizzle-orm';
+import { and, count, desc, eq, gt, inArray, sql } from 'drizzle-orm';
+import { preparedFor } from '@tessera/service-kit';
 import { OPEN_STATES } from '../domain/session-state.js';
 import { presentationSessions, verifiers, type VerifierRow } from './schema.js';
 import type { VerifierDb } from './types.js';
@@ -22,10 +23,22 @@ export async function listVerifiers(db: VerifierDb, params: { orgId: string; lim
 
 /** The verifier, locked FOR UPDATE when asked (delete: waits for session inserts holding FOR SHARE). */
 export async function findVerifier(db: VerifierDb, params: { orgId: string; verifierId: string; lock?: 'update' }): Promise<VerifierRow | undefined> {
-  const query = db.select().from(verifiers).where(and(eq(verifiers.orgId, params.orgId), eq(verifiers.verifierId, params.verifierId)));
-  const [row] = params.lock === 'update' ? await query.for('update') : await query;
+  if (params.lock !== 'update') {
+    const [row] = await selectVerifier(db).execute({ orgId: params.orgId, verifierId: params.verifierId });
+    return row;
+  }
+  const [row] = await db.select().from(verifiers).where(and(eq(verifiers.orgId, params.orgId), eq(verifiers.verifierId, params.verifierId))).for('update');
   return row;
 }
+
+/** The plain read runs for every session created: prepared once per database handle. */
+const selectVerifier = preparedFor((db: VerifierDb) =>
+  db
+    .select()
+    .from(verifiers)
+    .where(and(eq(verifiers.orgId, sql.placeholder('orgId')), eq(verifiers.verifierId, sql.placeholder('verifierId'))))
+    .prepare('find_verifier'),
+);
 
 export async function updateVerifierMetadata(db: VerifierDb, params: { orgId: string; verifierId: string; clientMetadata: Record<string, unknown> | null; now: Date }): Promise<VerifierRow | undefined> {
   const [row] = await db

@@ -2,6 +2,7 @@ import { sessionUpdatedEvent, type ResponseMode } from '@tessera/contracts';
 import { publishEvent, type Logger } from '@tessera/service-kit';
 import { KeyDecryptionError } from '../crypto/key-encryption.js';
 import { signRequestObject } from '../crypto/sign-request-object.js';
+import type { SessionRow } from '../db/schema.js';
 import { markRequestRetrieved } from '../db/sessions.js';
 import type { Clock } from '../domain/clock.js';
 import { OAuthError } from '../domain/oauth-error.js';
@@ -32,8 +33,8 @@ export interface FetchRequestObjectInput {
 }
 
 /**
- * The wallet fetches the request by reference: a freshly signed request object
- * each time (so a `wallet_nonce` can be echoed); the first fetch moves the
+ * The wallet fetches the request by reference: the object signed at creation,
+ * or, when the wallet sends a `wallet_nonce` to echo, one signed now; the first fetch moves the
  * session `RequestCreated` → `RequestUriRetrieved`. Unknown, expired, answered
  * and DC API sessions answer OAuth errors, fetches beyond the session's limit
  * (SESSION_REQUEST_FETCH_LIMIT per window) 429. Returns the compact JWS.
@@ -52,6 +53,19 @@ export async function fetchRequestObject(deps: FetchRequestObjectDeps, input: Fe
   if (isDcApiMode(responseMode)) throw new OAuthError(400, 'invalid_request_uri', 'This request is delivered through the Digital Credentials API, not by reference.');
   const open = await checkSessionOpen(deps, { session, now, requestId: input.requestId });
   if (!open.open) throw new OAuthError(400, 'invalid_request_uri', open.expired ? 'The authorization request has expired.' : 'The authorization request is no longer open.');
+  const jwt = input.walletNonce || !session.requestObject ? await signFreshRequestObject(deps, session, now, input.walletNonce) : session.requestObject;
+  if (session.state === 'RequestCreated' && (await markRequestRetrieved(deps.db, { id: session.id, now }))) {
+    publishEvent(deps.bus, sessionUpdatedEvent, { id: session.id, orgId: session.orgId, state: 'RequestUriRetrieved' }, { requestId: input.requestId });
+  }
+  return jwt;
+}
+
+/**
+ * A request object signed now, for a fetch that brings a `wallet_nonce` to echo:
+ * with the organisation's current key, which must still be the key the session's
+ * `client_id` names.
+ */
+async function signFreshRequestObject(deps: FetchRequestObjectDeps, session: SessionRow, now: Date, walletNonce: string | undefined): Promise<string> {
   let key;
   try {
     key = await loadSessionSigningKey(deps, session);
@@ -60,24 +74,20 @@ export async function fetchRequestObject(deps: FetchRequestObjectDeps, input: Fe
     throw error;
   }
   if (!key) throw new OAuthError(400, 'invalid_request_uri', 'The organisation replaced its signing key after this session was created; start a new session.');
-  const jwt = await signRequestObject({
+  return signRequestObject({
     key,
     payload: buildRequestObject({
       clientId: session.clientId,
-      responseMode,
+      responseMode: session.responseMode as ResponseMode,
       nonce: session.nonce,
       state: session.payloadState,
       responseUri: session.responseUri ?? undefined,
       dcqlQuery: session.dcqlQuery,
       clientMetadata: session.clientMetadata,
       transactionData: session.transactionData,
-      ...(input.walletNonce ? { walletNonce: input.walletNonce } : {}),
+      ...(walletNonce ? { walletNonce } : {}),
       now,
       expiresAt: session.expiresAt,
     }),
   });
-  if (session.state === 'RequestCreated' && (await markRequestRetrieved(deps.db, { id: session.id, now }))) {
-    publishEvent(deps.bus, sessionUpdatedEvent, { id: session.id, orgId: session.orgId, state: 'RequestUriRetrieved' }, { requestId: input.requestId });
-  }
-  return jwt;
 }

@@ -36,7 +36,13 @@ export async function checkStatusListSigner(options: CheckStatusListSignerOption
     return signer.did === issuer.did ? undefined : `the token is signed by ${signer.did}, not by the credential's issuer ${issuer.did}`;
   }
   if (signer.kind !== 'x5c') return `the credential's issuer is a certificate, but the token is signed by ${signer.did}`;
-  const validated = await validateCertificateChain({ chain: signer.chain, anchors: options.trust.certificates, now: options.now, purpose: statusListSigner(options.statusSigningEku) });
+  const validated = await validateCertificateChain({
+    chain: signer.chain,
+    anchors: options.trust.certificates,
+    now: options.now,
+    purpose: statusListSigner(options.statusSigningEku),
+    ...(options.trust.chains ? { cache: options.trust.chains } : {}),
+  });
   if (!validated.ok) return `the token's signer is not trusted: ${validated.message}`;
   if (certificateFingerprint(validated.anchor) !== issuer.anchorFingerprint) return "the token's signer chains to another trust anchor than the credential's issuer";
   const leaf = validated.leaf;

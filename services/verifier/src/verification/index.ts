@@ -9,6 +9,7 @@ export { createStatusListChecker, type CheckStatusOptions, type CheckStatusResul
 export { parseTrustAnchor, type ParseTrustAnchorOptions, type ParseTrustAnchorResult, type TrustAnchorDescription } from './parse-trust-anchor.js';
 export { resolveDid, type ResolveDidOptions, type ResolveDidResult } from './resolve-did.js';
 export { certificateFingerprint, resolveTrustStore, type ResolvedTrustStore, type TrustedCertificate, type TrustedDid, type TrustStore } from './trust-store.js';
+export { createVerificationCache, type VerificationCache } from './verification-cache.js';
 export { readStatusListEntry } from './read-status-list.js';
 export { classifyAddress, type AddressClassification } from './classify-address.js';
 export { createStatusListFetch, StatusListAddressError } from './create-status-list-fetch.js';

@@ -1,10 +1,11 @@
-import { createPublicKey, X509Certificate as NodeX509Certificate, type KeyObject } from 'node:crypto';
+import { createPublicKey, type KeyObject } from 'node:crypto';
 import type { JWK } from 'jose';
 import { resolveDid } from './resolve-did.js';
 import { certificateFingerprint, type ResolvedTrustStore } from './trust-store.js';
 import { validateCertificateChain } from '../crypto/certificate-chain.js';
 import type { CertificatePurpose } from '../crypto/certificate-purposes.js';
-import { x509 } from '../crypto/x509.js';
+import { certificatePublicKey, parseCertificateDer } from '../crypto/parsed-certificates.js';
+import type { x509 } from '../crypto/x509.js';
 
 /** Signature algorithms accepted for issuer-signed JWTs (HAIP requires ES256; the rest are common asymmetric ones). */
 export const JWS_ALGORITHMS = ['ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519', 'PS256', 'PS384', 'PS512'];
@@ -43,9 +44,9 @@ export function findIssuerKey(options: FindIssuerKeyOptions): FindIssuerKeyResul
     if (!Array.isArray(header.x5c) || header.x5c.length === 0 || !header.x5c.every((entry) => typeof entry === 'string')) {
       return { ok: false, message: 'the x5c header is not an array of base64 certificates' };
     }
-    const ders = header.x5c.map((entry: string) => Buffer.from(entry, 'base64'));
-    const chain = ders.map((der) => new x509.X509Certificate(der));
-    return { ok: true, source: { kind: 'x5c', chain, key: new NodeX509Certificate(ders[0]!).publicKey } };
+    // Parsed and imported once per distinct certificate (parsed-certificates.ts).
+    const chain = header.x5c.map((entry: string) => parseCertificateDer(entry));
+    return { ok: true, source: { kind: 'x5c', chain, key: certificatePublicKey(header.x5c[0] as string) } };
   }
   const kid = typeof header.kid === 'string' && header.kid.startsWith('did:') ? header.kid : undefined;
   const issuerDid = typeof iss === 'string' && iss.startsWith('did:') ? iss : undefined;
@@ -73,7 +74,7 @@ export async function checkIssuerTrust(options: CheckIssuerTrustOptions): Promis
     if (!options.trust.dids.has(source.did)) return { ok: false, message: `the issuer DID ${source.did} is not a trust anchor` };
     return { ok: true, trust: { kind: 'did', did: source.did, name: source.did } };
   }
-  const validated = await validateCertificateChain({ chain: source.chain, anchors: options.trust.certificates, now: options.now, purpose: options.purpose });
+  const validated = await validateCertificateChain({ chain: source.chain, anchors: options.trust.certificates, now: options.now, purpose: options.purpose, ...(options.trust.chains ? { cache: options.trust.chains } : {}) });
   if (!validated.ok) return { ok: false, message: validated.message };
   return { ok: true, trust: { kind: 'certificate', anchorFingerprint: certificateFingerprint(validated.anchor), leaf: validated.leaf, name: validated.leaf.subject } };
 }

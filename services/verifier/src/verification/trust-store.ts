@@ -1,6 +1,12 @@
 import { createHash } from 'node:crypto';
 import { splitPemCertificates } from '@tessera/service-kit';
+import { LRUCache } from 'lru-cache';
+import { certificateFingerprint } from '../crypto/certificate-fingerprint.js';
+import type { ValidatedChains } from '../crypto/validated-chains.js';
+import type { VerificationCache } from './verification-cache.js';
 import { x509 } from '../crypto/x509.js';
+
+export { certificateFingerprint };
 
 /** A certificate anchor, optionally limited to the credential types chains under it may issue. */
 export interface TrustedCertificate {
@@ -39,40 +45,59 @@ export interface ResolvedTrustStore {
    * what either entry allows: a listing without a limit lifts it.
    */
   credentialTypes: { certificates: Map<string, Set<string>>; dids: Map<string, Set<string>> };
+  /** The replica's validated chains, to judge chains against `certificates` without repeating work (`validated-chains.ts`). */
+  chains?: ValidatedChains;
 }
 
 /**
  * Parsed anchors by PEM text. Parsing a certificate is the costliest step of
  * building the store (ASN.1 in JavaScript) and its result depends on the text
  * alone, so each distinct PEM is parsed once; which anchors apply is still
- * decided per verification from `trust`. Bounded: the oldest entry goes first.
+ * decided per verification from `trust`. Bounded, least recently used out.
  */
-const parsedCertificates = new Map<string, x509.X509Certificate>();
-const MAX_PARSED_CERTIFICATES = 1000;
-const fingerprints = new WeakMap<x509.X509Certificate, string>();
+const parsedCertificates = new LRUCache<string, x509.X509Certificate>({ max: 1000 });
 
 function parseCertificate(pem: string): x509.X509Certificate {
   let certificate = parsedCertificates.get(pem);
   if (!certificate) {
     certificate = new x509.X509Certificate(pem);
-    if (parsedCertificates.size >= MAX_PARSED_CERTIFICATES) parsedCertificates.delete(parsedCertificates.keys().next().value!);
     parsedCertificates.set(pem, certificate);
   }
   return certificate;
 }
 
-/** Lowercase hex SHA-256 of the certificate's DER: how anchors are named (trust-anchor `fingerprint`). */
-export function certificateFingerprint(certificate: x509.X509Certificate): string {
-  let fingerprint = fingerprints.get(certificate);
-  if (!fingerprint) {
-    fingerprint = createHash('sha256').update(Buffer.from(certificate.rawData)).digest('hex');
-    fingerprints.set(certificate, fingerprint);
+/**
+ * Resolves the anchors for one verification; an anchor that does not parse
+ * cannot grant trust and is left out. With a cache, a trust that reads the
+ * same as before (same anchors as text, same limits) gets the same resolved
+ * store again — the same anchor array, so its validated chains are found
+ * again — and any change of content gives another.
+ */
+export function resolveTrustStore(trust: TrustStore, cache?: VerificationCache): ResolvedTrustStore {
+  const key = cache ? contentKey(trust) : undefined;
+  if (!cache || key === undefined) return { ...buildTrustStore(trust), ...(cache ? { chains: cache.chains } : {}) };
+  let resolved = cache.trustStores.get(key);
+  if (!resolved) {
+    resolved = { ...buildTrustStore(trust), chains: cache.chains };
+    cache.trustStores.set(key, resolved);
   }
-  return fingerprint;
+  return resolved;
 }
 
-/** Resolves the anchors for one verification; an anchor that does not parse cannot grant trust and is left out. */
-export function resolveTrustStore(trust: TrustStore): ResolvedTrustStore {
+/** A digest of the trust's content; undefined when it holds parsed certificates (no text to name them by). */
+function contentKey(trust: TrustStore): string | undefined {
+  const hash = createHash('sha256');
+  for (const entry of trust.certificates) {
+    const limited = typeof entry === 'object' && 'certificate' in entry && !(entry instanceof x509.X509Certificate) ? entry : undefined;
+    const certificate = limited ? limited.certificate : entry;
+    if (typeof certificate !== 'string') return undefined;
+    hash.update('C').update(JSON.stringify([certificate, limited?.credentialTypes ?? null]));
+  }
+  for (const entry of trust.dids) hash.update('D').update(JSON.stringify(typeof entry === 'string' ? [entry, null] : [entry.did, entry.credentialTypes ?? null]));
+  return hash.digest('base64url');
+}
+
+function buildTrustStore(trust: TrustStore): Omit<ResolvedTrustStore, 'chains'> {
   const certificates: x509.X509Certificate[] = [];
   const unlimited: x509.X509Certificate[] = [];
   const certificateLimits = new LimitCollector();

@@ -58,7 +58,7 @@ export async function verifyMdoc(options: VerifyMdocOptions): Promise<VerifyMdoc
   const issuerAuth = document.issuerSigned.issuerAuth;
 
   const chain = (issuerAuth as unknown as { x5chain?: Uint8Array[] }).x5chain ?? [];
-  const validated = await validateCertificateChain({ chain, anchors: options.trust.certificates, now: options.now, purpose: MDOC_ISSUER }).catch((error: unknown) => ({ ok: false as const, message: describeError(error) }));
+  const validated = await validateCertificateChain({ chain, anchors: options.trust.certificates, now: options.now, purpose: MDOC_ISSUER, ...(options.trust.chains ? { cache: options.trust.chains } : {}) }).catch((error: unknown) => ({ ok: false as const, message: describeError(error) }));
   if (!validated.ok) return fail(CheckRow.ISSUER_TRUSTED, 'ISSUER_NOT_TRUSTED', `The issuer of credential query "${id}" is not trusted: ${validated.message}.`);
 
   let mso: ReturnType<() => typeof issuerAuth.decodedPayload>;

@@ -10,6 +10,7 @@ import { minimiseClaims } from './minimise-claims.js';
 import { buildSessionTranscript, computeJwkThumbprint } from './session-transcript.js';
 import type { StatusListChecker } from './status-list-checker.js';
 import { resolveTrustStore, type ResolvedTrustStore, type TrustStore } from './trust-store.js';
+import type { VerificationCache } from './verification-cache.js';
 import type { VerifiedCredential } from './verified-credential.js';
 import { verifyMdoc } from './verify-mdoc.js';
 import { verifySdJwtVc } from './verify-sd-jwt-vc.js';
@@ -35,6 +36,8 @@ export interface VerifyPresentationOptions {
   transactionData?: string[];
   /** Trusted issuers: anchors of the platform and the organisation. */
   trust: TrustStore;
+  /** The replica's memory of resolved trust and validated chains; without it everything is derived afresh. */
+  cache?: VerificationCache;
   statusLists: StatusListChecker;
   /** Verification time. */
   now: Date;
@@ -79,7 +82,7 @@ export async function verifyPresentation(options: VerifyPresentationOptions): Pr
     const shape = checkVpTokenShape({ vpToken: options.vpToken, query: query.query });
     if (!shape.ok) return reject(shape.failure);
 
-    const trust = resolveTrustStore(options.trust);
+    const trust = resolveTrustStore(options.trust, options.cache);
     const settings = { kbMaxAgeSeconds: options.kbMaxAgeSeconds ?? 300, clockSkewSeconds: options.clockSkewSeconds ?? 60 };
     const failures: CheckFailure[] = [];
     const verified: Array<{ entry: PresentationEntry; credential: VerifiedCredential }> = [];

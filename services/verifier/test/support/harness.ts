@@ -18,6 +18,7 @@ import type { PlatformCa } from '../../src/crypto/platform-ca.js';
 import { MIGRATIONS_FOLDER } from '../../src/db/migrations-folder.js';
 import { schema, type VerifierDbSchema } from '../../src/db/schema.js';
 import { openKeyStore } from '../../src/use-cases/open-key-store.js';
+import type { VerificationCache } from '../../src/verification/index.js';
 
 export const PUBLIC_BASE_URL = 'https://verifier.tessera.test';
 
@@ -83,6 +84,8 @@ export interface HarnessOptions {
    * there is none), so parallel test files never answer each other's requests.
    */
   connectBus?: (name: string) => Promise<MessageBus>;
+  /** The app's verification cache (one per replica), when the test looks into it. */
+  verificationCache?: VerificationCache;
   /** What the test opened for this harness beyond its buses and database (a private server), closed after them. */
   afterClose?: () => Promise<void>;
 }
@@ -106,6 +109,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     platformCa: ca,
     now: () => new Date(Date.now() + clock.offsetMs),
     ...(options.trustedIssuers ? { trustedIssuers: options.trustedIssuers } : {}),
+    ...(options.verificationCache ? { verificationCache: options.verificationCache } : {}),
   });
   return {
     app,

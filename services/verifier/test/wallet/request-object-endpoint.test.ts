@@ -33,6 +33,16 @@ describe('wallet request endpoint', () => {
     expect(sessionEvents.of(session.id, 'RequestUriRetrieved')).toHaveLength(1);
   });
 
+  test('a plain fetch serves the object signed once, at creation: the same bytes every time', async ({ harness: h, create }) => {
+    const session = await create();
+    const first = await h.call('GET', path(session));
+    const again = await h.call('GET', path(session));
+    const posted = await h.app.inject({ method: 'POST', url: path(session), headers: form, payload: '' });
+    expect(first.status).toBe(200);
+    expect(again.raw).toBe(first.raw);
+    expect(posted.body).toBe(first.raw);
+  });
+
   test('POST works without a body, without wallet_metadata, and ignores unknown form fields', async ({ harness: h, create }) => {
     const session = await create();
     expect((await h.app.inject({ method: 'POST', url: path(session), headers: form, payload: '' })).statusCode).toBe(200);
@@ -100,6 +110,7 @@ describe('wallet request endpoint', () => {
   });
 
   test('fails loudly (500, logged) when a stored key cannot be decrypted, and never makes a new one', async ({ harness: h, api, create }) => {
+    // The object signed at creation is still served; what needs the key now (a wallet_nonce to echo, a new session) fails.
     const org = 'org-broken';
     await api('POST', `/v1/orgs/${org}/oid4vp/verifier`, { verifierId: 'desk' }, { org });
     const session = await create({}, org);
@@ -108,9 +119,10 @@ describe('wallet request endpoint', () => {
     const privateJwk = JSON.parse(h.keyEncryptionKey.open(before!.encryptedPrivateKey, `signing-key:${org}:P256`)) as { d: string };
     await db.update(signingKeys).set({ encryptedPrivateKey: h.keyEncryptionKey.seal('{}', 'some-other-context') }).where(eq(signingKeys.orgId, org));
 
-    const wallet = await h.call('GET', path(session));
-    expect(wallet.status).toBe(500);
-    expect(wallet.body).toEqual({ error: 'server_error', error_description: expect.any(String) });
+    expect((await h.call('GET', path(session))).status).toBe(200);
+    const fresh = await h.app.inject({ method: 'POST', url: path(session), headers: form, payload: 'wallet_nonce=needs-a-signature-now' });
+    expect(fresh.statusCode).toBe(500);
+    expect(JSON.parse(fresh.body)).toEqual({ error: 'server_error', error_description: expect.any(String) });
     const management = await api('POST', `/v1/orgs/${org}/oid4vp/presentation?verifierId=desk`, { dcql: sdJwtQuery(), responseMode: 'direct_post' }, { org });
     expect(management.status).toBe(500);
     expect(management.body).toMatchObject({ code: 'INTERNAL' });

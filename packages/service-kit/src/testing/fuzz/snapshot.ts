@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/database.js';
+import { rowsOf } from '../../db/rows-of.js';
 
 /** Every row of every table in a Postgres schema, in a stable order: to prove a request changed nothing. */
 export async function snapshotSchema(database: Database<Record<string, unknown>>, schemaName: string): Promise<Record<string, unknown[]>> {
@@ -11,6 +12,3 @@ export async function snapshotSchema(database: Database<Record<string, unknown>>
   return snapshot;
 }
 
-function rowsOf(result: unknown): unknown[] {
-  return Array.isArray(result) ? [...result] : ((result as { rows?: unknown[] }).rows ?? []);
-}

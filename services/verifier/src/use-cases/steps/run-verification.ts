@@ -1,7 +1,7 @@
 import type { JWK } from 'jose';
 import type { SessionRow } from '../../db/schema.js';
 import type { Clock } from '../../domain/clock.js';
-import { verifyPresentation, type PresentationFlow, type StatusListChecker, type VerifyPresentationResult } from '../../verification/index.js';
+import { verifyPresentation, type PresentationFlow, type StatusListChecker, type VerificationCache, type VerifyPresentationResult } from '../../verification/index.js';
 import type { LoadTrustStore } from './load-trust-store.js';
 
 // Shared step of the two answer use cases: the verification engine with the session's facts.
@@ -10,6 +10,8 @@ export interface RunVerificationDeps {
   loadTrustStore: LoadTrustStore;
   /** One per app, so its token cache serves every verification. */
   statusLists: StatusListChecker;
+  /** One per app: resolved trust and validated chains, keyed by their content (`verification-cache.ts`). */
+  verificationCache: VerificationCache;
   clock: Clock;
   /** KB_MAX_AGE_SECONDS, CLOCK_SKEW_SECONDS. */
   kbMaxAgeSeconds: number;
@@ -27,7 +29,7 @@ export interface RunVerificationInput {
 /**
  * Runs the verification engine with everything the session fixed at creation,
  * the trust in force now (platform bundle + the organisation's anchors, read
- * fresh) and the app's status list checker.
+ * fresh) and the app's status list checker and verification cache.
  */
 export async function runVerification(deps: RunVerificationDeps, input: RunVerificationInput): Promise<VerifyPresentationResult> {
   const { session } = input;
@@ -41,6 +43,7 @@ export async function runVerification(deps: RunVerificationDeps, input: RunVerif
     ...(input.encrypted && session.encryptionPublicJwk ? { encryptionJwk: session.encryptionPublicJwk as JWK } : {}),
     ...(session.transactionData ? { transactionData: session.transactionData } : {}),
     trust: await deps.loadTrustStore(session.orgId),
+    cache: deps.verificationCache,
     statusLists: deps.statusLists,
     now: deps.clock(),
     kbMaxAgeSeconds: deps.kbMaxAgeSeconds,

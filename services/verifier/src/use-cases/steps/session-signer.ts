@@ -4,7 +4,7 @@ import { didJwkOf } from '../../crypto/did-jwk.js';
 import { sanDnsNamesOf } from '../../crypto/leaf-certificate.js';
 import type { RequestObjectKey } from '../../crypto/sign-request-object.js';
 import { samePublicKey, type KeyType } from '../../crypto/signing-key.js';
-import { subtle, x509, type WebCryptoKey } from '../../crypto/x509.js';
+import { certificatePublicKey, parseCertificateDer } from '../../crypto/parsed-certificates.js';
 import type { SessionRow } from '../../db/schema.js';
 import { clientIdFor } from '../../domain/client-id.js';
 import type { RequestClientIdPrefix, ResolvedSigner } from '../../domain/request-signer.js';
@@ -48,7 +48,7 @@ export async function prepareSessionSigner(deps: PrepareSessionSignerDeps, input
  */
 function sanDnsNameFor(host: string, leafDer: string, prefix: RequestClientIdPrefix): string | undefined {
   if (prefix !== 'x509_san_dns') return undefined;
-  const names = sanDnsNamesOf(new x509.X509Certificate(Buffer.from(leafDer, 'base64')));
+  const names = sanDnsNamesOf(parseCertificateDer(leafDer));
   if (!names.includes(host)) {
     throw badRequest(`The organisation's signing certificate has no SAN dNSName ${host} (the host of the response URI), which x509_san_dns needs; use x509_hash or import a certificate for ${host}.`, [
       { path: '/requestSigner/clientIdPrefix', message: `x509_san_dns needs a certificate with SAN dNSName ${host}` },
@@ -72,8 +72,7 @@ export async function loadSessionSigningKey(deps: { loadSigningMaterial: LoadSig
     return { privateKey: material.privateKey, alg: material.alg, kid: `${did}#0` };
   }
   const chain = session.signingChain ?? [];
-  const leaf = new x509.X509Certificate(Buffer.from(chain[0] ?? '', 'base64'));
-  const leafJwk = (await subtle.exportKey('jwk', (await leaf.publicKey.export()) as WebCryptoKey)) as JWK;
+  const leafJwk = certificatePublicKey(chain[0] ?? '').export({ format: 'jwk' }) as JWK;
   if (!samePublicKey(leafJwk, material.publicJwk)) return undefined;
   return { privateKey: material.privateKey, alg: material.alg, x5c: chain };
 }

@@ -38,7 +38,7 @@ export async function settleSessionOutcome(
     const presentations = outcome.presentations as unknown as Array<Record<string, unknown>>;
     const credentialSets = outcome.credentialSets as unknown as Array<Record<string, unknown>> | undefined;
     const saved = await markResponseVerified(deps.db, {
-      id: session.id,
+      session,
       now,
       outcome: { presentations, ...(credentialSets ? { credentialSets } : {}) },
       ...(input.responseCodeHash ? { responseCodeHash: input.responseCodeHash } : {}),

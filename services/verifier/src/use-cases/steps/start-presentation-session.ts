@@ -63,7 +63,7 @@ export interface StartedPresentationSession {
   session: SessionRow;
   /** The creation time (the state is read at it). */
   createdAt: Date;
-  /** DC API modes: the signed request for the browser (redirect sessions are signed when the wallet fetches). */
+  /** DC API modes: the signed request for the browser (redirect sessions store theirs for the wallet's fetch). */
   dcApiRequest?: DcApiRequest;
 }
 
@@ -89,6 +89,26 @@ export async function startPresentationSession(deps: StartPresentationSessionDep
   const requestUri = dcApi ? null : `${deps.baseUrl}/oid4vp/authorization-requests/${authorizationRequestId}`;
   const responseUri = dcApi ? null : `${deps.baseUrl}/oid4vp/authorization-responses/${authorizationRequestId}`;
   const expiresAt = new Date(now.getTime() + (options.expiresInSeconds ?? deps.sessionTtlSeconds) * 1000);
+  const nonce = randomToken();
+  const payloadState = options.payloadState ?? randomToken();
+  const clientMetadata = buildClientMetadata({ display: verifier.clientMetadata, encryptionPublicJwk: encryptionKey?.publicJwk ?? null });
+  // Signed once, here: every plain fetch serves this object (VERIFIER.md; a wallet_nonce gets a fresh one).
+  const requestObject = await signRequestObject({
+    key: prepared.key,
+    payload: buildRequestObject({
+      clientId: prepared.clientId,
+      responseMode: options.responseMode,
+      nonce,
+      state: payloadState,
+      ...(responseUri ? { responseUri } : {}),
+      dcqlQuery: input.dcqlQuery,
+      clientMetadata,
+      transactionData: input.transactionData,
+      expectedOrigins: options.expectedOrigins ?? null,
+      now,
+      expiresAt,
+    }),
+  });
 
   // The insert locks the verifier and template FOR SHARE (the race guard against a concurrent delete).
   const inserted = await insertSession(deps.db, {
@@ -107,14 +127,15 @@ export async function startPresentationSession(deps: StartPresentationSessionDep
     signerMethod: signer.method,
     clientIdPrefix: signer.clientIdPrefix,
     signingChain: prepared.signingChain,
-    nonce: randomToken(),
-    payloadState: options.payloadState ?? randomToken(),
+    requestObject: dcApi ? null : requestObject,
+    nonce,
+    payloadState,
     responseMode: options.responseMode,
     expectedOrigins: options.expectedOrigins ?? null,
     dcqlQuery: input.dcqlQuery,
     transactionData: input.transactionData,
     redirectUri: options.redirectUri ?? null,
-    clientMetadata: buildClientMetadata({ display: verifier.clientMetadata, encryptionPublicJwk: encryptionKey?.publicJwk ?? null }),
+    clientMetadata,
     encryptionPublicJwk: (encryptionKey?.publicJwk as Record<string, unknown> | undefined) ?? null,
     encryptedEncryptionKey: encryptionKey ? deps.keyEncryptionKey.seal(JSON.stringify(encryptionKey.privateJwk), sessionKeyContext(id)) : null,
     state: 'RequestCreated',
@@ -128,21 +149,5 @@ export async function startPresentationSession(deps: StartPresentationSessionDep
   const { session } = inserted;
   publishEvent(deps.bus, sessionUpdatedEvent, { id: session.id, orgId: session.orgId, state: 'RequestCreated' }, { requestId: input.requestId });
   if (!dcApi) return { session, createdAt: now };
-
-  const request = await signRequestObject({
-    key: prepared.key,
-    payload: buildRequestObject({
-      clientId: session.clientId,
-      responseMode: options.responseMode,
-      nonce: session.nonce,
-      state: session.payloadState,
-      dcqlQuery: session.dcqlQuery,
-      clientMetadata: session.clientMetadata,
-      transactionData: session.transactionData,
-      expectedOrigins: session.expectedOrigins,
-      now,
-      expiresAt,
-    }),
-  });
-  return { session, createdAt: now, dcApiRequest: { protocol: 'openid4vp-v1-signed', data: { request } } };
+  return { session, createdAt: now, dcApiRequest: { protocol: 'openid4vp-v1-signed', data: { request: requestObject } } };
 }

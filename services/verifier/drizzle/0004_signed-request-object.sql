@@ -1,0 +1,1 @@
+ALTER TABLE "verifier"."presentation_sessions" ADD COLUMN "request_object" text;
