@@ -2,11 +2,15 @@
 // `LISTENING <url>`, so the load generator and the server use separate cores.
 import { spawn } from 'node:child_process';
 
-export function startChildServer(script, env = {}) {
+/**
+ * `ipc: true` opens a message channel to the child (`child.send`), for servers that
+ * take commands from the benchmark, such as the verifier's per-phase CPU profiles.
+ */
+export function startChildServer(script, env = {}, { ipc = false } = {}) {
   return new Promise((resolve, reject) => {
     // BENCH_PROFILE_DIR=<dir> writes a CPU profile of each server, to find what is slow.
     const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
-    const child = spawn(process.execPath, [...profile, script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [...profile, script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit', ...(ipc ? ['ipc'] : [])] });
     let buffer = '';
     const timer = setTimeout(() => reject(new Error(`${script} did not start`)), 60000);
     child.stdout.on('data', (chunk) => {

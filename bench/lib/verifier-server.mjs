@@ -3,8 +3,11 @@
 import { createLogger } from '@tessera/service-kit';
 import { startVerifier } from '@tessera/verifier/server';
 import { loadVerifierConfig } from '../../services/verifier/dist/config.js';
+import { answerProfileCommands } from './profile-window.mjs';
 
 const config = loadVerifierConfig({ ...process.env, NODE_ENV: 'production', HOST: '127.0.0.1', MIGRATE_ON_START: 'true' });
 const service = await startVerifier(config, createLogger({ name: 'verifier', level: config.LOG_LEVEL }));
+// Per-phase CPU profiles on the benchmark's request (BENCH_PROFILE_DIR, IPC channel).
+answerProfileCommands(process.env.BENCH_PROFILE_DIR);
 process.stdout.write(`LISTENING ${service.url}\n`);
 process.on('SIGTERM', () => service.close().then(() => process.exit(0)));

@@ -60,7 +60,7 @@ export async function startVerifierBench({ orgId = 'org-bench', otherOrgs = [], 
       LOG_LEVEL: 'warn',
       ...(process.env.BENCH_NATS_URL ? { NATS_URL: process.env.BENCH_NATS_URL } : {}),
       ...env,
-    });
+    }, { ipc: Boolean(process.env.BENCH_PROFILE_DIR) });
   } catch (error) {
     await pg.destroy();
     rmSync(dir, { recursive: true, force: true });
