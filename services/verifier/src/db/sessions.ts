@@ -176,13 +176,19 @@ export async function listSessions(db: VerifierDb, params: { orgId: string; filt
  * the state so concurrent fetches move it once. Returns the row when it moved.
  */
 export async function markRequestRetrieved(db: VerifierDb, params: { id: string; now: Date }): Promise<SessionRow | undefined> {
-  const [row] = await db
-    .update(presentationSessions)
-    .set({ state: 'RequestUriRetrieved', requestRetrievedAt: params.now, updatedAt: params.now })
-    .where(and(eq(presentationSessions.id, params.id), eq(presentationSessions.state, 'RequestCreated')))
-    .returning();
+  const [row] = await updateRequestRetrieved(db).execute({ id: params.id, now: params.now.toISOString() });
   return row;
 }
+
+/** Runs on the first fetch of every session: prepared once per database handle. */
+const updateRequestRetrieved = preparedFor((db: VerifierDb) =>
+  db
+    .update(presentationSessions)
+    .set({ state: 'RequestUriRetrieved', requestRetrievedAt: sql`${sql.placeholder('now')}::timestamptz`, updatedAt: sql`${sql.placeholder('now')}::timestamptz` })
+    .where(and(eq(presentationSessions.id, sql.placeholder('id')), eq(presentationSessions.state, 'RequestCreated')))
+    .returning()
+    .prepare('mark_request_retrieved'),
+);
 
 /** Persists expiry: open sessions past `expiresAt` become `Error`/SESSION_EXPIRED. Returns the rows changed. */
 export async function expireSessions(db: VerifierDb, params: { orgId?: string; id?: string; now: Date; message: string }): Promise<Array<{ id: string; orgId: string }>> {
