@@ -7,6 +7,7 @@ import type { SessionListQuery } from '@tessera/contracts';
 import { preparedFor, rowsOf } from '@tessera/service-kit';
 import { OPEN_STATES } from '../domain/session-state.js';
 import { presentationSessions, sessionCounts, verificationTemplates, verifiers, type SessionRow } from './schema.js';
+import { toTrustAnchorMaterial, trustAnchorMaterialOf, type TrustAnchorMaterial } from './trust-anchors.js';
 import type { VerifierDb } from './types.js';
 
 export type NewSession = typeof presentationSessions.$inferInsert;
@@ -105,7 +106,7 @@ export interface CountSessionRequestParams {
  * `updated_at` is left alone: being counted is not a change of the session.
  * Undefined when no such session exists (nothing is written then).
  */
-export async function countSessionRequest(db: VerifierDb, params: CountSessionRequestParams): Promise<SessionRow | undefined> {
+export async function countSessionRequest(db: VerifierDb, params: CountSessionRequestParams): Promise<CountedSession | undefined> {
   const byRequestId = 'authorizationRequestId' in params.session;
   const statement = countingStatements[`${byRequestId ? 'requestId' : 'orgAndId'}:${params.counter}`](db);
   const [row] = await statement.execute({
@@ -113,8 +114,18 @@ export async function countSessionRequest(db: VerifierDb, params: CountSessionRe
     windowStart: new Date(params.now.getTime() - params.windowMs).toISOString(),
     ...params.session,
   });
-  return row;
+  if (!row) return undefined;
+  if (!('anchors' in row)) return row;
+  const { anchors, ...session } = row;
+  return { ...session, trustAnchors: toTrustAnchorMaterial(typeof anchors === 'string' ? JSON.parse(anchors) : anchors) };
 }
+
+/**
+ * A session as a wallet request reads it; an answer (`response`) also brings
+ * the organisation's trust anchors, read in the same statement (one round trip
+ * instead of two), as verification uses them.
+ */
+export type CountedSession = SessionRow & { trustAnchors?: TrustAnchorMaterial };
 
 /** The counting UPDATE, prepared once per key and counter (it runs on every wallet request). */
 function prepareCountSessionRequest(key: 'requestId' | 'orgAndId', counter: CountSessionRequestParams['counter']) {
@@ -125,16 +136,17 @@ function prepareCountSessionRequest(key: 'requestId' | 'orgAndId', counter: Coun
     const bump = (column: typeof t.requestFetchCount | typeof t.responseCount, counted: boolean) =>
       counted ? sql`case when ${restart} then 1 else ${column} + 1 end` : sql`case when ${restart} then 0 else ${column} end`;
     const where = key === 'requestId' ? eq(t.authorizationRequestId, sql.placeholder('authorizationRequestId')) : and(eq(t.orgId, sql.placeholder('orgId')), eq(t.id, sql.placeholder('id')));
-    return db
+    const update = db
       .update(t)
       .set({
         limitWindowStartedAt: sql`case when ${restart} then ${now}::timestamptz else ${t.limitWindowStartedAt} end`,
         requestFetchCount: bump(t.requestFetchCount, counter === 'requestFetch'),
         responseCount: bump(t.responseCount, counter === 'response'),
       })
-      .where(where)
-      .returning()
-      .prepare(`count_session_${key}_${counter}`);
+      .where(where);
+    const name = `count_session_${key}_${counter}`;
+    if (counter !== 'response') return update.returning().prepare(name);
+    return update.returning({ ...getTableColumns(t), anchors: trustAnchorMaterialOf(sql.raw('"verifier"."presentation_sessions"."org_id"')) }).prepare(name);
   });
 }
 

@@ -1,5 +1,5 @@
 // Trust anchor queries. Tenant scoping: every query takes `orgId` and filters on it.
-import { and, count, desc, eq, sql } from 'drizzle-orm';
+import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm';
 import { preparedFor } from '@tessera/service-kit';
 import { trustAnchors, type TrustAnchorRow } from './schema.js';
 import type { VerifierDb } from './types.js';
@@ -33,7 +33,28 @@ export interface TrustAnchorMaterial {
 
 /** All of an organisation's anchors as verification uses them, read fresh each time (no cache to go stale). */
 export async function readTrustAnchorMaterial(db: VerifierDb, orgId: string): Promise<TrustAnchorMaterial> {
-  const rows = await selectTrustAnchorMaterial(db).execute({ orgId });
+  return toTrustAnchorMaterial(await selectTrustAnchorMaterial(db).execute({ orgId }));
+}
+
+/** An anchor row as verification reads it. */
+export interface TrustAnchorMaterialRow {
+  certificatePem: string | null;
+  did: string | null;
+  credentialTypes: string[] | null;
+}
+
+/**
+ * The anchors of the organisation `orgId` names (an SQL expression of the outer
+ * statement), as one JSON array, for a statement that reads them beside
+ * something else. Every column is qualified by an alias of its own: the query
+ * builder writes bare column names in an UPDATE's RETURNING list, where
+ * `org_id = org_id` would match every organisation's anchors.
+ */
+export function trustAnchorMaterialOf(orgId: SQL) {
+  return sql<TrustAnchorMaterialRow[]>`(select coalesce(json_agg(json_build_object('certificatePem', anchor.certificate_pem, 'did', anchor.did, 'credentialTypes', anchor.credential_types)), '[]'::json) from ${trustAnchors} as anchor where anchor.org_id = ${orgId})`;
+}
+
+export function toTrustAnchorMaterial(rows: TrustAnchorMaterialRow[]): TrustAnchorMaterial {
   const limit = (types: string[] | null) => (types ? { credentialTypes: types } : {});
   return {
     certificates: rows.flatMap((row) => (row.certificatePem ? [{ certificatePem: row.certificatePem, ...limit(row.credentialTypes) }] : [])),

@@ -1,5 +1,4 @@
-import { countSessionRequest } from '../../db/sessions.js';
-import type { SessionRow } from '../../db/schema.js';
+import { countSessionRequest, type CountedSession } from '../../db/sessions.js';
 import type { VerifierDb } from '../../db/types.js';
 import { OAuthError } from '../../domain/oauth-error.js';
 import { checkSessionLimit, type SessionLimits } from '../../domain/session-limits.js';
@@ -25,8 +24,9 @@ export interface AdmitWalletRequestInput {
  * request (junk included) counts against the session's limit on every replica:
  * `unknown` when there is none, 429 `temporarily_unavailable` with Retry-After
  * beyond the limit (SESSION_REQUEST_FETCH_LIMIT / SESSION_RESPONSE_LIMIT per window).
+ * An answer's session comes with its organisation's trust anchors (same statement).
  */
-export async function admitWalletRequest(deps: AdmitWalletRequestDeps, input: AdmitWalletRequestInput): Promise<SessionRow> {
+export async function admitWalletRequest(deps: AdmitWalletRequestDeps, input: AdmitWalletRequestInput): Promise<CountedSession> {
   const { counter, now } = input;
   const session = await countSessionRequest(deps.db, { session: { authorizationRequestId: input.authorizationRequestId }, counter, now, windowMs: deps.sessionLimits.windowMs });
   if (!session) throw input.unknown();

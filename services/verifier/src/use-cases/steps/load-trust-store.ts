@@ -1,4 +1,4 @@
-import { readTrustAnchorMaterial } from '../../db/trust-anchors.js';
+import { readTrustAnchorMaterial, type TrustAnchorMaterial } from '../../db/trust-anchors.js';
 import type { VerifierDb } from '../../db/types.js';
 import type { TrustedCertificate, TrustStore } from '../../verification/index.js';
 
@@ -10,8 +10,12 @@ export interface TrustedIssuer {
   credentialTypes?: string[];
 }
 
-/** The trust store of one organisation, read fresh for each verification. */
-export type LoadTrustStore = (orgId: string) => Promise<TrustStore>;
+/**
+ * The trust store of one organisation, read fresh for each verification; given
+ * the organisation's anchors as read with the session (same statement), it adds
+ * the platform bundle to them without reading again.
+ */
+export type LoadTrustStore = (orgId: string, alreadyRead?: TrustAnchorMaterial) => Promise<TrustStore>;
 
 export interface TrustStoreLoaderDeps {
   db: VerifierDb;
@@ -24,8 +28,8 @@ export interface TrustStoreLoaderDeps {
  * for each verification so an anchor added or deleted applies to the very next one.
  */
 export function createTrustStoreLoader(deps: TrustStoreLoaderDeps): LoadTrustStore {
-  return async (orgId) => {
-    const own = await readTrustAnchorMaterial(deps.db, orgId);
+  return async (orgId, alreadyRead) => {
+    const own = alreadyRead ?? (await readTrustAnchorMaterial(deps.db, orgId));
     const certificate = ({ certificatePem, credentialTypes }: TrustedIssuer): TrustedCertificate => ({ certificate: certificatePem, ...(credentialTypes ? { credentialTypes } : {}) });
     return { certificates: [...deps.trustedIssuers, ...own.certificates].map(certificate), dids: own.dids };
   };

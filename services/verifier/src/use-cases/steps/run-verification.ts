@@ -1,5 +1,5 @@
 import type { JWK } from 'jose';
-import type { SessionRow } from '../../db/schema.js';
+import type { CountedSession } from '../../db/sessions.js';
 import type { Clock } from '../../domain/clock.js';
 import { verifyPresentation, type PresentationFlow, type StatusListChecker, type VerificationCache, type VerifyPresentationResult } from '../../verification/index.js';
 import type { LoadTrustStore } from './load-trust-store.js';
@@ -19,7 +19,8 @@ export interface RunVerificationDeps {
 }
 
 export interface RunVerificationInput {
-  session: SessionRow;
+  /** As admitted: an answer's session carries its organisation's anchors, read with it. */
+  session: CountedSession;
   vpToken: unknown;
   flow: PresentationFlow;
   /** True when the vp_token arrived inside the session's JWE: the key's thumbprint enters the mdoc handover. */
@@ -42,7 +43,7 @@ export async function runVerification(deps: RunVerificationDeps, input: RunVerif
     flow: input.flow,
     ...(input.encrypted && session.encryptionPublicJwk ? { encryptionJwk: session.encryptionPublicJwk as JWK } : {}),
     ...(session.transactionData ? { transactionData: session.transactionData } : {}),
-    trust: await deps.loadTrustStore(session.orgId),
+    trust: await deps.loadTrustStore(session.orgId, session.trustAnchors),
     cache: deps.verificationCache,
     statusLists: deps.statusLists,
     now: deps.clock(),
