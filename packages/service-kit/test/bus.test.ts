@@ -163,6 +163,8 @@ describe('test bus namespaces', () => {
     const second = createTestBusNamespace(hub);
     const [a, b, c] = [await first.connect('a'), await first.connect('b'), await second.connect('c')];
     a.respond('shared.subject', 'q', async () => 'first');
+    // Over NATS the subscription reaches the server asynchronously: a round trip on `a` orders it before b's request.
+    await a.ping();
     await expect(b.request('shared.subject', {})).resolves.toBe('first');
     await expect(c.request('shared.subject', {})).rejects.toBeInstanceOf(BusUnavailableError);
     await Promise.all([a.close(), b.close(), c.close()]);
