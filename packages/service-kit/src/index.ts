@@ -10,6 +10,7 @@ export * from './db/database.js';
 export * from './db/migrate.js';
 export * from './db/prepared.js';
 export * from './db/rows-of.js';
+export * from './db/raw-statement.js';
 export * from './bus/message-bus.js';
 export * from './bus/in-process-bus.js';
 export * from './bus/nats-bus.js';

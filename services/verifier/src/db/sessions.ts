@@ -4,7 +4,7 @@
 // A session's template may be another organisation's (intent-based sessions).
 import { and, count, desc, eq, getTableColumns, inArray, lte, sql, type SQL } from 'drizzle-orm';
 import type { SessionListQuery } from '@tessera/contracts';
-import { preparedFor, rowsOf } from '@tessera/service-kit';
+import { preparedFor, runRawStatement } from '@tessera/service-kit';
 import { OPEN_STATES } from '../domain/session-state.js';
 import { presentationSessions, sessionCounts, verificationTemplates, verifiers, type SessionRow } from './schema.js';
 import { toTrustAnchorMaterial, trustAnchorMaterialOf, type TrustAnchorMaterial } from './trust-anchors.js';
@@ -22,36 +22,50 @@ export type InsertSessionResult = { session: SessionRow } | { missing: 'verifier
  * nothing is written then. The row answered is the one written.
  */
 export async function insertSession(db: VerifierDb, values: NewSession): Promise<InsertSessionResult> {
-  const columns = getTableColumns(presentationSessions);
-  const given = (Object.keys(columns) as Array<keyof typeof columns>).filter((key) => values[key as keyof NewSession] !== undefined);
-  const valueOf = (key: keyof typeof columns) => {
+  const given = (Object.keys(sessionColumns) as Array<keyof typeof sessionColumns>).filter((key) => values[key as keyof NewSession] !== undefined);
+  const encoded = given.map((key) => {
     const value = values[key as keyof NewSession];
-    // The column's own encoding (JSON text for jsonb, ISO text for timestamps), cast to its type.
-    return sql`${value === null ? null : columns[key].mapToDriverValue(value as never)}::${sql.raw(columns[key].getSQLType())}`;
-  };
-  const template = values.templateId ? sql`select id from ${verificationTemplates} where id = ${values.templateId} for share` : sql`select null::uuid as id where false`;
-  const [answer] = rowsOf<{ verifier_found: boolean; template_found: boolean; inserted: boolean }>(
-    await db.execute(sql`
-      with verifier as (select id from ${verifiers} where org_id = ${values.orgId} and id = ${values.verifierRef} for share),
-      template as (${template}),
-      inserted as (
-        insert into ${presentationSessions} (${sql.join(given.map((key) => sql.identifier(columns[key].name)), sql`, `)})
-        select ${sql.join(given.map(valueOf), sql`, `)}
-        where exists (select 1 from verifier) and ${values.templateId ? sql`exists (select 1 from template)` : sql`true`}
-        returning org_id
-      ),
-      counted as (
-        insert into ${sessionCounts} as counts (org_id, total) select org_id, 1 from inserted
-        on conflict (org_id) do update set total = counts.total + 1
-        returning org_id
-      )
-      select exists (select 1 from verifier) as verifier_found, exists (select 1 from template) as template_found, exists (select 1 from counted) as inserted
-    `),
-  );
+    // The column's own encoding (JSON text for jsonb, ISO text for timestamps); the text casts it.
+    return value === null ? null : sessionColumns[key].mapToDriverValue(value as never);
+  });
+  const text = insertSessionText(given, values.templateId !== null && values.templateId !== undefined);
+  const [answer] = await runRawStatement<{ verifier_found: boolean; template_found: boolean; inserted: boolean }>(db, text, [values.orgId, values.verifierRef, values.templateId ?? null, ...encoded]);
   if (!answer?.verifier_found) return { missing: 'verifier' };
   if (values.templateId && !answer.template_found) return { missing: 'template' };
   if (!answer.inserted) throw new Error('the session was not inserted although its verifier and template exist');
   return { session: writtenSession(values) };
+}
+
+const sessionColumns = getTableColumns(presentationSessions);
+const insertSessionTexts = new Map<string, string>();
+
+/**
+ * The insert's SQL for one set of given columns, written once: $1 org, $2 verifier
+ * id, $3 template id (null when none), then the columns in `given` order.
+ */
+function insertSessionText(given: Array<keyof typeof sessionColumns>, withTemplate: boolean): string {
+  const key = `${withTemplate}|${given.join(',')}`;
+  let text = insertSessionTexts.get(key);
+  if (!text) {
+    const columns = given.map((column) => `"${sessionColumns[column].name}"`).join(', ');
+    const values = given.map((column, index) => `$${index + 4}::${sessionColumns[column].getSQLType()}`).join(', ');
+    text = `with verifier as (select id from "verifier"."verifiers" where org_id = $1 and id = $2::uuid for share),
+      template as (select id from "verifier"."verification_templates" where id = $3::uuid for share),
+      inserted as (
+        insert into "verifier"."presentation_sessions" (${columns})
+        select ${values}
+        where exists (select 1 from verifier) and ${withTemplate ? 'exists (select 1 from template)' : 'true'}
+        returning org_id
+      ),
+      counted as (
+        insert into "verifier"."session_counts" as counts (org_id, total) select org_id, 1 from inserted
+        on conflict (org_id) do update set total = counts.total + 1
+        returning org_id
+      )
+      select exists (select 1 from verifier) as verifier_found, exists (select 1 from template) as template_found, exists (select 1 from counted) as inserted`;
+    insertSessionTexts.set(key, text);
+  }
+  return text;
 }
 
 /** The row as `insertSession` wrote it: the values given, the column defaults for the rest. */
@@ -158,9 +172,18 @@ const countingStatements = {
 };
 
 export async function findSession(db: VerifierDb, params: { orgId: string; id: string }): Promise<SessionRow | undefined> {
-  const [row] = await db.select().from(presentationSessions).where(and(eq(presentationSessions.orgId, params.orgId), eq(presentationSessions.id, params.id)));
+  const [row] = await selectSession(db).execute(params);
   return row;
 }
+
+/** Read whenever a relying party reads a session or its result: prepared once per database handle. */
+const selectSession = preparedFor((db: VerifierDb) =>
+  db
+    .select()
+    .from(presentationSessions)
+    .where(and(eq(presentationSessions.orgId, sql.placeholder('orgId')), eq(presentationSessions.id, sql.placeholder('id'))))
+    .prepare('find_session'),
+);
 
 export type SessionFilters = Omit<SessionListQuery, 'pageNumber' | 'pageSize' | 'id'>;
 
