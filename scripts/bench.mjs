@@ -28,7 +28,12 @@ for (const name of selected) {
 writeResultsTable();
 process.exit(failed > 0 ? 1 : 0);
 
-/** Gathers bench/results/*.json (this run and earlier ones) into bench/RESULTS.md. */
+/**
+ * Gathers bench/results/*.json (this run and earlier ones) into the table of the
+ * latest runs in bench/RESULTS.md, between its `<!-- latest-runs:start -->` and
+ * `<!-- latest-runs:end -->` markers; the rest of the file (medians of three runs,
+ * profile summaries) is written by hand and kept as it is.
+ */
 function writeResultsTable() {
   const resultsDir = join(benchDir, 'results');
   if (!existsSync(resultsDir)) return;
@@ -38,21 +43,22 @@ function writeResultsTable() {
     .sort((a, b) => a.name.localeCompare(b.name));
   const escape = (text) => String(text).replace(/\|/g, '\\|');
   const lines = [
-    '# Benchmark results',
-    '',
-    `Written by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}: ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown CPU'}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node.js ${process.version}.`,
-    'Every ratio compares two measurements taken in the same run on the same machine; absolute numbers',
-    'depend on the machine and on whatever else it was doing, ratios much less so. Each benchmark is a',
-    'script under bench/ whose header says what it measures.',
+    `Written by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}: ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown CPU'}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node.js ${process.version}; one run of each benchmark found in bench/results/.`,
     '',
     '| benchmark | measured | value | baseline (same run) | ratio | target | met | run |',
     '|---|---|---|---|---|---|---|---|',
   ];
   for (const result of results) {
     for (const row of result.rows) {
-      lines.push(`| ${result.name} | ${escape(row.metric)} | ${escape(row.value)} | ${escape(row.baseline)} | ${Number(row.ratio).toFixed(2)} | ${escape(row.target)} | ${row.pass ? 'yes' : '**no**'} | ${result.date.slice(0, 16).replace('T', ' ')} |`);
+      lines.push(`| ${result.name} | ${escape(row.metric)} | ${escape(row.value)} | ${escape(row.baseline)} | ${Number(row.ratio).toFixed(3)} | ${escape(row.target)} | ${row.pass ? 'yes' : '**no**'} | ${result.date.slice(0, 16).replace('T', ' ')} |`);
     }
   }
-  writeFileSync(join(benchDir, 'RESULTS.md'), `${lines.join('\n')}\n`);
-  console.log(`\nwrote bench/RESULTS.md (${results.length} benchmarks)`);
+  const file = join(benchDir, 'RESULTS.md');
+  const start = '<!-- latest-runs:start -->';
+  const end = '<!-- latest-runs:end -->';
+  const table = `${start}\n${lines.join('\n')}\n${end}`;
+  const current = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmark results\n\n## Latest runs\n\n';
+  const next = current.includes(start) && current.includes(end) ? current.slice(0, current.indexOf(start)) + table + current.slice(current.indexOf(end) + end.length) : `${current.trimEnd()}\n\n${table}\n`;
+  writeFileSync(file, next);
+  console.log(`\nwrote the latest runs into bench/RESULTS.md (${results.length} benchmarks)`);
 }
