@@ -12,6 +12,7 @@ import { readStatusList, type ReadStatusListDeps } from '../use-cases/read-statu
 import { updateStatusList, type UpdateStatusListDeps } from '../use-cases/update-status-list.js';
 import { createApiKeyHook } from './api-key-hook.js';
 import { acceptsStatusList, chooseContentEncoding } from './content-negotiation.js';
+import { createLazyRequestLogger } from './lazy-request-logger.js';
 import { parseListId } from './status-list-id.js';
 
 export interface StatusListRouteDeps {
@@ -96,6 +97,8 @@ async function registerWriteRoutes(app: App, deps: StatusListRouteDeps): Promise
 /** GET (public, cached in memory and by HTTP caches) and its CORS preflight. */
 function registerReadRoutes(app: App, deps: StatusListRouteDeps): void {
   const { useCases } = deps;
+  // A successful read logs nothing at the production level: no child logger unless a line is logged.
+  app.setChildLoggerFactory(createLazyRequestLogger);
   const representations = new StatusListRepresentations({ defaultMaxAgeSeconds: deps.defaultMaxAgeSeconds, compressionThreshold: COMPRESSION_THRESHOLD_BYTES });
 
   /**
