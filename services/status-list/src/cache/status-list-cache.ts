@@ -47,6 +47,9 @@ export interface StatusListCacheOptions {
  *   flight across such a write, or across a poll that reported a write to its list,
  *   does not store its (possibly older) result.
  * - concurrent misses for one id share one database read.
+ * - a served value is the very object stored, until the entry is replaced: what the
+ *   read path derives from it once (its response headers and encodings) stays valid
+ *   for as long as the value is served.
  * Entries beyond `maxEntries` are evicted, least recently loaded first.
  */
 export class StatusListCache {
@@ -62,7 +65,12 @@ export class StatusListCache {
     this.now = options.now ?? Date.now;
   }
 
-  async get(id: string, load: (id: string) => Promise<CachedStatusList | null>): Promise<CachedStatusList | null> {
+  /**
+   * The list (or `null` for a list known not to exist): the cached value itself when it
+   * is current, synchronously, so a hit costs no promise or microtask on the hot read
+   * path; otherwise a promise of `load`'s answer, shared by concurrent misses.
+   */
+  get(id: string, load: (id: string) => Promise<CachedStatusList | null>): CachedStatusList | null | Promise<CachedStatusList | null> {
     const entry = this.entries.get(id);
     if (entry && this.now() - this.knownCurrentAt(entry) < this.options.ttlMs) return entry.value;
     const pending = this.loading.get(id);

@@ -31,6 +31,8 @@ export function computeMaxAge(options: MaxAgeOptions): number {
  */
 export function ifNoneMatchHits(header: string | undefined, etag: string): boolean {
   if (!header) return false;
+  // The common case: a cache sends back the one validator it was given.
+  if (header === etag) return true;
   const trimmed = header.trim();
   if (trimmed === '*') return true;
   const opaque = etag.replace(/^W\//, '');

@@ -1,14 +1,18 @@
 import compress from '@fastify/compress';
-import Negotiator from 'negotiator';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { CreateStatusListBodySchema, ErrorCode, STATUS_LIST_MEDIA_TYPE, StatusListRecordSchema, UpdateStatusListBodySchema } from '@tessera/contracts';
 import { AppError, routeSchema, type App } from '@tessera/service-kit';
+import type { CachedStatusList } from '../cache/status-list-cache.js';
 import { ifNoneMatchHits } from '../domain/http-caching.js';
-import { presentServingHeaders, presentStatusListRecord, statusListLocation } from '../presenters/status-list.js';
+import { presentStatusListRecord, statusListLocation } from '../presenters/status-list.js';
+import { StatusListRepresentations } from '../presenters/status-list-representation.js';
 import { createStatusList, type CreateStatusListDeps } from '../use-cases/create-status-list.js';
 import { readStatusList, type ReadStatusListDeps } from '../use-cases/read-status-list.js';
 import { updateStatusList, type UpdateStatusListDeps } from '../use-cases/update-status-list.js';
 import { createApiKeyHook } from './api-key-hook.js';
+import { acceptsStatusList, chooseContentEncoding } from './content-negotiation.js';
+import { createLazyRequestLogger } from './lazy-request-logger.js';
 import { parseListId } from './status-list-id.js';
 
 export interface StatusListRouteDeps {
@@ -39,16 +43,21 @@ const PREFLIGHT_HEADERS = {
   'access-control-max-age': '86400',
 };
 
+/** Bodies below this size are served as they are: compressing them would not pay. */
+const COMPRESSION_THRESHOLD_BYTES = 1024;
+
 export async function registerStatusListRoutes(app: App, deps: StatusListRouteDeps): Promise<void> {
-  // gzip/deflate/br when the client asks for it; status list tokens compress well.
-  await app.register(compress, { global: true, threshold: 1024, customTypes: /^(application\/(statuslist\+jwt|json)|text\/)/ });
   await app.register(async (writes) => registerWriteRoutes(writes as App, deps));
   await app.register(async (reads) => registerReadRoutes(reads as App, deps));
 }
 
 /** POST and PATCH: authenticated writes of issuer-signed lists. */
-function registerWriteRoutes(app: App, deps: StatusListRouteDeps): void {
+async function registerWriteRoutes(app: App, deps: StatusListRouteDeps): Promise<void> {
   const { useCases } = deps;
+  // Compressed request bodies (Content-Encoding) are accepted, and JSON answers above
+  // the threshold compressed. Reads keep their encodings with the cached list instead,
+  // so the plugin's per-request hooks stay in this scope, off the read path.
+  await app.register(compress, { global: true, threshold: COMPRESSION_THRESHOLD_BYTES, customTypes: /^(application\/json|text\/)/ });
   // Authentication comes first: before the body is parsed or anything is validated.
   app.addHook('onRequest', createApiKeyHook(deps.apiKey));
 
@@ -87,7 +96,35 @@ function registerWriteRoutes(app: App, deps: StatusListRouteDeps): void {
 
 /** GET (public, cached in memory and by HTTP caches) and its CORS preflight. */
 function registerReadRoutes(app: App, deps: StatusListRouteDeps): void {
-  const { useCases, defaultMaxAgeSeconds } = deps;
+  const { useCases } = deps;
+  // A successful read logs nothing at the production level: no child logger unless a line is logged.
+  app.setChildLoggerFactory(createLazyRequestLogger);
+  const representations = new StatusListRepresentations({ defaultMaxAgeSeconds: deps.defaultMaxAgeSeconds, compressionThreshold: COMPRESSION_THRESHOLD_BYTES });
+
+  /**
+   * Answers with `list` as the request asks: 406, 304, or the token in the negotiated
+   * content coding, with headers computed once per cached list (its representation).
+   * Synchronous unless a coding is asked for the first time since the list was cached.
+   */
+  const sendList = (request: FastifyRequest, reply: FastifyReply, list: CachedStatusList): void | Promise<void> => {
+    const accept = request.headers.accept;
+    if (accept && !acceptsStatusList(accept)) {
+      throw new AppError(406, ErrorCode.NOT_ACCEPTABLE, `This resource is only available as ${STATUS_LIST_MEDIA_TYPE}.`);
+    }
+    const representation = representations.of(list);
+    if (ifNoneMatchHits(request.headers['if-none-match'], representation.etag)) {
+      // RFC 9110 §15.4.5: a 304 has no body (and so no Content-Length of one).
+      void reply.code(304).headers(representation.notModifiedHeaders()).send();
+      return;
+    }
+    const answer = representation.encoded(chooseContentEncoding(request.headers['accept-encoding']));
+    if (answer instanceof Promise) {
+      return answer.then((ready) => {
+        void reply.headers(ready.headers).send(ready.body);
+      });
+    }
+    void reply.headers(answer.headers).send(answer.body);
+  };
 
   app.get(
     '/status-lists/:list_id',
@@ -95,7 +132,7 @@ function registerReadRoutes(app: App, deps: StatusListRouteDeps): void {
       schema: routeSchema(
         {
           summary: 'Fetch a status list token',
-          description: 'The stored JWT, byte for byte, as application/statuslist+jwt. Supports If-None-Match (304) and gzip.',
+          description: 'The stored JWT, byte for byte, as application/statuslist+jwt. Supports If-None-Match (304) and br/gzip/deflate.',
           tags: TAGS,
           security: 'public',
           errors: [404, 406, 501],
@@ -110,16 +147,14 @@ function registerReadRoutes(app: App, deps: StatusListRouteDeps): void {
         },
       ),
     },
-    async (request, reply) => {
+    // Not an async function: a list this replica holds is answered without a promise
+    // (the cache and the use case answer synchronously on a hit); a miss returns one.
+    (request, reply) => {
+      // Errors answered by this route carry them too, so a browser can read them.
       void reply.headers(CORS_HEADERS);
-      const list = await readStatusList(useCases, { id: parseListId(request.params.list_id), time: request.query.time });
-      if (request.headers.accept && !new Negotiator(request).mediaType([STATUS_LIST_MEDIA_TYPE])) {
-        throw new AppError(406, ErrorCode.NOT_ACCEPTABLE, `This resource is only available as ${STATUS_LIST_MEDIA_TYPE}.`);
-      }
-      void reply.headers(presentServingHeaders(list, Math.floor(Date.now() / 1000), defaultMaxAgeSeconds));
-      // RFC 9110 §15.4.5: a 304 has no body (and so no Content-Length of one).
-      if (ifNoneMatchHits(request.headers['if-none-match'], list.etag)) return reply.code(304).send();
-      return reply.type(STATUS_LIST_MEDIA_TYPE).send(list.jwt);
+      const list = readStatusList(useCases, { id: parseListId(request.params.list_id), time: request.query.time });
+      if (list instanceof Promise) return list.then((found) => sendList(request, reply, found));
+      return sendList(request, reply, list);
     },
   );
 

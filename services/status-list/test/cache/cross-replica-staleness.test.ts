@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import { gunzipSync } from 'node:zlib';
 import { describe, expect } from 'vitest';
 import { missingServer, waitFor } from '@tessera/service-kit/testing';
 import { listChangesSince, replaceStatusListToken } from '../../src/db/status-lists.js';
@@ -27,6 +29,27 @@ describe.skipIf(missingServer('postgres', 'status list cache across replicas'))(
     if (early.raw === v1) expect(Date.now() - patchedAt).toBeLessThan(BOUND_MS + 50);
     await new Promise((resolve) => setTimeout(resolve, BOUND_MS + 20));
     expect((await callB('GET', `/status-lists/${id}`)).raw).toBe(v2);
+  });
+
+  test('a replica that kept headers and a gzip encoding of the old list serves the new one in every form once the bound has passed', async ({ harness: { call: callA }, replica: { app: appB, call: callB } }) => {
+    const id = newListId();
+    const statuses = () => Array.from(randomBytes(20000), (byte) => byte & 1);
+    const v1 = await signStatusListToken({ sub: listUri(id), iat: 100, ttl: 300, statuses: statuses() });
+    const v2 = await signStatusListToken({ sub: listUri(id), iat: 200, ttl: 60, statuses: statuses() });
+    await callA('POST', '/status-lists', { headers: auth, body: { id, jwt: v1 } });
+    const oldEtag = (await callB('GET', `/status-lists/${id}`)).headers.etag as string;
+    expect(gunzipSync((await appB.inject({ url: `/status-lists/${id}`, headers: { 'accept-encoding': 'gzip' } })).rawPayload).toString()).toBe(v1);
+    expect((await callB('GET', `/status-lists/${id}`, { headers: { 'if-none-match': oldEtag } })).status).toBe(304);
+
+    await callA('PATCH', `/status-lists/${id}`, { headers: auth, body: { jwt: v2 } });
+    await new Promise((resolve) => setTimeout(resolve, BOUND_MS + 20));
+    const plain = await callB('GET', `/status-lists/${id}`);
+    expect(plain.raw).toBe(v2);
+    expect(plain.headers['cache-control']).toBe('public, max-age=60');
+    const gzipped = await appB.inject({ url: `/status-lists/${id}`, headers: { 'accept-encoding': 'gzip' } });
+    expect(gunzipSync(gzipped.rawPayload).toString()).toBe(v2);
+    expect(gzipped.headers.etag).toBe(plain.headers.etag);
+    expect((await callB('GET', `/status-lists/${id}`, { headers: { 'if-none-match': oldEtag } })).status).toBe(200);
   });
 
   test('a replica that remembered a list as missing finds it once the bound has passed', async ({ harness: { call: callA }, replica: { call: callB } }) => {

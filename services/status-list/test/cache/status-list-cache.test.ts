@@ -22,6 +22,22 @@ describe('StatusListCache', () => {
     expect(loads).toBe(2);
   });
 
+  it('answers a current entry synchronously with the very value stored, and a miss with a promise', async () => {
+    let now = 0;
+    const cache = new StatusListCache({ ttlMs: 1000, maxEntries: 10, now: () => now });
+    const value = list('v1');
+    const miss = cache.get('a', async () => value);
+    expect(miss).toBeInstanceOf(Promise);
+    expect(await miss).toBe(value);
+    // The read path keeps what it derives from a value (headers, encodings) by its identity.
+    expect(cache.get('a', async () => list('reloaded'))).toBe(value);
+    const written = list('v2');
+    cache.set('a', written);
+    expect(cache.get('a', async () => list('reloaded'))).toBe(written);
+    now = 1000;
+    expect(cache.get('a', async () => list('reloaded'))).toBeInstanceOf(Promise);
+  });
+
   it('remembers a missing list only within the bound', async () => {
     let now = 0;
     let value: CachedStatusList | null = null;
