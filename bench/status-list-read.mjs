@@ -1,25 +1,41 @@
-// Benchmark: GET /status-lists/:id on the real service (1,000 stored lists, random
-// ids) against a bare Fastify route answering a string of the same size, measured in
-// the same run with the same load generator. Prints requests/s, p99 and the ratio,
-// for 200 responses and for If-None-Match revalidations (304).
+// Benchmark: GET /status-lists/:id on the real service (its production entry point,
+// built, NODE_ENV=production, 1,000 stored lists, random ids) against a bare Fastify
+// route answering a body of the same size, measured in the same run with the same
+// load generator, on PostgreSQL and on the embedded PGlite. Prints requests/s, p99
+// and their ratio for 200 responses and for If-None-Match revalidations (304), and
+// the server CPU time per request of each side (Linux), which the load generator
+// sharing the cores disturbs less than requests/s.
 //
-// Env: BENCH_DURATION (seconds per run, default 10), BENCH_CONNECTIONS (default 50),
-// BENCH_LISTS (default 1000), BENCH_DATABASE_URL (PostgreSQL; PGlite in a temp dir otherwise).
+// The two servers are measured in alternating slices (service, baseline, baseline,
+// service, ...), so a burst of other work on the machine falls on both sides alike;
+// each ratio is the service's requests over the baseline's in the same slices.
+//
+// Env: BENCH_DURATION (seconds per side per measurement, default 10), BENCH_SLICE
+// (seconds per slice, default 2), BENCH_CONNECTIONS (default 50), BENCH_LISTS (default
+// 1000), BENCH_STORES (`postgres,pglite`, the default, or one of them),
+// BENCH_DATABASE_URL (a PostgreSQL server; one is started from the local binaries
+// otherwise), BENCH_PROFILE_DIR (CPU profiles of both servers: read them with
+// `node lib/profile-summary.mjs --from <s>`, the offset printed for each store).
 import { createHash, generateKeyPairSync, randomBytes, randomUUID, sign } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deflateSync } from 'node:zlib';
+import postgres from 'postgres';
 import { startChildServer } from './lib/child-server.mjs';
+import { createBenchDatabase, startBenchPostgres } from './lib/infra.mjs';
 import { runLoad } from './lib/load.mjs';
 import { writeResult } from './lib/results.mjs';
 
 const duration = Number(process.env.BENCH_DURATION ?? 10);
+const sliceSeconds = Math.min(duration, Number(process.env.BENCH_SLICE ?? 2));
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const listCount = Number(process.env.BENCH_LISTS ?? 1000);
+const stores = (process.env.BENCH_STORES ?? 'postgres,pglite').split(',').map((store) => store.trim());
 const here = fileURLToPath(new URL('.', import.meta.url));
 const apiKey = randomBytes(24).toString('base64url');
+const TARGET = 0.7;
 
 const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
 const b64 = (value) => Buffer.from(JSON.stringify(value)).toString('base64url');
@@ -30,61 +46,145 @@ function signToken(sub) {
   return `${input}.${sign('sha256', Buffer.from(input), { key: privateKey, dsaEncoding: 'ieee-p1363' }).toString('base64url')}`;
 }
 
-const dataDir = mkdtempSync(join(tmpdir(), 'bench-status-list-'));
-const service = await startChildServer(join(here, 'servers/status-list-server.mjs'), {
-  API_KEY: apiKey,
-  DATA_DIR: dataDir,
-  LOG_LEVEL: 'warn',
-  ...(process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {}),
-});
-
-const lists = [];
-for (let i = 0; i < listCount; i++) {
-  const id = randomUUID();
-  const jwt = signToken(`${service.url}/status-lists/${id}`);
-  const response = await fetch(`${service.url}/status-lists`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': apiKey }, body: JSON.stringify({ id, jwt }) });
-  if (response.status !== 201) throw new Error(`seeding failed: ${response.status} ${await response.text()}`);
-  lists.push({ id, etag: `"${createHash('sha256').update(jwt).digest('base64url')}"` });
+/** CPU time (user + system) a process has used, in microseconds; undefined off Linux. */
+function cpuMicros(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100;
+  } catch {
+    return undefined;
+  }
 }
-const bodyBytes = Math.round(lists.length ? (await (await fetch(`${service.url}/status-lists/${lists[0].id}`)).text()).length : 1024);
-const baseline = await startChildServer(join(here, 'servers/bare-server.mjs'), { BODY_BYTES: String(bodyBytes) });
 
-const pick = () => lists[Math.floor(Math.random() * lists.length)];
-const warm = (url, pickRequest, expectStatus) => runLoad({ url, connections, durationSeconds: 2, pickRequest, expectStatus });
-const measure = (url, pickRequest, expectStatus) => runLoad({ url, connections, durationSeconds: duration, pickRequest, expectStatus });
+/** Measures one side for one slice: requests, p99 and the server's CPU time. */
+async function measureSlice(server, pickRequest, expectStatus) {
+  const cpuBefore = cpuMicros(server.child.pid);
+  const result = await runLoad({ url: server.url, connections, durationSeconds: sliceSeconds, pickRequest, expectStatus });
+  const cpuAfter = cpuMicros(server.child.pid);
+  return { ...result, cpuMicros: cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore };
+}
 
-const getService = () => ({ path: `/status-lists/${pick().id}` });
-const getBaseline = () => ({ path: `/status-lists/${pick().id}` });
-const revalidateService = () => {
-  const list = pick();
-  return { path: `/status-lists/${list.id}`, headers: { 'if-none-match': list.etag } };
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length === 0 ? 0 : sorted[Math.floor((sorted.length - 1) / 2)];
 };
-const revalidateBaseline = () => ({ path: `/status-lists/${pick().id}`, headers: { 'if-none-match': '"baseline"' } });
 
-await warm(service.url, getService, 200);
-await warm(baseline.url, getBaseline, 200);
-const results = {
-  get: { service: await measure(service.url, getService, 200), baseline: await measure(baseline.url, getBaseline, 200) },
-  revalidate: { service: await measure(service.url, revalidateService, 304), baseline: await measure(baseline.url, revalidateBaseline, 304) },
-};
-await service.stop();
-await baseline.stop();
-rmSync(dataDir, { recursive: true, force: true });
+/** Both sides in alternating slices (S B B S S B ...), `duration` seconds each. */
+async function compare(service, baseline, pickService, pickBaseline, expectStatus) {
+  const sides = { service: [], baseline: [] };
+  const slices = Math.max(1, Math.round(duration / sliceSeconds));
+  for (let i = 0; i < slices; i++) {
+    const order = i % 2 === 0 ? ['service', 'baseline'] : ['baseline', 'service'];
+    for (const side of order) {
+      sides[side].push(side === 'service' ? await measureSlice(service, pickService, expectStatus) : await measureSlice(baseline, pickBaseline, expectStatus));
+    }
+  }
+  const summarize = (runs) => {
+    const total = runs.reduce((sum, run) => sum + run.total, 0);
+    const cpu = runs.every((run) => run.cpuMicros !== undefined) ? runs.reduce((sum, run) => sum + run.cpuMicros, 0) : undefined;
+    return {
+      requestsPerSecond: total / (runs.length * sliceSeconds),
+      p99Ms: median(runs.map((run) => run.p99Ms)),
+      errors: runs.reduce((sum, run) => sum + run.errors, 0),
+      cpuMicrosPerRequest: cpu === undefined || total === 0 ? undefined : cpu / total,
+    };
+  };
+  const service_ = summarize(sides.service);
+  const baseline_ = summarize(sides.baseline);
+  return { service: service_, baseline: baseline_, ratio: service_.requestsPerSecond / baseline_.requestsPerSecond };
+}
 
-const ratio = (r) => r.service.requestsPerSecond / r.baseline.requestsPerSecond;
+/** Seeds a service on `store`, measures it against the baseline, stops both. */
+async function benchStore(store) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'bench-status-list-'));
+  let pg;
+  let databaseUrl;
+  if (store === 'postgres') {
+    pg = await startBenchPostgres();
+    databaseUrl = await createBenchDatabase(pg.url, 'bench_status_list_read');
+  } else if (store !== 'pglite') {
+    throw new Error(`BENCH_STORES: unknown store ${store} (postgres or pglite)`);
+  }
+  const startedAt = Date.now();
+  const service = await startChildServer(join(here, 'servers/status-list-server.mjs'), {
+    NODE_ENV: 'production',
+    API_KEY: apiKey,
+    DATA_DIR: dataDir,
+    // Production logging on a hot read path: warn and above, no per-request access lines.
+    LOG_LEVEL: 'warn',
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+  });
+  try {
+    const lists = [];
+    for (let i = 0; i < listCount; i++) {
+      const id = randomUUID();
+      const jwt = signToken(`${service.url}/status-lists/${id}`);
+      const response = await fetch(`${service.url}/status-lists`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': apiKey }, body: JSON.stringify({ id, jwt }) });
+      if (response.status !== 201) throw new Error(`seeding failed: ${response.status} ${await response.text()}`);
+      lists.push({ id, etag: `"${createHash('sha256').update(jwt).digest('base64url')}"` });
+    }
+    const bodyBytes = (await (await fetch(`${service.url}/status-lists/${lists[0].id}`)).arrayBuffer()).byteLength;
+    const baseline = await startChildServer(join(here, 'servers/bare-server.mjs'), { NODE_ENV: 'production', BODY_BYTES: String(bodyBytes) });
+    try {
+      const pick = () => lists[Math.floor(Math.random() * lists.length)];
+      const getService = () => ({ path: `/status-lists/${pick().id}` });
+      const getBaseline = () => ({ path: `/status-lists/${pick().id}` });
+      const revalidateService = () => {
+        const list = pick();
+        return { path: `/status-lists/${list.id}`, headers: { 'if-none-match': list.etag } };
+      };
+      const revalidateBaseline = () => ({ path: `/status-lists/${pick().id}`, headers: { 'if-none-match': '"baseline"' } });
+
+      // Warm-up: both paths of both servers, so the JIT has seen them before any slice counts.
+      for (const [server, pickRequest, status] of [[service, getService, 200], [baseline, getBaseline, 200], [service, revalidateService, 304], [baseline, revalidateBaseline, 304]]) {
+        await runLoad({ url: server.url, connections, durationSeconds: 2, pickRequest, expectStatus: status });
+      }
+      const measuredFrom = (Date.now() - startedAt) / 1000;
+      const results = {
+        get: await compare(service, baseline, getService, getBaseline, 200),
+        revalidate: await compare(service, baseline, revalidateService, revalidateBaseline, 304),
+      };
+      return { store, bodyBytes, measuredFrom, results };
+    } finally {
+      await baseline.stop();
+    }
+  } finally {
+    await service.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+    if (pg && databaseUrl) {
+      const admin = postgres(pg.url, { max: 1, onnotice: () => {} });
+      await admin.unsafe(`drop database if exists "${new URL(databaseUrl).pathname.slice(1)}"`);
+      await admin.end();
+      await pg.destroy();
+    }
+  }
+}
+
+const STORE_NAMES = { postgres: 'PostgreSQL', pglite: 'PGlite' };
 const fmt = (n) => n.toFixed(0).padStart(8);
-console.log(`\nstatus-list-read: ${listCount} lists, ${bodyBytes}-byte tokens, ${connections} connections, ${duration} s per run`);
-console.log('                      service req/s   baseline req/s   ratio   service p99   baseline p99   errors');
-for (const [name, r] of Object.entries(results)) {
-  console.log(`  ${name.padEnd(18)} ${fmt(r.service.requestsPerSecond)}        ${fmt(r.baseline.requestsPerSecond)}        ${ratio(r).toFixed(2)}   ${String(r.service.p99Ms).padStart(6)} ms    ${String(r.baseline.p99Ms).padStart(6)} ms    ${r.service.errors + r.baseline.errors}`);
+const cpu = (side) => (side.cpuMicrosPerRequest === undefined ? '     n/a' : `${side.cpuMicrosPerRequest.toFixed(1).padStart(6)} µs`);
+const rows = [];
+let serviceErrors = 0;
+for (const store of stores) {
+  const { bodyBytes, measuredFrom, results } = await benchStore(store);
+  const name = STORE_NAMES[store];
+  console.log(`\nstatus-list-read on ${name}: ${listCount} lists, ${bodyBytes}-byte tokens, ${connections} connections, ${duration} s per side in ${sliceSeconds} s slices`);
+  if (process.env.BENCH_PROFILE_DIR) console.log(`  (load from ${measuredFrom.toFixed(0)} s after the service started: profile-summary --from ${measuredFrom.toFixed(0)})`);
+  console.log('                  service req/s   baseline req/s   ratio   service p99   baseline p99   server CPU/request (service, baseline)   errors');
+  for (const [kind, r] of Object.entries(results)) {
+    console.log(`  ${kind.padEnd(14)} ${fmt(r.service.requestsPerSecond)}        ${fmt(r.baseline.requestsPerSecond)}        ${r.ratio.toFixed(2)}   ${String(r.service.p99Ms).padStart(6)} ms    ${String(r.baseline.p99Ms).padStart(6)} ms    ${cpu(r.service)}, ${cpu(r.baseline)}                 ${r.service.errors + r.baseline.errors}`);
+    serviceErrors += r.service.errors;
+  }
+  console.log(`ratio on ${name}: GET 200 = ${results.get.ratio.toFixed(2)}, 304 = ${results.revalidate.ratio.toFixed(2)} (target >= ${TARGET.toFixed(2)} each)`);
+  const cpuNote = (r) => (r.service.cpuMicrosPerRequest === undefined ? '' : `, server CPU ${r.service.cpuMicrosPerRequest.toFixed(0)} vs ${r.baseline.cpuMicrosPerRequest.toFixed(0)} µs/request`);
+  rows.push(
+    { metric: `GET 200 req/s, ${name}, ${listCount} lists (p99 ${results.get.service.p99Ms} ms${cpuNote(results.get)})`, value: fmt(results.get.service.requestsPerSecond).trim(), baseline: `${fmt(results.get.baseline.requestsPerSecond).trim()} (bare Fastify)`, ratio: results.get.ratio, target: `>= ${TARGET.toFixed(2)}`, pass: results.get.ratio >= TARGET },
+    { metric: `If-None-Match 304 req/s, ${name} (p99 ${results.revalidate.service.p99Ms} ms${cpuNote(results.revalidate)})`, value: fmt(results.revalidate.service.requestsPerSecond).trim(), baseline: `${fmt(results.revalidate.baseline.requestsPerSecond).trim()} (bare Fastify)`, ratio: results.revalidate.ratio, target: `>= ${TARGET.toFixed(2)}`, pass: results.revalidate.ratio >= TARGET },
+  );
 }
-console.log(`\nratio (GET 200) = ${ratio(results.get).toFixed(2)} (target >= 0.70); ratio (304) = ${ratio(results.revalidate).toFixed(2)}`);
-
-writeResult('status-list-read', [
-  { metric: `GET 200 req/s, ${listCount} lists (p99 ${results.get.service.p99Ms} ms)`, value: fmt(results.get.service.requestsPerSecond).trim(), baseline: `${fmt(results.get.baseline.requestsPerSecond).trim()} (bare Fastify)`, ratio: ratio(results.get), target: '>= 0.70', pass: ratio(results.get) >= 0.7 },
-  { metric: `If-None-Match 304 req/s (p99 ${results.revalidate.service.p99Ms} ms)`, value: fmt(results.revalidate.service.requestsPerSecond).trim(), baseline: `${fmt(results.revalidate.baseline.requestsPerSecond).trim()} (bare Fastify)`, ratio: ratio(results.revalidate), target: 'reported', pass: true },
-]);
-if (results.get.service.errors > 0 || results.revalidate.service.errors > 0) {
+console.log('');
+writeResult('status-list-read', rows);
+if (serviceErrors > 0) {
   console.error('the service answered errors during the run');
   process.exit(1);
 }

@@ -1,9 +1,18 @@
-// The real status list service, configured as in production.
-import { createLogger } from '@tessera/service-kit';
-import { loadStatusListConfig } from '../../services/status-list/dist/config.js';
-import { startStatusList } from '../../services/status-list/dist/server.js';
+// The real status list service, started the way its production entry point starts it
+// (services/status-list/dist/main.js is `runServiceMain([statusListService])`: config
+// from the environment, the shutdown handlers), in production mode on an ephemeral
+// port, migrating its own database at start. Prints `LISTENING <url>` for
+// bench/lib/child-server.mjs; SIGTERM closes it as it closes in production.
+Object.assign(process.env, {
+  NODE_ENV: 'production',
+  PORT: '0',
+  HOST: '127.0.0.1',
+  MIGRATE_ON_START: 'true',
+  CACHE_MAX_ENTRIES: process.env.CACHE_MAX_ENTRIES ?? '200000',
+});
+// Imported after the environment is set, as main.js reads it when it starts.
+const { runServiceMain } = await import('@tessera/service-kit');
+const { statusListService } = await import('../../services/status-list/dist/server.js');
 
-const config = loadStatusListConfig({ ...process.env, NODE_ENV: 'production', PORT: '0', HOST: '127.0.0.1', MIGRATE_ON_START: 'true', CACHE_MAX_ENTRIES: process.env.CACHE_MAX_ENTRIES ?? '200000' });
-const service = await startStatusList(config, createLogger({ name: 'status-list', level: config.LOG_LEVEL }));
+const [service] = await runServiceMain([statusListService]);
 process.stdout.write(`LISTENING ${service.url}\n`);
-process.on('SIGTERM', () => service.close().then(() => process.exit(0)));
