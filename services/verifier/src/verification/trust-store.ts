@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { splitPemCertificates } from '@tessera/service-kit';
-import { LRUCache } from 'lru-cache';
+import { readPemBlocks, splitPemCertificates } from '@tessera/service-kit';
 import { certificateFingerprint } from '../crypto/certificate-fingerprint.js';
+import { parseCertificateDer } from '../crypto/parsed-certificates.js';
 import type { ValidatedChains } from '../crypto/validated-chains.js';
 import type { VerificationCache } from './verification-cache.js';
 import { x509 } from '../crypto/x509.js';
@@ -47,23 +47,6 @@ export interface ResolvedTrustStore {
   credentialTypes: { certificates: Map<string, Set<string>>; dids: Map<string, Set<string>> };
   /** The replica's validated chains, to judge chains against `certificates` without repeating work (`validated-chains.ts`). */
   chains?: ValidatedChains;
-}
-
-/**
- * Parsed anchors by PEM text. Parsing a certificate is the costliest step of
- * building the store (ASN.1 in JavaScript) and its result depends on the text
- * alone, so each distinct PEM is parsed once; which anchors apply is still
- * decided per verification from `trust`. Bounded, least recently used out.
- */
-const parsedCertificates = new LRUCache<string, x509.X509Certificate>({ max: 1000 });
-
-function parseCertificate(pem: string): x509.X509Certificate {
-  let certificate = parsedCertificates.get(pem);
-  if (!certificate) {
-    certificate = new x509.X509Certificate(pem);
-    parsedCertificates.set(pem, certificate);
-  }
-  return certificate;
 }
 
 /**
@@ -145,7 +128,8 @@ function parseEntry(certificate: string | x509.X509Certificate): x509.X509Certif
   const parsed: x509.X509Certificate[] = [];
   for (const block of splitPemCertificates(certificate)) {
     try {
-      parsed.push(parseCertificate(block));
+      // One parse per distinct certificate, shared with chains that carry it (crypto/parsed-certificates.ts).
+      parsed.push(parseCertificateDer(readPemBlocks(block)[0]!.der));
     } catch {
       // An unparseable anchor grants nothing; the others still apply.
     }
