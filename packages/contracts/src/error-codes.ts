@@ -45,6 +45,12 @@ export const EcosystemErrorCode = {
   TEMPLATE_OWNER_NOT_MEMBER: 'TEMPLATE_OWNER_NOT_MEMBER',
   NOTICE_EXISTS: 'NOTICE_EXISTS',
   IN_USE: 'IN_USE',
+  /** A trusted entity id that is not in this ecosystem. */
+  TRUSTED_ENTITY_NOT_FOUND: 'TRUSTED_ENTITY_NOT_FOUND',
+  /** A certificate id that is not a current certificate of this entity. */
+  CERTIFICATE_NOT_FOUND: 'CERTIFICATE_NOT_FOUND',
+  /** A status change of a withdrawn entity (withdrawal is final). */
+  ENTITY_WITHDRAWN: 'ENTITY_WITHDRAWN',
 } as const;
 
 export const VerifierErrorCode = {
@@ -68,6 +74,8 @@ export const VerifierErrorCode = {
   RESPONSE_CODE_MISMATCH: 'RESPONSE_CODE_MISMATCH',
   /** A `PUT verifier/{verifierId}` body naming another `verifierId` than the path. */
   VERIFIER_ID_IMMUTABLE: 'VERIFIER_ID_IMMUTABLE',
+  /** An ecosystem-trust session whose credential queries no active issuer of the list may answer. */
+  NO_TRUSTED_ISSUER: 'NO_TRUSTED_ISSUER',
 } as const;
 
 /** Why a presentation failed verification: the session's `error.code` (VERIFIER.md, Verification). */

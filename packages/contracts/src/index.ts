@@ -9,3 +9,4 @@ export * from './ecosystem.js';
 export * from './verifier.js';
 export * from './verifier-responses.js';
 export * from './rpc.js';
+export * from './trust-registry.js';

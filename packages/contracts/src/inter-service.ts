@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { IntentNoticeSchema } from './intent-notice.js';
+import { TrustPolicySchema } from './trust-registry.js';
 import { SessionStateSchema, SignerOptionSchema } from './verifier.js';
 
 /** `ecosystem.v1.intent.resolve` request (answered by the ecosystem service). */
@@ -20,6 +21,8 @@ export const IntentResolveResultSchema = Type.Object({
   templateId: Type.String(),
   scope: Type.Union([Type.Literal('organisation'), Type.Literal('ecosystem')]),
   notice: Type.Optional(IntentNoticeSchema),
+  /** The ecosystem's trust policy (absent from older ecosystem services: `organisation`). */
+  trustPolicy: Type.Optional(TrustPolicySchema),
 });
 export type IntentResolveResult = Static<typeof IntentResolveResultSchema>;
 

@@ -6,6 +6,8 @@ export const Subject = {
   VERIFICATION_TEMPLATE_GET: 'verifier.v1.verification-template.get',
   SESSION_UPDATED: 'verifier.v1.session.updated',
   ORGANISATION_UPSERTED: 'platform.v1.organisation.upserted',
+  TRUST_LIST_GET: 'ecosystem.v1.trust-list.get',
+  TRUST_LIST_CHANGED: 'ecosystem.v1.trust-list.changed',
 } as const;
 
 /** Queue groups: responders of one service share load across replicas. */

@@ -9,6 +9,7 @@ import {
   VerificationTemplateSummarySchema,
 } from './inter-service.js';
 import { QueueGroup, Subject } from './nats.js';
+import { TrustListChangedEventSchema, TrustListGetRequestSchema, TrustListSnapshotSchema } from './trust-registry.js';
 
 /**
  * One NATS request/reply of the inter-service contract (ARCHITECTURE.md): the caller
@@ -70,4 +71,20 @@ export const sessionUpdatedEvent = {
 export const organisationUpsertedEvent = {
   subject: Subject.ORGANISATION_UPSERTED,
   payload: OrganisationUpsertedEventSchema,
+} as const satisfies EventDescriptor;
+
+/** `ecosystem.v1.trust-list.get`: an ecosystem's trust registry as of its current sequence. */
+export const trustListGetRpc = {
+  subject: Subject.TRUST_LIST_GET,
+  queue: QueueGroup.ECOSYSTEM,
+  request: TrustListGetRequestSchema,
+  reply: TrustListSnapshotSchema,
+  failures: [ErrorCode.ECOSYSTEM_DISABLED, ErrorCode.ECOSYSTEM_NOT_FOUND, ErrorCode.NOT_A_MEMBER, ErrorCode.DEPENDENCY_UNAVAILABLE],
+  peer: 'the ecosystem service',
+} as const satisfies RpcDescriptor;
+
+/** `ecosystem.v1.trust-list.changed`: an ecosystem's registry changed (core NATS: may be lost; readers also poll). */
+export const trustListChangedEvent = {
+  subject: Subject.TRUST_LIST_CHANGED,
+  payload: TrustListChangedEventSchema,
 } as const satisfies EventDescriptor;

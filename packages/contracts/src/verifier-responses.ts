@@ -76,6 +76,10 @@ export const VerifiedPresentationSchema = Type.Object({
    * Absent on results verified before data minimisation.
    */
   droppedClaims: Type.Optional(Type.Array(ClaimPathSchema)),
+  /** Verified against an ecosystem's trust list: the entity whose certificate the issuer's chain led to, and the list's sequence then. */
+  trustedEntityId: Type.Optional(Type.String()),
+  trustedEntityName: Type.Optional(Type.String()),
+  trustListSequence: Type.Optional(Type.Integer({ minimum: 0 })),
 });
 export type VerifiedPresentation = Static<typeof VerifiedPresentationSchema>;
 
