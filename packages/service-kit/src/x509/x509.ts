@@ -1,0 +1,14 @@
+// @peculiar/x509 resolves its services through tsyringe, which needs the Reflect
+// metadata polyfill loaded first; and it needs a WebCrypto provider.
+import 'reflect-metadata';
+import { webcrypto } from 'node:crypto';
+import * as x509 from '@peculiar/x509';
+
+x509.cryptoProvider.set(webcrypto as never);
+
+export { x509 };
+export type WebCryptoKey = webcrypto.CryptoKey;
+export type WebCryptoKeyPair = webcrypto.CryptoKeyPair;
+export const subtle = webcrypto.subtle;
+
+export const ECDSA_P256 = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
