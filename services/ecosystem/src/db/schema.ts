@@ -1,6 +1,17 @@
 import { sql } from 'drizzle-orm';
 import { boolean, foreignKey, index, integer, jsonb, pgSchema, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import type { EcosystemRole, InvitationStatus, InvitationType, MembershipStatus, TemplateRole } from '@tessera/contracts';
+import type {
+  AllowedCredentialType,
+  CertificateKind,
+  EcosystemRole,
+  InvitationStatus,
+  InvitationType,
+  MembershipStatus,
+  TemplateRole,
+  TrustedEntityRole,
+  TrustedEntityStatus,
+  TrustPolicy,
+} from '@tessera/contracts';
 
 /** The service's own Postgres schema: it can share a database with the other services. */
 export const ecosystemSchema = pgSchema('ecosystem');
@@ -36,6 +47,17 @@ export const ecosystems = ecosystemSchema.table(
     lastChangedAt: lastChangedAt(),
     /** Number of intents, kept in the transactions that add and remove them, so pages need no count(*). */
     intentCount: integer('intent_count').notNull().default(0),
+    /**
+     * The trust registry's sequence (ETSI LoTESequenceNumber): incremented by every
+     * registry change, in the change's transaction. Its UPDATE is also the lock that
+     * serialises the ecosystem's registry changes (README, Trust registry).
+     */
+    trustListSequence: integer('trust_list_sequence').notNull().default(0),
+    /** When `trustListSequence` last changed; null until the first change (the ecosystem's creation counts then). */
+    trustListSequenceChangedAt: timestamp('trust_list_sequence_changed_at', { withTimezone: true, mode: 'date' }),
+    trustPolicy: text('trust_policy').$type<TrustPolicy>().notNull().default('organisation'),
+    /** The lead let the signed list be read without a token. */
+    trustListPublic: boolean('trust_list_public').notNull().default(false),
   },
   // Names are unique on the platform, case-insensitive; the index makes it hold under races.
   (t) => [uniqueIndex('ecosystems_name_lower_uq').on(sql`lower(${t.name})`)],
@@ -155,6 +177,96 @@ export const intentNoticeVersions = ecosystemSchema.table(
   ],
 );
 
+/**
+ * Issuers and verifiers the ecosystem's lead trusts (README, Trust registry). Never
+ * deleted: a withdrawn entity stays, with its certificates, as the list's history.
+ */
+export const trustedEntities = ecosystemSchema.table(
+  'trusted_entities',
+  {
+    id: uuid('id').primaryKey(),
+    ecosystemId: uuid('ecosystem_id').notNull().references(() => ecosystems.id, { onDelete: 'restrict' }),
+    name: text('name').notNull(),
+    role: text('role').$type<TrustedEntityRole>().notNull(),
+    /** The member organisation the entity is, or null for an outside party. */
+    orgId: text('org_id').references(() => organisations.id, { onDelete: 'restrict' }),
+    informationUri: text('information_uri'),
+    /** Empty for verifiers. */
+    allowedCredentialTypes: jsonb('allowed_credential_types').$type<AllowedCredentialType[]>().notNull(),
+    status: text('status').$type<TrustedEntityStatus>().notNull(),
+    /** Why the current status was set; null while the entity has its initial status. */
+    statusReason: text('status_reason'),
+    statusChangedAt: timestamp('status_changed_at', { withTimezone: true, mode: 'date' }).notNull(),
+    createdBy: text('created_by').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  // Pages and the list read an ecosystem's entities in creation order.
+  (t) => [index('trusted_entities_ecosystem_created_idx').on(t.ecosystemId, t.createdAt, t.id)],
+);
+
+/**
+ * Certificates of trusted entities. Retiring one sets `retiredAt`; the row stays, so
+ * the history can name it. Identifiers are lowercase hex without separators.
+ */
+export const trustedEntityCertificates = ecosystemSchema.table(
+  'trusted_entity_certificates',
+  {
+    id: uuid('id').primaryKey(),
+    entityId: uuid('entity_id').notNull().references(() => trustedEntities.id, { onDelete: 'restrict' }),
+    ecosystemId: uuid('ecosystem_id').notNull().references(() => ecosystems.id, { onDelete: 'restrict' }),
+    pem: text('pem').notNull(),
+    /** SHA-256 of the DER. */
+    fingerprint: text('fingerprint').notNull(),
+    subject: text('subject').notNull(),
+    ski: text('ski'),
+    aki: text('aki'),
+    notBefore: timestamp('not_before', { withTimezone: true, mode: 'date' }).notNull(),
+    notAfter: timestamp('not_after', { withTimezone: true, mode: 'date' }).notNull(),
+    kind: text('kind').$type<CertificateKind>().notNull(),
+    addedAt: timestamp('added_at', { withTimezone: true, mode: 'date' }).notNull(),
+    addedBy: text('added_by').notNull(),
+    retiredAt: timestamp('retired_at', { withTimezone: true, mode: 'date' }),
+    retiredBy: text('retired_by'),
+  },
+  (t) => [
+    // A certificate is current at most once per entity; a retired one may be added again.
+    uniqueIndex('trusted_entity_certificates_current_uq').on(t.entityId, t.fingerprint).where(sql`${t.retiredAt} is null`),
+    // The use cases look a fingerprint up among the ecosystem's current certificates (duplicates across entities).
+    index('trusted_entity_certificates_ecosystem_fingerprint_idx').on(t.ecosystemId, t.fingerprint).where(sql`${t.retiredAt} is null`),
+    index('trusted_entity_certificates_entity_idx').on(t.entityId, t.addedAt),
+  ],
+);
+
+/** What a registry change did to an entity. */
+export type TrustedEntityChange = 'created' | 'updated' | 'certificate-added' | 'certificate-retired' | 'status-changed';
+
+/**
+ * Append-only log of every registry change (a trigger of the migration refuses UPDATE
+ * and DELETE). Each row carries the ecosystem's `trust_list_sequence` its change
+ * produced, unique per ecosystem: the log and the sequence advance together.
+ */
+export const trustedEntityHistory = ecosystemSchema.table(
+  'trusted_entity_history',
+  {
+    id: uuid('id').primaryKey(),
+    ecosystemId: uuid('ecosystem_id').notNull().references(() => ecosystems.id, { onDelete: 'restrict' }),
+    entityId: uuid('entity_id').notNull().references(() => trustedEntities.id, { onDelete: 'restrict' }),
+    sequence: integer('sequence').notNull(),
+    change: text('change').$type<TrustedEntityChange>().notNull(),
+    from: jsonb('from'),
+    to: jsonb('to'),
+    reason: text('reason'),
+    /** The token subject of the lead's user who made the change. */
+    actor: text('actor').notNull(),
+    at: timestamp('at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [
+    uniqueIndex('trusted_entity_history_ecosystem_sequence_uq').on(t.ecosystemId, t.sequence),
+    index('trusted_entity_history_entity_idx').on(t.entityId, t.sequence),
+  ],
+);
+
 export type OrganisationRow = typeof organisations.$inferSelect;
 export type EcosystemRow = typeof ecosystems.$inferSelect;
 export type InvitationRow = typeof invitations.$inferSelect;
@@ -163,6 +275,21 @@ export type IntentRow = typeof intents.$inferSelect;
 export type IntentTemplateRow = typeof intentTemplates.$inferSelect;
 export type IntentNoticeRow = typeof intentNotices.$inferSelect;
 export type IntentNoticeVersionRow = typeof intentNoticeVersions.$inferSelect;
+export type TrustedEntityRow = typeof trustedEntities.$inferSelect;
+export type TrustedEntityCertificateRow = typeof trustedEntityCertificates.$inferSelect;
+export type TrustedEntityHistoryRow = typeof trustedEntityHistory.$inferSelect;
 
-export const schema = { organisations, ecosystems, invitations, memberships, intents, intentTemplates, intentNotices, intentNoticeVersions };
+export const schema = {
+  organisations,
+  ecosystems,
+  invitations,
+  memberships,
+  intents,
+  intentTemplates,
+  intentNotices,
+  intentNoticeVersions,
+  trustedEntities,
+  trustedEntityCertificates,
+  trustedEntityHistory,
+};
 export type EcosystemDbSchema = typeof schema;

@@ -1,4 +1,4 @@
-import type { TrustedEntityStatus, TrustListEntity, TrustPolicy } from '@tessera/contracts';
+import type { TrustedEntityStatus, TrustListCertificate, TrustListEntity, TrustPolicy } from '@tessera/contracts';
 
 /**
  * Everything the signed trust list (ETSI TS 119 602 JSON binding) and the
@@ -20,9 +20,16 @@ export interface TrustListContent {
 }
 
 export interface TrustListContentEntity extends TrustListEntity {
+  /** Current (not retired) certificates, oldest first. */
+  certificates: TrustListContentCertificate[];
   informationUri: string | null;
   /** When the current status began. */
   statusStartingTime: Date;
   /** Earlier statuses, newest first: each with when it began (ETSI ServiceHistory). */
   statusHistory: Array<{ status: TrustedEntityStatus; startingTime: Date }>;
+}
+
+/** A current certificate with its subject (RFC 4514 string) for lists that name it (ETSI X509SubjectName). */
+export interface TrustListContentCertificate extends TrustListCertificate {
+  subject: string;
 }
