@@ -27,3 +27,4 @@ export * from './run-service-main.js';
 export * from './route-schema.js';
 export * from './ids.js';
 export * from './pem.js';
+export { ifNoneMatchHits } from './http-caching.js';

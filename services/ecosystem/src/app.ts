@@ -1,8 +1,12 @@
 import { createApp, createAuthHook, type App, type Database, type Logger, type MessageBus, type TokenVerifier } from '@tessera/service-kit';
+import type { CertificateAuthority } from '@tessera/service-kit/x509';
 import { serveIntentResolve } from './bus/intent-resolve-responder.js';
 import { followOrganisationEvents } from './bus/organisation-subscriber.js';
+import { serveTrustListGet } from './bus/trust-list-get-responder.js';
 import type { ResolutionCache } from './cache/resolution-cache.js';
-import type { EcosystemConfig } from './config.js';
+import { SignedTrustListCache } from './cache/signed-trust-lists.js';
+import { publicBaseUrlOf, type EcosystemConfig } from './config.js';
+import { createTrustListSigner } from './crypto/trust-list-signer.js';
 import type { EcosystemDbSchema } from './db/schema.js';
 import { registerStatusRoute } from './routes/ecosystem-status.js';
 import { registerEcosystemRoutes } from './routes/ecosystems.js';
@@ -13,6 +17,8 @@ import { registerIntentRoutes } from './routes/intents.js';
 import { registerLeadInvitationRoutes } from './routes/lead-invitations.js';
 import { registerMembershipRoutes } from './routes/memberships.js';
 import { registerOrganisationRoutes } from './routes/organisations.js';
+import { registerTrustListCaRoute } from './routes/trust-list-ca.js';
+import { registerTrustListPreflight, registerTrustListRoute } from './routes/trust-list.js';
 import type { IntentResolution } from './use-cases/resolve-intent.js';
 
 export interface EcosystemAppDeps {
@@ -24,17 +30,33 @@ export interface EcosystemAppDeps {
   logger: Logger;
   /** Intent resolutions kept in step with the database by its change notifications (cache/). */
   resolutions: ResolutionCache<IntentResolution>;
+  /** The trust-list CA (crypto/trust-list-ca.ts): certifies this replica's list-signing key, published at /v1/trust-list-ca.pem. */
+  trustListCa: CertificateAuthority;
+  /** The time for signed lists and `nextUpdate`; tests move it. Default: the system clock. */
+  clock?: () => Date;
 }
 
 /**
  * Builds the ecosystem service's app: the HTTP routes and the bus adapters (the
- * `ecosystem.v1.intent.resolve` responder and the organisation event subscriber), which
+ * `ecosystem.v1.intent.resolve` and `ecosystem.v1.trust-list.get` responders and the
+ * organisation event subscriber), which
  * stop when the app closes. No I/O happens here beyond what `deps` do.
  */
 export async function buildApp(deps: EcosystemAppDeps): Promise<App> {
   const { config, bus, logger, resolutions } = deps;
   const db = deps.database.db;
   const enabled = config.ECOSYSTEM_ENABLED;
+  const clock = deps.clock ?? (() => new Date());
+  const validitySeconds = config.TRUST_LIST_VALIDITY_SECONDS;
+  const trustList = {
+    db,
+    clock,
+    validitySeconds,
+    signer: createTrustListSigner(deps.trustListCa),
+    // Re-signed once half the validity has passed: a list fetched any time has at least half of it left.
+    signedLists: new SignedTrustListCache({ resignAfterMs: (validitySeconds * 1000) / 2 }),
+    publicBaseUrl: publicBaseUrlOf(config),
+  };
   const app = await createApp({
     name: 'ecosystem',
     title: 'Tessera ecosystem service',
@@ -61,12 +83,26 @@ export async function buildApp(deps: EcosystemAppDeps): Promise<App> {
       registerIntentNoticeRoutes(gated, { db });
     });
   });
+  // The trust list and its CA, outside the token-only scope: a public list is served to anyone.
+  await app.register(async (open: App) => {
+    registerTrustListCaRoute(open, { certificatePem: deps.trustListCa.certificatePem });
+    registerTrustListPreflight(open);
+    await open.register(async (list: App) => {
+      list.addHook('onRequest', createAuthHook(deps.verifyToken, { optional: true }));
+      list.addHook('onRequest', createFeatureGate(enabled));
+      registerTrustListRoute(list, trustList);
+    });
+  });
   const stopBusAdapters: Array<() => void> = [];
   app.addHook('onClose', async () => {
     for (const stop of stopBusAdapters) stop();
   });
   await app.ready();
   // The bus adapters start once the app is built, so a failed build leaves nothing answering.
-  stopBusAdapters.push(serveIntentResolve({ bus, logger, db, enabled, resolutions }), followOrganisationEvents({ bus, logger, db }));
+  stopBusAdapters.push(
+    serveIntentResolve({ bus, logger, db, enabled, resolutions }),
+    serveTrustListGet({ bus, logger, db, enabled, clock, validitySeconds }),
+    followOrganisationEvents({ bus, logger, db }),
+  );
   return app;
 }

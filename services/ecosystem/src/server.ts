@@ -12,6 +12,7 @@ import { buildApp } from './app.js';
 import { openResolutionCache } from './cache/change-notifications.js';
 import { loadEcosystemConfig, SERVICE_NAME, type EcosystemConfig } from './config.js';
 import { MIGRATIONS_FOLDER } from './db/migrations-folder.js';
+import { openTrustListCa } from './crypto/trust-list-ca.js';
 import { schema } from './db/schema.js';
 import type { IntentResolution } from './use-cases/resolve-intent.js';
 
@@ -23,7 +24,7 @@ export interface StartEcosystemOptions {
 }
 
 /**
- * Opens the database (migrating when configured), connects the bus, starts listening
+ * Loads the trust-list CA, opens the database (migrating when configured), connects the bus, starts listening
  * for the database's change notifications (the resolution cache), builds the app (routes,
  * intent resolution responder, organisation events) and listens.
  * Used by `main.ts` and by the one-process launcher of `npm start`.
@@ -34,6 +35,8 @@ export async function startEcosystem(
   options: StartEcosystemOptions = {},
 ): Promise<RunningService> {
   const verifyToken = createTokenVerifier(await resolveOidcSettings(config));
+  // Before anything opens: a bad CA configuration stops the start with one line naming the variable.
+  const trustListCa = await openTrustListCa(config, new Date());
   return startService({
     name: SERVICE_NAME,
     config,
@@ -42,7 +45,7 @@ export async function startEcosystem(
       const database = await openDatabase({ service: SERVICE_NAME, config, schema, migrationsFolder: MIGRATIONS_FOLDER, logger });
       const bus = await connectBus(config, { name: SERVICE_NAME, logger, ...(options.hub ? { hub: options.hub } : {}) });
       const cache = await open('change notifications', () => openResolutionCache<IntentResolution>({ database, ttlMs: config.RESOLVE_CACHE_TTL_MS }), (c) => c.close());
-      return buildApp({ config, database, bus, verifyToken, logger, resolutions: cache.resolutions });
+      return buildApp({ config, database, bus, verifyToken, logger, resolutions: cache.resolutions, trustListCa });
     },
   });
 }

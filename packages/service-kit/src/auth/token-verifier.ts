@@ -72,10 +72,16 @@ export function principalFromClaims(payload: JWTPayload): Principal {
   };
 }
 
-/** An onRequest hook: sets `request.principal` from `Authorization: Bearer`, or answers 401. */
-export function createAuthHook(verify: TokenVerifier) {
+/**
+ * An onRequest hook: sets `request.principal` from `Authorization: Bearer`, or answers
+ * 401. With `optional`, a request without the header passes with a null principal (a
+ * route that serves some resources publicly decides itself); a header that is present
+ * must still be a valid token.
+ */
+export function createAuthHook(verify: TokenVerifier, options: { optional?: boolean } = {}) {
   return async (request: FastifyRequest, _reply: FastifyReply): Promise<void> => {
     const header = request.headers.authorization;
+    if (!header && options.optional) return;
     if (!header) throw unauthorized('Send an access token in the Authorization header (Bearer).');
     const match = /^Bearer\s+([A-Za-z0-9._~+/=-]+)$/i.exec(header);
     if (!match) throw unauthorized('The Authorization header must be "Bearer <access token>".');

@@ -65,6 +65,8 @@ export interface LoadCertificateAuthorityOptions {
   now: Date;
   /** Starts every error message, e.g. `platform CA` → "platform CA certificate: not valid now". */
   label: string;
+  /** What to call the certificate and the key in messages instead (the variables they came from); default `<label> certificate`, `<label> key`. */
+  names?: { certificate: string; key: string };
   /** A further rule of the caller (e.g. a certificate profile); returns what is wrong, phrased after "the certificate". */
   check?: (certificate: x509.X509Certificate) => string | undefined;
 }
@@ -76,30 +78,32 @@ export interface LoadCertificateAuthorityOptions {
  */
 export async function loadCertificateAuthority(pem: CertificateAuthorityPem, options: LoadCertificateAuthorityOptions): Promise<CertificateAuthority> {
   const { label, now } = options;
+  const certificateName = options.names?.certificate ?? `${label} certificate`;
+  const keyName = options.names?.key ?? `${label} key`;
   let certificate: x509.X509Certificate;
   try {
     certificate = new x509.X509Certificate(pem.certificatePem.trim());
   } catch (error) {
-    throw new Error(`${label} certificate: not a PEM X.509 certificate`, { cause: error });
+    throw new Error(`${certificateName}: not a PEM X.509 certificate`, { cause: error });
   }
   const problem = caCapabilityProblem(certificate) ?? options.check?.(certificate);
-  if (problem) throw new Error(`${label} certificate: the certificate ${problem}`);
-  if (now < certificate.notBefore || now > certificate.notAfter) throw new Error(`${label} certificate: not valid now`);
+  if (problem) throw new Error(`${certificateName}: the certificate ${problem}`);
+  if (now < certificate.notBefore || now > certificate.notAfter) throw new Error(`${certificateName}: not valid now (valid from ${certificate.notBefore.toISOString()} to ${certificate.notAfter.toISOString()})`);
   const algorithm = certificate.publicKey.algorithm as { name: string; namedCurve?: string };
-  if (algorithm.name !== 'ECDSA' || algorithm.namedCurve !== 'P-256') throw new Error(`${label} certificate: the key must be ECDSA P-256`);
+  if (algorithm.name !== 'ECDSA' || algorithm.namedCurve !== 'P-256') throw new Error(`${certificateName}: the key must be ECDSA P-256`);
   let privateKey: WebCryptoKey;
   try {
     const der = readPemBlocks(pem.privateKeyPem)[0]?.der;
     if (!der) throw new Error('not PEM');
     privateKey = (await subtle.importKey('pkcs8', der, ECDSA_P256, false, ['sign'])) as WebCryptoKey;
   } catch (error) {
-    throw new Error(`${label} key: not a PKCS#8 PEM ECDSA P-256 private key`, { cause: error });
+    throw new Error(`${keyName}: not a PKCS#8 PEM ECDSA P-256 private key`, { cause: error });
   }
   const probe = randomBytes(32);
   const signature = await subtle.sign(ECDSA_P256, privateKey, probe);
   const publicKey = await certificate.publicKey.export(ECDSA_P256, ['verify']);
   if (!(await subtle.verify(ECDSA_P256, publicKey as WebCryptoKey, signature, probe))) {
-    throw new Error(`${label} key: does not match the ${label} certificate`);
+    throw new Error(`${keyName}: does not match the ${label} certificate`);
   }
   return { certificate, privateKey, certificatePem: certificate.toString('pem') };
 }

@@ -11,9 +11,11 @@ import {
 import { buildApp } from '../../src/app.js';
 import { openResolutionCache } from '../../src/cache/change-notifications.js';
 import { loadEcosystemConfig } from '../../src/config.js';
+import { openTrustListCa } from '../../src/crypto/trust-list-ca.js';
 import { MIGRATIONS_FOLDER } from '../../src/db/migrations-folder.js';
 import { schema, type EcosystemDbSchema } from '../../src/db/schema.js';
 import type { IntentResolution } from '../../src/use-cases/resolve-intent.js';
+import { trustListCaEnv } from './trust-list-ca.js';
 
 /** The ecosystem app as production builds it, on a database and bus of the test, trusting a test identity provider. */
 export interface Harness {
@@ -40,6 +42,10 @@ export interface HarnessOptions {
   logger?: Logger;
   /** What the test opened for this harness beyond the bus (a private server), closed after it. */
   afterClose?: () => Promise<void>;
+  /** The app's clock (signed trust lists, `nextUpdate`); default the system clock. */
+  clock?: () => Date;
+  /** Further environment for the app's config (e.g. TRUST_LIST_VALIDITY_SECONDS). */
+  env?: Record<string, string>;
 }
 
 export async function createHarness(options: HarnessOptions = {}): Promise<Harness> {
@@ -47,9 +53,26 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
   const { database, drop } = await openHarnessDatabase(options.databaseUrl);
   const hub = new InProcessHub();
   const bus = options.bus ?? new InProcessBus(hub);
-  const config = loadEcosystemConfig({ NODE_ENV: 'test', ...idp.configEnv, ECOSYSTEM_ENABLED: String(options.enabled ?? true), MAX_BODY_BYTES: '65536' });
+  const config = loadEcosystemConfig({
+    NODE_ENV: 'test',
+    ...idp.configEnv,
+    ...(await trustListCaEnv()),
+    ECOSYSTEM_ENABLED: String(options.enabled ?? true),
+    MAX_BODY_BYTES: '65536',
+    ...options.env,
+  });
   const cache = await openResolutionCache<IntentResolution>({ database, ttlMs: config.RESOLVE_CACHE_TTL_MS });
-  const app = await buildApp({ config, database, bus, verifyToken: idp.verifyToken, logger: options.logger ?? silentLogger(), resolutions: cache.resolutions });
+  const trustListCa = await openTrustListCa(config, new Date());
+  const app = await buildApp({
+    config,
+    database,
+    bus,
+    verifyToken: idp.verifyToken,
+    logger: options.logger ?? silentLogger(),
+    resolutions: cache.resolutions,
+    trustListCa,
+    ...(options.clock ? { clock: options.clock } : {}),
+  });
   return {
     app,
     call: appCaller(app),

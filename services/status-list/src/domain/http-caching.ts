@@ -25,16 +25,5 @@ export function computeMaxAge(options: MaxAgeOptions): number {
   return Math.max(0, Math.floor(Math.min(...bounds)));
 }
 
-/**
- * RFC 9110 §13.1.2: If-None-Match uses weak comparison, so `W/"x"` matches `"x"`;
- * `*` matches any current representation.
- */
-export function ifNoneMatchHits(header: string | undefined, etag: string): boolean {
-  if (!header) return false;
-  // The common case: a cache sends back the one validator it was given.
-  if (header === etag) return true;
-  const trimmed = header.trim();
-  if (trimmed === '*') return true;
-  const opaque = etag.replace(/^W\//, '');
-  return trimmed.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === opaque);
-}
+// If-None-Match matching is the kit's (shared with the ecosystem's trust lists).
+export { ifNoneMatchHits } from '@tessera/service-kit';
