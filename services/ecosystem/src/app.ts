@@ -13,6 +13,8 @@ import { registerIntentRoutes } from './routes/intents.js';
 import { registerLeadInvitationRoutes } from './routes/lead-invitations.js';
 import { registerMembershipRoutes } from './routes/memberships.js';
 import { registerOrganisationRoutes } from './routes/organisations.js';
+import { registerTrustSettingsRoutes } from './routes/trust-settings.js';
+import { registerTrustedEntityRoutes } from './routes/trusted-entities.js';
 import type { IntentResolution } from './use-cases/resolve-intent.js';
 
 export interface EcosystemAppDeps {
@@ -59,6 +61,8 @@ export async function buildApp(deps: EcosystemAppDeps): Promise<App> {
       registerIntentRoutes(gated, { db });
       registerIntentTemplateRoutes(gated, { db, bus });
       registerIntentNoticeRoutes(gated, { db });
+      registerTrustedEntityRoutes(gated, { db, bus, logger });
+      registerTrustSettingsRoutes(gated, { db });
     });
   });
   const stopBusAdapters: Array<() => void> = [];
