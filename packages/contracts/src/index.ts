@@ -10,3 +10,4 @@ export * from './verifier.js';
 export * from './verifier-responses.js';
 export * from './rpc.js';
 export * from './trust-registry.js';
+export * from './trusted-entities.js';

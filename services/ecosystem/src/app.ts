@@ -19,6 +19,8 @@ import { registerMembershipRoutes } from './routes/memberships.js';
 import { registerOrganisationRoutes } from './routes/organisations.js';
 import { registerTrustListCaRoute } from './routes/trust-list-ca.js';
 import { registerTrustListPreflight, registerTrustListRoute } from './routes/trust-list.js';
+import { registerTrustSettingsRoutes } from './routes/trust-settings.js';
+import { registerTrustedEntityRoutes } from './routes/trusted-entities.js';
 import type { IntentResolution } from './use-cases/resolve-intent.js';
 
 export interface EcosystemAppDeps {
@@ -81,6 +83,8 @@ export async function buildApp(deps: EcosystemAppDeps): Promise<App> {
       registerIntentRoutes(gated, { db });
       registerIntentTemplateRoutes(gated, { db, bus });
       registerIntentNoticeRoutes(gated, { db });
+      registerTrustedEntityRoutes(gated, { db, bus, logger });
+      registerTrustSettingsRoutes(gated, { db });
     });
   });
   // The trust list and its CA, outside the token-only scope: a public list is served to anyone.

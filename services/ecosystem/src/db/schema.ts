@@ -8,6 +8,7 @@ import type {
   InvitationType,
   MembershipStatus,
   TemplateRole,
+  TrustedEntityChange,
   TrustedEntityRole,
   TrustedEntityStatus,
   TrustPolicy,
@@ -237,9 +238,6 @@ export const trustedEntityCertificates = ecosystemSchema.table(
     index('trusted_entity_certificates_entity_idx').on(t.entityId, t.addedAt),
   ],
 );
-
-/** What a registry change did to an entity. */
-export type TrustedEntityChange = 'created' | 'updated' | 'certificate-added' | 'certificate-retired' | 'status-changed';
 
 /**
  * Append-only log of every registry change (a trigger of the migration refuses UPDATE

@@ -19,3 +19,7 @@ export const intentTemplateExists = () =>
 export const invitationPending = (what: string) => conflict(ErrorCode.INVITATION_PENDING, `${what} has a pending invitation already.`);
 
 export const noticeNotFound = (version?: number) => notFound(version ? `This intent's notice has no version ${version}.` : 'This intent has no notice.');
+
+export const trustedEntityNotFound = () => notFound('No such trusted entity in this ecosystem.', ErrorCode.TRUSTED_ENTITY_NOT_FOUND);
+
+export const certificateNotFound = () => notFound('This trusted entity has no such current certificate (unknown, or retired already).', ErrorCode.CERTIFICATE_NOT_FOUND);

@@ -10,5 +10,6 @@ export function presentIntentResolution(resolution: IntentResolution): IntentRes
     templateId: resolution.templateId,
     scope: resolution.scope,
     ...(resolution.notice ? { notice: presentNotice(resolution.notice) } : {}),
+    trustPolicy: resolution.trustPolicy,
   };
 }

@@ -1,4 +1,4 @@
-import { ErrorCode, type IntentResolveRequest } from '@tessera/contracts';
+import { ErrorCode, type IntentResolveRequest, type TrustPolicy } from '@tessera/contracts';
 import { forbidden, isUuid, notFound } from '@tessera/service-kit';
 import type { ResolutionCache } from '../cache/resolution-cache.js';
 import { findEcosystem } from '../db/ecosystems.js';
@@ -27,6 +27,8 @@ export interface IntentResolution {
   templateId: string;
   scope: 'organisation' | 'ecosystem';
   notice: NoticeVersionView | undefined;
+  /** The ecosystem's trust policy: whom the verifier trusts for sessions of this intent. */
+  trustPolicy: TrustPolicy;
 }
 
 /**
@@ -43,9 +45,8 @@ export async function resolveIntent(deps: ResolveIntentDeps, input: ResolveInten
 
 async function readResolution(db: EcosystemDb, request: IntentResolveRequest): Promise<IntentResolution> {
   // The `uuid` format admits a `urn:uuid:` prefix that the uuid column would reject.
-  if (!isUuid(request.ecosystemId) || !(await findEcosystem(db, request.ecosystemId))) {
-    throw notFound(`No ecosystem ${request.ecosystemId}.`, ErrorCode.ECOSYSTEM_NOT_FOUND);
-  }
+  const ecosystem = isUuid(request.ecosystemId) ? await findEcosystem(db, request.ecosystemId) : undefined;
+  if (!ecosystem) throw notFound(`No ecosystem ${request.ecosystemId}.`, ErrorCode.ECOSYSTEM_NOT_FOUND);
   if (!(await isActiveParticipant(db, request.ecosystemId, request.orgId))) {
     throw forbidden(`Organisation ${request.orgId} is neither the lead nor an active member of this ecosystem.`, ErrorCode.NOT_A_MEMBER);
   }
@@ -53,5 +54,5 @@ async function readResolution(db: EcosystemDb, request: IntentResolveRequest): P
   if (!intent) throw notFound(`This ecosystem has no intent "${request.intent}".`, ErrorCode.INTENT_NOT_FOUND);
   const picked = pickTemplate(await findMappingsFor(db, intent.id, request.orgId), request.orgId, request.role);
   if (!picked) throw notFound(`Intent "${intent.name}" has no ${request.role} template for this organisation or the ecosystem.`, ErrorCode.INTENT_TEMPLATE_NOT_FOUND);
-  return { intent, templateId: picked.templateId, scope: picked.scope, notice: await findNoticeVersion(db, intent.id) };
+  return { intent, templateId: picked.templateId, scope: picked.scope, notice: await findNoticeVersion(db, intent.id), trustPolicy: ecosystem.trustPolicy };
 }

@@ -56,6 +56,15 @@ describe.skipIf(missingServer('nats', 'ecosystem intent resolution over NATS'))(
     expect(data).toMatchObject({ templateId: 'tpl-global', scope: 'ecosystem' });
   });
 
+  test("carries the ecosystem's trust policy, and a policy change as soon as it commits (the resolution cache is emptied)", async ({ harness: h, client, world }) => {
+    const request = { ecosystemId: world.ecosystemId, intent: 'Age Check', orgId: ORG.member, role: 'verifier' as const };
+    expect(await callService(client, intentResolveRpc, request)).toMatchObject({ trustPolicy: 'organisation' });
+    expectStatus(await h.call('PUT', `/v1/ecosystem/${world.ecosystemId}/trust-policy`, { token: world.tokens.lead, body: { policy: 'ecosystem' } }), 200);
+    await waitFor(async () => (await callService(client, intentResolveRpc, request)).trustPolicy === 'ecosystem', 2000, 'policy ecosystem in resolutions');
+    expectStatus(await h.call('PUT', `/v1/ecosystem/${world.ecosystemId}/trust-policy`, { token: world.tokens.lead, body: { policy: 'organisation' } }), 200);
+    await waitFor(async () => (await callService(client, intentResolveRpc, request)).trustPolicy === 'organisation', 2000, 'policy organisation in resolutions');
+  });
+
   test('refuses organisations that are not lead or active member with 403 NOT_A_MEMBER', async ({ client, world }) => {
     for (const orgId of [ORG.invited, ORG.rejected, ORG.outsider, 'org-unknown']) {
       expect(await resolve(client, { ecosystemId: world.ecosystemId, intent: 'Age Check', orgId, role: 'verifier' })).toMatchObject({ ok: false, error: { statusCode: 403, code: ErrorCode.NOT_A_MEMBER } });

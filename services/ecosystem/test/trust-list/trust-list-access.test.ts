@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect } from 'vitest';
 import { harnessTest } from '../support/fixtures.js';
+import type { Harness } from '../support/harness.js';
 import { expectStatus } from '../support/responses.js';
 import { verifyTrustList } from '../support/signed-trust-list.js';
 import type { World } from '../support/world.js';
@@ -11,7 +12,7 @@ import type { World } from '../support/world.js';
 const test = harnessTest();
 const disabled = harnessTest({ enabled: false });
 const listPath = (world: World) => `/v1/ecosystem/${world.ecosystemId}/trust-list`;
-const setPublic = async (h: Parameters<Parameters<typeof test>[1]>[0]['harness'], world: World, value: boolean) =>
+const setPublic = async (h: Harness, world: World, value: boolean) =>
   expectStatus(await h.call('PUT', `/v1/ecosystem/${world.ecosystemId}/trust-list/visibility`, { token: world.tokens.lead, body: { public: value } }), 200);
 
 describe('GET /v1/ecosystem/{ecosystemId}/trust-list: a private list', () => {
