@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 
-// Configuration errors all at once: missing OIDC settings (a cross-variable rule:
-// required outside development) are reported together with a malformed PORT, in
-// the same start of the built process.
+// Configuration errors all at once: missing OIDC settings and a missing trust-list CA
+// (cross-variable rules: required outside development) are reported together with a
+// malformed PORT, in the same start of the built process.
 const MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
 const dataDir = mkdtempSync(join(tmpdir(), 'ecosystem-config-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -18,16 +18,16 @@ function start(env: Record<string, string>) {
 }
 
 describe('ecosystem: every configuration problem in one start', () => {
-  it('a missing OIDC_AUDIENCE and PORT=abc are both reported, and the process exits 1', () => {
+  it('a missing OIDC_AUDIENCE, PORT=abc and the missing trust-list CA are all reported, and the process exits 1', () => {
     const run = start({ OIDC_ISSUER: 'https://idp.tessera.test/realms/tessera', OIDC_JWKS_URI: 'https://idp.tessera.test/jwks', PORT: 'abc' });
     expect(run.status).toBe(1);
     expect(run.stderr).toContain('invalid configuration');
-    expect(run.variables).toEqual(['OIDC_AUDIENCE', 'PORT']);
+    expect(run.variables).toEqual(['OIDC_AUDIENCE', 'PORT', 'TRUST_LIST_CA_CERT_PEM, TRUST_LIST_CA_KEY_PEM']);
   });
 
-  it('with every OIDC setting missing, all of them and PORT are reported', () => {
+  it('with every OIDC setting missing, all of them, PORT and the trust-list CA are reported', () => {
     const run = start({ PORT: 'abc' });
     expect(run.status).toBe(1);
-    expect(run.variables).toEqual(['OIDC_ISSUER, OIDC_AUDIENCE, OIDC_JWKS_URI or OIDC_JWKS_FILE', 'PORT']);
+    expect(run.variables).toEqual(['OIDC_ISSUER, OIDC_AUDIENCE, OIDC_JWKS_URI or OIDC_JWKS_FILE', 'PORT', 'TRUST_LIST_CA_CERT_PEM, TRUST_LIST_CA_KEY_PEM']);
   });
 });

@@ -1,8 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test as base } from 'vitest';
 import { Subject } from '@tessera/contracts';
+import { x509 } from '@tessera/service-kit/x509';
 import { InProcessBus, InProcessHub, mintDevToken } from '@tessera/service-kit';
 import { silentLogger } from '@tessera/service-kit/testing';
 import { loadEcosystemConfig } from '../../src/config.js';
@@ -45,6 +46,17 @@ describe('startEcosystem in development mode (embedded PGlite, in-process bus, d
     });
     expect(put.status).toBe(201);
     expect((await fetch(`${service.url}/v1/ecosystem/status`)).status).toBe(401);
+  });
+
+  test('generates the trust-list CA once under DATA_DIR/trust-list-ca/ (key 0600) and publishes it; a new start reuses it', async ({ started: { service, dataDir } }) => {
+    const certificatePem = readFileSync(join(dataDir, 'trust-list-ca', 'certificate.pem'), 'utf8');
+    expect(statSync(join(dataDir, 'trust-list-ca', 'private-key.pem')).mode & 0o777).toBe(0o600);
+    const published = await fetch(`${service.url}/v1/trust-list-ca.pem`);
+    expect(published.status).toBe(200);
+    expect(await published.text()).toBe(new x509.X509Certificate(certificatePem).toString('pem'));
+    const { openTrustListCa } = await import('../../src/crypto/trust-list-ca.js');
+    const again = await openTrustListCa(loadEcosystemConfig({ NODE_ENV: 'development', DATA_DIR: dataDir }), new Date());
+    expect(again.certificatePem).toBe(new x509.X509Certificate(certificatePem).toString('pem'));
   });
 
   test('answers ecosystem.v1.intent.resolve on the shared in-process hub', async ({ started: { hub } }) => {
