@@ -21,7 +21,7 @@ import { dockerfilePath, defaultPortOf, houseRules, lintDockerfile } from './lib
 import { buildLikeDockerfile, loadDockerignore, makeBuildContext, makeToolShims } from './lib/image-build.mjs';
 import { composeRules, loadCompose, runDclint, validateComposeSchema } from './lib/compose.mjs';
 import { checkRules, checkUnknownFields, findKubectl, K8S_ROOT, OVERLAYS, parseYamlDocuments, providedSecretsOf, render, validateSchemas } from './lib/kubernetes.mjs';
-import { containerEnv, createDatabase, dropDatabase, makeOidc, OIDC, randomSecrets, runInImage, SMOKE, startInImage, stop, waitReady } from './lib/smoke.mjs';
+import { containerEnv, createDatabase, dropDatabase, EXTRA_SECRETS, makeOidc, OIDC, randomSecrets, runInImage, SMOKE, startInImage, stop, waitReady } from './lib/smoke.mjs';
 import { assert, CheckFailure, freePort, REPO_ROOT, Reporter, SERVICE_NAMES } from './lib/util.mjs';
 
 const argv = process.argv.slice(2);
@@ -199,7 +199,7 @@ async function smokeService(service, { work, contextDir, binDir, toolEnv, oidc, 
     const generated = { DATABASE_URL: url, ...randomSecrets() };
     const unknownKeys = secretKeys.filter((key) => !(key in generated));
     assert(unknownKeys.length === 0, `secret.example.yaml lists ${unknownKeys.join(', ')} for ${service}-secrets; the check cannot make such values`);
-    secrets = { [`${service}-secrets`]: Object.fromEntries(secretKeys.map((key) => [key, generated[key]])) };
+    secrets = { [`${service}-secrets`]: Object.fromEntries(secretKeys.map((key) => [key, generated[key]])), ...(await EXTRA_SECRETS[service]?.({ image, dir: join(work, service, 'extra-secrets') })) };
     const job = find('Job', `${service}-migrate`);
     assert(job, `Job ${service}-migrate missing from the base`);
     const container = job.spec.template.spec.containers[0];

@@ -4,7 +4,7 @@
 // HEALTHCHECK command, real HTTP calls, and SIGTERM -> exit 0.
 import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
@@ -152,6 +152,19 @@ async function statusListJwt(baseUrl, id) {
     .sign(privateKey);
 }
 
+/**
+ * Secrets a service's Deployment needs besides `<service>-secrets`, made as an operator
+ * makes them (secret.example.yaml): the ecosystem's trust-list CA with the image's own
+ * generator.
+ */
+export const EXTRA_SECRETS = {
+  async ecosystem({ image, dir }) {
+    const result = await runInImage(image, ['node', 'dist/generate-trust-list-ca.js', dir, 'Infra Check Trust List CA'], {}, 30_000);
+    assert(result.code === 0, `node dist/generate-trust-list-ca.js exited ${result.code}: ${(result.stdout + result.stderr).trim()}`);
+    return { 'ecosystem-trust-list-ca': { 'tls.crt': readFileSync(join(dir, 'tls.crt'), 'utf8'), 'tls.key': readFileSync(join(dir, 'tls.key'), 'utf8') } };
+  },
+};
+
 /** One or two real calls per service; returns a short description of what answered. */
 export const SMOKE = {
   async 'status-list'({ baseUrl, env }) {
@@ -172,7 +185,9 @@ export const SMOKE = {
     const token = await oidc.token({ email: 'infra-check@tessera.invalid', realm_access: { roles: [] }, resource_access: {} });
     const status = await http('GET', `${baseUrl}/v1/ecosystem/status`, { headers: { authorization: `Bearer ${token}` } });
     assert(status.status === 200 && status.json?.data?.enabled === true, `GET /v1/ecosystem/status: ${status.status} ${status.text}`);
-    return 'GET /v1/ecosystem/status 401 without token, 200 {enabled:true} with a JWKS-file token';
+    const ca = await http('GET', `${baseUrl}/v1/trust-list-ca.pem`);
+    assert(ca.status === 200 && ca.text.startsWith('-----BEGIN CERTIFICATE-----'), `GET /v1/trust-list-ca.pem: ${ca.status} ${ca.text.slice(0, 80)}`);
+    return 'GET /v1/ecosystem/status 401 without token, 200 {enabled:true} with a JWKS-file token; GET /v1/trust-list-ca.pem 200 (the configured CA)';
   },
   async verifier({ baseUrl, oidc }) {
     const ca = await http('GET', `${baseUrl}/oid4vp/platform-ca.pem`);
