@@ -1,9 +1,11 @@
 import { describe, expect } from 'vitest';
 import type { IntentTemplate } from '@tessera/contracts';
 import type { CallResult } from '@tessera/service-kit/testing';
+import { makeCa } from '../support/certificates.js';
 import { harnessTest } from '../support/fixtures.js';
 import { noticeBody } from '../support/notice-body.js';
 import { expectStatus, type Enveloped } from '../support/responses.js';
+import { issuerBody, registerEntity } from '../support/trust-registry.js';
 import { createIntentAsLead, ORG, registerOrganisation } from '../support/world.js';
 
 /** Callers in the order they are tried: the lead last, so its successful deletes cannot hide others' answers. */
@@ -18,11 +20,15 @@ interface Place {
   noticeless: string;
   template: string;
   spareTemplate: string;
+  /** A trusted entity, a certificate of it the lead may retire, and unused certificates to register and add. */
+  entity: string;
+  spareCertificate: string;
+  newPems: { create: string; add: string };
 }
 
 interface Row {
   name: string;
-  request: (caller: Caller, at: Place) => { method: 'GET' | 'POST' | 'PUT' | 'DELETE'; url: string; body?: unknown };
+  request: (caller: Caller, at: Place) => { method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'; url: string; body?: unknown };
   /** Expected status per caller (ECOSYSTEM.md, Who may call what); `none` is always 401. */
   expected: Omit<Record<Caller, number>, 'none'>;
 }
@@ -42,7 +48,18 @@ const test = harnessTest().extend('place', { scope: 'file' }, async ({ harness: 
     const created: CallResult<Enveloped<IntentTemplate>> = await h.call('POST', `/v1/intent/${intent}/template`, { token: lead, body: { templateId, role: 'issuer', orgId } });
     return created.body.data.id;
   };
-  const place = { ecosystemId: world.ecosystemId, intent, spareIntent, noticeless, template: await template('tpl-main', ORG.member), spareTemplate: await template('tpl-spare', ORG.lead) };
+  const entity = await registerEntity(h, world, issuerBody([(await makeCa('Matrix CA')).pem, (await makeCa('Matrix spare CA')).pem], { name: 'Matrix issuer' }));
+  const place = {
+    ecosystemId: world.ecosystemId,
+    intent,
+    spareIntent,
+    noticeless,
+    template: await template('tpl-main', ORG.member),
+    spareTemplate: await template('tpl-spare', ORG.lead),
+    entity: entity.id,
+    spareCertificate: entity.certificates[1]!.id,
+    newPems: { create: (await makeCa('Matrix new CA')).pem, add: (await makeCa('Matrix added CA')).pem },
+  };
   expect(place.template).toBeTruthy();
   expectStatus(await h.call('POST', `/v1/intent/${intent}/notice`, { token: lead, body: noticeBody() }), 201);
   return place;
@@ -117,6 +134,53 @@ const rows: Row[] = [
   { name: 'POST /v1/intent/{intentId}/notice', request: (_, at) => ({ method: 'POST', url: `/v1/intent/${at.noticeless}/notice`, body: noticeBody() }), expected: leadOnly(201) },
   { name: 'GET /v1/intent/{intentId}/notice', request: (_, at) => ({ method: 'GET', url: `/v1/intent/${at.intent}/notice` }), expected: leadAndMember(200) },
   { name: 'PUT /v1/intent/{intentId}/notice', request: (_, at) => ({ method: 'PUT', url: `/v1/intent/${at.intent}/notice`, body: noticeBody() }), expected: leadAndMember(200) },
+  {
+    name: 'POST /v1/ecosystem/{ecosystemId}/trusted-entities',
+    request: (c, at) => ({ method: 'POST', url: `/v1/ecosystem/${at.ecosystemId}/trusted-entities`, body: issuerBody([at.newPems.create], { name: `by ${c}` }) }),
+    expected: leadOnly(201),
+  },
+  { name: 'GET /v1/ecosystem/{ecosystemId}/trusted-entities', request: (_, at) => ({ method: 'GET', url: `/v1/ecosystem/${at.ecosystemId}/trusted-entities` }), expected: leadAndMember(200) },
+  {
+    name: 'GET /v1/ecosystem/{ecosystemId}/trusted-entities/{entityId}',
+    request: (_, at) => ({ method: 'GET', url: `/v1/ecosystem/${at.ecosystemId}/trusted-entities/${at.entity}` }),
+    expected: leadAndMember(200),
+  },
+  {
+    name: 'PATCH /v1/ecosystem/{ecosystemId}/trusted-entities/{entityId}',
+    request: (c, at) => ({ method: 'PATCH', url: `/v1/ecosystem/${at.ecosystemId}/trusted-entities/${at.entity}`, body: { name: `renamed by ${c}` } }),
+    expected: leadOnly(200),
+  },
+  {
+    name: 'POST /v1/ecosystem/{ecosystemId}/trusted-entities/{entityId}/certificates',
+    request: (_, at) => ({ method: 'POST', url: `/v1/ecosystem/${at.ecosystemId}/trusted-entities/${at.entity}/certificates`, body: { certificates: [{ pem: at.newPems.add }] } }),
+    expected: leadOnly(201),
+  },
+  {
+    name: 'DELETE /v1/ecosystem/{ecosystemId}/trusted-entities/{entityId}/certificates/{certificateId}',
+    request: (_, at) => ({ method: 'DELETE', url: `/v1/ecosystem/${at.ecosystemId}/trusted-entities/${at.entity}/certificates/${at.spareCertificate}` }),
+    expected: leadOnly(200),
+  },
+  {
+    name: 'POST /v1/ecosystem/{ecosystemId}/trusted-entities/{entityId}/status',
+    request: (_, at) => ({ method: 'POST', url: `/v1/ecosystem/${at.ecosystemId}/trusted-entities/${at.entity}/status`, body: { status: 'suspended', reason: 'matrix' } }),
+    expected: leadOnly(200),
+  },
+  {
+    name: 'GET /v1/ecosystem/{ecosystemId}/trusted-entities/{entityId}/history',
+    request: (_, at) => ({ method: 'GET', url: `/v1/ecosystem/${at.ecosystemId}/trusted-entities/${at.entity}/history` }),
+    expected: leadAndMember(200),
+  },
+  { name: 'GET /v1/ecosystem/{ecosystemId}/trust-policy', request: (_, at) => ({ method: 'GET', url: `/v1/ecosystem/${at.ecosystemId}/trust-policy` }), expected: leadAndMember(200) },
+  {
+    name: 'PUT /v1/ecosystem/{ecosystemId}/trust-policy',
+    request: (_, at) => ({ method: 'PUT', url: `/v1/ecosystem/${at.ecosystemId}/trust-policy`, body: { policy: 'ecosystem' } }),
+    expected: leadOnly(200),
+  },
+  {
+    name: 'PUT /v1/ecosystem/{ecosystemId}/trust-list/visibility',
+    request: (_, at) => ({ method: 'PUT', url: `/v1/ecosystem/${at.ecosystemId}/trust-list/visibility`, body: { public: false } }),
+    expected: leadOnly(200),
+  },
   {
     // Last: the invited organisation's rejection changes its invitation (it stays "invited").
     name: 'POST /v1/ecosystem/update-invitation-status',

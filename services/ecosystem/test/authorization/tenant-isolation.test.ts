@@ -1,10 +1,12 @@
 import { describe, expect } from 'vitest';
 import type { IntentTemplate } from '@tessera/contracts';
 import { listRoutes, snapshotSchema, type CallResult, type FuzzRoute } from '@tessera/service-kit/testing';
+import { makeCa } from '../support/certificates.js';
 import { harnessTest } from '../support/fixtures.js';
 import type { Harness } from '../support/harness.js';
 import { noticeBody } from '../support/notice-body.js';
 import type { Enveloped } from '../support/responses.js';
+import { issuerBody, registerEntity } from '../support/trust-registry.js';
 import { createIntentAsLead, ORG } from '../support/world.js';
 
 // The owner of an organisation outside the ecosystem calls every route of the app's
@@ -18,6 +20,10 @@ interface Place {
   ecosystemId: string;
   intent: string;
   template: string;
+  entity: string;
+  certificate: string;
+  /** A certificate the registry has not seen. */
+  newPem: string;
 }
 
 type Plan = { expect: number; url: (at: Place) => string; body?: (at: Place) => unknown };
@@ -46,6 +52,31 @@ const ROUTES: Record<string, Plan> = {
   'POST /v1/intent/{intentId}/notice': { expect: 404, url: (at) => `/v1/intent/${at.intent}/notice`, body: () => noticeBody() },
   'GET /v1/intent/{intentId}/notice': { expect: 404, url: (at) => `/v1/intent/${at.intent}/notice` },
   'PUT /v1/intent/{intentId}/notice': { expect: 404, url: (at) => `/v1/intent/${at.intent}/notice`, body: () => noticeBody({ title: 'Hijacked' }) },
+  'POST /v1/ecosystem/{ecosystemId}/trusted-entities': { expect: 404, url: (at) => `/v1/ecosystem/${at.ecosystemId}/trusted-entities`, body: (at) => issuerBody([at.newPem], { name: 'Planted' }) },
+  'GET /v1/ecosystem/{ecosystemId}/trusted-entities': { expect: 404, url: (at) => `/v1/ecosystem/${at.ecosystemId}/trusted-entities` },
+  'GET /v1/ecosystem/{ecosystemId}/trusted-entities/{entityId}': { expect: 404, url: (at) => `/v1/ecosystem/${at.ecosystemId}/trusted-entities/${at.entity}` },
+  'PATCH /v1/ecosystem/{ecosystemId}/trusted-entities/{entityId}': { expect: 404, url: (at) => `/v1/ecosystem/${at.ecosystemId}/trusted-entities/${at.entity}`, body: () => ({ name: 'Hijacked' }) },
+  'POST /v1/ecosystem/{ecosystemId}/trusted-entities/{entityId}/certificates': {
+    expect: 404,
+    url: (at) => `/v1/ecosystem/${at.ecosystemId}/trusted-entities/${at.entity}/certificates`,
+    body: (at) => ({ certificates: [{ pem: at.newPem }] }),
+  },
+  'DELETE /v1/ecosystem/{ecosystemId}/trusted-entities/{entityId}/certificates/{certificateId}': {
+    expect: 404,
+    url: (at) => `/v1/ecosystem/${at.ecosystemId}/trusted-entities/${at.entity}/certificates/${at.certificate}`,
+  },
+  'POST /v1/ecosystem/{ecosystemId}/trusted-entities/{entityId}/status': {
+    expect: 404,
+    url: (at) => `/v1/ecosystem/${at.ecosystemId}/trusted-entities/${at.entity}/status`,
+    body: () => ({ status: 'withdrawn', reason: 'hijacked' }),
+  },
+  'GET /v1/ecosystem/{ecosystemId}/trusted-entities/{entityId}/history': { expect: 404, url: (at) => `/v1/ecosystem/${at.ecosystemId}/trusted-entities/${at.entity}/history` },
+  'GET /v1/ecosystem/{ecosystemId}/trust-policy': { expect: 404, url: (at) => `/v1/ecosystem/${at.ecosystemId}/trust-policy` },
+  'PUT /v1/ecosystem/{ecosystemId}/trust-policy': { expect: 404, url: (at) => `/v1/ecosystem/${at.ecosystemId}/trust-policy`, body: () => ({ policy: 'ecosystem' }) },
+  'PUT /v1/ecosystem/{ecosystemId}/trust-list/visibility': { expect: 404, url: (at) => `/v1/ecosystem/${at.ecosystemId}/trust-list/visibility`, body: () => ({ public: true }) },
+  // The signed list is private by default: outsiders with a token learn nothing (404). The CA is public platform data.
+  'GET /v1/ecosystem/{ecosystemId}/trust-list': { expect: 404, url: (at) => `/v1/ecosystem/${at.ecosystemId}/trust-list` },
+  'GET /v1/trust-list-ca.pem': { expect: 200, url: () => '/v1/trust-list-ca.pem' },
 };
 
 const test = harnessTest().extend('place', { scope: 'file' }, async ({ harness: h, world }): Promise<Place> => {
@@ -53,7 +84,8 @@ const test = harnessTest().extend('place', { scope: 'file' }, async ({ harness: 
   const intent = await createIntentAsLead(h, world, 'Age check', 'Secret purpose');
   const template: CallResult<Enveloped<IntentTemplate>> = await h.call('POST', `/v1/intent/${intent}/template`, { token: lead, body: { templateId: 'tpl-1', role: 'issuer' } });
   expect((await h.call('POST', `/v1/intent/${intent}/notice`, { token: lead, body: noticeBody() })).status).toBe(201);
-  return { ecosystemId: world.ecosystemId, intent, template: template.body.data.id };
+  const entity = await registerEntity(h, world, issuerBody([(await makeCa('Isolated CA')).pem], { name: 'Isolated issuer' }));
+  return { ecosystemId: world.ecosystemId, intent, template: template.body.data.id, entity: entity.id, certificate: entity.certificates[0]!.id, newPem: (await makeCa('Planted CA')).pem };
 });
 
 async function apiRoutes(h: Harness): Promise<FuzzRoute[]> {
@@ -72,7 +104,7 @@ describe('tenant isolation (ecosystem)', () => {
 
   test("an outsider organisation's owner with the ecosystem's ids: 404 inside the ecosystem, 403 elsewhere, nothing learned, nothing changed", async ({ harness: h, world, place }) => {
     const before = await snapshotSchema(h.database, 'ecosystem');
-    const secrets = ['Health Data Space', 'Secret purpose', 'Age check at the counter', 'tpl-1', place.template, ORG.member, ORG.invited];
+    const secrets = ['Health Data Space', 'Secret purpose', 'Age check at the counter', 'tpl-1', place.template, ORG.member, ORG.invited, 'Isolated issuer', 'Isolated CA', place.certificate];
     for (const route of await apiRoutes(h)) {
       const { url, body } = planned(ROUTES[`${route.method} ${route.path}`]!, place);
       const response = await h.call(route.method as 'GET', url, { token: world.tokens.outsider, ...(body !== undefined ? { body } : {}) });
@@ -92,7 +124,8 @@ describe('tenant isolation (ecosystem)', () => {
     const otherLead = await h.idp.mint({ sub: 'user-other-lead', email: 'other-lead@example.org', orgRoles: { 'org-other-lead': ['owner'] } });
     expect((await h.call('PUT', '/v1/organisations/org-other-lead', { token: otherLead, body: { name: 'Other lead' } })).status).toBeLessThan(300);
     expect((await h.call('POST', '/v1/invitations', { token: world.tokens.admin, body: { email: 'other-lead@example.org' } })).status).toBe(201);
-    expect((await h.call('POST', '/v1/ecosystem/org-other-lead/create', { token: otherLead, body: { name: 'Other space', description: '' } })).status).toBe(201);
+    const otherSpace = await h.call('POST', '/v1/ecosystem/org-other-lead/create', { token: otherLead, body: { name: 'Other space', description: '' } });
+    expect(otherSpace.status).toBe(201);
     const before = await snapshotSchema(h.database, 'ecosystem');
     for (const token of [world.tokens.nobody, otherLead]) {
       for (const route of await apiRoutes(h)) {
@@ -102,6 +135,18 @@ describe('tenant isolation (ecosystem)', () => {
         const response = await h.call(route.method as 'GET', url, { token, ...(body !== undefined ? { body } : {}) });
         expect(response.status, `${route.method} ${url}`).toBe(404);
       }
+    }
+    // The other lead names this ecosystem's entity under its own ecosystem: not found there either.
+    const otherId = otherSpace.body.data.id as string;
+    for (const [method, url, body] of [
+      ['GET', `/v1/ecosystem/${otherId}/trusted-entities/${place.entity}`, undefined],
+      ['PATCH', `/v1/ecosystem/${otherId}/trusted-entities/${place.entity}`, { name: 'Hijacked' }],
+      ['POST', `/v1/ecosystem/${otherId}/trusted-entities/${place.entity}/status`, { status: 'withdrawn', reason: 'hijacked' }],
+      ['DELETE', `/v1/ecosystem/${otherId}/trusted-entities/${place.entity}/certificates/${place.certificate}`, undefined],
+      ['GET', `/v1/ecosystem/${otherId}/trusted-entities/${place.entity}/history`, undefined],
+    ] as const) {
+      const response = await h.call(method, url, { token: otherLead, ...(body ? { body } : {}) });
+      expect({ status: response.status, code: response.body.code }, `${method} ${url}`).toEqual({ status: 404, code: 'TRUSTED_ENTITY_NOT_FOUND' });
     }
     expect(await snapshotSchema(h.database, 'ecosystem')).toEqual(before);
   });

@@ -16,7 +16,7 @@ describe('feature switch ECOSYSTEM_ENABLED=false', () => {
 
   test('answers 403 ECOSYSTEM_DISABLED on ecosystem, intent and invitation routes, after authentication', async ({ harness: h, token }) => {
     const uuid = '00000000-0000-4000-8000-000000000000';
-    const requests: Array<['GET' | 'POST' | 'PUT' | 'DELETE', string]> = [
+    const requests: Array<['GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', string]> = [
       ['GET', '/v1/ecosystem'],
       ['GET', '/v1/ecosystem/dashboard/summary'],
       ['POST', '/v1/invitations'],
@@ -26,6 +26,17 @@ describe('feature switch ECOSYSTEM_ENABLED=false', () => {
       ['GET', `/v1/intent/${uuid}`],
       ['PUT', `/v1/intent/${uuid}/notice`],
       ['DELETE', `/v1/intent/${uuid}/template/${uuid}`],
+      ['POST', `/v1/ecosystem/${uuid}/trusted-entities`],
+      ['GET', `/v1/ecosystem/${uuid}/trusted-entities`],
+      ['GET', `/v1/ecosystem/${uuid}/trusted-entities/${uuid}`],
+      ['PATCH', `/v1/ecosystem/${uuid}/trusted-entities/${uuid}`],
+      ['POST', `/v1/ecosystem/${uuid}/trusted-entities/${uuid}/certificates`],
+      ['DELETE', `/v1/ecosystem/${uuid}/trusted-entities/${uuid}/certificates/${uuid}`],
+      ['POST', `/v1/ecosystem/${uuid}/trusted-entities/${uuid}/status`],
+      ['GET', `/v1/ecosystem/${uuid}/trusted-entities/${uuid}/history`],
+      ['GET', `/v1/ecosystem/${uuid}/trust-policy`],
+      ['PUT', `/v1/ecosystem/${uuid}/trust-policy`],
+      ['PUT', `/v1/ecosystem/${uuid}/trust-list/visibility`],
     ];
     for (const [method, url] of requests) {
       expectStatus(await h.call(method, url, { token, body: method === 'GET' || method === 'DELETE' ? undefined : {} }), 403, ErrorCode.ECOSYSTEM_DISABLED);
