@@ -31,9 +31,11 @@ export async function createDemoIssuer(name = 'Demo Issuing Authority'): Promise
     notAfter: inYears(5),
     keys: caKeys,
     signingAlgorithm: ALGORITHM,
+    // The subject key identifier names the CA in a trust registry and in DCQL `trusted_authorities` (type aki).
     extensions: [
       new x509.BasicConstraintsExtension(true, 0, true),
       new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign, true),
+      await x509.SubjectKeyIdentifierExtension.create(caKeys.publicKey),
     ],
   });
   const signingKeys = await webcrypto.subtle.generateKey(ALGORITHM, true, ['sign', 'verify']);
@@ -51,6 +53,7 @@ export async function createDemoIssuer(name = 'Demo Issuing Authority'): Promise
       new x509.BasicConstraintsExtension(false, undefined, true),
       new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
       new x509.SubjectAlternativeNameExtension([{ type: 'dns', value: DEMO_ISSUER_HOST }]),
+      await x509.AuthorityKeyIdentifierExtension.create(ca),
     ],
   });
   return { caPem: ca.toString('pem'), signingKey: signingKeys.privateKey, x5c: [Buffer.from(leaf.rawData).toString('base64')], name };

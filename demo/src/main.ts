@@ -1,8 +1,11 @@
 // `npm run demo`: walks the whole Tessera story against running services (start them
 // with `npm start` in another terminal): a status list, an ecosystem whose intent maps
 // to a verification template, an intent-based presentation request shown as a QR code,
-// a presentation by the bundled demo wallet, the verified claims, a revocation, and
-// the next presentation rejected as revoked.
+// a presentation by the bundled demo wallet, the verified claims; then the ecosystem's
+// trust registry: the lead registers the issuer and makes the ecosystem's list the
+// trust, a presentation names the trusted entity, a suspension refuses the next one,
+// a reactivation restores it; finally a revocation, and the next presentation
+// rejected as revoked.
 import { randomBytes, webcrypto } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -104,6 +107,44 @@ async function main(): Promise<void> {
   printDetail('session', green(first.record.state));
   printDetail('verified claims', result.data.presentations[0].claims);
 
+  printStep("The lead registers the issuer in the ecosystem's trust registry and makes the list the ecosystem's trust");
+  const registry = `${ECOSYSTEM}/v1/ecosystem/${ecosystemId}`;
+  const entity = await callJson('POST', `${registry}/trusted-entities`, {
+    token: owner,
+    body: { name: issuer.name, role: 'issuer', allowedCredentialTypes: [{ format: 'dc+sd-jwt', vct: VCT }], certificates: [{ pem: issuer.caPem }] },
+  });
+  const entityId = entity.data.id as string;
+  await callJson('PUT', `${registry}/trust-policy`, { token: owner, body: { policy: 'ecosystem' } });
+  printDetail('trusted entity', `${entity.data.name} (${entityId}), issuer of ${VCT}`);
+  const listResponse = await fetch(`${registry}/trust-list`, { headers: { authorization: `Bearer ${owner}` } });
+  const signedList = await listResponse.text();
+  if (!listResponse.ok) throw new Error(`GET trust-list answered ${listResponse.status}: ${signedList.slice(0, 300)}`);
+  const [listHeader, listPayload] = signedList.split('.').map((part) => JSON.parse(Buffer.from(part, 'base64url').toString('utf8')) as Record<string, any>);
+  printDetail('signed trust list', `${listResponse.headers.get('content-type')}, typ ${listHeader!.typ}, sequence ${listPayload!.LoTE.ListAndSchemeInformation.LoTESequenceNumber}`);
+
+  printStep("A presentation verified against the ecosystem's list names the trusted entity");
+  const listed = await present('listed');
+  if (listed.record.state !== 'ResponseVerified') throw new Error(`expected ResponseVerified, got ${JSON.stringify(listed.record)}`);
+  const listedResult = (await callJson('GET', `${org('verifier-presentation-response')}?verificationPresentationId=${listed.id}`, { token: owner })).data.presentations[0];
+  printDetail('session', green(listed.record.state));
+  printDetail('trusted through', `${listedResult.trustedEntityName} (${listedResult.trustedEntityId}), trust list sequence ${listedResult.trustListSequence}`);
+  if (listedResult.trustedEntityId !== entityId) throw new Error(`expected the entity ${entityId} to be named, got ${JSON.stringify(listedResult)}`);
+
+  printStep('The lead suspends the issuer; the next presentation');
+  await callJson('POST', `${registry}/trusted-entities/${entityId}/status`, { token: owner, body: { status: 'suspended', reason: 'Signing key under investigation' } });
+  // Replicas learn of the change from the registry's event; the bound is one second.
+  await new Promise((resolveWait) => setTimeout(resolveWait, 1000));
+  const suspended = await present('suspended');
+  printDetail('session', red(`${suspended.record.state} ${suspended.record.error?.code ?? ''}`));
+  if (suspended.record.state !== 'Error' || suspended.record.error?.code !== 'ISSUER_NOT_TRUSTED') {
+    throw new Error(`expected Error ISSUER_NOT_TRUSTED, got ${JSON.stringify(suspended.record)}`);
+  }
+
+  printStep('The lead reactivates the issuer');
+  await callJson('POST', `${registry}/trusted-entities/${entityId}/status`, { token: owner, body: { status: 'active', reason: 'Investigation closed' } });
+  await new Promise((resolveWait) => setTimeout(resolveWait, 1000));
+  printDetail('trusted entity', green('active'));
+
   printStep('The issuer revokes the credential (status list entry 3 → INVALID)');
   statuses[STATUS_INDEX] = 1;
   await callJson('PATCH', `${STATUS_LIST}/status-lists/${listId}`, { apiKey, body: { jwt: await signStatusList(issuer, { uri: listUri, statuses, ttlSeconds: 1 }) } });
@@ -116,7 +157,7 @@ async function main(): Promise<void> {
   if (second.record.state !== 'Error' || second.record.error?.code !== 'CREDENTIAL_REVOKED') {
     throw new Error(`expected Error CREDENTIAL_REVOKED, got ${JSON.stringify(second.record)}`);
   }
-  process.stdout.write(`\n${bold(green('Demo complete:'))} verified, revoked, rejected as revoked.\n`);
+  process.stdout.write(`\n${bold(green('Demo complete:'))} verified, trusted through the registry, refused while suspended, revoked, rejected as revoked.\n`);
 }
 
 main().catch((error: unknown) => {

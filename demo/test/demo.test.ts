@@ -44,7 +44,7 @@ describe('npm start + npm run demo', () => {
     expect(output).toContain('npm run token --');
   });
 
-  it('runs the story through to the revoked presentation', async () => {
+  it('runs the story: verified, trusted through the registry, refused while suspended, rejected as revoked', async () => {
     const [verifier, ecosystem, statusList] = ports;
     const demo = spawn(process.execPath, [join(root, 'demo/dist/main.js')], {
       env: {
@@ -63,6 +63,8 @@ describe('npm start + npm run demo', () => {
     const code = await new Promise((resolve) => demo.once('exit', resolve));
     expect(demoOutput, demoOutput).toContain('session: ResponseVerified');
     expect(demoOutput).toContain('"age_over_18": true');
+    expect(demoOutput).toMatch(/trusted through: Demo Issuing Authority \([0-9a-f-]{36}\), trust list sequence \d+/);
+    expect(demoOutput).toContain('session: Error ISSUER_NOT_TRUSTED');
     expect(demoOutput).toContain('session: Error CREDENTIAL_REVOKED');
     expect(code).toBe(0);
   }, 120000);

@@ -4,6 +4,13 @@ import { badRequest } from '@tessera/service-kit';
 
 /** Credential formats the verifier accepts (VERIFIER.md): SD-JWT VC and ISO mdoc. */
 export const SUPPORTED_FORMATS = ['dc+sd-jwt', 'mso_mdoc'] as const;
+/**
+ * `trusted_authorities` types the verifier can check (OpenID4VP 1.0 §6.1.1):
+ * `aki` against the issuer's validated path. `etsi_tl` and
+ * `openid_federation` would need a list or federation resolver it does not
+ * have, so a query naming them is refused rather than never satisfied.
+ */
+export const SUPPORTED_TRUSTED_AUTHORITY_TYPES = ['aki'] as const;
 const ID_PATTERN = /^[A-Za-z0-9_-]+$/;
 
 type Json = Record<string, unknown>;
@@ -33,6 +40,19 @@ export function validateDcqlQuery(options: ValidateDcqlOptions): ErrorDetail[] {
 export function requireValidDcqlQuery(options: ValidateDcqlOptions): void {
   const problems = validateDcqlQuery(options);
   if (problems.length > 0) throw badRequest('The DCQL query is invalid: see details.', problems, ErrorCode.INVALID_DCQL);
+}
+
+/**
+ * 400 INVALID_DCQL when a stored query (a template written before the
+ * `trusted_authorities` rule) names a type the verifier cannot check.
+ */
+export function requireSupportedTrustedAuthorities(options: ValidateDcqlOptions): void {
+  const credentials = isObject(options.query) && Array.isArray(options.query.credentials) ? options.query.credentials : [];
+  const problems = credentials.flatMap((credential, index) => (isObject(credential) ? checkTrustedAuthorities(credential, `/credentials/${index}`) : []));
+  if (problems.length > 0) {
+    const details = problems.map((problem) => ({ path: `${options.pointer}${problem.path}`, message: `${options.pointer}${problem.path}: ${problem.message}` }));
+    throw badRequest('The DCQL query is invalid: see details.', details, ErrorCode.INVALID_DCQL);
+  }
 }
 
 /** The query as sent to wallets: DCQL 1.0 has no `combine`, so it is kept only in the stored template. */
@@ -72,9 +92,22 @@ function checkCredentials(query: Json): ErrorDetail[] {
     } else {
       seen.add(credential.id);
     }
+    problems.push(...checkTrustedAuthorities(credential, at));
     if (credential.format === 'dc+sd-jwt') problems.push(...checkSdJwtMeta(credential, at));
     else if (credential.format === 'mso_mdoc') problems.push(...checkMdoc(credential, at));
     else problems.push({ path: `${at}/format`, message: `unknown format ${JSON.stringify(credential.format ?? null)}: use one of ${SUPPORTED_FORMATS.join(', ')}` });
+  });
+  return problems;
+}
+
+function checkTrustedAuthorities(credential: Json, at: string): ErrorDetail[] {
+  if (!Array.isArray(credential.trusted_authorities)) return [];
+  const problems: ErrorDetail[] = [];
+  credential.trusted_authorities.forEach((authority, index) => {
+    const type = isObject(authority) ? authority.type : undefined;
+    if (typeof type === 'string' && !(SUPPORTED_TRUSTED_AUTHORITY_TYPES as readonly string[]).includes(type)) {
+      problems.push({ path: `${at}/trusted_authorities/${index}/type`, message: `trusted authority type ${JSON.stringify(type)} is not supported: use ${SUPPORTED_TRUSTED_AUTHORITY_TYPES.map((known) => JSON.stringify(known)).join(', ')}` });
+    }
   });
   return problems;
 }

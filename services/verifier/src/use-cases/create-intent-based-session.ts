@@ -2,7 +2,7 @@ import { ErrorCode, intentResolveRpc, type ClientIdPrefix, type CreateIntentPres
 import { callService, isUuid, notFound } from '@tessera/service-kit';
 import { findTemplateById } from '../db/templates.js';
 import { findVerifier } from '../db/verifiers.js';
-import { walletDcqlQuery } from '../domain/dcql.js';
+import { requireSupportedTrustedAuthorities, walletDcqlQuery } from '../domain/dcql.js';
 import { verifierNotFound } from '../domain/errors.js';
 import { checkResponseModeOptions } from '../domain/response-mode.js';
 import { encodeSessionTransactionData } from '../domain/transaction-data.js';
@@ -54,6 +54,7 @@ export async function createIntentBasedSession(deps: CreateIntentBasedSessionDep
   const resolved = await callService(deps.bus, intentResolveRpc, { ecosystemId, intent, orgId, role: 'verifier' }, { requestId: input.requestId, timeoutMs: deps.ecosystemTimeoutMs });
   const template = isUuid(resolved.templateId) ? await findTemplateById(deps.db, { id: resolved.templateId }) : undefined;
   if (!template) throw notFound(`The verification template the intent "${intent}" maps to does not exist.`, ErrorCode.VERIFICATION_TEMPLATE_NOT_FOUND);
+  requireSupportedTrustedAuthorities({ query: template.templateJson.dcql.query, pointer: '/templateJson/dcql/query' });
   const templateQuery = walletDcqlQuery(template.templateJson.dcql.query);
   const byList = (resolved.trustPolicy ?? 'organisation') === 'ecosystem';
   const dcqlQuery = byList ? applyTrustList({ dcqlQuery: templateQuery, list: await deps.trustLists.current(ecosystemId, { requestId: input.requestId }), now: deps.clock() }) : templateQuery;

@@ -1,4 +1,5 @@
 import { DcqlPresentationResult, type DcqlCredentialPresentation, type DcqlQuery } from 'dcql';
+import { authorityKeyIds } from './authority-key-ids.js';
 import { CheckRow, describeError, failure, type CheckFailure } from './check-order.js';
 import type { VerifiedCredential } from './verified-credential.js';
 
@@ -31,7 +32,9 @@ export type EvaluateDcqlResult = { ok: true; credentialSets?: CredentialSetOutco
 /**
  * DCQL evaluation over verified data only (never the wallet's claims about
  * itself), with the `dcql` library: meta (`vct_values`, `doctype_value`),
- * `claims`, `claim_sets`, `values`, holder binding and `credential_sets`.
+ * `claims`, `claim_sets`, `values`, holder binding, `trusted_authorities`
+ * (type `aki`, against the key identifiers of the issuer's validated path:
+ * `authority-key-ids.ts`) and `credential_sets`.
  * Every presented credential must match its query; the message names the
  * first unmet part. On success it also tells, per credential (in the order
  * given), which claims the query asked for (`selections`), for minimisation.
@@ -40,7 +43,7 @@ export function evaluateDcql(options: EvaluateDcqlOptions): EvaluateDcqlResult {
   const unmet = (message: string): EvaluateDcqlResult => ({ ok: false, failure: failure(CheckRow.DCQL, 'DCQL_NOT_SATISFIED', message) });
   const record: Record<string, DcqlCredentialPresentation[]> = {};
   for (const credential of options.credentials) {
-    (record[credential.credentialQueryId] ??= []).push(toDcqlCredential(credential));
+    (record[credential.credentialQueryId] ??= []).push(toDcqlCredential(credential, askedForAuthorities(options.query, credential.credentialQueryId)));
   }
   let result: DcqlPresentationResult;
   try {
@@ -94,16 +97,25 @@ function pathOf(claim: { path?: ClaimsPathPattern; namespace?: string; claim_nam
   return claim.path ?? [claim.namespace ?? '', claim.claim_name ?? ''];
 }
 
-function toDcqlCredential(credential: VerifiedCredential): DcqlCredentialPresentation {
+/** Whether the credential's query names trusted authorities: only then are its key identifiers read. */
+function askedForAuthorities(query: DcqlQuery.Output, credentialQueryId: string): boolean {
+  return query.credentials.some((credential) => credential.id === credentialQueryId && (credential.trusted_authorities?.length ?? 0) > 0);
+}
+
+function toDcqlCredential(credential: VerifiedCredential, withAuthority: boolean): DcqlCredentialPresentation {
+  const keyIds = withAuthority ? authorityKeyIds(credential.issuerTrust) : [];
+  // Without key identifiers (a DID issuer) the credential names no authority, so it matches no `aki` entry.
+  const authority = keyIds.length > 0 ? { authority: { type: 'aki' as const, values: keyIds as [string, ...string[]] } } : {};
   if (credential.format === 'mso_mdoc') {
     return {
       credential_format: 'mso_mdoc',
       doctype: credential.doctype ?? '',
       namespaces: credential.claims as Record<string, Record<string, unknown>>,
       cryptographic_holder_binding: credential.holderBinding,
+      ...authority,
     };
   }
-  return { credential_format: 'dc+sd-jwt', vct: credential.vct ?? '', claims: credential.claims as never, cryptographic_holder_binding: credential.holderBinding };
+  return { credential_format: 'dc+sd-jwt', vct: credential.vct ?? '', claims: credential.claims as never, cryptographic_holder_binding: credential.holderBinding, ...authority };
 }
 
 function sameOption(left: readonly string[], right: readonly string[]): boolean {

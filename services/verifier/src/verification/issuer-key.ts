@@ -20,7 +20,15 @@ export type IssuerKeySource =
  * that signed, which a status list token's signer is compared with), or the DID anchor.
  */
 export type IssuerTrust =
-  | { kind: 'certificate'; anchorFingerprint: string; leaf: x509.X509Certificate; name: string }
+  | {
+      kind: 'certificate';
+      anchorFingerprint: string;
+      leaf: x509.X509Certificate;
+      name: string;
+      /** The validated path, leaf first, without the anchor; and the anchor (DCQL `aki` matching reads both). */
+      path: x509.X509Certificate[];
+      anchor: x509.X509Certificate;
+    }
   | { kind: 'did'; did: string; name: string };
 
 export interface FindIssuerKeyOptions {
@@ -76,5 +84,8 @@ export async function checkIssuerTrust(options: CheckIssuerTrustOptions): Promis
   }
   const validated = await validateCertificateChain({ chain: source.chain, ...chainAnchorsOf(options.trust), now: options.now, purpose: options.purpose });
   if (!validated.ok) return { ok: false, message: validated.message };
-  return { ok: true, trust: { kind: 'certificate', anchorFingerprint: certificateFingerprint(validated.anchor), leaf: validated.leaf, name: validated.leaf.subject } };
+  return {
+    ok: true,
+    trust: { kind: 'certificate', anchorFingerprint: certificateFingerprint(validated.anchor), leaf: validated.leaf, name: validated.leaf.subject, path: validated.path, anchor: validated.anchor },
+  };
 }

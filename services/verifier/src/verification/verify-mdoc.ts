@@ -67,7 +67,14 @@ export async function verifyMdoc(options: VerifyMdocOptions): Promise<VerifyMdoc
   } catch (error) {
     return fail(CheckRow.MDOC_ISSUER_SIGNATURE, 'ISSUER_SIGNATURE_INVALID', `The MSO of credential query "${id}" cannot be decoded (${describeError(error)}).`);
   }
-  const issuerTrust = { kind: 'certificate' as const, anchorFingerprint: certificateFingerprint(validated.anchor), leaf: validated.leaf, name: validated.leaf.subject };
+  const issuerTrust = {
+    kind: 'certificate' as const,
+    anchorFingerprint: certificateFingerprint(validated.anchor),
+    leaf: validated.leaf,
+    name: validated.leaf.subject,
+    path: validated.path,
+    anchor: validated.anchor,
+  };
   // The MSO's doctype, which its signature covers (row 12 checks it equals the document's).
   const wrongType = checkCredentialType({ credentialQueryId: id, credentialType: typeof mso.docType === 'string' ? mso.docType : undefined, issuerTrust, trust: options.trust });
   if (wrongType) return { ok: false, failure: wrongType };

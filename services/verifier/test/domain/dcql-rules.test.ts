@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { validateDcqlQuery, walletDcqlQuery } from '../../src/domain/dcql.js';
+import { requireSupportedTrustedAuthorities, validateDcqlQuery, walletDcqlQuery } from '../../src/domain/dcql.js';
 import { bothQuery, mdocQuery, sdJwtQuery } from '../support/dcql-queries.js';
 
 const paths = (query: unknown, pointer = '/dcql') => validateDcqlQuery({ query, pointer }).map((problem) => problem.path);
@@ -9,6 +9,24 @@ describe('validateDcqlQuery', () => {
     expect(paths(sdJwtQuery())).toEqual([]);
     expect(paths(mdocQuery())).toEqual([]);
     expect(paths(bothQuery())).toEqual([]);
+  });
+
+  it('accepts trusted_authorities of type aki and refuses every other type by its path', () => {
+    const query = sdJwtQuery();
+    const credential = query.credentials[0] as Record<string, unknown>;
+    credential.trusted_authorities = [{ type: 'aki', values: ['s9tIpPmhxdiuNkHMEWNpYim8S8Y'] }];
+    expect(paths(query)).toEqual([]);
+    credential.trusted_authorities = [{ type: 'etsi_tl', values: ['https://tl.example/list'] }, { type: 'aki', values: ['s9tIpPmhxdiuNkHMEWNpYim8S8Y'] }, { type: 'openid_federation', values: ['https://fed.example'] }];
+    const problems = validateDcqlQuery({ query, pointer: '/dcql' });
+    expect(problems.map((problem) => problem.path)).toEqual(['/dcql/credentials/0/trusted_authorities/0/type', '/dcql/credentials/0/trusted_authorities/2/type']);
+    expect(problems[0]!.message).toContain('"etsi_tl"');
+  });
+
+  it('refuses a stored query naming an unsupported trusted authority type (400 INVALID_DCQL)', () => {
+    const query = sdJwtQuery();
+    (query.credentials[0] as Record<string, unknown>).trusted_authorities = [{ type: 'etsi_tl', values: ['https://tl.example/list'] }];
+    expect(() => requireSupportedTrustedAuthorities({ query, pointer: '/templateJson/dcql/query' })).toThrow(expect.objectContaining({ statusCode: 400, code: 'INVALID_DCQL' }));
+    expect(() => requireSupportedTrustedAuthorities({ query: sdJwtQuery(), pointer: '' })).not.toThrow();
   });
 
   it('requires combine and accepts only "all"', () => {

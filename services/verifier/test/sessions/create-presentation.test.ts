@@ -63,6 +63,17 @@ describe('create presentation (direct)', () => {
     expect(data.expectedOrigins).toEqual(['https://rp.example']);
   });
 
+  test('answers 400 INVALID_DCQL naming a trusted_authorities type other than aki, and creates nothing', async ({ create, sessionCount }) => {
+    const before = await sessionCount();
+    const query = sdJwtQuery();
+    (query.credentials[0] as Record<string, unknown>).trusted_authorities = [{ type: 'aki', values: ['s9tIpPmhxdiuNkHMEWNpYim8S8Y'] }, { type: 'etsi_tl', values: ['https://lotl.example/tl.xml'] }];
+    const response = await create({ dcql: query });
+    expect(response.status).toBe(400);
+    expect(response.body).toMatchObject({ code: 'INVALID_DCQL', details: [{ path: '/dcql/credentials/0/trusted_authorities/1/type' }] });
+    expect(response.body.details[0].message).toContain('"etsi_tl" is not supported');
+    expect(await sessionCount()).toBe(before);
+  });
+
   test('answers 400 INVALID_DCQL with paths into the body', async ({ create }) => {
     const { combine: _c, ...noCombine } = sdJwtQuery();
     const response = await create({ dcql: noCombine });

@@ -25,6 +25,16 @@ describe('verification templates', () => {
     expect((await api('GET', `${base()}/${data.id}`)).body).toMatchObject({ statusCode: 404, code: 'VERIFICATION_TEMPLATE_NOT_FOUND' });
   });
 
+  test('answers 400 INVALID_DCQL to trusted_authorities of type openid_federation, and accepts aki', async ({ api }) => {
+    const query = sdJwtQuery();
+    (query.credentials[0] as Record<string, unknown>).trusted_authorities = [{ type: 'openid_federation', values: ['https://federation.example'] }];
+    const refused = await api('POST', base(), template(query));
+    expect(refused.body).toMatchObject({ statusCode: 400, code: 'INVALID_DCQL', details: [{ path: '/templateJson/dcql/query/credentials/0/trusted_authorities/0/type' }] });
+    expect(refused.body.details[0].message).toContain('"openid_federation" is not supported');
+    (query.credentials[0] as Record<string, unknown>).trusted_authorities = [{ type: 'aki', values: ['s9tIpPmhxdiuNkHMEWNpYim8S8Y'] }];
+    expect((await api('POST', base(), template(query))).status).toBe(201);
+  });
+
   test('answers 400 INVALID_DCQL with a JSON Pointer per problem, on create and replace', async ({ api }) => {
     const { combine: _c, ...noCombine } = sdJwtQuery();
     const bad = await api('POST', base(), template({ ...noCombine, credentials: [{ id: 'x', format: 'mso_mdoc', claims: [{ path: ['only'] }] }] }));

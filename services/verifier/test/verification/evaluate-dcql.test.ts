@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createPki, VCT, type Pki } from './support/fixtures.js';
-import { issuePid, presentPid, verify, type Holder } from './support/sd-jwt-scenario.js';
+import { createCa, createLeaf, x509 } from './support/pki.js';
+import { issuePid, PID_QUERY, presentPid, verify, type Holder } from './support/sd-jwt-scenario.js';
 import { generateEs256 } from './support/sd-jwt.js';
 
 const LICENCE = 'https://credentials.example/driving-licence';
@@ -105,5 +106,50 @@ describe('vp_token shape', () => {
 
   it('refuses everything when the stored query cannot be used', async () => {
     expect(await verify(pki, { dcqlQuery: { combine: 'all', credentials: [] }, vpToken: { pid: [pid] } })).toMatchObject({ ok: false, code: 'INVALID_VP_TOKEN' });
+  });
+});
+
+describe('DCQL trusted_authorities of type aki', () => {
+  // A PKI whose certificates carry key identifiers: root SKI a1…, intermediate SKI b2… (AKI a1…), issuer leaf AKI b2….
+  const ROOT_KEY_ID = 'a1'.repeat(20);
+  const INTERMEDIATE_KEY_ID = 'b2'.repeat(20);
+  const b64url = (hex: string) => Buffer.from(hex, 'hex').toString('base64url');
+  let identified: Pki;
+  let presented: string;
+
+  beforeAll(async () => {
+    const root = await createCa('CN=Keyed Root,O=Tessera Tests,C=DE', undefined, { extraExtensions: [new x509.SubjectKeyIdentifierExtension(ROOT_KEY_ID)] });
+    const intermediate = await createCa('CN=Keyed Intermediate,O=Tessera Tests,C=DE', root, {
+      pathLength: 0,
+      extraExtensions: [new x509.SubjectKeyIdentifierExtension(INTERMEDIATE_KEY_ID), new x509.AuthorityKeyIdentifierExtension(ROOT_KEY_ID)],
+    });
+    const issuer = await createLeaf('CN=Keyed PID Issuer,O=Tessera Tests,C=DE', intermediate, {
+      extraExtensions: [new x509.SubjectAlternativeNameExtension([{ type: 'dns', value: 'issuer.example' }]), new x509.AuthorityKeyIdentifierExtension(INTERMEDIATE_KEY_ID)],
+    });
+    identified = { ...pki, root, intermediate, issuer };
+    presented = await presentPid(await issuePid(identified, holder), holder);
+  });
+
+  const withAuthorities = (values: string[]) => ({ ...PID_QUERY, credentials: [{ ...PID_QUERY.credentials[0]!, trusted_authorities: [{ type: 'aki', values }] }] });
+
+  it("matches the AKI of a certificate in the issuer's chain (the leaf's issuing CA)", async () => {
+    const result = await verify(identified, { dcqlQuery: withAuthorities([b64url(INTERMEDIATE_KEY_ID)]), vpToken: { pid: [presented] } });
+    expect(result).toMatchObject({ ok: true });
+  });
+
+  it('matches the SKI of a CA in the path, the anchor included', async () => {
+    const result = await verify(identified, { dcqlQuery: withAuthorities(['bm90LXRoaXMta2V5', b64url(ROOT_KEY_ID)]), vpToken: { pid: [presented] } });
+    expect(result).toMatchObject({ ok: true });
+  });
+
+  it('refuses a credential whose chain carries none of the values (DCQL_NOT_SATISFIED)', async () => {
+    const result = await verify(identified, { dcqlQuery: withAuthorities([b64url('c3'.repeat(20))]), vpToken: { pid: [presented] } });
+    expect(result).toMatchObject({ ok: false, code: 'DCQL_NOT_SATISFIED' });
+    expect((result as { message: string }).message).toContain('trusted_authorities');
+  });
+
+  it('refuses a credential whose certificates carry no key identifiers at all', async () => {
+    const result = await verify(pki, { dcqlQuery: withAuthorities([b64url(INTERMEDIATE_KEY_ID)]), vpToken: { pid: [pid] } });
+    expect(result).toMatchObject({ ok: false, code: 'DCQL_NOT_SATISFIED' });
   });
 });
