@@ -66,8 +66,9 @@ async function loadSessionTrust(deps: RunVerificationDeps, session: CountedSessi
   try {
     return (await deps.trustLists.current(session.trustEcosystemId)).trust();
   } catch (error) {
-    // A refusal of the ecosystem (gone, disabled) is, for the wallet answering, the same outage: no current list.
-    if (error instanceof AppError && error.statusCode === 503) throw error;
-    throw dependencyUnavailable(`The trust list of ecosystem ${session.trustEcosystemId} cannot be read now${error instanceof Error ? ` (${error.message})` : ''}; try again shortly.`, error);
+    // Whatever kept the list away (silence, a refusal of the ecosystem, a list past its
+    // nextUpdate) is, for the wallet answering, the same outage: 503, the session left open.
+    const reason = error instanceof AppError ? error.message : 'it could not be read';
+    throw dependencyUnavailable(`No current trust list of ecosystem ${session.trustEcosystemId} can be had to verify this presentation: ${reason}`, error);
   }
 }
