@@ -84,7 +84,8 @@ async function main(): Promise<void> {
   });
   const platformCa = await (await fetch(`${VERIFIER}/oid4vp/platform-ca.pem`)).text();
 
-  const present = async (label: string) => {
+  /** An intent-based session, shown as a link and QR code: what a shop's till would display. */
+  const requestPresentation = async (label: string) => {
     const created = await callJson('POST', `${org('intent-based-verification-presentation')}?verifierId=demo-shop&ecosystemId=${ecosystemId}`, {
       token: owner,
       body: { intent: 'age-verification', responseMode: 'direct_post' },
@@ -92,13 +93,18 @@ async function main(): Promise<void> {
     const session = created.data;
     printDetail(`${label} request`, session.authorizationRequestUri);
     qrcode.generate(session.authorizationRequestUri, { small: true }, (code) => process.stdout.write(`${code.replace(/^/gm, '     ')}\n`));
+    return session as { id: string; authorizationRequestUri: string };
+  };
+  /** The demo wallet scans the request, checks it and presents the credential. */
+  const answerRequest = async (session: { id: string; authorizationRequestUri: string }) => {
     const request = await fetchAuthorizationRequest(session.authorizationRequestUri, platformCa);
     printDetail('wallet checked the request of', `${request.client_metadata?.client_name ?? request.client_id} (${request.client_id.split(':')[0]})`);
     const answer = await postResponse(request, await presentSdJwtVc({ request, credential, holderKey: holder.privateKey }));
     printDetail('verifier answered the wallet', `${answer.status} ${JSON.stringify(answer.body)}`);
     const record = await callJson('GET', `${org('verifier-presentation')}?id=${session.id}`, { token: owner });
-    return { id: session.id as string, record: record.data };
+    return { id: session.id, record: record.data };
   };
+  const present = async (label: string) => answerRequest(await requestPresentation(label));
 
   printStep('Intent-based presentation request, shown as a QR code; the wallet presents');
   const first = await present('presentation');
@@ -130,11 +136,15 @@ async function main(): Promise<void> {
   printDetail('trusted through', `${listedResult.trustedEntityName} (${listedResult.trustedEntityId}), trust list sequence ${listedResult.trustListSequence}`);
   if (listedResult.trustedEntityId !== entityId) throw new Error(`expected the entity ${entityId} to be named, got ${JSON.stringify(listedResult)}`);
 
-  printStep('The lead suspends the issuer; the next presentation');
+  // A request shown before the suspension and answered after it: the answer is judged by the list as it is then.
+  // (A request created while no issuer qualifies is refused at once: 409 NO_TRUSTED_ISSUER.)
+  printStep('A shop shows a request; meanwhile the lead suspends the issuer; then the wallet answers');
+  const pending = await requestPresentation('pending');
   await callJson('POST', `${registry}/trusted-entities/${entityId}/status`, { token: owner, body: { status: 'suspended', reason: 'Signing key under investigation' } });
+  printDetail('trusted entity', red('suspended'));
   // Replicas learn of the change from the registry's event; the bound is one second.
   await new Promise((resolveWait) => setTimeout(resolveWait, 1000));
-  const suspended = await present('suspended');
+  const suspended = await answerRequest(pending);
   printDetail('session', red(`${suspended.record.state} ${suspended.record.error?.code ?? ''}`));
   if (suspended.record.state !== 'Error' || suspended.record.error?.code !== 'ISSUER_NOT_TRUSTED') {
     throw new Error(`expected Error ISSUER_NOT_TRUSTED, got ${JSON.stringify(suspended.record)}`);

@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { UuidSchema } from './ecosystem.js';
 import { IntentNoticeSchema } from './intent-notice.js';
 
 /**
@@ -132,7 +133,16 @@ const SessionOptionsProperties = {
 };
 
 export const CreatePresentationBodySchema = Type.Object(
-  { dcql: DcqlQueryInputSchema, ...SessionOptionsProperties },
+  {
+    dcql: DcqlQueryInputSchema,
+    ...SessionOptionsProperties,
+    /**
+     * Verify against this ecosystem's trust list instead of the organisation's
+     * and the platform's anchors; the organisation must be the ecosystem's lead
+     * or an active member.
+     */
+    ecosystemId: Type.Optional(UuidSchema),
+  },
   { additionalProperties: false },
 );
 export type CreatePresentationBody = Static<typeof CreatePresentationBodySchema>;

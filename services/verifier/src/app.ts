@@ -20,6 +20,8 @@ import { registerWalletRoutes } from './routes/wallet.js';
 import { createSigningMaterialLoader } from './use-cases/steps/load-signing-material.js';
 import { createTrustStoreLoader, type TrustedIssuer } from './use-cases/steps/load-trust-store.js';
 import { createStatusListChecker, createVerificationCache, type VerificationCache } from './verification/index.js';
+import { listTrustEcosystemsOfOpenSessions } from './db/sessions.js';
+import { TrustListSnapshots } from './trust-lists/trust-list-snapshots.js';
 
 export interface VerifierAppDeps {
   config: VerifierConfig;
@@ -38,6 +40,8 @@ export interface VerifierAppDeps {
   statusListFetch?: typeof fetch;
   /** What this replica remembers between verifications; a fresh one unless given (tests look into it). */
   verificationCache?: VerificationCache;
+  /** Called with the replica's trust-list snapshots once built (tests look into them). */
+  onTrustLists?: (trustLists: TrustListSnapshots) => void;
 }
 
 /**
@@ -55,7 +59,13 @@ export async function buildApp(deps: VerifierAppDeps): Promise<App> {
   // SAN dNSName of platform leaves and the `x509_san_dns` client identifier.
   const host = new URL(baseUrl).hostname;
   const loadSigningMaterial = createSigningMaterialLoader({ db, keyEncryptionKey, ca: deps.platformCa, host, clock });
+  // One per app (one per replica): trust and chains derived once, keyed by their content.
+  const verificationCache = deps.verificationCache ?? createVerificationCache();
+  // One per app: the ecosystem trust lists this replica follows (trust-lists/trust-list-snapshots.ts).
+  const trustLists = new TrustListSnapshots({ bus, clock, logger, cache: verificationCache, timeoutMs: config.ECOSYSTEM_TIMEOUT_MS, refreshMs: config.TRUST_LIST_REFRESH_MS });
+  deps.onTrustLists?.(trustLists);
   const verificationDeps = {
+    trustLists,
     loadTrustStore: createTrustStoreLoader({ db, trustedIssuers: (deps.trustedIssuers ?? []).map((entry) => (typeof entry === 'string' ? { certificatePem: entry } : entry)) }),
     // One per app, so its token cache is shared by all verifications.
     statusLists: createStatusListChecker({
@@ -67,8 +77,7 @@ export async function buildApp(deps: VerifierAppDeps): Promise<App> {
       // http allowed, internal addresses refused, internal hosts: production/test vs development defaults.
       ...statusListNetworkPolicyOf(config),
     }),
-    // One per app (one per replica): trust and chains derived once, keyed by their content.
-    verificationCache: deps.verificationCache ?? createVerificationCache(),
+    verificationCache,
     kbMaxAgeSeconds: config.KB_MAX_AGE_SECONDS,
     clockSkewSeconds: config.CLOCK_SKEW_SECONDS,
   };
@@ -106,6 +115,7 @@ export async function buildApp(deps: VerifierAppDeps): Promise<App> {
           baseUrl,
           sessionTtlSeconds: config.SESSION_TTL_SECONDS,
           ecosystemTimeoutMs: config.ECOSYSTEM_TIMEOUT_MS,
+          trustLists,
         }),
       (api) => registerPresentationSessionRoutes(api, { db, bus, clock }),
       (api) => registerCertificateRoutes(api, { db, keyEncryptionKey, clock, loadSigningMaterial }),
@@ -116,9 +126,20 @@ export async function buildApp(deps: VerifierAppDeps): Promise<App> {
   await registerPlatformCaRoute(app, { certificatePem: deps.platformCa.certificatePem, rateLimit: walletRateLimit });
   await registerWalletRoutes(app, { requests: { db, bus, clock, loadSigningMaterial, logger, sessionLimits }, responses: answerDeps, rateLimit: walletRateLimit });
   let stopResponder = () => {};
-  app.addHook('onClose', async () => stopResponder());
+  let stopTrustLists = () => {};
+  app.addHook('onClose', async () => {
+    stopResponder();
+    stopTrustLists();
+  });
   await app.ready();
   // The responder starts once the app is built, so a failed build leaves nothing answering.
   stopResponder = serveVerificationTemplateGet(bus, { db, logger });
+  stopTrustLists = trustLists.start();
+  // At start, the lists open sessions will be verified against, fetched in the background:
+  // a start does not wait for (or fail on) the ecosystem service; a verification that
+  // finds no current list fetches it then, or answers 503.
+  void listTrustEcosystemsOfOpenSessions(db, { now: clock() })
+    .then((ecosystemIds) => trustLists.follow(ecosystemIds))
+    .catch((error: unknown) => logger.warn({ err: error }, 'trust lists of open sessions not read at start'));
   return app;
 }

@@ -38,6 +38,11 @@ export const VerifierConfigSchema = Type.Object({
   /** Timeout of requests to the ecosystem service over NATS. */
   ECOSYSTEM_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 30_000, default: 2000 }),
   /**
+   * How often every ecosystem trust list this replica holds is asked for again.
+   * Change events bring a change at once; this catches one core NATS dropped.
+   */
+  TRUST_LIST_REFRESH_MS: Type.Integer({ minimum: 100, maximum: 3_600_000, default: 120_000 }),
+  /**
    * CA certificates every organisation trusts as issuers (read once at start): a PEM
    * bundle, or a JSON array `[{ certificatePem, credentialTypes? }]` that limits an
    * anchor to the `vct` values and doctypes listed.

@@ -1,3 +1,4 @@
+import { certificateFingerprint } from './certificate-fingerprint.js';
 import { checkCertificateProfile, checkExtendedKeyUsage } from './certificate-profile.js';
 import type { CertificatePurpose } from './certificate-purposes.js';
 import { parseCertificateDer } from './parsed-certificates.js';
@@ -19,6 +20,11 @@ import { x509 } from './x509.js';
  * - every certificate meets the profile (`certificate-profile.ts`): no
  *   critical extension this service does not understand, no RSA key under
  *   2048 bits, no signature it relies on made with SHA-1 (or MD5).
+ *
+ * A leaf trusted exactly (`pinnedLeaves`: an ecosystem trust list's leaf
+ * entries, matched by SHA-256 fingerprint) is its own anchor: the leaf's rules
+ * above (validity, profile, not a CA, digitalSignature, extendedKeyUsage) still
+ * apply to it; the certificates above it in the chain play no part.
  */
 
 export interface ValidateCertificateChainOptions {
@@ -32,6 +38,8 @@ export interface ValidateCertificateChainOptions {
   purpose: CertificatePurpose;
   /** Successes to reuse and remember (`validated-chains.ts`); without it every call validates in full. */
   cache?: ValidatedChains;
+  /** Leaves trusted exactly, by fingerprint (lowercase hex SHA-256 of the DER): a chain led by one is anchored by it. */
+  pinnedLeaves?: ReadonlyMap<string, x509.X509Certificate>;
 }
 
 export type ValidateCertificateChainResult =
@@ -41,6 +49,10 @@ export type ValidateCertificateChainResult =
 
 export async function validateCertificateChain(options: ValidateCertificateChainOptions): Promise<ValidateCertificateChainResult> {
   const { cache } = options;
+  if (options.pinnedLeaves && options.pinnedLeaves.size > 0) {
+    const pinned = validatePinnedLeaf(options.chain[0], options);
+    if (pinned) return pinned;
+  }
   // A chain validated before against exactly these anchors, for this purpose, still valid now (validated-chains.ts).
   const cacheKey = cache ? validatedChainKey(options.chain.map((entry) => (entry instanceof x509.X509Certificate ? new Uint8Array(entry.rawData) : entry)), options.anchors, options.purpose) : undefined;
   const known = cacheKey ? cache!.find(cacheKey, options.now) : undefined;
@@ -72,6 +84,26 @@ export async function validateCertificateChain(options: ValidateCertificateChain
   if (problems.length > 0) return refused(problems);
   if (cacheKey) cache!.remember(cacheKey, { leaf, anchor: anchored.anchor, path: anchored.path });
   return { ok: true, leaf, anchor: anchored.anchor, path: anchored.path };
+}
+
+/**
+ * A chain whose leaf is trusted exactly: judged by the leaf's rules alone (its
+ * own signature is not relied on, as an anchor's is not); undefined when the
+ * leaf is not pinned, so the chain is validated as any other. Never cached: it
+ * is one fingerprint and one certificate's checks.
+ */
+function validatePinnedLeaf(first: x509.X509Certificate | Uint8Array | undefined, options: ValidateCertificateChainOptions): ValidateCertificateChainResult | undefined {
+  if (!first) return undefined;
+  let leaf: x509.X509Certificate;
+  try {
+    leaf = first instanceof x509.X509Certificate ? first : parseCertificateDer(first);
+  } catch {
+    return undefined;
+  }
+  const pinned = options.pinnedLeaves!.get(certificateFingerprint(leaf));
+  if (!pinned) return undefined;
+  const problem = checkCertificate(pinned, { index: 0, isAnchor: true, now: options.now, purpose: options.purpose });
+  return problem ? refused([problem]) : { ok: true, leaf: pinned, anchor: pinned, path: [] };
 }
 
 /**

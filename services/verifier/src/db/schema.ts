@@ -79,6 +79,12 @@ export const presentationSessions = verifierSchema.table(
     templateId: uuid('template_id'),
     intentId: text('intent_id'),
     ecosystemId: text('ecosystem_id'),
+    /**
+     * Set when the session is verified against an ecosystem's trust list only
+     * (an intent under the `ecosystem` trust policy, or a direct session naming
+     * the ecosystem); null: the organisation's anchors and the platform bundle.
+     */
+    trustEcosystemId: text('trust_ecosystem_id'),
     authorizationRequestId: text('authorization_request_id').notNull(),
     authorizationRequestUri: text('authorization_request_uri'),
     requestUri: text('request_uri'),
@@ -126,6 +132,8 @@ export const presentationSessions = verifierSchema.table(
     index('sessions_open_org_expires_idx').on(t.orgId, t.expiresAt).where(sql`state in ('RequestCreated', 'RequestUriRetrieved')`),
     index('sessions_open_verifier_idx').on(t.verifierRef).where(sql`state in ('RequestCreated', 'RequestUriRetrieved')`),
     index('sessions_open_template_idx').on(t.templateId).where(sql`state in ('RequestCreated', 'RequestUriRetrieved')`),
+    // At start, the ecosystems whose lists open sessions will be verified against.
+    index('sessions_open_trust_ecosystem_idx').on(t.trustEcosystemId).where(sql`trust_ecosystem_id is not null and state in ('RequestCreated', 'RequestUriRetrieved')`),
   ],
 );
 

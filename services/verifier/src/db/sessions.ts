@@ -2,7 +2,7 @@
 // `orgId`; the wallet endpoints find a session by its unguessable
 // `authorizationRequestId` alone, as the protocol has no organisation in it.
 // A session's template may be another organisation's (intent-based sessions).
-import { and, count, desc, eq, getTableColumns, inArray, lte, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, getTableColumns, gt, inArray, isNotNull, lte, sql, type SQL } from 'drizzle-orm';
 import type { SessionListQuery } from '@tessera/contracts';
 import { preparedFor, runRawStatement } from '@tessera/service-kit';
 import { OPEN_STATES } from '../domain/session-state.js';
@@ -74,6 +74,7 @@ function writtenSession(values: NewSession): SessionRow {
     templateId: null,
     intentId: null,
     ecosystemId: null,
+    trustEcosystemId: null,
     authorizationRequestUri: null,
     requestUri: null,
     responseUri: null,
@@ -235,4 +236,14 @@ export async function expireSessions(db: VerifierDb, params: { orgId?: string; i
     .set({ state: 'Error', errorCode: 'SESSION_EXPIRED', errorMessage: params.message, updatedAt: params.now })
     .where(and(...conditions))
     .returning({ id: presentationSessions.id, orgId: presentationSessions.orgId });
+}
+
+/** The ecosystems whose trust lists open, unexpired sessions are verified against (read at start, across organisations). */
+export async function listTrustEcosystemsOfOpenSessions(db: VerifierDb, params: { now: Date }): Promise<string[]> {
+  const t = presentationSessions;
+  const rows = await db
+    .selectDistinct({ ecosystemId: t.trustEcosystemId })
+    .from(t)
+    .where(and(isNotNull(t.trustEcosystemId), inArray(t.state, [...OPEN_STATES]), gt(t.expiresAt, params.now)));
+  return rows.map((row) => row.ecosystemId).filter((id): id is string => id !== null);
 }

@@ -26,7 +26,7 @@ export function registerAuthorizationResponseRoutes(app: App, deps: Authorizatio
     {
       config: { rateLimit },
       schema: routeSchema(
-        { summary: 'The wallet’s authorization response (direct_post, direct_post.jwt, or a wallet error)', tags: ['wallet'], security: 'public', errors: [404, 413, 415, 429], errorBody: 'oauth' },
+        { summary: 'The wallet’s authorization response (direct_post, direct_post.jwt, or a wallet error)', tags: ['wallet'], security: 'public', errors: [404, 413, 415, 429, 503], errorBody: 'oauth' },
         { params: RequestParamsSchema, body: AuthorizationResponseFormSchema, response: { 200: AuthorizationResponseAnswerSchema } },
       ),
     },

@@ -34,7 +34,7 @@ export function registerPresentationResponseRoutes(app: App, deps: VerifyDcApiRe
     {
       onError: setRetryAfter,
       schema: routeSchema(
-        { summary: 'Verify the authorization response a browser received over the Digital Credentials API', tags, security: MANAGEMENT, errors: [404, 409, 429] },
+        { summary: 'Verify the authorization response a browser received over the Digital Credentials API', tags, security: MANAGEMENT, errors: [404, 409, 429, 503] },
         { params: OrgParamsSchema, body: VerifyAuthorizationResponseBodySchema, response: { 200: envelopeOf(AuthorizationResponseOutcomeSchema) } },
       ),
     },

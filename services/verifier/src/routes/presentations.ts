@@ -18,7 +18,7 @@ export function registerPresentationRoutes(app: App, deps: PresentationRouteDeps
     '/presentation',
     {
       schema: routeSchema(
-        { summary: 'Create a presentation request from a DCQL query', tags, security: MANAGEMENT, errors: [404] },
+        { summary: 'Create a presentation request from a DCQL query', tags, security: MANAGEMENT, errors: [403, 404, 409, 503] },
         { params: OrgParamsSchema, querystring: DirectQuerySchema, body: CreatePresentationBodySchema, response: { 201: envelopeOf(CreatedPresentationSchema) } },
       ),
     },
@@ -32,7 +32,7 @@ export function registerPresentationRoutes(app: App, deps: PresentationRouteDeps
     '/intent-based-verification-presentation',
     {
       schema: routeSchema(
-        { summary: 'Create a presentation request from an ecosystem intent', tags, security: MANAGEMENT, errors: [404, 503] },
+        { summary: 'Create a presentation request from an ecosystem intent', tags, security: MANAGEMENT, errors: [403, 404, 409, 503] },
         { params: OrgParamsSchema, querystring: IntentQuerySchema, body: CreateIntentPresentationBodySchema, response: { 201: envelopeOf(CreatedPresentationSchema) } },
       ),
     },

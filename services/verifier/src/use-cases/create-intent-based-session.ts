@@ -6,11 +6,15 @@ import { requireSupportedTrustedAuthorities, walletDcqlQuery } from '../domain/d
 import { verifierNotFound } from '../domain/errors.js';
 import { checkResponseModeOptions } from '../domain/response-mode.js';
 import { encodeSessionTransactionData } from '../domain/transaction-data.js';
+import type { TrustListSnapshots } from '../trust-lists/trust-list-snapshots.js';
+import { applyTrustList } from './steps/apply-trust-list.js';
 import { startPresentationSession, type StartedPresentationSession, type StartPresentationSessionDeps } from './steps/start-presentation-session.js';
 
 export interface CreateIntentBasedSessionDeps extends StartPresentationSessionDeps {
   /** ECOSYSTEM_TIMEOUT_MS: how long `ecosystem.v1.intent.resolve` may take. */
   ecosystemTimeoutMs: number;
+  /** The replica's ecosystem trust lists (sessions under the `ecosystem` trust policy). */
+  trustLists: Pick<TrustListSnapshots, 'current' | 'currentForMember'>;
 }
 
 export interface CreateIntentBasedSessionInput {
@@ -35,7 +39,11 @@ export interface CreatedIntentBasedSession extends StartedPresentationSession {
  * ecosystem lead's: its query and signer apply, this organisation's keys sign),
  * and the shared session step creates the session. The verifier is read once
  * here; the insert's FOR SHARE lock by id is the race guard against a delete
- * while NATS answered (and likewise for the template).
+ * while NATS answered (and likewise for the template). Under the ecosystem's
+ * `ecosystem` trust policy (absent: `organisation`, today's behaviour) the
+ * session is verified against the ecosystem's trust list only, and its query
+ * names the list's issuers in `trusted_authorities` (409 NO_TRUSTED_ISSUER
+ * when a credential query has none; 503 when no current list can be read).
  */
 export async function createIntentBasedSession(deps: CreateIntentBasedSessionDeps, input: CreateIntentBasedSessionInput): Promise<CreatedIntentBasedSession> {
   const { orgId, verifierId, ecosystemId } = input;
@@ -47,7 +55,9 @@ export async function createIntentBasedSession(deps: CreateIntentBasedSessionDep
   const template = isUuid(resolved.templateId) ? await findTemplateById(deps.db, { id: resolved.templateId }) : undefined;
   if (!template) throw notFound(`The verification template the intent "${intent}" maps to does not exist.`, ErrorCode.VERIFICATION_TEMPLATE_NOT_FOUND);
   requireSupportedTrustedAuthorities({ query: template.templateJson.dcql.query, pointer: '/templateJson/dcql/query' });
-  const dcqlQuery = walletDcqlQuery(template.templateJson.dcql.query);
+  const templateQuery = walletDcqlQuery(template.templateJson.dcql.query);
+  const byList = (resolved.trustPolicy ?? 'organisation') === 'ecosystem';
+  const dcqlQuery = byList ? applyTrustList({ dcqlQuery: templateQuery, list: await deps.trustLists.current(ecosystemId, { requestId: input.requestId }), now: deps.clock() }) : templateQuery;
   const started = await startPresentationSession(deps, {
     orgId,
     verifier,
@@ -58,6 +68,7 @@ export async function createIntentBasedSession(deps: CreateIntentBasedSessionDep
     templateId: template.id,
     intentId: resolved.intentId,
     ecosystemId,
+    ...(byList ? { trustEcosystemId: ecosystemId } : {}),
     requestId: input.requestId,
   });
   return { ...started, ...(resolved.notice ? { notice: resolved.notice } : {}) };

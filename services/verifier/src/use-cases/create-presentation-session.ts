@@ -4,9 +4,14 @@ import { requireValidDcqlQuery, walletDcqlQuery } from '../domain/dcql.js';
 import { verifierNotFound } from '../domain/errors.js';
 import { checkResponseModeOptions } from '../domain/response-mode.js';
 import { encodeSessionTransactionData } from '../domain/transaction-data.js';
+import type { TrustListSnapshots } from '../trust-lists/trust-list-snapshots.js';
+import { applyTrustList } from './steps/apply-trust-list.js';
 import { startPresentationSession, type StartedPresentationSession, type StartPresentationSessionDeps } from './steps/start-presentation-session.js';
 
-export type CreatePresentationSessionDeps = StartPresentationSessionDeps;
+export interface CreatePresentationSessionDeps extends StartPresentationSessionDeps {
+  /** The replica's ecosystem trust lists (a body naming `ecosystemId`). */
+  trustLists: Pick<TrustListSnapshots, 'currentForMember'>;
+}
 
 export interface CreatePresentationSessionInput {
   orgId: string;
@@ -18,17 +23,33 @@ export interface CreatePresentationSessionInput {
 /**
  * `POST presentation?verifierId=`: a session from a DCQL query given in the
  * body. Checks, in order: the query (400 INVALID_DCQL), the response-mode
- * options, the transaction data against the query, the verifier (404); then
- * the shared session step, whose insert locks the verifier again as the race
- * guard against a concurrent delete.
+ * options, the transaction data against the query, the verifier (404); then,
+ * when the body names `ecosystemId`, the ecosystem's trust list (the
+ * organisation must be its lead or an active member: 403 NOT_A_MEMBER
+ * otherwise; 409 NO_TRUSTED_ISSUER when a credential query has no issuer on
+ * it), which the session is then verified against instead of the
+ * organisation's and the platform's anchors; then the shared session step,
+ * whose insert locks the verifier again as the race guard against a
+ * concurrent delete.
  */
 export async function createPresentationSession(deps: CreatePresentationSessionDeps, input: CreatePresentationSessionInput): Promise<StartedPresentationSession> {
-  const { dcql, ...options } = input.body;
+  const { dcql, ecosystemId, ...options } = input.body;
   requireValidDcqlQuery({ query: dcql, pointer: '/dcql' });
   checkResponseModeOptions(options);
-  const dcqlQuery = walletDcqlQuery(dcql as Record<string, unknown>);
-  const transactionData = encodeSessionTransactionData(options.transactionData, dcqlQuery);
+  const bodyQuery = walletDcqlQuery(dcql as Record<string, unknown>);
+  const transactionData = encodeSessionTransactionData(options.transactionData, bodyQuery);
   const verifier = await findVerifier(deps.db, { orgId: input.orgId, verifierId: input.verifierId });
   if (!verifier) throw verifierNotFound(input.verifierId);
-  return startPresentationSession(deps, { orgId: input.orgId, verifier, options, dcqlQuery, transactionData, requestId: input.requestId });
+  const dcqlQuery = ecosystemId
+    ? applyTrustList({ dcqlQuery: bodyQuery, list: await deps.trustLists.currentForMember(ecosystemId, input.orgId, { requestId: input.requestId }), now: deps.clock() })
+    : bodyQuery;
+  return startPresentationSession(deps, {
+    orgId: input.orgId,
+    verifier,
+    options,
+    dcqlQuery,
+    transactionData,
+    ...(ecosystemId ? { trustEcosystemId: ecosystemId } : {}),
+    requestId: input.requestId,
+  });
 }

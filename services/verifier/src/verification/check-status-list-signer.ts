@@ -2,7 +2,7 @@ import { validateCertificateChain } from '../crypto/certificate-chain.js';
 import { statusListSigner } from '../crypto/certificate-purposes.js';
 import { x509 } from '../crypto/x509.js';
 import type { IssuerKeySource, IssuerTrust } from './issuer-key.js';
-import { certificateFingerprint, type ResolvedTrustStore } from './trust-store.js';
+import { certificateFingerprint, chainAnchorsOf, type ResolvedTrustStore } from './trust-store.js';
 
 export interface CheckStatusListSignerOptions {
   /** The key that signed the status list token (its x5c chain or DID). */
@@ -38,10 +38,9 @@ export async function checkStatusListSigner(options: CheckStatusListSignerOption
   if (signer.kind !== 'x5c') return `the credential's issuer is a certificate, but the token is signed by ${signer.did}`;
   const validated = await validateCertificateChain({
     chain: signer.chain,
-    anchors: options.trust.certificates,
+    ...chainAnchorsOf(options.trust),
     now: options.now,
     purpose: statusListSigner(options.statusSigningEku),
-    ...(options.trust.chains ? { cache: options.trust.chains } : {}),
   });
   if (!validated.ok) return `the token's signer is not trusted: ${validated.message}`;
   if (certificateFingerprint(validated.anchor) !== issuer.anchorFingerprint) return "the token's signer chains to another trust anchor than the credential's issuer";

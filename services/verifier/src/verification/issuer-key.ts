@@ -1,7 +1,7 @@
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import type { JWK } from 'jose';
 import { resolveDid } from './resolve-did.js';
-import { certificateFingerprint, type ResolvedTrustStore } from './trust-store.js';
+import { certificateFingerprint, chainAnchorsOf, type ResolvedTrustStore } from './trust-store.js';
 import { validateCertificateChain } from '../crypto/certificate-chain.js';
 import type { CertificatePurpose } from '../crypto/certificate-purposes.js';
 import { certificatePublicKey, parseCertificateDer } from '../crypto/parsed-certificates.js';
@@ -82,7 +82,7 @@ export async function checkIssuerTrust(options: CheckIssuerTrustOptions): Promis
     if (!options.trust.dids.has(source.did)) return { ok: false, message: `the issuer DID ${source.did} is not a trust anchor` };
     return { ok: true, trust: { kind: 'did', did: source.did, name: source.did } };
   }
-  const validated = await validateCertificateChain({ chain: source.chain, anchors: options.trust.certificates, now: options.now, purpose: options.purpose, ...(options.trust.chains ? { cache: options.trust.chains } : {}) });
+  const validated = await validateCertificateChain({ chain: source.chain, ...chainAnchorsOf(options.trust), now: options.now, purpose: options.purpose });
   if (!validated.ok) return { ok: false, message: validated.message };
   return {
     ok: true,

@@ -47,6 +47,32 @@ export interface ResolvedTrustStore {
   credentialTypes: { certificates: Map<string, Set<string>>; dids: Map<string, Set<string>> };
   /** The replica's validated chains, to judge chains against `certificates` without repeating work (`validated-chains.ts`). */
   chains?: ValidatedChains;
+  /**
+   * Leaves trusted exactly, by fingerprint (an ecosystem trust list's leaf
+   * entries): a chain they lead is anchored by the leaf itself, and their type
+   * limits are in `credentialTypes.certificates` under the same fingerprint.
+   */
+  pinnedLeaves?: ReadonlyMap<string, x509.X509Certificate>;
+  /** Set when the trust is an ecosystem's list: which entities the anchors stand for, so a result can name its issuer's. */
+  trustList?: TrustListAttribution;
+}
+
+/** The trusted entities of an ecosystem list behind each anchor, and the list's sequence. */
+export interface TrustListAttribution {
+  ecosystemId: string;
+  sequence: number;
+  /** By anchor fingerprint (CA entry or pinned leaf): the active issuer entities listing it, with the types each allows. */
+  entities: ReadonlyMap<string, ReadonlyArray<{ id: string; name: string; credentialTypes: ReadonlySet<string> }>>;
+}
+
+/** The validation options a resolved store gives a chain check: its anchors, pinned leaves and the replica's chain cache. */
+export function chainAnchorsOf(trust: ResolvedTrustStore): { anchors: x509.X509Certificate[]; cache?: ValidatedChains; pinnedLeaves?: ReadonlyMap<string, x509.X509Certificate> } {
+  return { anchors: trust.certificates, ...(trust.chains ? { cache: trust.chains } : {}), ...(trust.pinnedLeaves ? { pinnedLeaves: trust.pinnedLeaves } : {}) };
+}
+
+/** True for a store already resolved (an ecosystem list's, resolved once per snapshot) rather than anchors to resolve. */
+export function isResolvedTrustStore(trust: TrustStore | ResolvedTrustStore): trust is ResolvedTrustStore {
+  return 'credentialTypes' in trust;
 }
 
 /**

@@ -4,7 +4,7 @@ import { CheckRow, describeError, failure, type CheckFailure } from './check-ord
 import { checkValidityWindow } from './check-validity-window.js';
 import { mdocValueToJson } from './mdoc-claims.js';
 import { encodeTranscriptAsDataItem } from './session-transcript.js';
-import { certificateFingerprint, type ResolvedTrustStore } from './trust-store.js';
+import { certificateFingerprint, chainAnchorsOf, type ResolvedTrustStore } from './trust-store.js';
 import { validateCertificateChain } from '../crypto/certificate-chain.js';
 import { MDOC_ISSUER } from '../crypto/certificate-purposes.js';
 import type { VerifiedCredential } from './verified-credential.js';
@@ -58,7 +58,7 @@ export async function verifyMdoc(options: VerifyMdocOptions): Promise<VerifyMdoc
   const issuerAuth = document.issuerSigned.issuerAuth;
 
   const chain = (issuerAuth as unknown as { x5chain?: Uint8Array[] }).x5chain ?? [];
-  const validated = await validateCertificateChain({ chain, anchors: options.trust.certificates, now: options.now, purpose: MDOC_ISSUER, ...(options.trust.chains ? { cache: options.trust.chains } : {}) }).catch((error: unknown) => ({ ok: false as const, message: describeError(error) }));
+  const validated = await validateCertificateChain({ chain, ...chainAnchorsOf(options.trust), now: options.now, purpose: MDOC_ISSUER }).catch((error: unknown) => ({ ok: false as const, message: describeError(error) }));
   if (!validated.ok) return fail(CheckRow.ISSUER_TRUSTED, 'ISSUER_NOT_TRUSTED', `The issuer of credential query "${id}" is not trusted: ${validated.message}.`);
 
   let mso: ReturnType<() => typeof issuerAuth.decodedPayload>;

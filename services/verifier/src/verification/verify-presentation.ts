@@ -9,7 +9,8 @@ import { loadDcqlQuery } from './load-dcql-query.js';
 import { minimiseClaims } from './minimise-claims.js';
 import { buildSessionTranscript, computeJwkThumbprint } from './session-transcript.js';
 import type { StatusListChecker } from './status-list-checker.js';
-import { resolveTrustStore, type ResolvedTrustStore, type TrustStore } from './trust-store.js';
+import { nameTrustedEntity } from './name-trusted-entity.js';
+import { isResolvedTrustStore, resolveTrustStore, type ResolvedTrustStore, type TrustStore } from './trust-store.js';
 import type { VerificationCache } from './verification-cache.js';
 import type { VerifiedCredential } from './verified-credential.js';
 import { verifyMdoc } from './verify-mdoc.js';
@@ -34,8 +35,12 @@ export interface VerifyPresentationOptions {
   encryptionJwk?: JWK;
   /** `transaction_data` entries exactly as sent in the request. */
   transactionData?: string[];
-  /** Trusted issuers: anchors of the platform and the organisation. */
-  trust: TrustStore;
+  /**
+   * Trusted issuers: anchors of the platform and the organisation, resolved
+   * here; or an ecosystem trust list's store, resolved once per snapshot
+   * (`trust-lists/`), whose anchors also name the trusted entities.
+   */
+  trust: TrustStore | ResolvedTrustStore;
   /** The replica's memory of resolved trust and validated chains; without it everything is derived afresh. */
   cache?: VerificationCache;
   statusLists: StatusListChecker;
@@ -62,6 +67,10 @@ export interface VerifiedPresentation {
   validFrom?: string;
   validUntil?: string;
   status?: CredentialStatus;
+  /** Under an ecosystem trust list: the entity the issuer was trusted as, and the list's sequence number. */
+  trustedEntityId?: string;
+  trustedEntityName?: string;
+  trustListSequence?: number;
 }
 
 export type VerifyPresentationResult =
@@ -82,7 +91,7 @@ export async function verifyPresentation(options: VerifyPresentationOptions): Pr
     const shape = checkVpTokenShape({ vpToken: options.vpToken, query: query.query });
     if (!shape.ok) return reject(shape.failure);
 
-    const trust = resolveTrustStore(options.trust, options.cache);
+    const trust = isResolvedTrustStore(options.trust) ? options.trust : resolveTrustStore(options.trust, options.cache);
     const settings = { kbMaxAgeSeconds: options.kbMaxAgeSeconds ?? 300, clockSkewSeconds: options.clockSkewSeconds ?? 60 };
     const failures: CheckFailure[] = [];
     const verified: Array<{ entry: PresentationEntry; credential: VerifiedCredential }> = [];
@@ -120,7 +129,7 @@ export async function verifyPresentation(options: VerifyPresentationOptions): Pr
       if (!status.ok) return reject(status.failure);
       // Minimised here, so nothing downstream (result, stored row, DC API answer) ever holds the rest.
       const minimised = minimiseClaims({ format: credential.format, claims: credential.claims, selection: dcql.selections[index]! });
-      presentations.push(toPresentation(credential, status.status, minimised));
+      presentations.push({ ...toPresentation(credential, status.status, minimised), ...nameTrustedEntity(trust, credential.issuerTrust, credential.vct ?? credential.doctype) });
     }
     return { ok: true, presentations, ...(dcql.credentialSets ? { credentialSets: dcql.credentialSets } : {}) };
   } catch (error) {

@@ -18,6 +18,7 @@ import type { PlatformCa } from '../../src/crypto/platform-ca.js';
 import { MIGRATIONS_FOLDER } from '../../src/db/migrations-folder.js';
 import { schema, type VerifierDbSchema } from '../../src/db/schema.js';
 import { openKeyStore } from '../../src/use-cases/open-key-store.js';
+import type { TrustListSnapshots } from '../../src/trust-lists/trust-list-snapshots.js';
 import type { VerificationCache } from '../../src/verification/index.js';
 
 export const PUBLIC_BASE_URL = 'https://verifier.tessera.test';
@@ -63,6 +64,8 @@ export interface Harness {
   keyEncryptionKey: KeyEncryptionKey;
   /** Shifts the service's clock: `clock.offsetMs = 61_000` makes it read a minute ahead. */
   clock: { offsetMs: number };
+  /** The app's ecosystem trust-list snapshots (which lists it holds, at which sequence). */
+  trustLists: TrustListSnapshots;
   /** Bearer header for a caller with `roles` (`verifier` unless given) in `orgId`. */
   auth(orgId: string, roles?: string[]): Promise<{ authorization: string }>;
   /** Closes the app, its bus and its database (dropped when the harness made it), then `afterClose`. */
@@ -99,6 +102,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
   const keyEncryptionKey = new KeyEncryptionKey(config.KEY_ENCRYPTION_KEY!);
   const ca = await openKeyStore({ db: testDb.database.db, keyEncryptionKey }, { config, now: new Date() });
   const clock = { offsetMs: 0 };
+  let trustLists: TrustListSnapshots | undefined;
   const app = await buildApp({
     config,
     database: testDb.database,
@@ -110,6 +114,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     now: () => new Date(Date.now() + clock.offsetMs),
     ...(options.trustedIssuers ? { trustedIssuers: options.trustedIssuers } : {}),
     ...(options.verificationCache ? { verificationCache: options.verificationCache } : {}),
+    onTrustLists: (built) => (trustLists = built),
   });
   return {
     app,
@@ -122,6 +127,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     ca,
     keyEncryptionKey,
     clock,
+    trustLists: trustLists!,
     auth: (orgId, roles = ['verifier']) => idp.authHeader(orgId, roles),
     close: async () => {
       await app.close();

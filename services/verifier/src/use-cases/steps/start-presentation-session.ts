@@ -56,6 +56,8 @@ export interface StartPresentationSessionInput {
   templateId?: string;
   intentId?: string;
   ecosystemId?: string;
+  /** The ecosystem whose trust list alone the session is verified against (its query already names the list's issuers). */
+  trustEcosystemId?: string;
   requestId?: string;
 }
 
@@ -119,6 +121,7 @@ export async function startPresentationSession(deps: StartPresentationSessionDep
     templateId: input.templateId ?? null,
     intentId: input.intentId ?? null,
     ecosystemId: input.ecosystemId ?? null,
+    trustEcosystemId: input.trustEcosystemId ?? null,
     authorizationRequestId,
     authorizationRequestUri: requestUri ? buildAuthorizationRequestUri({ clientId: prepared.clientId, requestUri }) : null,
     requestUri,

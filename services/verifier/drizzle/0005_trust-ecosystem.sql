@@ -1,0 +1,2 @@
+ALTER TABLE "verifier"."presentation_sessions" ADD COLUMN "trust_ecosystem_id" text;--> statement-breakpoint
+CREATE INDEX "sessions_open_trust_ecosystem_idx" ON "verifier"."presentation_sessions" USING btree ("trust_ecosystem_id") WHERE trust_ecosystem_id is not null and state in ('RequestCreated', 'RequestUriRetrieved');
