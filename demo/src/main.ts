@@ -125,7 +125,7 @@ async function main(): Promise<void> {
   const listResponse = await fetch(`${registry}/trust-list`, { headers: { authorization: `Bearer ${owner}` } });
   const signedList = await listResponse.text();
   if (!listResponse.ok) throw new Error(`GET trust-list answered ${listResponse.status}: ${signedList.slice(0, 300)}`);
-  const [listHeader, listPayload] = signedList.split('.').map((part) => JSON.parse(Buffer.from(part, 'base64url').toString('utf8')) as Record<string, any>);
+  const [listHeader, listPayload] = signedList.split('.').slice(0, 2).map((part) => JSON.parse(Buffer.from(part, 'base64url').toString('utf8')) as Record<string, any>);
   printDetail('signed trust list', `${listResponse.headers.get('content-type')}, typ ${listHeader!.typ}, sequence ${listPayload!.LoTE.ListAndSchemeInformation.LoTESequenceNumber}`);
 
   printStep("A presentation verified against the ecosystem's list names the trusted entity");
