@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { CertificateKind } from '@tessera/contracts';
 import { readPemBlocks, toPem } from '@tessera/service-kit';
-import { x509 } from './x509.js';
+import { x509 } from '@tessera/service-kit/x509';
 
 /** What the registry keeps of an uploaded certificate. Identifiers are lowercase hex without separators. */
 export interface ReadCertificate {

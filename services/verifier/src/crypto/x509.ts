@@ -1,15 +1,5 @@
-// @peculiar/x509 resolves its services through tsyringe, which needs the Reflect
-// metadata polyfill loaded first; and it needs a WebCrypto provider.
-import 'reflect-metadata';
-import { webcrypto } from 'node:crypto';
-import * as x509 from '@peculiar/x509';
+// The one configured @peculiar/x509 (Reflect metadata and the WebCrypto provider set
+// up once, in the kit), plus the key algorithms the verifier signs with.
+export { x509, subtle, ECDSA_P256, type WebCryptoKey, type WebCryptoKeyPair } from '@tessera/service-kit/x509';
 
-x509.cryptoProvider.set(webcrypto as never);
-
-export { x509 };
-export type WebCryptoKey = webcrypto.CryptoKey;
-export type WebCryptoKeyPair = webcrypto.CryptoKeyPair;
-export const subtle = webcrypto.subtle;
-
-export const ECDSA_P256 = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
 export const ED25519 = { name: 'Ed25519' } as const;
