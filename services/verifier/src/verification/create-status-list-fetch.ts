@@ -1,9 +1,6 @@
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import http from 'node:http';
-import https from 'node:https';
-import { isIP, type LookupFunction } from 'node:net';
-import { Readable } from 'node:stream';
-import { classifyAddress, type AddressClassification } from './classify-address.js';
+import type { lookup as dnsLookup } from 'node:dns';
+import type { AddressClassification } from '../network/classify-address.js';
+import { createGuardedFetch } from '../network/create-guarded-fetch.js';
 import { isInternalHost, type StatusListNetworkPolicy } from './status-list-network-policy.js';
 
 /** A status list host that resolves to (or is) an address the policy refuses. */
@@ -17,79 +14,16 @@ export class StatusListAddressError extends Error {
 }
 
 /**
- * The `fetch` status lists are read with by default: a GET over node:http/https
- * whose connection goes to exactly the address that was checked. Names are
- * resolved once, by a `lookup` handed to the socket, which refuses the connection
- * when any resolved address is not public (`classifyAddress`); the socket then
- * connects to the address that lookup returned, so there is no second resolution
- * a DNS-rebinding server could answer differently. IP literals (which sockets do
- * not look up) are checked before connecting. TLS SNI and `Host` keep the name.
- * Hosts in `internalHosts`, and every host when `denyPrivateAddresses` is off,
- * resolve normally. No redirects are followed (a 3xx is answered as is), no
- * connection is reused, and no compression is asked for.
+ * The `fetch` status lists are read with by default: the network's guarded fetch
+ * (`network/create-guarded-fetch.ts`: the address checked is the address
+ * connected to), with the hosts of `internalHosts` exempt from the address rule.
  */
 export function createStatusListFetch(
   policy: Pick<StatusListNetworkPolicy, 'denyPrivateAddresses' | 'internalHosts'>,
   options: { /** Name resolution (node:dns `lookup` by default; a test passes its own to play DNS). */ resolve?: typeof dnsLookup } = {},
 ): typeof fetch {
-  const resolveName = options.resolve ?? dnsLookup;
-  const publicOnly = publicOnlyLookup(resolveName);
-  return ((input: string | URL | Request, init?: RequestInit) => {
-    const url = new URL(input instanceof Request ? input.url : String(input));
-    const transport = url.protocol === 'https:' ? https : url.protocol === 'http:' ? http : undefined;
-    if (!transport) return Promise.reject(new Error(`${url.protocol} URIs are not fetched`));
-    const hostname = url.hostname.replace(/^\[|\]$/g, '');
-    const guarded = policy.denyPrivateAddresses && !isInternalHost(policy, hostname);
-    if (guarded && isIP(hostname)) {
-      const literal = classifyAddress(hostname);
-      if (!literal.public) return Promise.reject(new StatusListAddressError(hostname, literal));
-    }
-    return new Promise<Response>((resolve, reject) => {
-      const request = transport.request(
-        {
-          method: 'GET',
-          hostname,
-          port: url.port || undefined,
-          path: `${url.pathname}${url.search}`,
-          headers: { ...Object.fromEntries(new Headers(init?.headers).entries()), host: url.host },
-          agent: false,
-          ...(init?.signal ? { signal: init.signal } : {}),
-          ...(guarded ? { lookup: publicOnly } : options.resolve ? { lookup: resolveName as LookupFunction } : {}),
-        },
-        (incoming) => {
-          try {
-            const status = incoming.statusCode ?? 0;
-            const headers = new Headers();
-            for (const [name, value] of Object.entries(incoming.headers)) {
-              for (const item of Array.isArray(value) ? value : value === undefined ? [] : [value]) headers.append(name, item);
-            }
-            const bodyless = status === 204 || status === 205 || status === 304;
-            if (bodyless) incoming.resume();
-            resolve(new Response(bodyless ? null : (Readable.toWeb(incoming) as ReadableStream<Uint8Array>), { status, headers }));
-          } catch (error) {
-            incoming.destroy();
-            reject(error);
-          }
-        },
-      );
-      // As the global fetch does: a timeout rejects with the signal's reason, anything else is "fetch failed".
-      request.on('error', (error) => reject(init?.signal?.aborted ? init.signal.reason : new TypeError(`fetch failed: ${error.message}`, { cause: error })));
-      request.end();
-    });
-  }) as typeof fetch;
-}
-
-/** `lookup` for the socket: resolve once, refuse unless every address is public, hand back what was checked. */
-function publicOnlyLookup(resolve: typeof dnsLookup): LookupFunction {
-  return (hostname, options, callback) => {
-    resolve(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
-      if (error) return callback(error, '', 0);
-      const refused = addresses.map((entry) => classifyAddress(entry.address)).find((entry) => !entry.public);
-      if (refused || addresses.length === 0) {
-        return callback(refused ? new StatusListAddressError(hostname, refused) : Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), '', 0);
-      }
-      if (options.all) return callback(null, addresses);
-      callback(null, addresses[0]!.address, addresses[0]!.family);
-    });
-  };
+  return createGuardedFetch(
+    { denyPrivateAddresses: policy.denyPrivateAddresses, isExempt: (hostname) => isInternalHost(policy, hostname) },
+    { refusal: (hostname, refused) => new StatusListAddressError(hostname, refused), ...(options.resolve ? { resolve: options.resolve } : {}) },
+  );
 }

@@ -11,7 +11,7 @@ export { resolveDid, type ResolveDidOptions, type ResolveDidResult } from './res
 export { certificateFingerprint, resolveTrustStore, type ResolvedTrustStore, type TrustedCertificate, type TrustedDid, type TrustStore } from './trust-store.js';
 export { createVerificationCache, type VerificationCache } from './verification-cache.js';
 export { readStatusListEntry } from './read-status-list.js';
-export { classifyAddress, type AddressClassification } from './classify-address.js';
+export { classifyAddress, type AddressClassification } from '../network/classify-address.js';
 export { createStatusListFetch, StatusListAddressError } from './create-status-list-fetch.js';
 export { checkStatusListUrl, isInternalHost, parseHostList, type StatusListNetworkPolicy } from './status-list-network-policy.js';
 export type { CredentialSetOutcome } from './evaluate-dcql.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { statusListNetworkPolicyOf } from '../../src/config.js';
-import { classifyAddress } from '../../src/verification/classify-address.js';
+import { classifyAddress } from '../../src/network/classify-address.js';
 import { isInternalHost, parseHostList } from '../../src/verification/status-list-network-policy.js';
 
 // The address rule of status list fetches, range by range: each refused range at
