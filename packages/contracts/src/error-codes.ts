@@ -76,6 +76,10 @@ export const VerifierErrorCode = {
   VERIFIER_ID_IMMUTABLE: 'VERIFIER_ID_IMMUTABLE',
   /** An ecosystem-trust session whose credential queries no active issuer of the list may answer. */
   NO_TRUSTED_ISSUER: 'NO_TRUSTED_ISSUER',
+  /** The verifier has no webhook (`GET`/`DELETE`/`rotate-secret`/deliveries of `verifier/{verifierId}/webhook`). */
+  WEBHOOK_NOT_FOUND: 'WEBHOOK_NOT_FOUND',
+  /** No delivery with this id for the verifier's webhook. */
+  WEBHOOK_DELIVERY_NOT_FOUND: 'WEBHOOK_DELIVERY_NOT_FOUND',
 } as const;
 
 /** Why a presentation failed verification: the session's `error.code` (VERIFIER.md, Verification). */

@@ -11,3 +11,4 @@ export * from './verifier-responses.js';
 export * from './rpc.js';
 export * from './trust-registry.js';
 export * from './trusted-entities.js';
+export * from './webhooks.js';

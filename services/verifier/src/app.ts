@@ -1,7 +1,7 @@
 import rateLimit from '@fastify/rate-limit';
 import { createApp, type App, type Database, type Logger, type MessageBus, type TokenVerifier } from '@tessera/service-kit';
 import { serveVerificationTemplateGet } from './bus/verification-template-responder.js';
-import { publicBaseUrlOf, statusListNetworkPolicyOf, type VerifierConfig } from './config.js';
+import { publicBaseUrlOf, statusListNetworkPolicyOf, webhookTargetPolicyOf, type VerifierConfig } from './config.js';
 import type { KeyEncryptionKey } from './crypto/key-encryption.js';
 import type { PlatformCa } from './crypto/platform-ca.js';
 import type { VerifierDbSchema } from './db/schema.js';
@@ -17,6 +17,9 @@ import { registerTrustAnchorRoutes } from './routes/trust-anchors.js';
 import { registerVerificationTemplateRoutes } from './routes/verification-templates.js';
 import { registerVerifierRoutes } from './routes/verifiers.js';
 import { registerWalletRoutes } from './routes/wallet.js';
+import { registerWebhookRoutes } from './routes/webhooks.js';
+import { createBackgroundJobs } from './jobs/background-jobs.js';
+import type { WebhookSender } from './webhooks/create-webhook-sender.js';
 import { createSigningMaterialLoader } from './use-cases/steps/load-signing-material.js';
 import { createTrustStoreLoader, type TrustedIssuer } from './use-cases/steps/load-trust-store.js';
 import { createStatusListChecker, createVerificationCache, type VerificationCache } from './verification/index.js';
@@ -42,6 +45,8 @@ export interface VerifierAppDeps {
   verificationCache?: VerificationCache;
   /** Called with the replica's trust-list snapshots once built (tests look into them). */
   onTrustLists?: (trustLists: TrustListSnapshots) => void;
+  /** How webhooks are POSTed; the guarded sender of the config unless given. */
+  sendWebhook?: WebhookSender;
 }
 
 /**
@@ -86,6 +91,8 @@ export async function buildApp(deps: VerifierAppDeps): Promise<App> {
   const sessionLimits = { requestFetches: config.SESSION_REQUEST_FETCH_LIMIT, responses: config.SESSION_RESPONSE_LIMIT, windowMs: config.WALLET_RATE_LIMIT_WINDOW_MS };
   // What the two answer use cases (wallet response, DC API response) take.
   const answerDeps = { db, bus, clock, keyEncryptionKey, logger, sessionLimits, ...verificationDeps };
+  // The expiry sweeper and the webhook worker (jobs/background-jobs.ts), started once the app is ready.
+  const jobs = createBackgroundJobs({ config, db, bus, clock, keyEncryptionKey, logger, ...(deps.sendWebhook ? { sendWebhook: deps.sendWebhook } : {}) });
 
   const app = await createApp({
     name: 'verifier',
@@ -121,6 +128,7 @@ export async function buildApp(deps: VerifierAppDeps): Promise<App> {
       (api) => registerCertificateRoutes(api, { db, keyEncryptionKey, clock, loadSigningMaterial }),
       (api) => registerTrustAnchorRoutes(api, { db, clock }),
       (api) => registerPresentationResponseRoutes(api, answerDeps),
+      (api) => registerWebhookRoutes(api, { db, clock, keyEncryptionKey, webhookTargets: webhookTargetPolicyOf(config), wakeDeliveries: () => jobs.wakeDeliveries() }),
     ],
   });
   await registerPlatformCaRoute(app, { certificatePem: deps.platformCa.certificatePem, rateLimit: walletRateLimit });
@@ -130,11 +138,14 @@ export async function buildApp(deps: VerifierAppDeps): Promise<App> {
   app.addHook('onClose', async () => {
     stopResponder();
     stopTrustLists();
+    // Before the database closes (resources close after the app): a run in progress records what it did.
+    await jobs.stop();
   });
   await app.ready();
   // The responder starts once the app is built, so a failed build leaves nothing answering.
   stopResponder = serveVerificationTemplateGet(bus, { db, logger });
   stopTrustLists = trustLists.start();
+  jobs.start();
   // At start, the lists open sessions will be verified against, fetched in the background:
   // a start does not wait for (or fail on) the ecosystem service; a verification that
   // finds no current list fetches it then, or answers 503.

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { commonConfigProperties, loadConfig, natsConfigProperties, oidcConfigProperties, oidcConfigRule } from '@tessera/service-kit';
+import type { WebhookTargetPolicy } from './domain/webhook-url.js';
 import { parseHostList, type StatusListNetworkPolicy } from './verification/status-list-network-policy.js';
 
 export const SERVICE_NAME = 'verifier';
@@ -80,6 +81,28 @@ export const VerifierConfigSchema = Type.Object({
    * status list service's public name, routed internally): exempt from the address rule.
    */
   STATUS_LIST_INTERNAL_HOSTS: Type.Optional(Type.String({ pattern: '^\\s*[A-Za-z0-9.:\\[\\]-]+(\\s*,\\s*[A-Za-z0-9.:\\[\\]-]+)*\\s*$' })),
+  /** Accept `http:` webhook URLs. Default: true in development, false otherwise (https only). */
+  WEBHOOK_ALLOW_HTTP: Type.Optional(Type.Boolean()),
+  /**
+   * Refuse webhook targets that are or resolve to loopback, private, link-local, CGNAT
+   * and the other non-public ranges (as for status lists), checked on the address
+   * connected to at each attempt. Default: false in development, true otherwise.
+   */
+  WEBHOOK_DENY_PRIVATE_ADDRESSES: Type.Optional(Type.Boolean()),
+  /** Delay before the first retry of a failed webhook delivery; each next delay doubles (plus up to 25 % jitter). */
+  WEBHOOK_RETRY_BASE_MS: Type.Integer({ minimum: 10, maximum: 3_600_000, default: 5000 }),
+  /** Longest delay between two attempts of a delivery. */
+  WEBHOOK_RETRY_MAX_DELAY_MS: Type.Integer({ minimum: 10, maximum: 86_400_000, default: 3_600_000 }),
+  /** How long a failed delivery is retried (from the event, or its last redelivery) before it is marked failed. */
+  WEBHOOK_RETRY_PERIOD_MS: Type.Integer({ minimum: 1000, maximum: 30 * 86_400_000, default: 86_400_000 }),
+  /** Timeout of one webhook attempt: connection, request and the receiver's status line. */
+  WEBHOOK_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60_000, default: 10_000 }),
+  /** How often each replica looks for due webhook deliveries (session endings seen on NATS wake it sooner). */
+  WEBHOOK_POLL_INTERVAL_MS: Type.Integer({ minimum: 10, maximum: 60_000, default: 1000 }),
+  /** Deliveries one replica sends at once. */
+  WEBHOOK_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 100, default: 10 }),
+  /** How often each replica expires open sessions past their end that nobody read (state event and webhook). */
+  SESSION_EXPIRY_SWEEP_MS: Type.Integer({ minimum: 100, maximum: 3_600_000, default: 5000 }),
 });
 
 export type VerifierConfig = Static<typeof VerifierConfigSchema>;
@@ -101,6 +124,7 @@ export function loadVerifierConfig(env: Record<string, string | undefined> = pro
       !!(c.PLATFORM_CA_CERT_PEM || c.PLATFORM_CA_CERT_PEM_FILE) !== !!(c.PLATFORM_CA_KEY_PEM || c.PLATFORM_CA_KEY_PEM_FILE)
         ? 'PLATFORM_CA_CERT_PEM, PLATFORM_CA_KEY_PEM: give both the CA certificate and its key, or neither'
         : undefined,
+    (c) => (c.WEBHOOK_RETRY_MAX_DELAY_MS < c.WEBHOOK_RETRY_BASE_MS ? 'WEBHOOK_RETRY_MAX_DELAY_MS: must not be below WEBHOOK_RETRY_BASE_MS' : undefined),
   ]);
 }
 
@@ -117,6 +141,15 @@ export function statusListNetworkPolicyOf(config: Pick<VerifierConfig, 'NODE_ENV
     denyPrivateAddresses: config.STATUS_LIST_DENY_PRIVATE_ADDRESSES ?? !development,
     internalHosts: parseHostList(config.STATUS_LIST_INTERNAL_HOSTS),
   };
+}
+
+/**
+ * What webhook targets may be: like status lists, production and test refuse
+ * `http:` and non-public addresses unless told otherwise; development keeps both open.
+ */
+export function webhookTargetPolicyOf(config: Pick<VerifierConfig, 'NODE_ENV' | 'WEBHOOK_ALLOW_HTTP' | 'WEBHOOK_DENY_PRIVATE_ADDRESSES'>): WebhookTargetPolicy {
+  const development = config.NODE_ENV === 'development';
+  return { allowHttp: config.WEBHOOK_ALLOW_HTTP ?? development, denyPrivateAddresses: config.WEBHOOK_DENY_PRIVATE_ADDRESSES ?? !development };
 }
 
 /** The public base URL in force, without a trailing slash. */

@@ -18,3 +18,8 @@ export const PLATFORM_CA_CONTEXT = 'platform-ca';
 
 /** The known value that proves KEY_ENCRYPTION_KEY opens this database (platform setting `key-check`). */
 export const KEY_CHECK_CONTEXT = 'key-check';
+
+/** A webhook's signing secret (`whsec_…`), bound to the webhook's id. */
+export function webhookSecretContext(webhookId: string): string {
+  return `webhook-secret:${webhookId}`;
+}

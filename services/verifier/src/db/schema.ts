@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, index, integer, jsonb, pgSchema, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, boolean, index, integer, jsonb, pgSchema, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 /** The service's own Postgres schema: it can share a database with the other services. */
 export const verifierSchema = pgSchema('verifier');
@@ -130,6 +130,8 @@ export const presentationSessions = verifierSchema.table(
     index('sessions_org_created_id_idx').on(t.orgId, t.createdAt, t.id),
     // Expiry on read touches only open sessions past their end.
     index('sessions_open_org_expires_idx').on(t.orgId, t.expiresAt).where(sql`state in ('RequestCreated', 'RequestUriRetrieved')`),
+    // The expiry sweeper (use-cases/expire-due-sessions.ts): open sessions past their end, across organisations, oldest first.
+    index('sessions_open_expires_idx').on(t.expiresAt).where(sql`state in ('RequestCreated', 'RequestUriRetrieved')`),
     index('sessions_open_verifier_idx').on(t.verifierRef).where(sql`state in ('RequestCreated', 'RequestUriRetrieved')`),
     index('sessions_open_template_idx').on(t.templateId).where(sql`state in ('RequestCreated', 'RequestUriRetrieved')`),
     // At start, the ecosystems whose lists open sessions will be verified against.
@@ -175,7 +177,91 @@ export const trustAnchors = verifierSchema.table(
   (t) => [uniqueIndex('trust_anchors_org_fingerprint_key').on(t.orgId, t.fingerprint), index('trust_anchors_org_created_idx').on(t.orgId, t.createdAt.desc())],
 );
 
+/**
+ * A verifier's webhook (at most one per verifier; dropped with the verifier).
+ * `encrypted_secret` is the Standard Webhooks secret (`whsec_…`) sealed with
+ * KEY_ENCRYPTION_KEY, bound to the webhook's id (crypto/sealing-contexts.ts).
+ */
+export const webhooks = verifierSchema.table(
+  'webhooks',
+  {
+    id: uuid('id').primaryKey(),
+    orgId: text('org_id').notNull(),
+    verifierRef: uuid('verifier_ref')
+      .notNull()
+      .references(() => verifiers.id, { onDelete: 'cascade' }),
+    url: text('url').notNull(),
+    events: text('events').array().notNull(),
+    encryptedSecret: text('encrypted_secret').notNull(),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('webhooks_verifier_key').on(t.verifierRef)],
+);
+
+/**
+ * The webhook outbox: one row per event to deliver, inserted by the statement
+ * that ends the session (db/webhook-outbox.ts), so an event exists exactly when
+ * the state change committed. The row is the delivery's whole state: a replica
+ * claims a due row (FOR UPDATE SKIP LOCKED) for `locked_until`, sends, and
+ * writes the outcome; nothing is kept in memory between attempts.
+ */
+export const webhookDeliveries = verifierSchema.table(
+  'webhook_deliveries',
+  {
+    /** The event id: `webhook-id` and the body's `id`, the same on every attempt. */
+    id: uuid('id').primaryKey(),
+    webhookId: uuid('webhook_id')
+      .notNull()
+      .references(() => webhooks.id, { onDelete: 'cascade' }),
+    orgId: text('org_id').notNull(),
+    sessionId: uuid('session_id').notNull(),
+    publicVerifierId: text('public_verifier_id').notNull(),
+    eventType: text('event_type').notNull(),
+    sessionState: text('session_state').notNull(),
+    occurredAt: timestamp('occurred_at', { withTimezone: true, mode: 'date' }).notNull(),
+    /** `pending` until an attempt gets a 2xx (`delivered`) or the retry period ends (`failed`). */
+    status: text('status').notNull(),
+    /** Due time of the next attempt (pending deliveries). */
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true, mode: 'date' }).notNull(),
+    /** A claim: no other replica takes the row before this time; null when not claimed. */
+    lockedUntil: timestamp('locked_until', { withTimezone: true, mode: 'date' }),
+    /** Which claim holds the row: the outcome is written only by the claim that still holds it. */
+    claimToken: uuid('claim_token'),
+    /** Start of the retry period (creation, or the last redelivery) and the failed attempts since. */
+    retryFrom: timestamp('retry_from', { withTimezone: true, mode: 'date' }).notNull(),
+    retryCount: integer('retry_count').notNull().default(0),
+    deliveredAt: timestamp('delivered_at', { withTimezone: true, mode: 'date' }),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [
+    // The workers' poll: pending rows by due time.
+    index('webhook_deliveries_due_idx').on(t.nextAttemptAt).where(sql`status = 'pending'`),
+    // The deliveries page, newest first.
+    index('webhook_deliveries_webhook_created_idx').on(t.webhookId, t.createdAt, t.id),
+  ],
+);
+
+/** Every POST of a delivery, as it went. */
+export const webhookDeliveryAttempts = verifierSchema.table(
+  'webhook_delivery_attempts',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    deliveryId: uuid('delivery_id')
+      .notNull()
+      .references(() => webhookDeliveries.id, { onDelete: 'cascade' }),
+    attemptedAt: timestamp('attempted_at', { withTimezone: true, mode: 'date' }).notNull(),
+    durationMs: integer('duration_ms').notNull(),
+    statusCode: integer('status_code'),
+    error: text('error'),
+    succeeded: boolean('succeeded').notNull(),
+  },
+  (t) => [index('webhook_delivery_attempts_delivery_idx').on(t.deliveryId, t.id)],
+);
+
 export type VerifierRow = typeof verifiers.$inferSelect;
+export type WebhookRow = typeof webhooks.$inferSelect;
+export type WebhookDeliveryRow = typeof webhookDeliveries.$inferSelect;
+export type WebhookDeliveryAttemptRow = typeof webhookDeliveryAttempts.$inferSelect;
 export type TemplateRow = typeof verificationTemplates.$inferSelect;
 export type SigningKeyRow = typeof signingKeys.$inferSelect;
 /**
@@ -191,5 +277,5 @@ export type SessionRow = typeof presentationSessions.$inferSelect;
 export type PresentationResultRow = typeof presentationResults.$inferSelect;
 export type TrustAnchorRow = typeof trustAnchors.$inferSelect;
 
-export const schema = { verifiers, verificationTemplates, signingKeys, platformSettings, presentationSessions, presentationResults, trustAnchors };
+export const schema = { verifiers, verificationTemplates, signingKeys, platformSettings, presentationSessions, presentationResults, trustAnchors, webhooks, webhookDeliveries, webhookDeliveryAttempts };
 export type VerifierDbSchema = typeof schema;

@@ -1,20 +1,23 @@
 // How a wallet's answer ends a session. The first answer wins: every transition
 // is one conditional UPDATE on an open, unexpired session, so a concurrent
 // answer that comes second matches no row and changes nothing.
-import { and, eq, gt, inArray, sql } from 'drizzle-orm';
+//
+// Each transition also writes the webhook outbox in the same statement
+// (db/webhook-outbox.ts): the event exists exactly when the change committed.
+import { and, eq, sql } from 'drizzle-orm';
 import { preparedFor, runRawStatement } from '@tessera/service-kit';
 import { OPEN_STATES } from '../domain/session-state.js';
-import { presentationResults, presentationSessions, type PresentationResultRow, type SessionRow } from './schema.js';
+import { presentationResults, type PresentationResultRow, type SessionRow } from './schema.js';
+import { decodeSessionRow } from './sessions.js';
 import type { VerifierDb } from './types.js';
+import { OUTBOX_SESSION_COLUMNS, webhookOutboxInsert } from './webhook-outbox.js';
 
 export interface VerifiedOutcome {
   presentations: Array<Record<string, unknown>>;
   credentialSets?: Array<Record<string, unknown>>;
 }
 
-function openAndUnexpired(id: string, now: Date) {
-  return and(eq(presentationSessions.id, id), inArray(presentationSessions.state, [...OPEN_STATES]), gt(presentationSessions.expiresAt, now));
-}
+const OPEN_STATE_LIST = OPEN_STATES.map((state) => `'${state}'`).join(', ');
 
 /**
  * `ResponseVerified` plus the result, in one statement (atomic, one round trip):
@@ -28,9 +31,10 @@ const MARK_RESPONSE_VERIFIED = `
   with settled as (
     update "verifier"."presentation_sessions"
     set state = 'ResponseVerified', error_code = null, error_message = null, response_code_hash = $1, updated_at = $2::timestamptz
-    where id = $3::uuid and state in (${OPEN_STATES.map((state) => `'${state}'`).join(', ')}) and expires_at > $2::timestamptz
-    returning id, org_id
-  )
+    where id = $3::uuid and state in (${OPEN_STATE_LIST}) and expires_at > $2::timestamptz
+    returning ${OUTBOX_SESSION_COLUMNS}
+  ),
+  outboxed as (${webhookOutboxInsert('settled', 'verified', '$2::timestamptz')})
   insert into "verifier"."presentation_results" (session_id, org_id, verified_at, presentations, credential_sets)
   select id, org_id, $2::timestamptz, $4::jsonb, $5::jsonb from settled
   returning session_id`;
@@ -57,14 +61,21 @@ export async function markResponseVerified(
   };
 }
 
+/** $1 error code, $2 error message, $3 now, $4 session id. */
+const MARK_RESPONSE_FAILED = `
+  with settled as (
+    update "verifier"."presentation_sessions"
+    set state = 'Error', error_code = $1, error_message = $2, updated_at = $3::timestamptz
+    where id = $4::uuid and state in (${OPEN_STATE_LIST}) and expires_at > $3::timestamptz
+    returning *
+  ),
+  outboxed as (${webhookOutboxInsert('settled', 'failed', '$3::timestamptz')})
+  select * from settled`;
+
 /** `Error` with a code and message (failed verification, wallet error). Undefined when another answer won. */
 export async function markResponseFailed(db: VerifierDb, params: { id: string; now: Date; code: string; message: string }): Promise<SessionRow | undefined> {
-  const [session] = await db
-    .update(presentationSessions)
-    .set({ state: 'Error', errorCode: params.code, errorMessage: params.message, updatedAt: params.now })
-    .where(openAndUnexpired(params.id, params.now))
-    .returning();
-  return session;
+  const [row] = await runRawStatement(db, MARK_RESPONSE_FAILED, [params.code, params.message, params.now.toISOString(), params.id]);
+  return row ? decodeSessionRow(row) : undefined;
 }
 
 export async function findPresentationResult(db: VerifierDb, params: { orgId: string; sessionId: string }): Promise<PresentationResultRow | undefined> {

@@ -2,13 +2,14 @@
 // `orgId`; the wallet endpoints find a session by its unguessable
 // `authorizationRequestId` alone, as the protocol has no organisation in it.
 // A session's template may be another organisation's (intent-based sessions).
-import { and, count, desc, eq, getTableColumns, gt, inArray, isNotNull, lte, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, getTableColumns, gt, inArray, isNotNull, sql, type SQL } from 'drizzle-orm';
 import type { SessionListQuery } from '@tessera/contracts';
 import { preparedFor, runRawStatement } from '@tessera/service-kit';
 import { OPEN_STATES } from '../domain/session-state.js';
 import { presentationSessions, sessionCounts, verificationTemplates, verifiers, type SessionRow } from './schema.js';
 import { toTrustAnchorMaterial, trustAnchorMaterialOf, type TrustAnchorMaterial } from './trust-anchors.js';
 import type { VerifierDb } from './types.js';
+import { OUTBOX_SESSION_COLUMNS, webhookOutboxInsert } from './webhook-outbox.js';
 
 export type NewSession = typeof presentationSessions.$inferInsert;
 
@@ -226,16 +227,76 @@ const updateRequestRetrieved = preparedFor((db: VerifierDb) =>
     .prepare('mark_request_retrieved'),
 );
 
-/** Persists expiry: open sessions past `expiresAt` become `Error`/SESSION_EXPIRED. Returns the rows changed. */
-export async function expireSessions(db: VerifierDb, params: { orgId?: string; id?: string; now: Date; message: string }): Promise<Array<{ id: string; orgId: string }>> {
-  const conditions: SQL[] = [inArray(presentationSessions.state, [...OPEN_STATES]), lte(presentationSessions.expiresAt, params.now)];
-  if (params.orgId) conditions.push(eq(presentationSessions.orgId, params.orgId));
-  if (params.id) conditions.push(eq(presentationSessions.id, params.id));
-  return db
-    .update(presentationSessions)
-    .set({ state: 'Error', errorCode: 'SESSION_EXPIRED', errorMessage: params.message, updatedAt: params.now })
-    .where(and(...conditions))
-    .returning({ id: presentationSessions.id, orgId: presentationSessions.orgId });
+export interface ExpireSessionsParams {
+  /** One session, or all of an organisation's (both may be given); neither: every organisation's (the sweeper). */
+  orgId?: string;
+  id?: string;
+  /** At most this many, oldest end first, skipping sessions another transaction holds (the sweeper on each replica). */
+  limit?: number;
+  now: Date;
+  message: string;
+}
+
+/**
+ * Persists expiry: open sessions past `expiresAt` become `Error`/SESSION_EXPIRED,
+ * and their webhook events are written in the same statement (db/webhook-outbox.ts).
+ * The state condition makes each session expire once, whoever runs this first.
+ * Returns the rows changed.
+ */
+export async function expireSessions(db: VerifierDb, params: ExpireSessionsParams): Promise<Array<{ id: string; orgId: string }>> {
+  const text = expireSessionsText(params.orgId !== undefined, params.id !== undefined, params.limit !== undefined);
+  const values: unknown[] = [params.now.toISOString(), params.message];
+  if (params.orgId !== undefined) values.push(params.orgId);
+  if (params.id !== undefined) values.push(params.id);
+  if (params.limit !== undefined) values.push(params.limit);
+  const rows = await runRawStatement<{ id: string; org_id: string }>(db, text, values);
+  return rows.map((row) => ({ id: row.id, orgId: row.org_id }));
+}
+
+const expireSessionsTexts = new Map<string, string>();
+
+/**
+ * The expiry statement for one combination of filters, written once: $1 now, $2
+ * message, then org id, session id and limit, each when given. With a limit, the
+ * sessions are picked FOR UPDATE SKIP LOCKED, so replicas sweeping together share
+ * the work instead of queueing on each other's rows.
+ */
+function expireSessionsText(byOrg: boolean, byId: boolean, limited: boolean): string {
+  const key = `${byOrg}|${byId}|${limited}`;
+  let text = expireSessionsTexts.get(key);
+  if (!text) {
+    let next = 3;
+    const filters = [`state in (${OPEN_STATES.map((state) => `'${state}'`).join(', ')})`, 'expires_at <= $1::timestamptz'];
+    if (byOrg) filters.push(`org_id = $${next++}`);
+    if (byId) filters.push(`id = $${next++}::uuid`);
+    const where = filters.join(' and ');
+    const target = limited
+      ? `id in (select id from "verifier"."presentation_sessions" where ${where} order by expires_at limit $${next++} for update skip locked) and ${where}`
+      : where;
+    text = `with expired as (
+        update "verifier"."presentation_sessions"
+        set state = 'Error', error_code = 'SESSION_EXPIRED', error_message = $2, updated_at = $1::timestamptz
+        where ${target}
+        returning ${OUTBOX_SESSION_COLUMNS}
+      ),
+      outboxed as (${webhookOutboxInsert('expired', 'expired', '$1::timestamptz')})
+      select id, org_id from expired`;
+    expireSessionsTexts.set(key, text);
+  }
+  return text;
+}
+
+/**
+ * A `presentation_sessions` row as a raw statement answers it (snake_case names,
+ * driver values) → the row Drizzle would answer, through each column's own decoding.
+ */
+export function decodeSessionRow(raw: Record<string, unknown>): SessionRow {
+  const row: Record<string, unknown> = {};
+  for (const [key, column] of Object.entries(sessionColumns)) {
+    const value = raw[column.name];
+    row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
+  }
+  return row as SessionRow;
 }
 
 /** The ecosystems whose trust lists open, unexpired sessions are verified against (read at start, across organisations). */

@@ -1,0 +1,170 @@
+// Webhook delivery (outbox) queries. Tenant scoping: the management reads and
+// writes take `orgId` and the webhook's id; the worker's claim and record work
+// across organisations by design (a replica delivers every organisation's events),
+// each row carrying its own webhook.
+import { and, count, desc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import { runRawStatement } from '@tessera/service-kit';
+import { webhookDeliveries, webhookDeliveryAttempts, webhooks, type WebhookDeliveryAttemptRow, type WebhookDeliveryRow } from './schema.js';
+import type { VerifierDb } from './types.js';
+
+/** A delivery a worker claimed, with where and how to send it. */
+export type ClaimedDelivery = Pick<
+  WebhookDeliveryRow,
+  'id' | 'webhookId' | 'orgId' | 'sessionId' | 'publicVerifierId' | 'eventType' | 'sessionState' | 'occurredAt' | 'retryFrom' | 'retryCount'
+> & { url: string; encryptedSecret: string };
+
+/**
+ * Claims up to `limit` due pending deliveries for this worker until `lockedUntil`:
+ * rows picked FOR UPDATE SKIP LOCKED, so two replicas polling together never take
+ * the same row, and marked with `claimToken` so only this claim writes their
+ * outcome. A claim that is never completed (the replica died) lapses at
+ * `lockedUntil`, and another replica takes the row.
+ */
+export async function claimDueDeliveries(db: VerifierDb, params: { now: Date; lockedUntil: Date; claimToken: string; limit: number }): Promise<ClaimedDelivery[]> {
+  const d = webhookDeliveries;
+  const due = db
+    .select({ id: d.id })
+    .from(d)
+    .where(and(eq(d.status, 'pending'), lte(d.nextAttemptAt, params.now), or(isNull(d.lockedUntil), lte(d.lockedUntil, params.now))))
+    .orderBy(d.nextAttemptAt)
+    .limit(params.limit)
+    .for('update', { skipLocked: true });
+  return db
+    .update(d)
+    .set({ lockedUntil: params.lockedUntil, claimToken: params.claimToken })
+    .from(webhooks)
+    .where(and(inArray(d.id, due), eq(webhooks.id, d.webhookId)))
+    .returning({
+      id: d.id,
+      webhookId: d.webhookId,
+      orgId: d.orgId,
+      sessionId: d.sessionId,
+      publicVerifierId: d.publicVerifierId,
+      eventType: d.eventType,
+      sessionState: d.sessionState,
+      occurredAt: d.occurredAt,
+      retryFrom: d.retryFrom,
+      retryCount: d.retryCount,
+      url: webhooks.url,
+      encryptedSecret: webhooks.encryptedSecret,
+    });
+}
+
+export interface RecordWebhookAttemptParams {
+  deliveryId: string;
+  claimToken: string;
+  attempt: { attemptedAt: Date; durationMs: number; statusCode?: number; error?: string; succeeded: boolean };
+  /** The delivery after this attempt. */
+  status: 'pending' | 'delivered' | 'failed';
+  nextAttemptAt: Date;
+  deliveredAt: Date | null;
+  retryCount: number;
+}
+
+/** $1 delivery, $2 attempted at, $3 duration, $4 status code, $5 error, $6 succeeded, $7 status, $8 next attempt, $9 delivered at, $10 retry count, $11 claim token. */
+const RECORD_ATTEMPT = `
+  with attempt as (
+    insert into "verifier"."webhook_delivery_attempts" (delivery_id, attempted_at, duration_ms, status_code, error, succeeded)
+    select id, $2::timestamptz, $3::integer, $4::integer, $5::text, $6::boolean from "verifier"."webhook_deliveries" where id = $1::uuid
+  ),
+  settled as (
+    update "verifier"."webhook_deliveries"
+    set status = $7::text, next_attempt_at = $8::timestamptz, delivered_at = coalesce($9::timestamptz, delivered_at), retry_count = $10::integer,
+        locked_until = null, claim_token = null
+    where id = $1::uuid and claim_token = $11::uuid
+    returning id
+  )
+  select exists (select 1 from settled) as settled`;
+
+/**
+ * Records one attempt and, when this claim still holds the row, the delivery's
+ * new state, in one statement. The attempt is kept even when the claim lapsed
+ * (the POST happened); the state is then left to the claim that holds it. A
+ * delivery deleted meanwhile (its webhook was) records nothing. Answers whether
+ * the state was written.
+ */
+export async function recordWebhookAttempt(db: VerifierDb, params: RecordWebhookAttemptParams): Promise<boolean> {
+  const { attempt } = params;
+  const [row] = await runRawStatement<{ settled: boolean }>(db, RECORD_ATTEMPT, [
+    params.deliveryId,
+    attempt.attemptedAt.toISOString(),
+    Math.max(0, Math.round(attempt.durationMs)),
+    attempt.statusCode ?? null,
+    attempt.error ?? null,
+    attempt.succeeded,
+    params.status,
+    params.nextAttemptAt.toISOString(),
+    params.deliveredAt?.toISOString() ?? null,
+    params.retryCount,
+    params.claimToken,
+  ]);
+  return row?.settled === true;
+}
+
+/** Attempts listed per delivery: the most recent ones. */
+export const ATTEMPTS_LISTED = 50;
+
+export type ListedDelivery = WebhookDeliveryRow & { attemptCount: number; attempts: WebhookDeliveryAttemptRow[] };
+
+/**
+ * A page of the webhook's deliveries (or the one named by `id`), newest first,
+ * each with its last `ATTEMPTS_LISTED` attempts (oldest first) and their count.
+ */
+export async function listWebhookDeliveries(
+  db: VerifierDb,
+  params: { orgId: string; webhookId: string; id?: string; limit: number; offset: number },
+): Promise<{ rows: ListedDelivery[]; total: number }> {
+  const d = webhookDeliveries;
+  const a = webhookDeliveryAttempts;
+  const where = and(eq(d.orgId, params.orgId), eq(d.webhookId, params.webhookId), params.id === undefined ? undefined : eq(d.id, params.id));
+  const rows = await db.select().from(d).where(where).orderBy(desc(d.createdAt), desc(d.id)).limit(params.limit).offset(params.offset);
+  const [total] = await db.select({ value: count() }).from(d).where(where);
+  if (rows.length === 0) return { rows: [], total: total?.value ?? 0 };
+  const ranked = db
+    .select({
+      id: a.id,
+      deliveryId: a.deliveryId,
+      attemptedAt: a.attemptedAt,
+      durationMs: a.durationMs,
+      statusCode: a.statusCode,
+      error: a.error,
+      succeeded: a.succeeded,
+      fromLast: sql<number>`row_number() over (partition by ${a.deliveryId} order by ${a.id} desc)`.as('from_last'),
+      total: sql<number>`count(*) over (partition by ${a.deliveryId})`.as('total'),
+    })
+    .from(a)
+    .where(
+      inArray(
+        a.deliveryId,
+        rows.map((row) => row.id),
+      ),
+    )
+    .as('ranked');
+  const attempts = await db.select().from(ranked).where(lte(ranked.fromLast, ATTEMPTS_LISTED)).orderBy(ranked.id);
+  return {
+    rows: rows.map((row) => {
+      const own = attempts.filter((attempt) => attempt.deliveryId === row.id);
+      return {
+        ...row,
+        attemptCount: Number(own[0]?.total ?? 0),
+        attempts: own.map(({ fromLast: _fromLast, total: _total, ...attempt }) => attempt),
+      };
+    }),
+    total: total?.value ?? 0,
+  };
+}
+
+/**
+ * Sends a delivery again: pending and due at `now`, with a new retry period and
+ * no claim, whatever its state (a delivered event is sent once more, a failed one
+ * retried again). Answers the row, or undefined when the webhook has no such delivery.
+ */
+export async function requeueWebhookDelivery(db: VerifierDb, params: { orgId: string; webhookId: string; id: string; now: Date }): Promise<WebhookDeliveryRow | undefined> {
+  const d = webhookDeliveries;
+  const [row] = await db
+    .update(d)
+    .set({ status: 'pending', nextAttemptAt: params.now, retryFrom: params.now, retryCount: 0, lockedUntil: null, claimToken: null })
+    .where(and(eq(d.orgId, params.orgId), eq(d.webhookId, params.webhookId), eq(d.id, params.id)))
+    .returning();
+  return row;
+}
