@@ -3,7 +3,7 @@
  * with jitter — the k-th retry after base·2^(k-1), capped at `maxDelayMs`, each
  * delay stretched by a random 0–25 % so replicas' retries of many events spread
  * out (never shortened: the first retry is never before `baseMs`) — for the
- * whole retry period: a delivery is given up only after an attempt that failed
+ * whole retry period: a delivery is given up only after an attempt that ended
  * at or after `retryFrom + periodMs`, so it is retried for at least the period.
  */
 export interface WebhookRetryPolicy {
@@ -17,8 +17,8 @@ export interface WebhookRetryPolicy {
 
 export interface NextWebhookAttemptInput {
   policy: WebhookRetryPolicy;
-  /** When the failed attempt started. */
-  attemptedAt: Date;
+  /** When the failed attempt ended (its answer, error or timeout): the backoff counts from here. */
+  failedAt: Date;
   /** Start of the retry period: the event's creation, or its last redelivery. */
   retryFrom: Date;
   /** Failed attempts since `retryFrom`, this one included (1 after the first failure). */
@@ -31,8 +31,8 @@ export type NextWebhookAttempt = { giveUp: true } | { giveUp: false; at: Date };
 
 export function nextWebhookAttempt(input: NextWebhookAttemptInput): NextWebhookAttempt {
   const { policy } = input;
-  if (input.attemptedAt.getTime() >= input.retryFrom.getTime() + policy.periodMs) return { giveUp: true };
-  return { giveUp: false, at: new Date(input.attemptedAt.getTime() + webhookRetryDelayMs(policy, input.failures, input.random ?? Math.random)) };
+  if (input.failedAt.getTime() >= input.retryFrom.getTime() + policy.periodMs) return { giveUp: true };
+  return { giveUp: false, at: new Date(input.failedAt.getTime() + webhookRetryDelayMs(policy, input.failures, input.random ?? Math.random)) };
 }
 
 /** The delay after the `failures`-th failed attempt, before jitter: base·2^(failures-1), capped. */

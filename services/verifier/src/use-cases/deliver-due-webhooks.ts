@@ -44,17 +44,18 @@ export async function deliverDueWebhooks(deps: DeliverDueWebhooksDeps, input: { 
 async function deliverOne(deps: DeliverDueWebhooksDeps, delivery: ClaimedDelivery, claimToken: string, signal: AbortSignal | undefined): Promise<void> {
   const attemptedAt = deps.clock();
   const outcome = await send(deps, delivery, attemptedAt, signal);
+  const endedAt = deps.clock();
   const succeeded = outcome.statusCode !== undefined && outcome.statusCode >= 200 && outcome.statusCode < 300;
   // An attempt abandoned because this replica stops is not the receiver's failure: due again at once, for another replica.
   const failures = succeeded || outcome.abandoned ? delivery.retryCount : delivery.retryCount + 1;
-  const next = succeeded ? undefined : outcome.abandoned ? ({ giveUp: false, at: attemptedAt } as const) : nextWebhookAttempt({ policy: deps.retry, attemptedAt, retryFrom: delivery.retryFrom, failures });
+  const next = succeeded ? undefined : outcome.abandoned ? ({ giveUp: false, at: endedAt } as const) : nextWebhookAttempt({ policy: deps.retry, failedAt: endedAt, retryFrom: delivery.retryFrom, failures });
   const status = succeeded ? 'delivered' : next?.giveUp === false ? 'pending' : 'failed';
   await recordWebhookAttempt(deps.db, {
     deliveryId: delivery.id,
     claimToken,
     attempt: { attemptedAt, succeeded, durationMs: outcome.durationMs, ...(outcome.statusCode !== undefined ? { statusCode: outcome.statusCode } : {}), ...(outcome.error ? { error: outcome.error } : {}) },
     status,
-    nextAttemptAt: next && !next.giveUp ? next.at : attemptedAt,
+    nextAttemptAt: next && !next.giveUp ? next.at : endedAt,
     deliveredAt: succeeded ? attemptedAt : null,
     retryCount: failures,
   });

@@ -29,6 +29,12 @@ const ROUTES: Array<[HttpMethod, string]> = [
   ['DELETE', 'trust-anchors/00000000-0000-4000-8000-000000000000'],
   ['GET', 'verifier-presentation-response?verificationPresentationId=00000000-0000-4000-8000-000000000000'],
   ['POST', 'verify-authorization-response'],
+  ['PUT', 'verifier/v1/webhook'],
+  ['GET', 'verifier/v1/webhook'],
+  ['DELETE', 'verifier/v1/webhook'],
+  ['POST', 'verifier/v1/webhook/rotate-secret'],
+  ['GET', 'verifier/v1/webhook/deliveries'],
+  ['POST', 'verifier/v1/webhook/deliveries/00000000-0000-4000-8000-000000000000/redeliver'],
 ];
 
 /** A route of ORG with `headers` only, and an invalid body where it takes one. */
