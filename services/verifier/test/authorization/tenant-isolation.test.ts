@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { describe, expect } from 'vitest';
 import { listRoutes, type FuzzRoute, type HttpMethod } from '@tessera/service-kit/testing';
-import { presentationResults, presentationSessions, signingKeys, trustAnchors, verificationTemplates, verifiers } from '../../src/db/schema.js';
+import { presentationResults, presentationSessions, signingKeys, trustAnchors, verificationTemplates, verifiers, webhookDeliveries, webhooks } from '../../src/db/schema.js';
 import { sdJwtQuery } from '../support/dcql-queries.js';
 import { e2eTest } from '../support/fixtures.js';
 import type { Harness } from '../support/harness.js';
@@ -63,10 +63,16 @@ const ROUTES: Record<string, Plan> = {
   'DELETE /trust-anchors/{id}': { expect: 404 },
   'GET /certificates/{keyType}': { expect: 'own' },
   'PUT /certificates/{keyType}': { expect: 'own', body: () => ({ certificateChainPem: 'not a chain', privateKeyPem: 'not a key' }) },
+  'PUT /verifier/{verifierId}/webhook': { expect: 404, body: () => ({ url: 'https://taken-over.example/hooks', events: ['presentation.verified'] }) },
+  'GET /verifier/{verifierId}/webhook': { expect: 404 },
+  'DELETE /verifier/{verifierId}/webhook': { expect: 404 },
+  'POST /verifier/{verifierId}/webhook/rotate-secret': { expect: 404 },
+  'GET /verifier/{verifierId}/webhook/deliveries': { expect: 404 },
+  'POST /verifier/{verifierId}/webhook/deliveries/{deliveryId}/redeliver': { expect: 404 },
 };
 
 function requestFor(route: FuzzRoute, orgId: string, plan: Plan, a: TenantA) {
-  const values: Record<string, string> = { orgId, verifierId: 'a-only-desk', templateId: a.templateId, id: a.anchorId, keyType: 'P256' };
+  const values: Record<string, string> = { orgId, verifierId: 'a-only-desk', templateId: a.templateId, id: a.anchorId, keyType: 'P256', deliveryId: randomUUID() };
   const path = route.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(values[name]!));
   const query = plan.query ? `?${new URLSearchParams(plan.query(a))}` : '';
   return { method: route.method as HttpMethod, path: `${path}${query}`, body: plan.body?.(a) };
@@ -82,6 +88,8 @@ async function snapshotA(h: Harness) {
     await db.select().from(presentationResults).where(eq(presentationResults.orgId, A)),
     await db.select().from(trustAnchors).where(eq(trustAnchors.orgId, A)),
     await db.select().from(signingKeys).where(eq(signingKeys.orgId, A)),
+    await db.select().from(webhooks).where(eq(webhooks.orgId, A)),
+    await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.orgId, A)),
   ]);
 }
 
@@ -100,6 +108,8 @@ const test = e2eTest().extend('tenantA', { scope: 'file' }, async ({ api, desk, 
   const vpToken = { pid: [await presentPid(await issuePid(e.issuer, holder), holder, { clientId: session.clientId, nonce: session.nonce, responseUri: session.responseUri!, responseMode: 'direct_post' })] };
   expect((await e.postForm(session.responseUri!, { vp_token: JSON.stringify(vpToken), state: session.payloadState })).status).toBe(200);
   const dcSessionId = (await e.createSession({ dcql: sdJwtQuery(), responseMode: 'dc_api', expectedOrigins: [ORIGIN] })).id;
+  // A's verifier a-only-desk has a webhook (none of its sessions ends here, so nothing is sent).
+  expect((await api('PUT', `/v1/orgs/${A}/oid4vp/verifier/a-only-desk/webhook`, { url: 'https://rp-a.example/hooks', events: ['presentation.verified'] })).status).toBe(200);
   // B: its own verifier with A's public verifierId, so "same name" never means "same resource".
   expect((await api('POST', `/v1/orgs/${B}/oid4vp/verifier`, { verifierId: desk }, { org: B })).status).toBe(201);
   return { verifierId: desk, templateId, sessionId: session.id, dcSessionId, anchorId, fingerprint, issuerCaPem: e.issuer.ca.pem };
@@ -113,7 +123,7 @@ describe('tenant isolation (verifier)', () => {
 
   test("B's owner with A's ids in B's path: 404 or B's own data, never A's; A's rows unchanged", { timeout: 60000 }, async ({ harness: h, api, tenantA: a }) => {
     const before = await snapshotA(h);
-    const secrets = [a.templateId, a.sessionId, a.dcSessionId, a.anchorId, a.fingerprint, 'a-only-desk', 'A template'];
+    const secrets = [a.templateId, a.sessionId, a.dcSessionId, a.anchorId, a.fingerprint, 'a-only-desk', 'A template', 'rp-a.example', 'whsec_'];
     for (const route of await orgRoutes(h)) {
       const plan = ROUTES[`${route.method} ${route.path.slice(PREFIX.length)}`]!;
       const { method, path, body } = requestFor(route, B, plan, a);
