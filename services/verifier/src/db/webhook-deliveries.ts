@@ -29,11 +29,13 @@ export async function claimDueDeliveries(db: VerifierDb, params: { now: Date; lo
     .orderBy(d.nextAttemptAt)
     .limit(params.limit)
     .for('update', { skipLocked: true });
+  const claimable = and(eq(d.status, 'pending'), lte(d.nextAttemptAt, params.now), or(isNull(d.lockedUntil), lte(d.lockedUntil, params.now)));
   return db
     .update(d)
     .set({ lockedUntil: params.lockedUntil, claimToken: params.claimToken })
     .from(webhooks)
-    .where(and(inArray(d.id, due), eq(webhooks.id, d.webhookId)))
+    // The rows picked are locked by this statement; the conditions are repeated for the row as updated.
+    .where(and(inArray(d.id, due), claimable, eq(webhooks.id, d.webhookId)))
     .returning({
       id: d.id,
       webhookId: d.webhookId,

@@ -1,7 +1,6 @@
 import { sessionUpdatedEvent } from '@tessera/contracts';
 import { subscribeEvents, type Logger, type MessageBus } from '@tessera/service-kit';
-import type { VerifierConfig } from '../config.js';
-import { webhookTargetPolicyOf } from '../config.js';
+import { webhookTargetPolicyOf, type VerifierConfig } from '../config.js';
 import type { KeyEncryptionKey } from '../crypto/key-encryption.js';
 import type { VerifierDb } from '../db/types.js';
 import type { Clock } from '../domain/clock.js';

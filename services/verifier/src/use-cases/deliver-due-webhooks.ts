@@ -37,7 +37,10 @@ export async function deliverDueWebhooks(deps: DeliverDueWebhooksDeps, input: { 
   const now = deps.clock();
   const claimToken = randomUUID();
   const claimed = await claimDueDeliveries(deps.db, { now, lockedUntil: new Date(now.getTime() + deps.claimMs), claimToken, limit: deps.batchSize });
-  await Promise.all(claimed.map((delivery) => deliverOne(deps, delivery, claimToken, input.signal)));
+  // Every delivery finishes (and is recorded) before the run ends, even when another one's record failed.
+  const settled = await Promise.allSettled(claimed.map((delivery) => deliverOne(deps, delivery, claimToken, input.signal)));
+  const failed = settled.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+  if (failed) throw failed.reason;
   return claimed.length === deps.batchSize;
 }
 

@@ -19,8 +19,12 @@ export interface RedeliverWebhookDeliveryDeps {
  */
 export async function redeliverWebhookDelivery(deps: RedeliverWebhookDeliveryDeps, input: { orgId: string; verifierId: string; deliveryId: string }): Promise<ListedDelivery> {
   const { webhook } = await findVerifierWebhook(deps.db, input);
-  const requeued = await requeueWebhookDelivery(deps.db, { orgId: input.orgId, webhookId: webhook.id, id: input.deliveryId, now: deps.clock() });
-  const [delivery] = requeued ? (await listWebhookDeliveries(deps.db, { orgId: input.orgId, webhookId: webhook.id, id: requeued.id, limit: 1, offset: 0 })).rows : [];
+  // One transaction: the requeued row stays locked until the answer is read, so no worker
+  // (which skips locked rows) sends it in between and the answer shows it as queued.
+  const delivery = await deps.db.transaction(async (tx) => {
+    const requeued = await requeueWebhookDelivery(tx, { orgId: input.orgId, webhookId: webhook.id, id: input.deliveryId, now: deps.clock() });
+    return requeued ? (await listWebhookDeliveries(tx, { orgId: input.orgId, webhookId: webhook.id, id: requeued.id, limit: 1, offset: 0 })).rows[0] : undefined;
+  });
   if (!delivery) throw notFound(`Verifier "${input.verifierId}"'s webhook has no delivery with this id.`, ErrorCode.WEBHOOK_DELIVERY_NOT_FOUND);
   deps.wakeDeliveries();
   return delivery;
