@@ -92,6 +92,9 @@ export function startEventStream(request: FastifyRequest, reply: FastifyReply, o
     'cache-control': 'no-store, no-transform',
     // nginx-style proxies buffer responses unless told not to; a buffered stream is no stream.
     'x-accel-buffering': 'no',
+    // The connection goes with the stream: a kept-alive socket would hold a closing server
+    // open until its keep-alive timeout, and a client reconnects on a new one anyway.
+    connection: 'close',
   });
   res.flushHeaders();
 
