@@ -66,6 +66,17 @@ describe('authorization and input (JSON refusals before any stream)', () => {
   });
 });
 
+describe('documentation', () => {
+  test('the OpenAPI document has the route with its text/event-stream answer, the event schema, 204 and the refusals', async ({ harness: h }) => {
+    const docs = await h.call('GET', '/docs/json');
+    const operation = docs.body.paths['/v1/orgs/{orgId}/oid4vp/verifier-presentation-events'].get;
+    expect(Object.keys(operation.responses).sort()).toEqual(['200', '204', '400', '401', '403', '404', '429']);
+    expect(operation.responses['200'].content['text/event-stream'].schema.properties).toMatchObject({ id: { format: 'uuid' }, state: expect.any(Object), error: expect.any(Object), changedAt: { format: 'date-time' } });
+    expect(operation.parameters.map((parameter: { in: string; name: string }) => `${parameter.in}:${parameter.name}`).sort()).toEqual(['header:last-event-id', 'path:orgId', 'query:id']);
+    expect(operation.security).toEqual([{ bearer: [] }]);
+  });
+});
+
 describe('limits', () => {
   test('over SSE_MAX_STREAMS_PER_ORG: 429 RATE_LIMITED with Retry-After; a closed stream frees its slot', async ({ lifecycle: { e2e: e, harness: h } }) => {
     const session = await e.createSession({ dcql: sdJwtQuery(), responseMode: 'direct_post' });
