@@ -22,6 +22,7 @@ const ROUTES: Array<[HttpMethod, string]> = [
   ['POST', 'presentation?verifierId=v1'],
   ['POST', 'intent-based-verification-presentation?verifierId=v1&ecosystemId=00000000-0000-4000-8000-000000000000'],
   ['GET', 'verifier-presentation'],
+  ['GET', 'verifier-presentation-events?id=00000000-0000-4000-8000-000000000000'],
   ['PUT', 'certificates/P256'],
   ['GET', 'certificates/ED25519'],
   ['POST', 'trust-anchors'],

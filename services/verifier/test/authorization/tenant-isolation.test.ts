@@ -56,6 +56,8 @@ const ROUTES: Record<string, Plan> = {
   'POST /presentation': { expect: 404, query: () => ({ verifierId: 'a-only-desk' }), body: () => ({ dcql: sdJwtQuery(), responseMode: 'direct_post' }) },
   'POST /intent-based-verification-presentation': { expect: 404, query: () => ({ verifierId: 'a-only-desk', ecosystemId: randomUUID() }), body: () => ({ intent: 'age-check', responseMode: 'direct_post' }) },
   'GET /verifier-presentation': { expect: 404, query: (a) => ({ id: a.sessionId }) },
+  // A 404 comes as JSON before any stream (app.inject cannot stream, so a 200 here would hang the test).
+  'GET /verifier-presentation-events': { expect: 404, query: (a) => ({ id: a.sessionId }) },
   'GET /verifier-presentation-response': { expect: 404, query: (a) => ({ verificationPresentationId: a.sessionId }) },
   'POST /verify-authorization-response': { expect: 404, body: (a) => ({ verificationSessionId: a.dcSessionId, authorizationResponse: { error: 'access_denied' }, origin: ORIGIN }) },
   'POST /trust-anchors': { expect: 'own', body: (a) => ({ certificatePem: a.issuerCaPem }) },

@@ -1,0 +1,74 @@
+import { describe, expect } from 'vitest';
+import { silentLogger } from '@tessera/service-kit/testing';
+import { markRequestRetrieved } from '../../src/db/sessions.js';
+import type { SessionStateRow } from '../../src/db/session-states.js';
+import { isTerminalState, parseLastEventId, stateEventId } from '../../src/domain/session-event-ids.js';
+import { toSessionStateEvent, type SessionStateEventOut } from '../../src/presenters/session-state-event.js';
+import { SessionEventHub } from '../../src/session-events/session-event-hub.js';
+import { followSessionEvents } from '../../src/use-cases/follow-session-events.js';
+import { sdJwtQuery } from '../support/dcql-queries.js';
+import { verifierTest as test } from '../support/fixtures.js';
+import { ORG, oid4vpPath } from '../support/management.js';
+
+// The rules of state events (pure), and the follow use case's race between
+// reading a session and starting the stream, against the real database.
+
+const row = (over: Partial<SessionStateRow> = {}): SessionStateRow => ({
+  id: '00000000-0000-4000-8000-000000000001',
+  orgId: ORG,
+  state: 'RequestCreated',
+  errorCode: null,
+  errorMessage: null,
+  updatedAt: new Date('2026-01-01T10:00:00Z'),
+  expiresAt: new Date('2026-01-01T10:05:00Z'),
+  ...over,
+});
+
+describe('event ids and Last-Event-ID', () => {
+  test('the state’s rank: 1, 2, 3 for both terminal states; terminal states end the stream', () => {
+    expect(['RequestCreated', 'RequestUriRetrieved', 'ResponseVerified', 'Error'].map((state) => stateEventId(state as never))).toEqual([1, 2, 3, 3]);
+    expect(['RequestCreated', 'RequestUriRetrieved', 'ResponseVerified', 'Error'].map((state) => isTerminalState(state as never))).toEqual([false, false, true, true]);
+  });
+
+  test('only ids we send are understood; anything else reads as no Last-Event-ID', () => {
+    expect(['1', '2', '3', ' 3 '].map(parseLastEventId)).toEqual([1, 2, 3, 3]);
+    expect([undefined, '', '0', '4', '03', '2.0', 'RequestCreated', '-1'].map(parseLastEventId)).toEqual(Array(8).fill(undefined));
+  });
+});
+
+describe('a state event', () => {
+  const inTime = new Date('2026-01-01T10:01:00Z');
+  const late = new Date('2026-01-01T10:06:00Z');
+
+  test('carries { id, state, changedAt = updatedAt }, and error once in Error', () => {
+    expect(toSessionStateEvent(row(), inTime)).toEqual({ eventId: 1, terminal: false, data: { id: row().id, state: 'RequestCreated', changedAt: '2026-01-01T10:00:00.000Z' } });
+    const failed = row({ state: 'Error', errorCode: 'WALLET_ERROR', errorMessage: 'declined', updatedAt: new Date('2026-01-01T10:02:00Z') });
+    expect(toSessionStateEvent(failed, late)).toEqual({ eventId: 3, terminal: true, data: { id: row().id, state: 'Error', error: { code: 'WALLET_ERROR', message: 'declined' }, changedAt: '2026-01-01T10:02:00.000Z' } });
+  });
+
+  test('an expired session reads Error/SESSION_EXPIRED changed at expiresAt, persisted or not', () => {
+    const unpersisted = toSessionStateEvent(row({ state: 'RequestUriRetrieved' }), late);
+    const persisted = toSessionStateEvent(row({ state: 'Error', errorCode: 'SESSION_EXPIRED', errorMessage: 'expired', updatedAt: late }), late);
+    for (const event of [unpersisted, persisted]) expect(event).toMatchObject({ eventId: 3, terminal: true, data: { state: 'Error', error: { code: 'SESSION_EXPIRED' }, changedAt: '2026-01-01T10:05:00.000Z' } });
+  });
+});
+
+describe('following a session', () => {
+  test('a change announced after the read but before the stream starts is what the stream sends first', async ({ harness: h, api, desk }) => {
+    const created = await api('POST', `${oid4vpPath()}/presentation?verifierId=${desk}`, { dcql: sdJwtQuery(), responseMode: 'direct_post' });
+    const id = created.body.data.id as string;
+    const db = h.testDb.database.db;
+    const hub = new SessionEventHub({ db, bus: h.bus, clock: () => new Date(), logger: silentLogger(), maxStreamsPerOrg: 10, resyncMs: 60_000 });
+    const followed = await followSessionEvents({ db, bus: h.bus, clock: () => new Date(), hub }, { orgId: ORG, id });
+    expect(followed.kind).toBe('follow');
+    if (followed.kind !== 'follow') return;
+    // Another replica moves the session; its event reaches this hub before the route starts the stream.
+    expect(await markRequestRetrieved(db, { id, now: new Date() })).toBeDefined();
+    await hub.changed(id);
+    const sent: SessionStateEventOut[] = [];
+    followed.follower.start((event) => sent.push(event));
+    expect(sent.map((event) => [event.eventId, event.data.state])).toEqual([[2, 'RequestUriRetrieved']]);
+    followed.follower.stop();
+    expect(hub.stats()).toEqual({ sessions: 0, listeners: 0, expiryTimers: 0, streamsPerOrg: {} });
+  });
+});
