@@ -176,6 +176,22 @@ export const PresentationSessionSchema = Type.Object({
 });
 export type PresentationSession = Static<typeof PresentationSessionSchema>;
 
+/**
+ * The `data` of a `state` event on `GET verifier-presentation-events` (server-sent
+ * events): the session's state when it changed; `error` once in `Error`.
+ */
+export const SessionStateEventSchema = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  state: SessionStateSchema,
+  error: Type.Optional(SessionErrorSchema),
+  changedAt: Type.String({ format: 'date-time' }),
+});
+export type SessionStateEvent = Static<typeof SessionStateEventSchema>;
+
+/** `GET verifier-presentation-events`: the session followed. */
+export const SessionEventsQuerySchema = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) });
+export type SessionEventsQuery = Static<typeof SessionEventsQuerySchema>;
+
 /** What the browser hands to `navigator.credentials.get` (OpenID4VP 1.0 Appendix A). */
 export const DcApiRequestSchema = Type.Object({
   protocol: Type.Literal('openid4vp-v1-signed'),

@@ -10,6 +10,7 @@ import { installErrorHandling } from './error-handler.js';
 import { computeSecurityHeaders } from './security-headers.js';
 import { quietLogLevel, registerHealthRoutes, type ReadinessCheck } from './health.js';
 import { parseTrustProxy } from './config.js';
+import { installEventStreams } from './event-stream.js';
 import type { Logger } from './logger.js';
 
 export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
@@ -70,6 +71,8 @@ export async function createApp(options: CreateAppOptions): Promise<App> {
 
   // Declared up front so every request object has the same shape (Fastify's decorateRequest).
   app.decorateRequest('principal', null);
+  // Event streams (`startEventStream`) end when the app closes, so a shutdown never waits on them.
+  installEventStreams(app);
 
   // Management APIs take JSON only; a route that takes another type registers its parser.
   app.removeContentTypeParser('text/plain');

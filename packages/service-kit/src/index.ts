@@ -5,6 +5,7 @@ export * from './logger.js';
 export * from './create-app.js';
 export * from './health.js';
 export * from './envelope.js';
+export * from './event-stream.js';
 export * from './shutdown.js';
 export * from './db/database.js';
 export * from './db/migrate.js';

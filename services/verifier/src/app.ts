@@ -1,5 +1,6 @@
 import rateLimit from '@fastify/rate-limit';
 import { createApp, type App, type Database, type Logger, type MessageBus, type TokenVerifier } from '@tessera/service-kit';
+import { subscribeSessionUpdates } from './bus/session-updated-subscriber.js';
 import { serveVerificationTemplateGet } from './bus/verification-template-responder.js';
 import { publicBaseUrlOf, statusListNetworkPolicyOf, type VerifierConfig } from './config.js';
 import type { KeyEncryptionKey } from './crypto/key-encryption.js';
@@ -10,6 +11,7 @@ import { registerCertificateRoutes } from './routes/certificates.js';
 import { registerManagementRoutes } from './routes/management.js';
 import { registerPlatformCaRoute } from './routes/platform-ca.js';
 import { registerPresentationResponseRoutes } from './routes/presentation-responses.js';
+import { registerPresentationSessionEventRoutes } from './routes/presentation-session-events.js';
 import { registerPresentationSessionRoutes } from './routes/presentation-sessions.js';
 import { registerPresentationRoutes } from './routes/presentations.js';
 import { rateLimitError } from './routes/public-errors.js';
@@ -22,6 +24,7 @@ import { createTrustStoreLoader, type TrustedIssuer } from './use-cases/steps/lo
 import { createStatusListChecker, createVerificationCache, type VerificationCache } from './verification/index.js';
 import { listTrustEcosystemsOfOpenSessions } from './db/sessions.js';
 import { TrustListSnapshots } from './trust-lists/trust-list-snapshots.js';
+import { SessionEventHub } from './session-events/session-event-hub.js';
 
 export interface VerifierAppDeps {
   config: VerifierConfig;
@@ -42,6 +45,8 @@ export interface VerifierAppDeps {
   verificationCache?: VerificationCache;
   /** Called with the replica's trust-list snapshots once built (tests look into them). */
   onTrustLists?: (trustLists: TrustListSnapshots) => void;
+  /** Called with the replica's session event hub once built (tests look into it). */
+  onSessionEvents?: (hub: SessionEventHub) => void;
 }
 
 /**
@@ -64,6 +69,9 @@ export async function buildApp(deps: VerifierAppDeps): Promise<App> {
   // One per app: the ecosystem trust lists this replica follows (trust-lists/trust-list-snapshots.ts).
   const trustLists = new TrustListSnapshots({ bus, clock, logger, cache: verificationCache, timeoutMs: config.ECOSYSTEM_TIMEOUT_MS, refreshMs: config.TRUST_LIST_REFRESH_MS });
   deps.onTrustLists?.(trustLists);
+  // One per app: the sessions this replica's event streams follow, fed by one NATS subscription.
+  const sessionEvents = new SessionEventHub({ db, bus, clock, logger, maxStreamsPerOrg: config.SSE_MAX_STREAMS_PER_ORG, resyncMs: config.SSE_HEARTBEAT_MS });
+  deps.onSessionEvents?.(sessionEvents);
   const verificationDeps = {
     trustLists,
     loadTrustStore: createTrustStoreLoader({ db, trustedIssuers: (deps.trustedIssuers ?? []).map((entry) => (typeof entry === 'string' ? { certificatePem: entry } : entry)) }),
@@ -118,6 +126,14 @@ export async function buildApp(deps: VerifierAppDeps): Promise<App> {
           trustLists,
         }),
       (api) => registerPresentationSessionRoutes(api, { db, bus, clock }),
+      (api) =>
+        registerPresentationSessionEventRoutes(api, {
+          db,
+          bus,
+          clock,
+          hub: sessionEvents,
+          stream: { heartbeatMs: config.SSE_HEARTBEAT_MS, idleTimeoutMs: config.SSE_IDLE_TIMEOUT_MS, maxDurationMs: config.SSE_MAX_STREAM_MS },
+        }),
       (api) => registerCertificateRoutes(api, { db, keyEncryptionKey, clock, loadSigningMaterial }),
       (api) => registerTrustAnchorRoutes(api, { db, clock }),
       (api) => registerPresentationResponseRoutes(api, answerDeps),
@@ -127,14 +143,20 @@ export async function buildApp(deps: VerifierAppDeps): Promise<App> {
   await registerWalletRoutes(app, { requests: { db, bus, clock, loadSigningMaterial, logger, sessionLimits }, responses: answerDeps, rateLimit: walletRateLimit });
   let stopResponder = () => {};
   let stopTrustLists = () => {};
+  let stopSessionUpdates = () => {};
+  let stopSessionResync = () => {};
   app.addHook('onClose', async () => {
     stopResponder();
     stopTrustLists();
+    stopSessionUpdates();
+    stopSessionResync();
   });
   await app.ready();
   // The responder starts once the app is built, so a failed build leaves nothing answering.
   stopResponder = serveVerificationTemplateGet(bus, { db, logger });
   stopTrustLists = trustLists.start();
+  stopSessionUpdates = subscribeSessionUpdates(bus, { logger, onUpdated: (sessionId) => sessionEvents.changed(sessionId) });
+  stopSessionResync = sessionEvents.start();
   // At start, the lists open sessions will be verified against, fetched in the background:
   // a start does not wait for (or fail on) the ecosystem service; a verification that
   // finds no current list fetches it then, or answers 503.

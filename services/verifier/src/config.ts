@@ -35,6 +35,21 @@ export const VerifierConfigSchema = Type.Object({
   SESSION_REQUEST_FETCH_LIMIT: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 10 }),
   /** Answers (wallet response endpoint, DC API verify-authorization-response) per session and window. */
   SESSION_RESPONSE_LIMIT: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 5 }),
+  /**
+   * Session event streams (`GET verifier-presentation-events`) one organisation may hold
+   * open on one replica at once; one more is 429 RATE_LIMITED with Retry-After.
+   */
+  SSE_MAX_STREAMS_PER_ORG: Type.Integer({ minimum: 1, maximum: 100_000, default: 100 }),
+  /**
+   * A heartbeat comment on every open session event stream this often; at the same pace
+   * the replica re-reads the sessions its streams follow (a change whose event core NATS
+   * dropped reaches the stream within one interval).
+   */
+  SSE_HEARTBEAT_MS: Type.Integer({ minimum: 100, maximum: 300_000, default: 15_000 }),
+  /** A session event stream that sent no event for this long ends (the client may reconnect with Last-Event-ID). */
+  SSE_IDLE_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 86_400_000, default: 300_000 }),
+  /** Longest a session event stream stays open, whatever it sent. */
+  SSE_MAX_STREAM_MS: Type.Integer({ minimum: 100, maximum: 86_400_000, default: 3_600_000 }),
   /** Timeout of requests to the ecosystem service over NATS. */
   ECOSYSTEM_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 30_000, default: 2000 }),
   /**

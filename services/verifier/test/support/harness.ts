@@ -18,6 +18,7 @@ import type { PlatformCa } from '../../src/crypto/platform-ca.js';
 import { MIGRATIONS_FOLDER } from '../../src/db/migrations-folder.js';
 import { schema, type VerifierDbSchema } from '../../src/db/schema.js';
 import { openKeyStore } from '../../src/use-cases/open-key-store.js';
+import type { SessionEventHub } from '../../src/session-events/session-event-hub.js';
 import type { TrustListSnapshots } from '../../src/trust-lists/trust-list-snapshots.js';
 import type { VerificationCache } from '../../src/verification/index.js';
 
@@ -66,6 +67,8 @@ export interface Harness {
   clock: { offsetMs: number };
   /** The app's ecosystem trust-list snapshots (which lists it holds, at which sequence). */
   trustLists: TrustListSnapshots;
+  /** The app's session event hub (what its event streams follow). */
+  sessionEventHub: SessionEventHub;
   /** Bearer header for a caller with `roles` (`verifier` unless given) in `orgId`. */
   auth(orgId: string, roles?: string[]): Promise<{ authorization: string }>;
   /** Closes the app, its bus and its database (dropped when the harness made it), then `afterClose`. */
@@ -103,6 +106,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
   const ca = await openKeyStore({ db: testDb.database.db, keyEncryptionKey }, { config, now: new Date() });
   const clock = { offsetMs: 0 };
   let trustLists: TrustListSnapshots | undefined;
+  let sessionEventHub: SessionEventHub | undefined;
   const app = await buildApp({
     config,
     database: testDb.database,
@@ -115,6 +119,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     ...(options.trustedIssuers ? { trustedIssuers: options.trustedIssuers } : {}),
     ...(options.verificationCache ? { verificationCache: options.verificationCache } : {}),
     onTrustLists: (built) => (trustLists = built),
+    onSessionEvents: (built) => (sessionEventHub = built),
   });
   return {
     app,
@@ -128,6 +133,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     keyEncryptionKey,
     clock,
     trustLists: trustLists!,
+    sessionEventHub: sessionEventHub!,
     auth: (orgId, roles = ['verifier']) => idp.authHeader(orgId, roles),
     close: async () => {
       await app.close();

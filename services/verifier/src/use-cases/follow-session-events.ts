@@ -1,0 +1,105 @@
+import { isUuid } from '@tessera/service-kit';
+import { findSessionState } from '../db/session-states.js';
+import type { Clock } from '../domain/clock.js';
+import { presentationSessionNotFound, RetryLaterError } from '../domain/errors.js';
+import { isOpenState } from '../domain/session-state.js';
+import { toSessionStateEvent, type SessionStateEventOut } from '../presenters/session-state-event.js';
+import type { SessionEventHub } from '../session-events/session-event-hub.js';
+import { persistSessionExpiry, type PersistSessionExpiryDeps } from './steps/persist-session-expiry.js';
+
+export interface FollowSessionEventsDeps extends PersistSessionExpiryDeps {
+  clock: Clock;
+  hub: SessionEventHub;
+}
+
+export interface FollowSessionEventsInput {
+  orgId: string;
+  id: string;
+  /** The event id the client last received (Last-Event-ID), parsed. */
+  lastEventId?: number;
+  requestId?: string;
+}
+
+/** A followed session: `start` delivers its states newer than the client has; `stop` frees everything (idempotent). */
+export interface SessionEventFollower {
+  /**
+   * Sends, through `sink`, the current state at once when the client lacks it, then
+   * each newer state once, in order; after a terminal state nothing follows and the
+   * follower has stopped itself.
+   */
+  start(sink: (event: SessionStateEventOut) => void): void;
+  stop(): void;
+}
+
+/** The client already has the session's terminal state: nothing will ever follow (the route answers 204). */
+export type FollowSessionEventsResult = { kind: 'follow'; follower: SessionEventFollower } | { kind: 'up-to-date' };
+
+/** Retry-After of a refused stream: slots free as sessions end and clients leave, not on a schedule. */
+export const STREAM_LIMIT_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * `GET verifier-presentation-events`: follows one of the organisation's sessions.
+ * The follower is registered with the replica's hub BEFORE the session is read, so a
+ * change committed between the read and the registration cannot be missed: it is
+ * either in what was read or announced to the follower afterwards. Expiry is
+ * persisted first (as `GET verifier-presentation` does). An unknown, another
+ * organisation's or malformed id is 404; over the organisation's stream limit 429.
+ */
+export async function followSessionEvents(deps: FollowSessionEventsDeps, input: FollowSessionEventsInput): Promise<FollowSessionEventsResult> {
+  const { orgId, id } = input;
+  if (!isUuid(id)) throw presentationSessionNotFound();
+  const release = deps.hub.admit(orgId);
+  if (!release) throw new RetryLaterError('The organisation has as many session event streams open as it may; close one or try again shortly.', STREAM_LIMIT_RETRY_AFTER_SECONDS);
+
+  let lastSent = input.lastEventId ?? 0;
+  let sink: ((event: SessionStateEventOut) => void) | undefined;
+  // The newest state announced before `start` (the registration precedes the read).
+  let early: SessionStateEventOut | undefined;
+  let stopped = false;
+  const newer = (event: SessionStateEventOut | undefined) => event !== undefined && event.eventId > lastSent;
+  const emit = (event: SessionStateEventOut) => {
+    if (stopped || !sink || !newer(event)) return;
+    lastSent = event.eventId;
+    sink(event);
+    if (event.terminal) stop();
+  };
+  const unfollow = deps.hub.follow({ id, orgId }, (row) => {
+    const event = toSessionStateEvent(row, deps.clock());
+    if (sink) emit(event);
+    else if (!early || event.eventId > early.eventId) early = event;
+  });
+  function stop() {
+    if (stopped) return;
+    stopped = true;
+    unfollow();
+    release!();
+  }
+
+  try {
+    const now = deps.clock();
+    await persistSessionExpiry(deps, { orgId, id, now, requestId: input.requestId });
+    const row = await findSessionState(deps.db, { orgId, id });
+    if (!row) throw presentationSessionNotFound();
+    const current = toSessionStateEvent(row, now);
+    const latest = () => (early && early.eventId > current.eventId ? early : current);
+    if (latest().terminal && !newer(latest())) {
+      stop();
+      return { kind: 'up-to-date' };
+    }
+    if (isOpenState(row.state)) deps.hub.watchExpiry(id, row.expiresAt);
+    return {
+      kind: 'follow',
+      follower: {
+        start(given) {
+          if (stopped || sink) return;
+          sink = given;
+          emit(latest());
+        },
+        stop,
+      },
+    };
+  } catch (error) {
+    stop();
+    throw error;
+  }
+}
