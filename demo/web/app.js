@@ -5,6 +5,8 @@
 
 const $ = (id) => document.getElementById(id);
 const TERMINAL = new Set(['ResponseVerified', 'Error']);
+/** What describes the credential rather than its holder (JWT and SD-JWT VC registered claims): shown apart from the claims. */
+const CREDENTIAL_FIELDS = new Set(['iss', 'vct', 'iat', 'nbf', 'exp', 'status', 'cnf']);
 const STATE_TEXT = {
   RequestCreated: 'Waiting for your wallet…',
   RequestUriRetrieved: 'Your wallet has the request. Waiting for its answer…',
@@ -44,6 +46,8 @@ function reset() {
   $('claims').replaceChildren();
   $('issuer').textContent = '';
   $('qr-code').removeAttribute('src');
+  $('qr-figure').classList.remove('spent');
+  $('qr-caption').textContent = 'Scan this code with your wallet app.';
   document.body.removeAttribute('data-session-id');
 }
 
@@ -51,7 +55,16 @@ function setBusy(busy) {
   for (const id of ['start-button', 'dc-api-button']) $(id).disabled = busy;
 }
 
+/** The request is answered or over: it cannot be used again. */
+function retireRequest() {
+  $('demo-wallet').hidden = true;
+  $('same-device').hidden = true;
+  $('qr-figure').classList.add('spent');
+  $('qr-caption').textContent = 'This request is closed: start a new one to present again.';
+}
+
 function showRefusal(error) {
+  retireRequest();
   $('result').hidden = false;
   $('refused').hidden = false;
   $('error-code').textContent = error?.code ?? 'ERROR';
@@ -61,10 +74,12 @@ function showRefusal(error) {
 }
 
 function showClaims(result) {
+  retireRequest();
   const list = $('claims');
   list.replaceChildren();
   for (const presentation of result.presentations ?? []) {
     for (const [name, value] of Object.entries(presentation.claims ?? {})) {
+      if (CREDENTIAL_FIELDS.has(name)) continue;
       const term = document.createElement('dt');
       term.textContent = name;
       const detail = document.createElement('dd');
@@ -72,8 +87,10 @@ function showClaims(result) {
       detail.dataset.claim = name;
       list.append(term, detail);
     }
+    const type = presentation.vct ?? presentation.doctype;
+    const validUntil = presentation.validUntil ? `, valid until ${new Date(presentation.validUntil).toLocaleDateString()}` : '';
     const trustedThrough = presentation.trustedEntityName ? `, trusted through ${presentation.trustedEntityName}` : '';
-    if (presentation.issuer) $('issuer').textContent = `Issued by ${presentation.issuer}${trustedThrough}.`;
+    $('issuer').textContent = `Credential ${type}, issued by ${presentation.issuer}${validUntil}${trustedThrough}.`;
   }
   $('result').hidden = false;
   $('verified').hidden = false;
@@ -228,6 +245,11 @@ async function setRevoked(event) {
   }
 }
 
+async function showRevoked() {
+  const answer = await api('GET', '/api/demo-credential/status');
+  if (answer.ok) $('revoked').checked = answer.body.data.revoked;
+}
+
 $('start-form').addEventListener('submit', startWithRequestUri);
 $('dc-api-button').addEventListener('click', startWithBrowserWallet);
 $('demo-wallet-button').addEventListener('click', answerWithDemoWallet);
@@ -236,5 +258,6 @@ if (window.matchMedia('(hover: none) and (pointer: coarse)').matches) {
   // On a phone the wallet is on this device: offer the link first.
   document.querySelector('input[name="flow"][value="same-device"]').checked = true;
 }
+void showRevoked();
 const responseCode = new URLSearchParams(location.search).get('response_code');
 if (responseCode) void concludeSameDevice(responseCode);

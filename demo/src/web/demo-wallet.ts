@@ -8,6 +8,9 @@ import { answerDcApiRequest, fetchAuthorizationRequest, postResponse, presentSdJ
  * only"). A real relying party's backend has none of this: its users' wallets answer.
  */
 export class DemoWallet {
+  /** What the issuer's status list says of the credential now. */
+  revoked = false;
+
   constructor(
     private readonly held: DemoWalletCredential,
     /** The platform CA that request-signing certificates chain to. */
@@ -28,7 +31,8 @@ export class DemoWallet {
   }
 
   /** The issuer revokes (or reinstates) the credential; verifiers see it within the list's one-second ttl. */
-  setRevoked(revoked: boolean): Promise<void> {
-    return this.statusList.setStatus(this.statusIndex, revoked ? 1 : 0);
+  async setRevoked(revoked: boolean): Promise<void> {
+    await this.statusList.setStatus(this.statusIndex, revoked ? 1 : 0);
+    this.revoked = revoked;
   }
 }

@@ -8,7 +8,7 @@ import { forwardDcApiResponse } from './routes/forward-dc-api-response.js';
 import { presentationQrCode } from './routes/presentation-qr-code.js';
 import { readPresentationResult } from './routes/read-presentation-result.js';
 import { readSameDeviceResult } from './routes/read-same-device-result.js';
-import { setDemoCredentialStatus } from './routes/set-demo-credential-status.js';
+import { readDemoCredentialStatus, setDemoCredentialStatus } from './routes/demo-credential-status.js';
 import { serveStaticFile } from './static-files.js';
 
 const SESSION = '(?<id>[0-9a-f-]{36})';
@@ -20,6 +20,7 @@ const ROUTES: Array<{ method: string; path: RegExp; route: PageRoute }> = [
   { method: 'POST', path: new RegExp(`^/api/presentations/${SESSION}/dc-api-response$`), route: forwardDcApiResponse },
   { method: 'POST', path: new RegExp(`^/api/presentations/${SESSION}/demo-wallet$`), route: answerWithDemoWallet },
   { method: 'GET', path: /^\/api\/same-device-result$/, route: readSameDeviceResult },
+  { method: 'GET', path: /^\/api\/demo-credential\/status$/, route: readDemoCredentialStatus },
   { method: 'PUT', path: /^\/api\/demo-credential\/status$/, route: setDemoCredentialStatus },
 ];
 

@@ -82,7 +82,7 @@ describe.skipIf(missingChromium(SUITE))(SUITE, () => {
     expect(await claimsOnPage(page)).toEqual({ age_over_18: 'true', given_name: 'Alex' });
     expect(await page.getByRole('status').getAttribute('data-state')).toBe('ResponseVerified');
     // Pushed, not polled: one event stream, and the result read once, after it said ResponseVerified.
-    expect(pathsOf(calls)).toEqual([
+    expect(pathsOf(calls).filter((path) => path.includes('/api/presentations'))).toEqual([
       'POST /api/presentations',
       `GET /api/presentations/${sessionId}/qr.svg`,
       `GET /api/presentations/${sessionId}/events`,
@@ -126,12 +126,18 @@ describe.skipIf(missingChromium(SUITE))(SUITE, () => {
   }, 60000);
 
   it('(c) a revoked credential: the page shows the refusal', async () => {
-    await web.demoWallet.setRevoked(true);
+    const { page, calls } = await openPage();
     try {
+      // The demo issuer's control on the page revokes the credential.
+      await page.goto(web.url);
+      const revoked = page.waitForResponse((response) => response.url().endsWith('/api/demo-credential/status') && response.request().method() === 'PUT');
+      await page.getByLabel('The demo credential is revoked').check();
+      expect((await revoked).status()).toBe(200);
+      expect(web.demoWallet.revoked).toBe(true);
       // The list's ttl is one second: the verifier may serve its cached copy until then.
       await new Promise((resolve) => setTimeout(resolve, 1500));
-      const { page, calls } = await openPage();
       const requestUri = await showQrCode(page, 'direct');
+      expect(await page.getByLabel('The demo credential is revoked').isChecked()).toBe(true);
       await web.demoWallet.answerRequest(requestUri);
 
       await page.getByText('Not verified.').waitFor();
@@ -139,8 +145,8 @@ describe.skipIf(missingChromium(SUITE))(SUITE, () => {
       expect(await page.locator('#claims dd').count()).toBe(0);
       expect(pathsOf(calls).some((path) => path.endsWith('/result'))).toBe(false);
       await page.screenshot({ path: join(OUTPUT_DIR, 'revoked-refused.png'), fullPage: true });
-      await page.close();
     } finally {
+      await page.close();
       await web.demoWallet.setRevoked(false);
     }
   }, 60000);
@@ -156,6 +162,8 @@ describe.skipIf(missingChromium(SUITE))(SUITE, () => {
     expect(await link.getAttribute('href')).toMatch(/^openid4vp:\/\/\?/);
     expect(await page.locator('#qr-figure').isHidden()).toBe(true);
 
+    const sessionId = await page.locator('body').getAttribute('data-session-id');
+
     // The demo wallet answers; the page follows its redirect back, as the wallet app would.
     await page.getByRole('button', { name: 'Let the demo wallet answer' }).click();
     await page.getByText('Verified: the wallet proved these claims.').waitFor();
@@ -165,6 +173,9 @@ describe.skipIf(missingChromium(SUITE))(SUITE, () => {
     expect(paths).toContain('GET /api/same-device-result');
     expect(paths.some((path) => path.endsWith('/result'))).toBe(false);
     expect(new URL(page.url()).search).toBe('');
+    // Nor can this browser read it by the session id: only the redirect's code opens it.
+    const byId = await page.evaluate(async (id) => (await fetch(`/api/presentations/${id}/result`)).json(), sessionId);
+    expect(byId).toMatchObject({ statusCode: 409, code: 'RESPONSE_CODE_REQUIRED' });
 
     // A redirect carrying a code that is not this browser's session's: refused, nothing shown.
     await page.goto(`${web.url}?response_code=${'A'.repeat(43)}`);
@@ -193,5 +204,16 @@ describe.skipIf(missingChromium(SUITE))(SUITE, () => {
     const bad = await fetch(new URL('/api/presentations', web.url), { method: 'POST', headers: { 'content-type': 'application/json', origin: new URL(web.url).origin }, body: JSON.stringify({ request: 'everything', flow: 'dc-api' }) });
     expect(bad.status).toBe(400);
     expect(await bad.json()).toMatchObject({ statusCode: 400, code: 'VALIDATION_FAILED', message: expect.stringContaining('request must be one of') });
+
+    // Malformed input from the page's own origin: a clear 4xx, nothing started.
+    const origin = new URL(web.url).origin;
+    const send = (path: string, init: RequestInit) => fetch(new URL(path, web.url), { ...init, headers: { origin, ...(init.headers as Record<string, string>) } });
+    const codeOf = async (response: Response) => [response.status, ((await response.json()) as { code: string }).code];
+    expect(await codeOf(await send('/api/presentations', { method: 'POST', body: 'request=intent' }))).toEqual([415, 'UNSUPPORTED_MEDIA_TYPE']);
+    expect(await codeOf(await send('/api/presentations', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"request":' }))).toEqual([400, 'VALIDATION_FAILED']);
+    expect(await codeOf(await send('/api/presentations', { method: 'POST', headers: { 'content-type': 'application/json' }, body: `"${'x'.repeat(300 * 1024)}"` }))).toEqual([413, 'BODY_TOO_LARGE']);
+    expect(await codeOf(await send('/api/presentations', { method: 'DELETE' }))).toEqual([405, 'METHOD_NOT_ALLOWED']);
+    expect(await codeOf(await send('/nowhere', { method: 'GET' }))).toEqual([404, 'NOT_FOUND']);
+    expect(await codeOf(await send('/api/same-device-result', { method: 'GET' }))).toEqual([400, 'VALIDATION_FAILED']);
   }, 60000);
 });
