@@ -8,7 +8,7 @@
 // rejected as revoked.
 import { randomBytes } from 'node:crypto';
 import qrcode from 'qrcode-terminal';
-import { issueDemoCredential, DEMO_VCT } from './demo-credential.js';
+import { DEMO_VCT, issueDemoCredential } from './demo-credential.js';
 import { callJson, waitUntilUp } from './http.js';
 import { createDemoIssuer } from './issuer.js';
 import { bold, green, printDetail, printStep, red } from './print.js';
@@ -20,7 +20,6 @@ import { fetchAuthorizationRequest, postResponse, presentSdJwtVc } from './walle
 const urls = serviceUrlsFromEnv();
 const { verifier: VERIFIER, ecosystem: ECOSYSTEM, statusList: STATUS_LIST } = urls;
 const DATA_DIR = dataDirFromEnv();
-const VCT = DEMO_VCT;
 const STATUS_INDEX = 3;
 
 async function main(): Promise<void> {
@@ -49,7 +48,7 @@ async function main(): Promise<void> {
 
   /** An intent-based session, shown as a link and QR code: what a shop's till would display. */
   const requestPresentation = async (label: string) => {
-    const created = await callJson('POST', `${org('intent-based-verification-presentation')}?verifierId=demo-shop&ecosystemId=${ecosystemId}`, {
+    const created = await callJson('POST', `${org('intent-based-verification-presentation')}?verifierId=${rp.verifierId}&ecosystemId=${ecosystemId}`, {
       token: owner,
       body: { intent: DEMO_INTENT, responseMode: 'direct_post' },
     });
@@ -80,11 +79,11 @@ async function main(): Promise<void> {
   const registry = `${ECOSYSTEM}/v1/ecosystem/${ecosystemId}`;
   const entity = await callJson('POST', `${registry}/trusted-entities`, {
     token: owner,
-    body: { name: issuer.name, role: 'issuer', allowedCredentialTypes: [{ format: 'dc+sd-jwt', vct: VCT }], certificates: [{ pem: issuer.caPem }] },
+    body: { name: issuer.name, role: 'issuer', allowedCredentialTypes: [{ format: 'dc+sd-jwt', vct: DEMO_VCT }], certificates: [{ pem: issuer.caPem }] },
   });
   const entityId = entity.data.id as string;
   await callJson('PUT', `${registry}/trust-policy`, { token: owner, body: { policy: 'ecosystem' } });
-  printDetail('trusted entity', `${entity.data.name} (${entityId}), issuer of ${VCT}`);
+  printDetail('trusted entity', `${entity.data.name} (${entityId}), issuer of ${DEMO_VCT}`);
   const listResponse = await fetch(`${registry}/trust-list`, { headers: { authorization: `Bearer ${owner}` } });
   const signedList = await listResponse.text();
   if (!listResponse.ok) throw new Error(`GET trust-list answered ${listResponse.status}: ${signedList.slice(0, 300)}`);
