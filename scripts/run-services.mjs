@@ -73,5 +73,9 @@ const statusList = running.find((s) => s.name === 'status-list');
 if (statusList?.devApiKey) console.log(`\n  status list API key (x-api-key): ${statusList.devApiKey}`);
 console.log(`\n  access token for the management APIs:`);
 console.log(`    npm run token -- --sub alice --email alice@example.com --org <orgId>:owner [--platform-admin]`);
+const verifier = running.find((s) => s.name === 'verifier');
+if (verifier) {
+  console.log(`\n  reference relying-party page (demo/web): npm run demo -- --web, then http://localhost:${process.env.WEB_DEMO_PORT ?? 3010}/`);
+}
 console.log(`\n  transport: ${process.env.NATS_URL ? `NATS at ${process.env.NATS_URL}` : 'in-process (set NATS_URL to use NATS)'}; database: ${process.env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : 'embedded PGlite'}`);
 console.log(`  Ctrl-C stops everything.\n${line}\n`);

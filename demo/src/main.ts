@@ -6,89 +6,51 @@
 // trust, a presentation names the trusted entity, a suspension refuses the next one,
 // a reactivation restores it; finally a revocation, and the next presentation
 // rejected as revoked.
-import { randomBytes, webcrypto } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { randomBytes } from 'node:crypto';
 import qrcode from 'qrcode-terminal';
-import { mintDevToken } from '@tessera/service-kit';
+import { DEMO_VCT, issueDemoCredential } from './demo-credential.js';
 import { callJson, waitUntilUp } from './http.js';
-import { createDemoIssuer, issueSdJwtVc, publicJwkOf, signStatusList } from './issuer.js';
+import { createDemoIssuer } from './issuer.js';
 import { bold, green, printDetail, printStep, red } from './print.js';
+import { DEMO_INTENT, setUpRelyingParty } from './relying-party.js';
+import { dataDirFromEnv, serviceUrlsFromEnv, statusListApiKey } from './services.js';
+import { publishStatusList } from './status-list.js';
 import { fetchAuthorizationRequest, postResponse, presentSdJwtVc } from './wallet.js';
 
-const VERIFIER = process.env.DEMO_VERIFIER_URL ?? 'http://localhost:3001';
-const ECOSYSTEM = process.env.DEMO_ECOSYSTEM_URL ?? 'http://localhost:3002';
-const STATUS_LIST = process.env.DEMO_STATUS_LIST_URL ?? 'http://localhost:3003';
-const DATA_DIR = resolve(process.env.DATA_DIR ?? join(process.cwd(), '.data'));
-const VCT = 'https://credentials.demo.tessera.example/age';
+const urls = serviceUrlsFromEnv();
+const { verifier: VERIFIER, ecosystem: ECOSYSTEM, statusList: STATUS_LIST } = urls;
+const DATA_DIR = dataDirFromEnv();
 const STATUS_INDEX = 3;
-
-function statusListApiKey(): string {
-  if (process.env.STATUS_LIST_API_KEY) return process.env.STATUS_LIST_API_KEY;
-  const secrets = JSON.parse(readFileSync(join(DATA_DIR, 'dev-secrets.json'), 'utf8')) as Record<string, string>;
-  if (!secrets.STATUS_LIST_API_KEY) throw new Error('no STATUS_LIST_API_KEY: set it, or run the demo against `npm start`');
-  return secrets.STATUS_LIST_API_KEY;
-}
 
 async function main(): Promise<void> {
   const run = randomBytes(3).toString('hex');
-  const orgId = `demo-org-${run}`;
-  const ownerEmail = `owner-${run}@demo.tessera.example`;
-  const org = (path: string) => `${VERIFIER}/v1/orgs/${orgId}/oid4vp/${path}`;
 
   printStep('Waiting for the services');
   await Promise.all([VERIFIER, ECOSYSTEM, STATUS_LIST].map((base) => waitUntilUp(`${base}/health/ready`)));
-  const admin = await mintDevToken(DATA_DIR, { sub: 'demo-admin', email: 'admin@demo.tessera.example', platformAdmin: true });
-  const owner = await mintDevToken(DATA_DIR, { sub: `demo-owner-${run}`, email: ownerEmail, orgRoles: { [orgId]: ['owner', 'admin', 'verifier'] } });
-  printDetail('organisation', orgId);
 
   printStep('Issuer publishes a status list (1 bit per credential, all valid)');
   const issuer = await createDemoIssuer();
-  const apiKey = statusListApiKey();
-  const listId = webcrypto.randomUUID();
-  const listUri = `${STATUS_LIST}/status-lists/${listId}`;
-  const statuses = new Array<number>(16).fill(0);
-  await callJson('POST', `${STATUS_LIST}/status-lists`, { apiKey, body: { id: listId, jwt: await signStatusList(issuer, { uri: listUri, statuses, ttlSeconds: 1 }) } });
-  printDetail('status list', listUri);
+  const statusList = await publishStatusList({ statusListUrl: STATUS_LIST, apiKey: statusListApiKey(DATA_DIR), issuer });
+  printDetail('status list', statusList.uri);
 
-  printStep('Platform admin invites the organisation to lead an ecosystem; it forms one');
-  await callJson('PUT', `${ECOSYSTEM}/v1/organisations/${orgId}`, { token: owner, body: { name: `Demo City Council ${run}` } });
-  await callJson('POST', `${ECOSYSTEM}/v1/invitations`, { token: admin, body: { email: ownerEmail } });
-  const ecosystem = await callJson('POST', `${ECOSYSTEM}/v1/ecosystem/${orgId}/create`, { token: owner, body: { name: `Demo Ecosystem ${run}`, description: 'Age checks for local shops' } });
-  const ecosystemId = ecosystem.data.id as string;
-  const intent = await callJson('POST', `${ECOSYSTEM}/v1/intent/ecosystem/${ecosystemId}`, { token: owner, body: { name: 'age-verification', description: 'Prove you are over 18' } });
+  printStep('Platform admin invites an organisation to lead an ecosystem; it forms one, with an intent, a verifier, a template, and trusts the issuer');
+  const rp = await setUpRelyingParty({ urls, dataDir: DATA_DIR, run, issuerCaPem: issuer.caPem, issuerName: issuer.name });
+  const { orgId, ecosystemId, ownerToken: owner } = rp;
+  const org = (path: string) => `${VERIFIER}/v1/orgs/${orgId}/oid4vp/${path}`;
+  printDetail('organisation', orgId);
   printDetail('ecosystem', ecosystemId);
-  printDetail('intent', `age-verification (${intent.data.id})`);
-
-  printStep('The organisation sets up a verifier, a verification template and trusts the issuer');
-  await callJson('POST', org('verifier'), { token: owner, body: { verifierId: 'demo-shop', clientMetadata: { client_name: 'Demo Shop' } } });
-  const template = await callJson('POST', org('verification-template'), {
-    token: owner,
-    body: {
-      name: 'Over 18',
-      signerOption: 'X509_P256',
-      templateJson: { dcql: { query: { combine: 'all', credentials: [{ id: 'age', format: 'dc+sd-jwt', meta: { vct_values: [VCT] }, claims: [{ path: ['age_over_18'] }, { path: ['given_name'] }] }] } } },
-    },
-  });
-  await callJson('POST', `${ECOSYSTEM}/v1/intent/${intent.data.id}/template`, { token: owner, body: { templateId: template.data.id, role: 'verifier', description: 'What a shop asks for' } });
-  await callJson('POST', org('trust-anchors'), { token: owner, body: { certificatePem: issuer.caPem, label: issuer.name } });
-  printDetail('template', `${template.data.id} mapped to intent age-verification`);
+  printDetail('intent', `${DEMO_INTENT} (${rp.intentId})`);
+  printDetail('template', `${rp.templateId} mapped to intent ${DEMO_INTENT}`);
 
   printStep('The demo wallet receives a credential (SD-JWT VC, status list entry 3)');
-  const holder = await webcrypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, ['sign', 'verify']);
-  const credential = await issueSdJwtVc(issuer, {
-    vct: VCT,
-    claims: { given_name: 'Alex', family_name: 'Doe', age_over_18: true, birthdate: '1990-04-01' },
-    holderPublicJwk: await publicJwkOf(holder.publicKey),
-    status: { idx: STATUS_INDEX, uri: listUri },
-  });
+  const { credential, holderKey } = await issueDemoCredential({ issuer, status: { idx: STATUS_INDEX, uri: statusList.uri } });
   const platformCa = await (await fetch(`${VERIFIER}/oid4vp/platform-ca.pem`)).text();
 
   /** An intent-based session, shown as a link and QR code: what a shop's till would display. */
   const requestPresentation = async (label: string) => {
-    const created = await callJson('POST', `${org('intent-based-verification-presentation')}?verifierId=demo-shop&ecosystemId=${ecosystemId}`, {
+    const created = await callJson('POST', `${org('intent-based-verification-presentation')}?verifierId=${rp.verifierId}&ecosystemId=${ecosystemId}`, {
       token: owner,
-      body: { intent: 'age-verification', responseMode: 'direct_post' },
+      body: { intent: DEMO_INTENT, responseMode: 'direct_post' },
     });
     const session = created.data;
     printDetail(`${label} request`, session.authorizationRequestUri);
@@ -99,7 +61,7 @@ async function main(): Promise<void> {
   const answerRequest = async (session: { id: string; authorizationRequestUri: string }) => {
     const request = await fetchAuthorizationRequest(session.authorizationRequestUri, platformCa);
     printDetail('wallet checked the request of', `${request.client_metadata?.client_name ?? request.client_id} (${request.client_id.split(':')[0]})`);
-    const answer = await postResponse(request, await presentSdJwtVc({ request, credential, holderKey: holder.privateKey }));
+    const answer = await postResponse(request, await presentSdJwtVc({ request, credential, holderKey }));
     printDetail('verifier answered the wallet', `${answer.status} ${JSON.stringify(answer.body)}`);
     const record = await callJson('GET', `${org('verifier-presentation')}?id=${session.id}`, { token: owner });
     return { id: session.id, record: record.data };
@@ -117,11 +79,11 @@ async function main(): Promise<void> {
   const registry = `${ECOSYSTEM}/v1/ecosystem/${ecosystemId}`;
   const entity = await callJson('POST', `${registry}/trusted-entities`, {
     token: owner,
-    body: { name: issuer.name, role: 'issuer', allowedCredentialTypes: [{ format: 'dc+sd-jwt', vct: VCT }], certificates: [{ pem: issuer.caPem }] },
+    body: { name: issuer.name, role: 'issuer', allowedCredentialTypes: [{ format: 'dc+sd-jwt', vct: DEMO_VCT }], certificates: [{ pem: issuer.caPem }] },
   });
   const entityId = entity.data.id as string;
   await callJson('PUT', `${registry}/trust-policy`, { token: owner, body: { policy: 'ecosystem' } });
-  printDetail('trusted entity', `${entity.data.name} (${entityId}), issuer of ${VCT}`);
+  printDetail('trusted entity', `${entity.data.name} (${entityId}), issuer of ${DEMO_VCT}`);
   const listResponse = await fetch(`${registry}/trust-list`, { headers: { authorization: `Bearer ${owner}` } });
   const signedList = await listResponse.text();
   if (!listResponse.ok) throw new Error(`GET trust-list answered ${listResponse.status}: ${signedList.slice(0, 300)}`);
@@ -156,8 +118,7 @@ async function main(): Promise<void> {
   printDetail('trusted entity', green('active'));
 
   printStep('The issuer revokes the credential (status list entry 3 → INVALID)');
-  statuses[STATUS_INDEX] = 1;
-  await callJson('PATCH', `${STATUS_LIST}/status-lists/${listId}`, { apiKey, body: { jwt: await signStatusList(issuer, { uri: listUri, statuses, ttlSeconds: 1 }) } });
+  await statusList.setStatus(STATUS_INDEX, 1);
   // The list's ttl is 1 s: a verifier may serve its cached copy until then.
   await new Promise((resolveWait) => setTimeout(resolveWait, 1500));
 

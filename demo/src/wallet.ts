@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { createHash, randomBytes, type webcrypto } from 'node:crypto';
 import * as x509 from '@peculiar/x509';
-import { compactVerify, decodeProtectedHeader, importX509, SignJWT, type JWTPayload } from 'jose';
+import { CompactEncrypt, compactVerify, decodeProtectedHeader, importJWK, importX509, SignJWT, type JWK, type JWTPayload } from 'jose';
 import type { IssuedCredential } from './issuer.js';
 
 /** What the demo wallet reads from a verified request object (OpenID4VP 1.0 §5). */
@@ -9,10 +9,13 @@ export interface AuthorizationRequest extends JWTPayload {
   client_id: string;
   nonce: string;
   state?: string;
+  /** Absent over the Digital Credentials API (the browser carries the answer). */
   response_uri: string;
   response_mode: string;
   dcql_query: { credentials: Array<{ id: string; format: string; claims?: Array<{ path: string[] }> }> };
-  client_metadata?: { client_name?: string };
+  client_metadata?: { client_name?: string; jwks?: { keys: JWK[] }; encrypted_response_enc_values_supported?: string[] };
+  /** DC API requests: the origins the request may be used from (OpenID4VP 1.0 Appendix A.2). */
+  expected_origins?: string[];
 }
 
 /**
@@ -33,7 +36,17 @@ export async function fetchAuthorizationRequest(authorizationRequestUri: string,
     body: new URLSearchParams({ wallet_nonce: walletNonce }).toString(),
   });
   if (!response.ok) throw new Error(`fetching the request object answered ${response.status}: ${await response.text()}`);
-  const jws = await response.text();
+  const claims = await verifySignedRequest(await response.text(), trustedCaPem, clientId);
+  if (claims.wallet_nonce !== undefined && claims.wallet_nonce !== walletNonce) throw new Error('wallet_nonce was not echoed');
+  return claims;
+}
+
+/**
+ * Checks a signed request object as a wallet must: the `x5c` leaf chains to the
+ * trusted CA, the JWS verifies with the leaf, and `client_id` (when the caller knows
+ * the one it expects) is the leaf's hash (`x509_hash`) or its DNS name (`x509_san_dns`).
+ */
+async function verifySignedRequest(jws: string, trustedCaPem: string, expectedClientId?: string): Promise<AuthorizationRequest> {
   const header = decodeProtectedHeader(jws);
   const [leafBase64] = header.x5c ?? [];
   if (!leafBase64 || header.typ !== 'oauth-authz-req+jwt') throw new Error('the request object is not an x5c-signed oauth-authz-req+jwt');
@@ -42,16 +55,33 @@ export async function fetchAuthorizationRequest(authorizationRequestUri: string,
   if (!(await leaf.verify({ publicKey: ca.publicKey, date: new Date() }))) throw new Error('the request signer does not chain to the trusted CA');
   const { payload } = await compactVerify(jws, await importX509(leaf.toString('pem'), String(header.alg)));
   const claims = JSON.parse(new TextDecoder().decode(payload)) as AuthorizationRequest;
+  const clientId = expectedClientId ?? claims.client_id;
   const expectedHash = `x509_hash:${createHash('sha256').update(Buffer.from(leaf.rawData)).digest('base64url')}`;
   if (claims.client_id !== clientId || (!clientId.startsWith('x509_san_dns:') && clientId !== expectedHash)) {
     throw new Error('client_id does not match the signing certificate');
   }
-  if (claims.wallet_nonce !== undefined && claims.wallet_nonce !== walletNonce) throw new Error('wallet_nonce was not echoed');
   return claims;
 }
 
+/**
+ * Reads a request handed over the Digital Credentials API (`openid4vp-v1-signed`,
+ * `data.request`) as a wallet must: the signature as for a request by reference, and
+ * the calling origin among the request's `expected_origins` (OpenID4VP 1.0 Appendix A).
+ */
+export async function readDcApiRequest(options: { data: { request: string }; origin: string; trustedCaPem: string }): Promise<AuthorizationRequest> {
+  const request = await verifySignedRequest(options.data.request, options.trustedCaPem);
+  if (!request.expected_origins?.includes(options.origin)) throw new Error(`the request is not meant for the origin ${options.origin}`);
+  return request;
+}
+
 /** Builds the SD-JWT VC presentation the query asks for: the requested disclosures and a KB-JWT. */
-export async function presentSdJwtVc(options: { request: AuthorizationRequest; credential: IssuedCredential; holderKey: webcrypto.CryptoKey }): Promise<Record<string, string[]>> {
+export async function presentSdJwtVc(options: {
+  request: AuthorizationRequest;
+  credential: IssuedCredential;
+  holderKey: webcrypto.CryptoKey;
+  /** Over the DC API the KB-JWT's audience is `origin:<origin>` (OpenID4VP 1.0 Appendix B.3.6), else the client_id. */
+  origin?: string;
+}): Promise<Record<string, string[]>> {
   const query = options.request.dcql_query.credentials[0]!;
   const requested = (query.claims ?? []).map((claim) => String(claim.path[0]));
   const disclosures = requested.map((name) => options.credential.disclosures.get(name)).filter((d): d is string => !!d);
@@ -61,7 +91,7 @@ export async function presentSdJwtVc(options: { request: AuthorizationRequest; c
     sd_hash: createHash('sha256').update(presented).digest('base64url'),
   })
     .setProtectedHeader({ alg: 'ES256', typ: 'kb+jwt' })
-    .setAudience(options.request.client_id)
+    .setAudience(options.origin ? `origin:${options.origin}` : options.request.client_id)
     .setIssuedAt()
     .sign(options.holderKey);
   return { [query.id]: [`${presented}${keyBinding}`] };
@@ -73,4 +103,40 @@ export async function postResponse(request: AuthorizationRequest, vpToken: Recor
   const response = await fetch(request.response_uri, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form.toString() });
   const text = await response.text();
   return { status: response.status, body: text ? JSON.parse(text) : undefined };
+}
+
+/**
+ * Encrypts the response for a `dc_api.jwt` request (OpenID4VP 1.0 §8.3): a JWE with
+ * `alg` ECDH-ES to the request's `client_metadata.jwks` key (its `kid` named), `enc`
+ * the first of the verifier's `encrypted_response_enc_values_supported` (A128GCM when
+ * it names none), no compression. What the browser returns as the credential's `data`.
+ */
+export async function encryptDcApiResponse(request: AuthorizationRequest, vpToken: Record<string, string[]>): Promise<{ response: string }> {
+  const jwk = request.client_metadata?.jwks?.keys.find((key) => key.use === undefined || key.use === 'enc');
+  if (!jwk) throw new Error('the request has no encryption key in client_metadata.jwks');
+  const enc = request.client_metadata?.encrypted_response_enc_values_supported?.[0] ?? 'A128GCM';
+  if (enc !== 'A128GCM' && enc !== 'A256GCM') throw new Error(`the demo wallet cannot encrypt with ${enc}`);
+  const response = await new CompactEncrypt(new TextEncoder().encode(JSON.stringify({ vp_token: vpToken })))
+    .setProtectedHeader({ alg: 'ECDH-ES', enc, ...(jwk.kid ? { kid: jwk.kid } : {}) })
+    .encrypt(await importJWK(jwk, 'ECDH-ES'));
+  return { response };
+}
+
+/**
+ * The demo wallet's whole answer to a Digital Credentials API request from `origin`:
+ * read and check the request, present the credential for that origin, encrypt the
+ * response for `dc_api.jwt` (plain `{ vp_token }` for `dc_api`).
+ */
+export async function answerDcApiRequest(options: {
+  data: { request: string };
+  origin: string;
+  trustedCaPem: string;
+  credential: IssuedCredential;
+  holderKey: webcrypto.CryptoKey;
+}): Promise<Record<string, unknown>> {
+  const request = await readDcApiRequest(options);
+  const vpToken = await presentSdJwtVc({ request, credential: options.credential, holderKey: options.holderKey, origin: options.origin });
+  if (request.response_mode === 'dc_api.jwt') return encryptDcApiResponse(request, vpToken);
+  if (request.response_mode === 'dc_api') return { vp_token: vpToken };
+  throw new Error(`${request.response_mode} is not a Digital Credentials API response mode`);
 }

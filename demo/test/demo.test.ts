@@ -1,10 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '@tessera/service-kit/testing';
+import { startServicesProcess, type ServicesProcess } from './support/services-process.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -12,36 +12,25 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 // PGlite, in-process transport), then `npm run demo` against them.
 describe('npm start + npm run demo', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'tessera-demo-'));
-  let services: ChildProcess;
+  let services: ServicesProcess;
   let ports: number[];
   let output = '';
 
   beforeAll(async () => {
-    ports = [await freePort(), await freePort(), await freePort()];
-    const [verifier, ecosystem, statusList] = ports;
-    const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATA_DIR: dataDir, VERIFIER_PORT: String(verifier), ECOSYSTEM_PORT: String(ecosystem), STATUS_LIST_PORT: String(statusList) };
-    services = spawn(process.execPath, [join(root, 'scripts/run-services.mjs')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    services.stdout!.on('data', (chunk) => (output += chunk));
-    services.stderr!.on('data', (chunk) => (output += chunk));
-    const deadline = Date.now() + 90000;
-    while (!output.includes('Ctrl-C stops everything')) {
-      if (Date.now() > deadline || services.exitCode !== null) throw new Error(`services did not start:\n${output}`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    services = await startServicesProcess(dataDir);
+    ports = services.ports;
+    output = services.output();
   }, 120000);
 
   afterAll(async () => {
-    if (services && services.exitCode === null) {
-      const exited = new Promise((resolve) => services.once('exit', resolve));
-      services.kill('SIGINT');
-      await exited;
-    }
+    await services?.stop();
     rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('prints the base URLs, docs and the token command', () => {
     for (const port of ports) expect(output).toContain(`http://localhost:${port}/docs`);
     expect(output).toContain('npm run token --');
+    expect(output).toContain('reference relying-party page (demo/web): npm run demo -- --web, then http://localhost:3010/');
   });
 
   it('runs the story: verified, trusted through the registry, refused while suspended, rejected as revoked', async () => {
@@ -70,8 +59,6 @@ describe('npm start + npm run demo', () => {
   }, 120000);
 
   it('stops cleanly on Ctrl-C', async () => {
-    const exited = new Promise<number | null>((resolve) => services.once('exit', resolve));
-    services.kill('SIGINT');
-    expect(await exited).toBe(0);
+    expect(await services.stop()).toBe(0);
   }, 30000);
 });

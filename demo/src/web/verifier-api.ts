@@ -1,0 +1,80 @@
+import { DEMO_DCQL, DEMO_INTENT, type DemoRelyingParty } from '../relying-party.js';
+
+/** How the page asks: by the ecosystem's intent, or with its own DCQL query. */
+export type RequestKind = 'intent' | 'direct';
+
+/** The verifier's answer, status and parsed body, handed on to the page as it is (its error body included). */
+export interface VerifierAnswer {
+  status: number;
+  body: any;
+}
+
+/**
+ * The relying party's calls to the Tessera verifier. The only place that holds the
+ * access token: the page never sees it, it talks to this backend only.
+ */
+export class VerifierApi {
+  constructor(
+    private readonly verifierUrl: string,
+    private readonly relyingParty: DemoRelyingParty,
+  ) {}
+
+  private url(path: string): string {
+    return `${this.verifierUrl}/v1/orgs/${encodeURIComponent(this.relyingParty.orgId)}/oid4vp/${path}`;
+  }
+
+  private async call(method: string, path: string, body?: unknown): Promise<VerifierAnswer> {
+    const response = await fetch(this.url(path), {
+      method,
+      headers: { authorization: `Bearer ${this.relyingParty.ownerToken}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
+    const text = await response.text();
+    return { status: response.status, body: text ? JSON.parse(text) : undefined };
+  }
+
+  /**
+   * Starts a session: intent-based (`intent-based-verification-presentation`, the
+   * ecosystem's template) or direct (`presentation` with the demo's DCQL query).
+   */
+  createPresentation(options: { kind: RequestKind; responseMode: 'direct_post' | 'dc_api.jwt'; redirectUri?: string; expectedOrigins?: string[] }): Promise<VerifierAnswer> {
+    const session = {
+      responseMode: options.responseMode,
+      ...(options.redirectUri ? { redirectUri: options.redirectUri } : {}),
+      ...(options.expectedOrigins ? { expectedOrigins: options.expectedOrigins } : {}),
+    };
+    const verifierId = encodeURIComponent(this.relyingParty.verifierId);
+    if (options.kind === 'intent') {
+      const ecosystemId = encodeURIComponent(this.relyingParty.ecosystemId);
+      return this.call('POST', `intent-based-verification-presentation?verifierId=${verifierId}&ecosystemId=${ecosystemId}`, { intent: DEMO_INTENT, ...session });
+    }
+    return this.call('POST', `presentation?verifierId=${verifierId}`, { dcql: DEMO_DCQL.query, ...session });
+  }
+
+  /** What a verified session proved; with `responseCode`, only for the browser the wallet redirected. */
+  readResult(sessionId: string, responseCode?: string): Promise<VerifierAnswer> {
+    const query = new URLSearchParams({ verificationPresentationId: sessionId, ...(responseCode !== undefined ? { responseCode } : {}) });
+    return this.call('GET', `verifier-presentation-response?${query}`);
+  }
+
+  /** The browser wallet's answer over the Digital Credentials API, with the origin the browser reported. */
+  verifyDcApiResponse(options: { sessionId: string; authorizationResponse: Record<string, unknown>; origin: string }): Promise<VerifierAnswer> {
+    return this.call('POST', 'verify-authorization-response', {
+      verificationSessionId: options.sessionId,
+      authorizationResponse: options.authorizationResponse,
+      origin: options.origin,
+    });
+  }
+
+  /** The session's state events (`text/event-stream`), to pass through to the page. */
+  openEvents(options: { sessionId: string; lastEventId?: string; signal: AbortSignal }): Promise<Response> {
+    return fetch(this.url(`verifier-presentation-events?id=${encodeURIComponent(options.sessionId)}`), {
+      headers: {
+        authorization: `Bearer ${this.relyingParty.ownerToken}`,
+        accept: 'text/event-stream',
+        ...(options.lastEventId ? { 'last-event-id': options.lastEventId } : {}),
+      },
+      signal: options.signal,
+    });
+  }
+}

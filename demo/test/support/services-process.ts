@@ -1,0 +1,48 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { freePort } from '@tessera/service-kit/testing';
+import type { ServiceUrls } from '../../src/services.js';
+
+const root = fileURLToPath(new URL('../../..', import.meta.url));
+
+/** The services as `npm start` runs them: one process, embedded PGlite, in-process transport. */
+export interface ServicesProcess {
+  urls: ServiceUrls;
+  ports: number[];
+  /** Everything the process printed so far. */
+  output(): string;
+  /** Ctrl-C, and the exit code. */
+  stop(): Promise<number | null>;
+  child: ChildProcess;
+}
+
+export async function startServicesProcess(dataDir: string): Promise<ServicesProcess> {
+  const ports = [await freePort(), await freePort(), await freePort()];
+  const [verifier, ecosystem, statusList] = ports;
+  const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATA_DIR: dataDir, VERIFIER_PORT: String(verifier), ECOSYSTEM_PORT: String(ecosystem), STATUS_LIST_PORT: String(statusList) };
+  const child = spawn(process.execPath, [join(root, 'scripts/run-services.mjs')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  const deadline = Date.now() + 90000;
+  while (!output.includes('Ctrl-C stops everything')) {
+    if (Date.now() > deadline || child.exitCode !== null) {
+      child.kill('SIGKILL');
+      throw new Error(`services did not start:\n${output}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return {
+    urls: { verifier: `http://localhost:${verifier}`, ecosystem: `http://localhost:${ecosystem}`, statusList: `http://localhost:${statusList}` },
+    ports,
+    output: () => output,
+    child,
+    async stop() {
+      if (child.exitCode !== null) return child.exitCode;
+      const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+      child.kill('SIGINT');
+      return exited;
+    },
+  };
+}

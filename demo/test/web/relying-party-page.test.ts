@@ -1,0 +1,219 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { decodeProtectedHeader } from 'jose';
+import type { Page, Request } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startWebDemo, type WebDemo } from '../../src/web/start-web-demo.js';
+import { launchHeadlessChromium, missingChromium } from '../support/headless-chromium.js';
+import { startServicesProcess, type ServicesProcess } from '../support/services-process.js';
+
+/** Screenshots of each end state (gitignored); one copy is committed as demo/web/screenshot.png. */
+const OUTPUT_DIR = fileURLToPath(new URL('../../test-output/web/', import.meta.url));
+const SUITE = 'the reference relying-party page in headless Chromium';
+
+// The services as `npm start` runs them, the page's backend, and a real browser on the page.
+describe.skipIf(missingChromium(SUITE))(SUITE, () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'tessera-web-demo-'));
+  let services: ServicesProcess;
+  let web: WebDemo;
+  let browser: Awaited<ReturnType<typeof launchHeadlessChromium>>;
+
+  beforeAll(async () => {
+    mkdirSync(OUTPUT_DIR, { recursive: true });
+    services = await startServicesProcess(dataDir);
+    web = await startWebDemo({ urls: services.urls, dataDir, port: 0 });
+    browser = await launchHeadlessChromium();
+  }, 150000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await web?.close();
+    await services?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }, 60000);
+
+  /** A fresh page, recording the page's own calls to its backend. */
+  async function openPage(): Promise<{ page: Page; calls: Request[] }> {
+    const page = await browser.context.newPage();
+    const calls: Request[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname.startsWith('/api/')) calls.push(request);
+    });
+    return { page, calls };
+  }
+
+  const pathsOf = (calls: Request[]) => calls.map((call) => `${call.method()} ${new URL(call.url()).pathname}`);
+
+  /** Starts a presentation with the form and answers the request URI the QR code carries. */
+  async function showQrCode(page: Page, request: 'intent' | 'direct'): Promise<string> {
+    await page.goto(web.url);
+    await page.getByLabel(request === 'intent' ? /By intent/ : /Directly/).check();
+    await page.getByLabel(/On another device/).check();
+    await page.getByRole('button', { name: 'Show the request' }).click();
+    const qr = page.getByRole('img', { name: /QR code of the presentation request/ });
+    await qr.waitFor();
+    // The image is the backend's SVG, loaded and drawn.
+    expect(await qr.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+    const requestUri = await qr.getAttribute('data-request-uri');
+    expect(requestUri).toMatch(/^openid4vp:\/\/\?/);
+    expect(await page.locator('#request-uri').textContent()).toBe(requestUri);
+    return requestUri!;
+  }
+
+  async function claimsOnPage(page: Page): Promise<Record<string, string>> {
+    const claims: Record<string, string> = {};
+    for (const detail of await page.locator('#claims dd').all()) claims[(await detail.getAttribute('data-claim'))!] = (await detail.textContent())!;
+    return claims;
+  }
+
+  it('(a) QR flow: the demo wallet answers the QR code, the page shows the verified claims pushed over SSE', async () => {
+    const { page, calls } = await openPage();
+    const requestUri = await showQrCode(page, 'intent');
+    const sessionId = await page.locator('body').getAttribute('data-session-id');
+    // Before the wallet answers: the page is waiting, following the session's events.
+    await page.getByRole('status').filter({ hasText: 'Waiting for your wallet' }).waitFor();
+
+    const answer = await web.demoWallet.answerRequest(requestUri);
+    expect(answer.status).toBe(200);
+
+    await page.getByText('Verified: the wallet proved these claims.').waitFor();
+    expect(await claimsOnPage(page)).toEqual({ age_over_18: 'true', given_name: 'Alex' });
+    expect(await page.getByRole('status').getAttribute('data-state')).toBe('ResponseVerified');
+    // Pushed, not polled: one event stream, and the result read once, after it said ResponseVerified.
+    expect(pathsOf(calls).filter((path) => path.includes('/api/presentations'))).toEqual([
+      'POST /api/presentations',
+      `GET /api/presentations/${sessionId}/qr.svg`,
+      `GET /api/presentations/${sessionId}/events`,
+      `GET /api/presentations/${sessionId}/result`,
+    ]);
+    await page.screenshot({ path: join(OUTPUT_DIR, 'qr-flow-verified.png'), fullPage: true });
+    await page.close();
+  }, 60000);
+
+  it("(b) DC API flow: the browser wallet's encrypted dc_api.jwt answer for the page's origin is forwarded and verified", async () => {
+    const { page, calls } = await openPage();
+    // The browser wallet: navigator.credentials.get answered by the demo wallet, computed in Node.
+    await page.exposeFunction('tesseraDemoWallet', (data: { request: string }, origin: string) => web.demoWallet.answerDcApiRequest(data, origin));
+    await page.addInitScript(() => {
+      const answer = (window as unknown as { tesseraDemoWallet(data: unknown, origin: string): Promise<unknown> }).tesseraDemoWallet;
+      Object.defineProperty(navigator, 'credentials', {
+        configurable: true,
+        value: {
+          async get(options: { digital: { requests: Array<{ protocol: string; data: unknown }> } }) {
+            const [request] = options.digital.requests;
+            return { type: 'digital', protocol: request!.protocol, data: await answer(request!.data, location.origin) };
+          },
+        },
+      });
+    });
+    await page.goto(web.url);
+    await page.getByLabel(/Directly/).check();
+    await page.getByRole('button', { name: 'Use the browser wallet' }).click();
+
+    await page.getByText('Verified: the wallet proved these claims.').waitFor();
+    expect(await claimsOnPage(page)).toEqual({ age_over_18: 'true', given_name: 'Alex' });
+    const forwarded = calls.find((call) => call.url().endsWith('/dc-api-response'))!;
+    const body = forwarded.postDataJSON() as { response: { response: string }; origin: string };
+    expect(body.origin).toBe(new URL(web.url).origin);
+    // What the browser handed over is a JWE to the session's key, not a plaintext vp_token.
+    expect(Object.keys(body.response)).toEqual(['response']);
+    expect(decodeProtectedHeader(body.response.response)).toMatchObject({ alg: 'ECDH-ES', enc: 'A128GCM', kid: expect.any(String) });
+    expect(pathsOf(calls).filter((path) => path.endsWith('/result'))).toHaveLength(1);
+    await page.screenshot({ path: join(OUTPUT_DIR, 'dc-api-flow-verified.png'), fullPage: true });
+    await page.close();
+  }, 60000);
+
+  it('(c) a revoked credential: the page shows the refusal', async () => {
+    const { page, calls } = await openPage();
+    try {
+      // The demo issuer's control on the page revokes the credential.
+      await page.goto(web.url);
+      const revoked = page.waitForResponse((response) => response.url().endsWith('/api/demo-credential/status') && response.request().method() === 'PUT');
+      await page.getByLabel('The demo credential is revoked').check();
+      expect((await revoked).status()).toBe(200);
+      expect(web.demoWallet.revoked).toBe(true);
+      // The list's ttl is one second: the verifier may serve its cached copy until then.
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      const requestUri = await showQrCode(page, 'direct');
+      expect(await page.getByLabel('The demo credential is revoked').isChecked()).toBe(true);
+      await web.demoWallet.answerRequest(requestUri);
+
+      await page.getByText('Not verified.').waitFor();
+      expect(await page.locator('#error-code').textContent()).toBe('CREDENTIAL_REVOKED');
+      expect(await page.locator('#claims dd').count()).toBe(0);
+      expect(pathsOf(calls).some((path) => path.endsWith('/result'))).toBe(false);
+      await page.screenshot({ path: join(OUTPUT_DIR, 'revoked-refused.png'), fullPage: true });
+    } finally {
+      await page.close();
+      await web.demoWallet.setRevoked(false);
+    }
+  }, 60000);
+
+  it('same-device flow: the wallet redirects back with a response_code and this browser reads its result; another code is refused', async () => {
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const { page, calls } = await openPage();
+    await page.goto(web.url);
+    await page.getByLabel(/On this device/).check();
+    await page.getByRole('button', { name: 'Show the request' }).click();
+    const link = page.getByRole('link', { name: 'Open in your wallet app' });
+    await link.waitFor();
+    expect(await link.getAttribute('href')).toMatch(/^openid4vp:\/\/\?/);
+    expect(await page.locator('#qr-figure').isHidden()).toBe(true);
+
+    const sessionId = await page.locator('body').getAttribute('data-session-id');
+
+    // The demo wallet answers; the page follows its redirect back, as the wallet app would.
+    await page.getByRole('button', { name: 'Let the demo wallet answer' }).click();
+    await page.getByText('Verified: the wallet proved these claims.').waitFor();
+    expect(await claimsOnPage(page)).toEqual({ age_over_18: 'true', given_name: 'Alex' });
+    // Read with the redirect's code, never through the session id; the code is gone from the address bar.
+    const paths = pathsOf(calls);
+    expect(paths).toContain('GET /api/same-device-result');
+    expect(paths.some((path) => path.endsWith('/result'))).toBe(false);
+    expect(new URL(page.url()).search).toBe('');
+    // Nor can this browser read it by the session id: only the redirect's code opens it.
+    const byId = await page.evaluate(async (id) => (await fetch(`/api/presentations/${id}/result`)).json(), sessionId);
+    expect(byId).toMatchObject({ statusCode: 409, code: 'RESPONSE_CODE_REQUIRED' });
+
+    // A redirect carrying a code that is not this browser's session's: refused, nothing shown.
+    await page.goto(`${web.url}?response_code=${'A'.repeat(43)}`);
+    await page.getByText('Not verified.').waitFor();
+    expect(await page.locator('#error-code').textContent()).toBe('RESPONSE_CODE_MISMATCH');
+    await page.close();
+
+    // Another browser (no cookie of this one) has no same-device session here at all.
+    const other = await fetch(new URL(`/api/same-device-result?responseCode=${'A'.repeat(43)}`, web.url));
+    expect(other.status).toBe(404);
+  }, 60000);
+
+  it("the backend answers only the browser that started a session, and only the page's origin", async () => {
+    const { page } = await openPage();
+    await showQrCode(page, 'intent');
+    const sessionId = (await page.locator('body').getAttribute('data-session-id'))!;
+    await page.close();
+    // No cookie: another browser.
+    for (const path of ['events', 'result', 'qr.svg']) {
+      expect((await fetch(new URL(`/api/presentations/${sessionId}/${path}`, web.url))).status).toBe(404);
+    }
+    const post = (origin?: string) =>
+      fetch(new URL('/api/presentations', web.url), { method: 'POST', headers: { 'content-type': 'application/json', ...(origin ? { origin } : {}) }, body: JSON.stringify({ request: 'intent', flow: 'dc-api' }) });
+    expect((await post()).status).toBe(403);
+    expect((await post('https://attacker.example')).status).toBe(403);
+    const bad = await fetch(new URL('/api/presentations', web.url), { method: 'POST', headers: { 'content-type': 'application/json', origin: new URL(web.url).origin }, body: JSON.stringify({ request: 'everything', flow: 'dc-api' }) });
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toMatchObject({ statusCode: 400, code: 'VALIDATION_FAILED', message: expect.stringContaining('request must be one of') });
+
+    // Malformed input from the page's own origin: a clear 4xx, nothing started.
+    const origin = new URL(web.url).origin;
+    const send = (path: string, init: RequestInit) => fetch(new URL(path, web.url), { ...init, headers: { origin, ...(init.headers as Record<string, string>) } });
+    const codeOf = async (response: Response) => [response.status, ((await response.json()) as { code: string }).code];
+    expect(await codeOf(await send('/api/presentations', { method: 'POST', body: 'request=intent' }))).toEqual([415, 'UNSUPPORTED_MEDIA_TYPE']);
+    expect(await codeOf(await send('/api/presentations', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"request":' }))).toEqual([400, 'VALIDATION_FAILED']);
+    expect(await codeOf(await send('/api/presentations', { method: 'POST', headers: { 'content-type': 'application/json' }, body: `"${'x'.repeat(300 * 1024)}"` }))).toEqual([413, 'BODY_TOO_LARGE']);
+    expect(await codeOf(await send('/api/presentations', { method: 'DELETE' }))).toEqual([405, 'METHOD_NOT_ALLOWED']);
+    expect(await codeOf(await send('/nowhere', { method: 'GET' }))).toEqual([404, 'NOT_FOUND']);
+    expect(await codeOf(await send('/api/same-device-result', { method: 'GET' }))).toEqual([400, 'VALIDATION_FAILED']);
+  }, 60000);
+});
