@@ -7,8 +7,8 @@ import { preparedFor } from '@tessera/service-kit';
 import { presentationSessions, type SessionRow } from './schema.js';
 import type { VerifierDb } from './types.js';
 
-/** What a state event is made of: the state, its error, and when it changed. */
-export type SessionStateRow = Pick<SessionRow, 'id' | 'orgId' | 'state' | 'errorCode' | 'errorMessage' | 'updatedAt' | 'expiresAt'>;
+/** What state events are made of: the state, its error, and when each state was reached. */
+export type SessionStateRow = Pick<SessionRow, 'id' | 'orgId' | 'state' | 'errorCode' | 'errorMessage' | 'createdAt' | 'requestRetrievedAt' | 'updatedAt' | 'expiresAt'>;
 
 const stateColumns = {
   id: presentationSessions.id,
@@ -16,6 +16,8 @@ const stateColumns = {
   state: presentationSessions.state,
   errorCode: presentationSessions.errorCode,
   errorMessage: presentationSessions.errorMessage,
+  createdAt: presentationSessions.createdAt,
+  requestRetrievedAt: presentationSessions.requestRetrievedAt,
   updatedAt: presentationSessions.updatedAt,
   expiresAt: presentationSessions.expiresAt,
 };

@@ -24,3 +24,20 @@ export function toSessionStateEvent(row: SessionStateRow, now: Date): SessionSta
     terminal: isTerminalState(state),
   };
 }
+
+/**
+ * Every state the session has been in, oldest first, each as the event of its
+ * change; the last is `toSessionStateEvent`'s. The row keeps when each was reached
+ * (`createdAt`, `requestRetrievedAt`), so a stream that reads the session only after
+ * two quick changes, or a client resuming from an older Last-Event-ID, still sends
+ * each change. A session that skipped `RequestUriRetrieved` (DC API, expired unfetched)
+ * has no such event.
+ */
+export function toSessionStateEvents(row: SessionStateRow, now: Date): SessionStateEventOut[] {
+  const current = toSessionStateEvent(row, now);
+  const history: SessionStateEventOut[] = [];
+  const passed = (state: SessionState, changedAt: Date) => ({ eventId: stateEventId(state), data: { id: row.id, state, changedAt: changedAt.toISOString() }, terminal: false });
+  if (current.eventId > stateEventId('RequestCreated')) history.push(passed('RequestCreated', row.createdAt));
+  if (current.eventId > stateEventId('RequestUriRetrieved') && row.requestRetrievedAt) history.push(passed('RequestUriRetrieved', row.requestRetrievedAt));
+  return [...history, current];
+}

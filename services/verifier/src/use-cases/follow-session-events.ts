@@ -3,7 +3,7 @@ import { findSessionState } from '../db/session-states.js';
 import type { Clock } from '../domain/clock.js';
 import { presentationSessionNotFound, RetryLaterError } from '../domain/errors.js';
 import { isOpenState } from '../domain/session-state.js';
-import { toSessionStateEvent, type SessionStateEventOut } from '../presenters/session-state-event.js';
+import { toSessionStateEvents, type SessionStateEventOut } from '../presenters/session-state-event.js';
 import type { SessionEventHub } from '../session-events/session-event-hub.js';
 import { persistSessionExpiry, type PersistSessionExpiryDeps } from './steps/persist-session-expiry.js';
 
@@ -23,9 +23,10 @@ export interface FollowSessionEventsInput {
 /** A followed session: `start` delivers its states newer than the client has; `stop` frees everything (idempotent). */
 export interface SessionEventFollower {
   /**
-   * Sends, through `sink`, the current state at once when the client lacks it, then
-   * each newer state once, in order; after a terminal state nothing follows and the
-   * follower has stopped itself.
+   * Sends, through `sink`, what the client lacks at once — the current state for a new
+   * client, every state after its Last-Event-ID for a resuming one — then each later
+   * state once, in order (a state passed between two reads included); after a terminal
+   * state nothing follows and the follower has stopped itself.
    */
   start(sink: (event: SessionStateEventOut) => void): void;
   stop(): void;
@@ -41,7 +42,9 @@ export const STREAM_LIMIT_RETRY_AFTER_SECONDS = 5;
  * `GET verifier-presentation-events`: follows one of the organisation's sessions.
  * The follower is registered with the replica's hub BEFORE the session is read, so a
  * change committed between the read and the registration cannot be missed: it is
- * either in what was read or announced to the follower afterwards. Expiry is
+ * either in what was read or announced to the follower afterwards. Each read yields
+ * the session's whole history (its row keeps when each state was reached), so
+ * changes that follow each other faster than the reads are each sent. Expiry is
  * persisted first (as `GET verifier-presentation` does). An unknown, another
  * organisation's or malformed id is 404; over the organisation's stream limit 429.
  */
@@ -51,22 +54,26 @@ export async function followSessionEvents(deps: FollowSessionEventsDeps, input: 
   const release = deps.hub.admit(orgId);
   if (!release) throw new RetryLaterError('The organisation has as many session event streams open as it may; close one or try again shortly.', STREAM_LIMIT_RETRY_AFTER_SECONDS);
 
+  // The id of the newest state the client has: Last-Event-ID, or (set after the read) the state before the current one.
   let lastSent = input.lastEventId ?? 0;
   let sink: ((event: SessionStateEventOut) => void) | undefined;
-  // The newest state announced before `start` (the registration precedes the read).
-  let early: SessionStateEventOut | undefined;
+  // The session's states as last read, newest last; a read announced before `start` is kept here.
+  let latest: SessionStateEventOut[] = [];
   let stopped = false;
-  const newer = (event: SessionStateEventOut | undefined) => event !== undefined && event.eventId > lastSent;
-  const emit = (event: SessionStateEventOut) => {
-    if (stopped || !sink || !newer(event)) return;
-    lastSent = event.eventId;
-    sink(event);
-    if (event.terminal) stop();
+  const emit = (events: SessionStateEventOut[]) => {
+    for (const event of events) {
+      if (stopped || !sink || event.eventId <= lastSent) continue;
+      lastSent = event.eventId;
+      sink(event);
+      if (event.terminal) stop();
+    }
   };
+  const newestOf = (events: SessionStateEventOut[]) => events.at(-1)?.eventId ?? 0;
   const unfollow = deps.hub.follow({ id, orgId }, (row) => {
-    const event = toSessionStateEvent(row, deps.clock());
-    if (sink) emit(event);
-    else if (!early || event.eventId > early.eventId) early = event;
+    const events = toSessionStateEvents(row, deps.clock());
+    if (newestOf(events) < newestOf(latest)) return;
+    latest = events;
+    emit(events);
   });
   function stop() {
     if (stopped) return;
@@ -80,9 +87,12 @@ export async function followSessionEvents(deps: FollowSessionEventsDeps, input: 
     await persistSessionExpiry(deps, { orgId, id, now, requestId: input.requestId });
     const row = await findSessionState(deps.db, { orgId, id });
     if (!row) throw presentationSessionNotFound();
-    const current = toSessionStateEvent(row, now);
-    const latest = () => (early && early.eventId > current.eventId ? early : current);
-    if (latest().terminal && !newer(latest())) {
+    const read = toSessionStateEvents(row, now);
+    // A new client starts at the state read now; one that resumes gets every state after its Last-Event-ID.
+    if (input.lastEventId === undefined) lastSent = newestOf(read) - 1;
+    if (newestOf(read) >= newestOf(latest)) latest = read;
+    const terminal = latest.at(-1)!.terminal;
+    if (terminal && newestOf(latest) <= lastSent) {
       stop();
       return { kind: 'up-to-date' };
     }
@@ -93,7 +103,7 @@ export async function followSessionEvents(deps: FollowSessionEventsDeps, input: 
         start(given) {
           if (stopped || sink) return;
           sink = given;
-          emit(latest());
+          emit(latest);
         },
         stop,
       },

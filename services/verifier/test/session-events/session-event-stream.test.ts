@@ -94,7 +94,7 @@ describe('Last-Event-ID', () => {
     expect(stream.events.map((event) => [event.id, stateOf(event).state])).toEqual([['3', 'ResponseVerified']]);
   });
 
-  test('a client behind gets the current state (what it missed), not what it had', async ({ e2e: e, harness: h }) => {
+  test('a client behind gets what it missed, not what it had', async ({ e2e: e, harness: h }) => {
     const session = await e.createSession({ dcql: sdJwtQuery(), responseMode: 'direct_post' });
     await resolveRedirectRequest(e.wallet, session.authorizationRequestUri!);
     const stream = await openEventStream(e.url, session.id, { ...(await h.auth(ORG)), 'last-event-id': '1' });
@@ -102,6 +102,17 @@ describe('Last-Event-ID', () => {
     expect([event!.id, stateOf(event!).state]).toEqual(['2', 'RequestUriRetrieved']);
     stream.close();
     await expectHubEmpty(h);
+  });
+
+  test('a client that had only RequestCreated when the session was verified gets each state it missed, in order', async ({ e2e: e, harness: h }) => {
+    const session = await e.createSession({ dcql: sdJwtQuery(), responseMode: 'direct_post' });
+    await answerWithCredential(e, 'sd-jwt', session);
+    const stream = await openEventStream(e.url, session.id, { ...(await h.auth(ORG)), 'last-event-id': '1' });
+    await stream.waitForEnd();
+    expect(stream.events.map((event) => [event.id, stateOf(event).state])).toEqual([
+      ['2', 'RequestUriRetrieved'],
+      ['3', 'ResponseVerified'],
+    ]);
   });
 
   test('a client that has the terminal state gets 204 (an EventSource stops reconnecting); an id we never sent counts as none', async ({ e2e: e, harness: h }) => {

@@ -3,7 +3,7 @@ import { silentLogger } from '@tessera/service-kit/testing';
 import { markRequestRetrieved } from '../../src/db/sessions.js';
 import type { SessionStateRow } from '../../src/db/session-states.js';
 import { isTerminalState, parseLastEventId, stateEventId } from '../../src/domain/session-event-ids.js';
-import { toSessionStateEvent, type SessionStateEventOut } from '../../src/presenters/session-state-event.js';
+import { toSessionStateEvent, toSessionStateEvents, type SessionStateEventOut } from '../../src/presenters/session-state-event.js';
 import { SessionEventHub } from '../../src/session-events/session-event-hub.js';
 import { followSessionEvents } from '../../src/use-cases/follow-session-events.js';
 import { sdJwtQuery } from '../support/dcql-queries.js';
@@ -19,6 +19,8 @@ const row = (over: Partial<SessionStateRow> = {}): SessionStateRow => ({
   state: 'RequestCreated',
   errorCode: null,
   errorMessage: null,
+  createdAt: new Date('2026-01-01T10:00:00Z'),
+  requestRetrievedAt: null,
   updatedAt: new Date('2026-01-01T10:00:00Z'),
   expiresAt: new Date('2026-01-01T10:05:00Z'),
   ...over,
@@ -53,8 +55,35 @@ describe('a state event', () => {
   });
 });
 
+describe('the states a session passed through', () => {
+  const now = new Date('2026-01-01T10:03:00Z');
+  const retrieved = new Date('2026-01-01T10:01:00Z');
+  const verified = new Date('2026-01-01T10:02:00Z');
+  const states = (events: SessionStateEventOut[]) => events.map((event) => [event.eventId, event.data.state, event.data.changedAt]);
+
+  test('each state with when it was reached, the current one last', () => {
+    expect(states(toSessionStateEvents(row(), now))).toEqual([[1, 'RequestCreated', '2026-01-01T10:00:00.000Z']]);
+    expect(states(toSessionStateEvents(row({ state: 'ResponseVerified', requestRetrievedAt: retrieved, updatedAt: verified }), now))).toEqual([
+      [1, 'RequestCreated', '2026-01-01T10:00:00.000Z'],
+      [2, 'RequestUriRetrieved', '2026-01-01T10:01:00.000Z'],
+      [3, 'ResponseVerified', '2026-01-01T10:02:00.000Z'],
+    ]);
+  });
+
+  test('a session that was never fetched (DC API, expired unfetched) has no RequestUriRetrieved', () => {
+    expect(states(toSessionStateEvents(row({ state: 'ResponseVerified', updatedAt: verified }), now))).toEqual([
+      [1, 'RequestCreated', '2026-01-01T10:00:00.000Z'],
+      [3, 'ResponseVerified', '2026-01-01T10:02:00.000Z'],
+    ]);
+    expect(states(toSessionStateEvents(row(), new Date('2026-01-01T10:06:00Z'))).map(([id, state]) => [id, state])).toEqual([
+      [1, 'RequestCreated'],
+      [3, 'Error'],
+    ]);
+  });
+});
+
 describe('following a session', () => {
-  test('a change announced after the read but before the stream starts is what the stream sends first', async ({ harness: h, api, desk }) => {
+  test('a change announced after the read but before the stream starts follows the state read', async ({ harness: h, api, desk }) => {
     const created = await api('POST', `${oid4vpPath()}/presentation?verifierId=${desk}`, { dcql: sdJwtQuery(), responseMode: 'direct_post' });
     const id = created.body.data.id as string;
     const db = h.testDb.database.db;
@@ -67,7 +96,10 @@ describe('following a session', () => {
     await hub.changed(id);
     const sent: SessionStateEventOut[] = [];
     followed.follower.start((event) => sent.push(event));
-    expect(sent.map((event) => [event.eventId, event.data.state])).toEqual([[2, 'RequestUriRetrieved']]);
+    expect(sent.map((event) => [event.eventId, event.data.state])).toEqual([
+      [1, 'RequestCreated'],
+      [2, 'RequestUriRetrieved'],
+    ]);
     followed.follower.stop();
     expect(hub.stats()).toEqual({ sessions: 0, listeners: 0, expiryTimers: 0, streamsPerOrg: {} });
   });

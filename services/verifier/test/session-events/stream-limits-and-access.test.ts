@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { EventSource } from 'eventsource';
 import { describe, expect } from 'vitest';
+import { captureLogger } from '@tessera/service-kit/testing';
 import { answerWithCredential } from '../support/answers.js';
 import { sdJwtQuery } from '../support/dcql-queries.js';
 import { e2eFixture, e2eTest } from '../support/fixtures.js';
@@ -12,9 +13,10 @@ import { expectHubEmpty, openEventStream, stateOf, type EventStreamClient } from
 // stream, the per-organisation stream limit (429 + Retry-After), the idle timeout,
 // and every way a stream ends (client gone, server shutdown) freeing its follower
 // and slot. `lifecycle` is a second setting with small limits.
+const log = captureLogger('verifier', 'info');
 // `closing` (default timeouts: nothing but the close ends its streams) is closed by its one test.
 const test = e2eTest()
-  .extend('lifecycle', { scope: 'file' }, e2eFixture({ config: { SSE_MAX_STREAMS_PER_ORG: '2', SSE_IDLE_TIMEOUT_MS: '600', SSE_HEARTBEAT_MS: '100' } }))
+  .extend('lifecycle', { scope: 'file' }, e2eFixture({ logger: log.logger, config: { SSE_MAX_STREAMS_PER_ORG: '2', SSE_IDLE_TIMEOUT_MS: '600', SSE_HEARTBEAT_MS: '100' } }))
   .extend('closing', { scope: 'file' }, e2eFixture());
 
 describe('authorization and input (JSON refusals before any stream)', () => {
@@ -105,7 +107,8 @@ describe('limits', () => {
 
   test('a stream that sent nothing for SSE_IDLE_TIMEOUT_MS ends (heartbeats do not count) and frees everything', async ({ lifecycle: { e2e: e, harness: h } }) => {
     const session = await e.createSession({ dcql: sdJwtQuery(), responseMode: 'direct_post' });
-    const stream = await openEventStream(e.url, session.id, await h.auth(ORG));
+    const auth = await h.auth(ORG);
+    const stream = await openEventStream(e.url, session.id, { ...auth, 'x-request-id': 'idle-stream-1' });
     await stream.waitForEvents(1);
     const started = Date.now();
     await stream.waitForEnd(3000);
@@ -113,6 +116,10 @@ describe('limits', () => {
     expect(stream.comments.length).toBeGreaterThanOrEqual(3);
     expect(stream.events).toHaveLength(1);
     await expectHubEmpty(h);
+    // A hijacked reply skips Fastify's response log: the stream logs its own end, with the request id and never the token.
+    const closed = log.lines().map((line) => JSON.parse(line)).filter((entry) => entry.msg === 'event stream closed' && entry.reqId === 'idle-stream-1');
+    expect(closed).toEqual([expect.objectContaining({ reason: 'idle-timeout', events: 1, responseTime: expect.any(Number) })]);
+    expect(log.text()).not.toContain(auth.authorization.slice('Bearer '.length));
   });
 
   test('clients that disconnect leave no follower, timer or slot behind', async ({ lifecycle: { e2e: e, harness: h } }) => {
