@@ -4,7 +4,7 @@
 //
 // Each transition also writes the webhook outbox in the same statement
 // (db/webhook-outbox.ts): the event exists exactly when the change committed.
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import { preparedFor, runRawStatement } from '@tessera/service-kit';
 import { OPEN_STATES } from '../domain/session-state.js';
 import { presentationResults, type PresentationResultRow, type SessionRow } from './schema.js';
@@ -17,6 +17,15 @@ export interface VerifiedOutcome {
   credentialSets?: Array<Record<string, unknown>>;
 }
 
+/** When the result's personal data goes (domain/presentation-data.ts). */
+export interface PresentationDataLifetime {
+  /** The presentations with only the claims retained past the read grace; null: none is. */
+  retainedPresentations: Array<Record<string, unknown>> | null;
+  dataExpiresAt: Date;
+  /** Set when the answer itself is the first read (the DC API call returns the claims). */
+  readExpiresAt: Date | null;
+}
+
 const OPEN_STATE_LIST = OPEN_STATES.map((state) => `'${state}'`).join(', ');
 
 /**
@@ -26,7 +35,10 @@ const OPEN_STATE_LIST = OPEN_STATES.map((state) => `'${state}'`).join(', ');
  * Answers the rows as written — the session as read by the caller with the
  * new state — or undefined when another answer won (nothing is written then).
  */
-/** $1 response code hash, $2 now, $3 session id, $4 presentations (JSON), $5 credential sets (JSON or null). */
+/**
+ * $1 response code hash, $2 now, $3 session id, $4 presentations (JSON), $5 credential sets (JSON or null),
+ * $6 retained presentations (JSON or null), $7 data expires at, $8 read expires at (or null).
+ */
 const MARK_RESPONSE_VERIFIED = `
   with settled as (
     update "verifier"."presentation_sessions"
@@ -35,15 +47,15 @@ const MARK_RESPONSE_VERIFIED = `
     returning ${OUTBOX_SESSION_COLUMNS}
   ),
   outboxed as (${webhookOutboxInsert('settled', 'verified', '$2::timestamptz')})
-  insert into "verifier"."presentation_results" (session_id, org_id, verified_at, presentations, credential_sets)
-  select id, org_id, $2::timestamptz, $4::jsonb, $5::jsonb from settled
+  insert into "verifier"."presentation_results" (session_id, org_id, verified_at, presentations, credential_sets, retained_presentations, data_expires_at, read_expires_at)
+  select id, org_id, $2::timestamptz, $4::jsonb, $5::jsonb, $6::jsonb, $7::timestamptz, $8::timestamptz from settled
   returning session_id`;
 
 export async function markResponseVerified(
   db: VerifierDb,
-  params: { session: SessionRow; now: Date; outcome: VerifiedOutcome; responseCodeHash?: string },
+  params: { session: SessionRow; now: Date; outcome: VerifiedOutcome; lifetime: PresentationDataLifetime; responseCodeHash?: string },
 ): Promise<{ session: SessionRow; result: PresentationResultRow } | undefined> {
-  const { session, now, outcome } = params;
+  const { session, now, outcome, lifetime } = params;
   const at = now.toISOString();
   const responseCodeHash = params.responseCodeHash ?? null;
   const credentialSets = outcome.credentialSets ?? null;
@@ -53,11 +65,24 @@ export async function markResponseVerified(
     session.id,
     JSON.stringify(outcome.presentations),
     credentialSets === null ? null : JSON.stringify(credentialSets),
+    lifetime.retainedPresentations === null ? null : JSON.stringify(lifetime.retainedPresentations),
+    lifetime.dataExpiresAt.toISOString(),
+    lifetime.readExpiresAt?.toISOString() ?? null,
   ]);
   if (written.length === 0) return undefined;
   return {
     session: { ...session, state: 'ResponseVerified', errorCode: null, errorMessage: null, responseCodeHash, updatedAt: now },
-    result: { sessionId: session.id, orgId: session.orgId, verifiedAt: now, presentations: outcome.presentations, credentialSets },
+    result: {
+      sessionId: session.id,
+      orgId: session.orgId,
+      verifiedAt: now,
+      presentations: outcome.presentations,
+      credentialSets,
+      retainedPresentations: lifetime.retainedPresentations,
+      claimsState: 'full',
+      dataExpiresAt: lifetime.dataExpiresAt,
+      readExpiresAt: lifetime.readExpiresAt,
+    },
   };
 }
 
@@ -91,3 +116,21 @@ const selectPresentationResult = preparedFor((db: VerifierDb) =>
     .where(and(eq(presentationResults.orgId, sql.placeholder('orgId')), eq(presentationResults.sessionId, sql.placeholder('sessionId'))))
     .prepare('find_presentation_result'),
 );
+
+/**
+ * The first successful read starts the read grace: `read_expires_at` is set once
+ * (a later read within the grace leaves it), and only while the claims are all there.
+ */
+export async function startPresentationReadGrace(db: VerifierDb, params: { orgId: string; sessionId: string; readExpiresAt: Date }): Promise<void> {
+  await db
+    .update(presentationResults)
+    .set({ readExpiresAt: params.readExpiresAt })
+    .where(
+      and(
+        eq(presentationResults.orgId, params.orgId),
+        eq(presentationResults.sessionId, params.sessionId),
+        isNull(presentationResults.readExpiresAt),
+        eq(presentationResults.claimsState, 'full'),
+      ),
+    );
+}

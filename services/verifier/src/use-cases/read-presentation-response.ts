@@ -2,16 +2,19 @@ import { ErrorCode } from '@tessera/contracts';
 import { AppError, isUuid } from '@tessera/service-kit';
 import { responseCodeMatches } from '../crypto/response-code.js';
 import type { PresentationResultRow, SessionRow } from '../db/schema.js';
-import { findPresentationResult } from '../db/session-outcomes.js';
+import { findPresentationResult, startPresentationReadGrace } from '../db/session-outcomes.js';
 import { findSession } from '../db/sessions.js';
 import type { VerifierDb } from '../db/types.js';
 import type { Clock } from '../domain/clock.js';
 import { presentationSessionNotFound } from '../domain/errors.js';
+import { readablePresentationData } from '../domain/presentation-data.js';
 import { effectiveSessionState } from '../domain/session-state.js';
+import type { PresentationDataSettings } from './steps/settle-session-outcome.js';
 
 export interface ReadPresentationResponseDeps {
   db: VerifierDb;
   clock: Clock;
+  presentationData: Pick<PresentationDataSettings, 'readGraceSeconds'>;
 }
 
 export interface ReadPresentationResponseInput {
@@ -32,7 +35,10 @@ export interface PresentationResponseRead {
  * the one the session's redirect carried (checked before the state, so a wrong
  * code learns nothing about the session), 409 PRESENTATION_NOT_VERIFIED unless
  * ResponseVerified. The code is not consumed: reading is idempotent, so a relying
- * party that retries gets the same answer.
+ * party that retries gets the same answer — within PRESENTATION_READ_GRACE_SECONDS
+ * of the first read, which starts the deletion of the claims not declared
+ * `intent_to_retain: true` (domain/presentation-data.ts). 410
+ * PRESENTATION_DATA_EXPIRED once the data is gone (the session still reads verified).
  */
 export async function readPresentationResponse(deps: ReadPresentationResponseDeps, input: ReadPresentationResponseInput): Promise<PresentationResponseRead> {
   const { orgId, sessionId } = input;
@@ -44,5 +50,13 @@ export async function readPresentationResponse(deps: ReadPresentationResponseDep
   const { state } = effectiveSessionState(session, deps.clock());
   const result = state === 'ResponseVerified' ? await findPresentationResult(deps.db, { orgId, sessionId }) : undefined;
   if (!result) throw new AppError(409, ErrorCode.PRESENTATION_NOT_VERIFIED, `The session is ${state}: presentation data exists only once it is ResponseVerified.`);
-  return { session, result };
+  const now = deps.clock();
+  const readable = readablePresentationData(result, now);
+  if (readable.kind === 'expired') {
+    throw new AppError(410, ErrorCode.PRESENTATION_DATA_EXPIRED, `The session was verified at ${result.verifiedAt.toISOString()}, but its presentation data has been deleted: its lifetime ended.`);
+  }
+  if (result.readExpiresAt === null) {
+    await startPresentationReadGrace(deps.db, { orgId, sessionId, readExpiresAt: new Date(now.getTime() + deps.presentationData.readGraceSeconds * 1000) });
+  }
+  return { session, result: { ...result, presentations: readable.presentations } };
 }

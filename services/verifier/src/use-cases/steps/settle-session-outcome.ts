@@ -4,6 +4,7 @@ import type { PresentationResultRow, SessionRow } from '../../db/schema.js';
 import { markResponseFailed, markResponseVerified } from '../../db/session-outcomes.js';
 import type { VerifierDb } from '../../db/types.js';
 import type { Clock } from '../../domain/clock.js';
+import { presentationDataExpiresAt, retainedPresentations } from '../../domain/presentation-data.js';
 import type { VerifyPresentationResult } from '../../verification/index.js';
 
 // Shared step of the two answer use cases (wallet response, DC API response).
@@ -22,6 +23,13 @@ export interface SettleSessionOutcomeDeps {
   db: VerifierDb;
   bus: MessageBus;
   clock: Clock;
+  presentationData: PresentationDataSettings;
+}
+
+/** PRESENTATION_DATA_TTL_SECONDS and PRESENTATION_READ_GRACE_SECONDS. */
+export interface PresentationDataSettings {
+  ttlSeconds: number;
+  readGraceSeconds: number;
 }
 
 /**
@@ -30,16 +38,30 @@ export interface SettleSessionOutcomeDeps {
  */
 export async function settleSessionOutcome(
   deps: SettleSessionOutcomeDeps,
-  input: { session: SessionRow; outcome: SessionOutcome; requestId?: string; /** Stored with a verified outcome: the hash of the redirect's `response_code`. */ responseCodeHash?: string },
+  input: {
+    session: SessionRow;
+    outcome: SessionOutcome;
+    requestId?: string;
+    /** Stored with a verified outcome: the hash of the redirect's `response_code`. */
+    responseCodeHash?: string;
+    /** The answer returns the claims to the relying party (DC API): it is their first read, and starts the read grace. */
+    answerIsRead?: boolean;
+  },
 ): Promise<SettleSessionOutcomeResult> {
   const { session, outcome } = input;
   const now = deps.clock();
   if (outcome.ok) {
     const presentations = outcome.presentations as unknown as Array<Record<string, unknown>>;
     const credentialSets = outcome.credentialSets as unknown as Array<Record<string, unknown>> | undefined;
+    const lifetime = {
+      retainedPresentations: retainedPresentations(session.dcqlQuery, presentations),
+      dataExpiresAt: presentationDataExpiresAt({ verifiedAt: now, platformTtlSeconds: deps.presentationData.ttlSeconds, sessionTtlSeconds: session.presentationDataTtlSeconds }),
+      readExpiresAt: input.answerIsRead ? new Date(now.getTime() + deps.presentationData.readGraceSeconds * 1000) : null,
+    };
     const saved = await markResponseVerified(deps.db, {
       session,
       now,
+      lifetime,
       outcome: { presentations, ...(credentialSets ? { credentialSets } : {}) },
       ...(input.responseCodeHash ? { responseCodeHash: input.responseCodeHash } : {}),
     });
