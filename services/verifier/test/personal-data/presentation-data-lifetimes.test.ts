@@ -1,4 +1,6 @@
+import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect } from 'vitest';
+import { presentationSessions } from '../../src/db/schema.js';
 import { answerWithCredential } from '../support/answers.js';
 import { answerRedirect, expectVerified, issueCredential, presentAll } from '../support/crafted-answers.js';
 import type { E2e } from '../support/e2e.js';
@@ -106,6 +108,14 @@ describe('presentation data lifetimes', () => {
     expect(answered.body.data.presentations[0].claims).toHaveProperty('given_name');
     expect((await readAt(e, h, session.id, 59_000)).status).toBe(200);
     await expectExpired(e, h, session.id, 61_000);
+  });
+
+  test('an encrypted session’s decryption key is deleted when the session is answered: the JWE the relying party holds cannot be opened later', async ({ e2e: e, harness: h }) => {
+    const session = await e.createSession({ dcql: pidQuery([{ path: ['given_name'] }]), responseMode: 'dc_api.jwt', expectedOrigins: [ORIGIN] });
+    const sealedKey = async () => (await h.testDb.database.db.select().from(presentationSessions).where(eq(presentationSessions.id, session.id)))[0]!.encryptedEncryptionKey;
+    expect(await sealedKey()).toEqual(expect.any(String));
+    expect((await answerWithCredential(e, 'sd-jwt', session, ORIGIN)).status).toBe(200);
+    expect(await sealedKey()).toBeNull();
   });
 
   test('presentationDataTtlSeconds must be a positive integer (400 VALIDATION_FAILED)', async ({ api, desk }) => {
