@@ -10,10 +10,8 @@ import { minimiseClaims, RETURNED_REGISTERED_CLAIMS } from '../verification/mini
 //   `read_expires_at` = first successful read + PRESENTATION_READ_GRACE_SECONDS.
 // The purge job deletes the values at those deadlines; reads apply the same
 // deadlines themselves, so nothing is served after a deadline the purge has not
-// reached yet.
-
-/** What a result's presentations are reduced to once all claim values are gone: what was verified, not what it said. */
-export const PURGED_PRESENTATION_KEYS = ['claims', 'status'] as const;
+// reached yet. Once purged, a result keeps its presentations without `claims` and
+// `status` (db/personal-data-purge.ts): what was verified, not what it said.
 
 /** When every claim of a session verified at `verifiedAt` goes. */
 export function presentationDataExpiresAt(params: { verifiedAt: Date; platformTtlSeconds: number; sessionTtlSeconds: number | null }): Date {
