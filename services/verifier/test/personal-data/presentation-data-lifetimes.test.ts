@@ -6,7 +6,7 @@ import { answerRedirect, expectVerified, issueCredential, presentAll } from '../
 import type { E2e } from '../support/e2e.js';
 import { e2eTest } from '../support/fixtures.js';
 import type { Harness } from '../support/harness.js';
-import { PID_VCT } from '../support/issuers.js';
+import { MDL_NAMESPACE, PID_VCT } from '../support/issuers.js';
 import { ORG } from '../support/management.js';
 
 // Lifetimes of presentation data (issue 15), with the app's clock moved instead of
@@ -108,6 +108,32 @@ describe('presentation data lifetimes', () => {
     expect(answered.body.data.presentations[0].claims).toHaveProperty('given_name');
     expect((await readAt(e, h, session.id, 59_000)).status).toBe(200);
     await expectExpired(e, h, session.id, 61_000);
+  });
+
+  test('mdoc: an element with intent_to_retain: true stays past the grace, the others go', async ({ e2e: e, harness: h }) => {
+    const dcql = {
+      combine: 'all',
+      credentials: [
+        {
+          id: 'mdl',
+          format: 'mso_mdoc',
+          meta: { doctype_value: 'org.iso.18013.5.1.mDL' },
+          claims: [
+            { path: [MDL_NAMESPACE, 'family_name'], intent_to_retain: true },
+            { path: [MDL_NAMESPACE, 'given_name'], intent_to_retain: false },
+          ],
+        },
+      ],
+    };
+    const session = await e.createSession({ dcql, responseMode: 'dc_api', expectedOrigins: [ORIGIN] });
+    const answered = await answerWithCredential(e, 'mdoc', session, ORIGIN);
+    expect(answered.status).toBe(200);
+    expect(answered.body.data.presentations[0].claims).toEqual({ [MDL_NAMESPACE]: { family_name: 'Mustermann', given_name: 'Erika' } });
+    const after = await readAt(e, h, session.id, 61_000);
+    expect(after.status).toBe(200);
+    expect(after.body.data.presentations[0]).toMatchObject({ format: 'mso_mdoc', doctype: 'org.iso.18013.5.1.mDL', claims: { [MDL_NAMESPACE]: { family_name: 'Mustermann' } } });
+    expect(after.body.data.presentations[0].claims).toEqual({ [MDL_NAMESPACE]: { family_name: 'Mustermann' } });
+    await expectExpired(e, h, session.id, DAY_MS + 1000);
   });
 
   test('an encrypted session’s decryption key is deleted when the session is answered: the JWE the relying party holds cannot be opened later', async ({ e2e: e, harness: h }) => {
