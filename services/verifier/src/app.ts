@@ -22,6 +22,7 @@ import { registerWalletRoutes } from './routes/wallet.js';
 import { registerWebhookRoutes } from './routes/webhooks.js';
 import { createBackgroundJobs } from './jobs/background-jobs.js';
 import type { WebhookSender } from './webhooks/create-webhook-sender.js';
+import { createDataKeyRing } from './use-cases/steps/data-key-ring.js';
 import { createSigningMaterialLoader } from './use-cases/steps/load-signing-material.js';
 import { createTrustStoreLoader, type TrustedIssuer } from './use-cases/steps/load-trust-store.js';
 import { createStatusListChecker, createVerificationCache, type VerificationCache } from './verification/index.js';
@@ -98,7 +99,9 @@ export async function buildApp(deps: VerifierAppDeps): Promise<App> {
   // Per-session limits on the public endpoints and the DC API call, counted in PostgreSQL (see domain/session-limits.ts).
   const sessionLimits = { requestFetches: config.SESSION_REQUEST_FETCH_LIMIT, responses: config.SESSION_RESPONSE_LIMIT, windowMs: config.WALLET_RATE_LIMIT_WINDOW_MS };
   // What the two answer use cases (wallet response, DC API response) take.
-  const answerDeps = { db, bus, clock, keyEncryptionKey, logger, sessionLimits, ...verificationDeps };
+  // One per app: organisations' data keys, unwrapped once per replica (presentation data at rest).
+  const dataKeys = createDataKeyRing({ db, keyEncryptionKey, clock });
+  const answerDeps = { db, bus, clock, keyEncryptionKey, dataKeys, logger, sessionLimits, ...verificationDeps };
   // The expiry sweeper and the webhook worker (jobs/background-jobs.ts), started once the app is ready.
   const jobs = createBackgroundJobs({ config, db, bus, clock, keyEncryptionKey, logger, ...(deps.sendWebhook ? { sendWebhook: deps.sendWebhook } : {}) });
 

@@ -23,3 +23,17 @@ export const KEY_CHECK_CONTEXT = 'key-check';
 export function webhookSecretContext(webhookId: string): string {
   return `webhook-secret:${webhookId}`;
 }
+
+/** An organisation's data key (crypto/data-key.ts), wrapped by KEY_ENCRYPTION_KEY. */
+export function dataKeyContext(orgId: string): string {
+  return `data-key:${orgId}`;
+}
+
+/**
+ * A column of a stored presentation result, sealed with the organisation's data
+ * key: bound to the session and the column, so ciphertexts cannot be swapped
+ * between sessions, organisations or columns.
+ */
+export function presentationDataContext(orgId: string, sessionId: string, column: 'presentations' | 'credential_sets'): string {
+  return `presentation-data:${orgId}:${sessionId}:${column}`;
+}

@@ -150,8 +150,31 @@ export const presentationResults = verifierSchema.table('presentation_results', 
     .references(() => presentationSessions.id, { onDelete: 'cascade' }),
   orgId: text('org_id').notNull(),
   verifiedAt: timestamp('verified_at', { withTimezone: true, mode: 'date' }).notNull(),
-  presentations: jsonb('presentations').$type<Array<Record<string, unknown>>>().notNull(),
+  /**
+   * Plain JSON: rows written before presentation data was sealed only (null on
+   * every row written since). Read as they are (README, Personal data).
+   */
+  presentations: jsonb('presentations').$type<Array<Record<string, unknown>>>(),
   credentialSets: jsonb('credential_sets').$type<Array<Record<string, unknown>>>(),
+  /**
+   * The presentations (claims) and credential sets as JSON, sealed with the
+   * organisation's data key (`data_keys`), AAD `presentation-data:<org>:<session>:<column>`
+   * (crypto/sealing-contexts.ts). `sealed_credential_sets` is null when there are none.
+   */
+  sealedPresentations: text('sealed_presentations'),
+  sealedCredentialSets: text('sealed_credential_sets'),
+});
+
+/**
+ * An organisation's data key: 32 random bytes sealing its presentation data
+ * (AES-256-GCM), created on first use and stored wrapped by KEY_ENCRYPTION_KEY
+ * (AAD `data-key:<org>`). Re-wrapped at start after a KEY_ENCRYPTION_KEY rotation.
+ */
+export const dataKeys = verifierSchema.table('data_keys', {
+  orgId: text('org_id').primaryKey(),
+  wrappedKey: text('wrapped_key').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
 });
 
 /**
@@ -275,7 +298,8 @@ export const sessionCounts = verifierSchema.table('session_counts', {
 
 export type SessionRow = typeof presentationSessions.$inferSelect;
 export type PresentationResultRow = typeof presentationResults.$inferSelect;
+export type DataKeyRow = typeof dataKeys.$inferSelect;
 export type TrustAnchorRow = typeof trustAnchors.$inferSelect;
 
-export const schema = { verifiers, verificationTemplates, signingKeys, platformSettings, presentationSessions, presentationResults, trustAnchors, webhooks, webhookDeliveries, webhookDeliveryAttempts };
+export const schema = { verifiers, verificationTemplates, signingKeys, platformSettings, presentationSessions, presentationResults, dataKeys, trustAnchors, webhooks, webhookDeliveries, webhookDeliveryAttempts };
 export type VerifierDbSchema = typeof schema;

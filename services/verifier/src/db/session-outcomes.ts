@@ -17,6 +17,12 @@ export interface VerifiedOutcome {
   credentialSets?: Array<Record<string, unknown>>;
 }
 
+/** A verified outcome's columns as stored: sealed with the organisation's data key (use-cases/steps/presentation-data.ts). */
+export interface SealedOutcome {
+  presentations: string;
+  credentialSets: string | null;
+}
+
 const OPEN_STATE_LIST = OPEN_STATES.map((state) => `'${state}'`).join(', ');
 
 /**
@@ -26,7 +32,7 @@ const OPEN_STATE_LIST = OPEN_STATES.map((state) => `'${state}'`).join(', ');
  * Answers the rows as written — the session as read by the caller with the
  * new state — or undefined when another answer won (nothing is written then).
  */
-/** $1 response code hash, $2 now, $3 session id, $4 presentations (JSON), $5 credential sets (JSON or null). */
+/** $1 response code hash, $2 now, $3 session id, $4 sealed presentations, $5 sealed credential sets (or null). */
 const MARK_RESPONSE_VERIFIED = `
   with settled as (
     update "verifier"."presentation_sessions"
@@ -35,15 +41,24 @@ const MARK_RESPONSE_VERIFIED = `
     returning ${OUTBOX_SESSION_COLUMNS}
   ),
   outboxed as (${webhookOutboxInsert('settled', 'verified', '$2::timestamptz')})
-  insert into "verifier"."presentation_results" (session_id, org_id, verified_at, presentations, credential_sets)
-  select id, org_id, $2::timestamptz, $4::jsonb, $5::jsonb from settled
+  insert into "verifier"."presentation_results" (session_id, org_id, verified_at, sealed_presentations, sealed_credential_sets)
+  select id, org_id, $2::timestamptz, $4, $5 from settled
   returning session_id`;
+
+/** A stored result in the clear: as `markResponseVerified` stored it (the caller's outcome, never read back), or as opened on read. */
+export interface PresentationResult {
+  sessionId: string;
+  orgId: string;
+  verifiedAt: Date;
+  presentations: Array<Record<string, unknown>>;
+  credentialSets: Array<Record<string, unknown>> | null;
+}
 
 export async function markResponseVerified(
   db: VerifierDb,
-  params: { session: SessionRow; now: Date; outcome: VerifiedOutcome; responseCodeHash?: string },
-): Promise<{ session: SessionRow; result: PresentationResultRow } | undefined> {
-  const { session, now, outcome } = params;
+  params: { session: SessionRow; now: Date; outcome: VerifiedOutcome; sealed: SealedOutcome; responseCodeHash?: string },
+): Promise<{ session: SessionRow; result: PresentationResult } | undefined> {
+  const { session, now, outcome, sealed } = params;
   const at = now.toISOString();
   const responseCodeHash = params.responseCodeHash ?? null;
   const credentialSets = outcome.credentialSets ?? null;
@@ -51,8 +66,8 @@ export async function markResponseVerified(
     responseCodeHash,
     at,
     session.id,
-    JSON.stringify(outcome.presentations),
-    credentialSets === null ? null : JSON.stringify(credentialSets),
+    sealed.presentations,
+    sealed.credentialSets,
   ]);
   if (written.length === 0) return undefined;
   return {

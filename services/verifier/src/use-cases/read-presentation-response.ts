@@ -1,17 +1,24 @@
 import { ErrorCode } from '@tessera/contracts';
 import { AppError, isUuid } from '@tessera/service-kit';
 import { responseCodeMatches } from '../crypto/response-code.js';
-import type { PresentationResultRow, SessionRow } from '../db/schema.js';
-import { findPresentationResult } from '../db/session-outcomes.js';
+import type { Logger } from '@tessera/service-kit';
+import { PresentationDataUnreadableError } from '../crypto/data-key.js';
+import { KeyDecryptionError } from '../crypto/key-encryption.js';
+import type { SessionRow } from '../db/schema.js';
+import { findPresentationResult, type PresentationResult } from '../db/session-outcomes.js';
 import { findSession } from '../db/sessions.js';
 import type { VerifierDb } from '../db/types.js';
 import type { Clock } from '../domain/clock.js';
 import { presentationSessionNotFound } from '../domain/errors.js';
 import { effectiveSessionState } from '../domain/session-state.js';
+import type { DataKeyRing } from './steps/data-key-ring.js';
+import { openPresentationResult } from './steps/presentation-data.js';
 
 export interface ReadPresentationResponseDeps {
   db: VerifierDb;
   clock: Clock;
+  dataKeys: DataKeyRing;
+  logger: Logger;
 }
 
 export interface ReadPresentationResponseInput {
@@ -23,7 +30,7 @@ export interface ReadPresentationResponseInput {
 
 export interface PresentationResponseRead {
   session: SessionRow;
-  result: PresentationResultRow;
+  result: PresentationResult;
 }
 
 /**
@@ -32,7 +39,11 @@ export interface PresentationResponseRead {
  * the one the session's redirect carried (checked before the state, so a wrong
  * code learns nothing about the session), 409 PRESENTATION_NOT_VERIFIED unless
  * ResponseVerified. The code is not consumed: reading is idempotent, so a relying
- * party that retries gets the same answer.
+ * party that retries gets the same answer. The stored data is opened with the
+ * organisation's data key; when it does not open (altered, swapped between
+ * rows, or KEY_ENCRYPTION_KEY no longer opens the data key) the answer is 500
+ * PRESENTATION_DATA_UNREADABLE with nothing of the data, and the incident is
+ * logged with the session's id only.
  */
 export async function readPresentationResponse(deps: ReadPresentationResponseDeps, input: ReadPresentationResponseInput): Promise<PresentationResponseRead> {
   const { orgId, sessionId } = input;
@@ -42,7 +53,13 @@ export async function readPresentationResponse(deps: ReadPresentationResponseDep
     throw new AppError(403, ErrorCode.RESPONSE_CODE_MISMATCH, 'The responseCode is not the one this session’s redirect carried: the redirect did not come from this session’s wallet (a possible session fixation). Do not accept this result for the user.');
   }
   const { state } = effectiveSessionState(session, deps.clock());
-  const result = state === 'ResponseVerified' ? await findPresentationResult(deps.db, { orgId, sessionId }) : undefined;
-  if (!result) throw new AppError(409, ErrorCode.PRESENTATION_NOT_VERIFIED, `The session is ${state}: presentation data exists only once it is ResponseVerified.`);
-  return { session, result };
+  const stored = state === 'ResponseVerified' ? await findPresentationResult(deps.db, { orgId, sessionId }) : undefined;
+  if (!stored) throw new AppError(409, ErrorCode.PRESENTATION_NOT_VERIFIED, `The session is ${state}: presentation data exists only once it is ResponseVerified.`);
+  try {
+    return { session, result: await openPresentationResult(deps.dataKeys, stored) };
+  } catch (error) {
+    if (!(error instanceof PresentationDataUnreadableError || error instanceof KeyDecryptionError)) throw error;
+    deps.logger.error({ orgId, sessionId, reason: error.name }, 'stored presentation data cannot be opened: altered, moved from another row, or KEY_ENCRYPTION_KEY does not open its data key');
+    throw new AppError(500, ErrorCode.PRESENTATION_DATA_UNREADABLE, 'The stored presentation data of this session cannot be opened (altered, or its key is no longer configured); nothing of it is returned. The incident is logged.');
+  }
 }

@@ -1,10 +1,12 @@
 import { sessionUpdatedEvent, type ErrorCode } from '@tessera/contracts';
 import { publishEvent, type MessageBus } from '@tessera/service-kit';
-import type { PresentationResultRow, SessionRow } from '../../db/schema.js';
-import { markResponseFailed, markResponseVerified } from '../../db/session-outcomes.js';
+import type { SessionRow } from '../../db/schema.js';
+import { markResponseFailed, markResponseVerified, type PresentationResult } from '../../db/session-outcomes.js';
 import type { VerifierDb } from '../../db/types.js';
 import type { Clock } from '../../domain/clock.js';
 import type { VerifyPresentationResult } from '../../verification/index.js';
+import type { DataKeyRing } from './data-key-ring.js';
+import { sealPresentationData } from './presentation-data.js';
 
 // Shared step of the two answer use cases (wallet response, DC API response).
 
@@ -13,7 +15,7 @@ export type SessionOutcome = VerifyPresentationResult | { ok: false; code: typeo
 
 /** The session's new state, as the outcome left it. */
 export type SettledOutcome =
-  | { state: 'ResponseVerified'; session: SessionRow; result: PresentationResultRow }
+  | { state: 'ResponseVerified'; session: SessionRow; result: PresentationResult }
   | { state: 'Error'; session: SessionRow; error: { code: string; message: string } };
 
 export type SettleSessionOutcomeResult = { won: true; settled: SettledOutcome } | { won: false };
@@ -22,10 +24,12 @@ export interface SettleSessionOutcomeDeps {
   db: VerifierDb;
   bus: MessageBus;
   clock: Clock;
+  dataKeys: DataKeyRing;
 }
 
 /**
- * Applies the outcome with a conditional UPDATE (first answer wins) and
+ * Applies the outcome with a conditional UPDATE (first answer wins; a verified
+ * outcome's presentation data sealed with the organisation's data key) and
  * publishes `verifier.v1.session.updated` when it did. A loser changes nothing.
  */
 export async function settleSessionOutcome(
@@ -37,10 +41,14 @@ export async function settleSessionOutcome(
   if (outcome.ok) {
     const presentations = outcome.presentations as unknown as Array<Record<string, unknown>>;
     const credentialSets = outcome.credentialSets as unknown as Array<Record<string, unknown>> | undefined;
+    const verified = { presentations, ...(credentialSets ? { credentialSets } : {}) };
+    // Sealed before the statement (the data key is cached per replica): the write stays one statement.
+    const sealed = await sealPresentationData(deps.dataKeys, { orgId: session.orgId, sessionId: session.id, outcome: verified });
     const saved = await markResponseVerified(deps.db, {
       session,
       now,
-      outcome: { presentations, ...(credentialSets ? { credentialSets } : {}) },
+      outcome: verified,
+      sealed,
       ...(input.responseCodeHash ? { responseCodeHash: input.responseCodeHash } : {}),
     });
     if (!saved) return { won: false };
