@@ -1,4 +1,5 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
+import { runRawStatement } from '@tessera/service-kit';
 import { describe, expect } from 'vitest';
 import { generateKeyEncryptionKey, KeyDecryptionError, KeyEncryptionKey } from '../../src/crypto/key-encryption.js';
 import { dataKeyContext } from '../../src/crypto/sealing-contexts.js';
@@ -49,13 +50,13 @@ async function verifiedMdoc(e: E2e) {
 /** Every row of every table of the verifier schema, as text: what a dump or backup holds. */
 async function dumpVerifierSchema(h: Harness): Promise<string> {
   const db = h.testDb.database.db;
-  const tables = await db.execute<{ table_name: string }>(sql`select table_name from information_schema.tables where table_schema = 'verifier' and table_type = 'BASE TABLE'`);
-  const names = [...tables].map((row) => row.table_name);
+  const tables = await runRawStatement<{ table_name: string }>(db, `select table_name from information_schema.tables where table_schema = 'verifier' and table_type = 'BASE TABLE'`, []);
+  const names = tables.map((row) => row.table_name);
   expect(names).toEqual(expect.arrayContaining(['presentation_sessions', 'presentation_results', 'data_keys', 'webhook_deliveries']));
   const dumps: string[] = [];
   for (const name of names) {
-    const rows = await db.execute<{ row: string }>(sql.raw(`select row_to_json(t)::text as row from "verifier"."${name}" t`));
-    dumps.push(...[...rows].map((row) => row.row));
+    const rows = await runRawStatement<{ row: string }>(db, `select row_to_json(t)::text as row from "verifier"."${name}" t`, []);
+    dumps.push(...rows.map((row) => row.row));
   }
   return dumps.join('\n');
 }
@@ -98,8 +99,8 @@ describe('presentation data is sealed at rest', () => {
     expect(h.keyEncryptionKey.openBytes(stored!.wrappedKey, dataKeyContext(ORG))).toHaveLength(32);
     expect(() => h.keyEncryptionKey.openBytes(stored!.wrappedKey, dataKeyContext('another-org'))).toThrow(KeyDecryptionError);
     expect(() => new KeyEncryptionKey(generateKeyEncryptionKey()).openBytes(stored!.wrappedKey, dataKeyContext(ORG))).toThrow(KeyDecryptionError);
-    const count = await h.testDb.database.db.execute<{ n: number }>(sql`select count(*)::int as n from "verifier"."data_keys" where org_id = ${ORG}`);
-    expect([...count][0]!.n).toBe(1);
+    const count = await runRawStatement<{ n: number }>(h.testDb.database.db, 'select count(*)::int as n from "verifier"."data_keys" where org_id = $1', [ORG]);
+    expect(count[0]!.n).toBe(1);
   });
 
   test('altered or swapped ciphertext is never returned: 500 PRESENTATION_DATA_UNREADABLE without the data', async ({ e2e: e, harness: h }) => {
