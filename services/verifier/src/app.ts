@@ -10,6 +10,7 @@ import type { Clock } from './domain/clock.js';
 import { registerCertificateRoutes } from './routes/certificates.js';
 import { registerManagementRoutes } from './routes/management.js';
 import { registerPlatformCaRoute } from './routes/platform-ca.js';
+import { registerPresentationReadRoutes } from './routes/presentation-reads.js';
 import { registerPresentationResponseRoutes } from './routes/presentation-responses.js';
 import { registerPresentationSessionEventRoutes } from './routes/presentation-session-events.js';
 import { registerPresentationSessionRoutes } from './routes/presentation-sessions.js';
@@ -147,6 +148,7 @@ export async function buildApp(deps: VerifierAppDeps): Promise<App> {
       (api) => registerCertificateRoutes(api, { db, keyEncryptionKey, clock, loadSigningMaterial }),
       (api) => registerTrustAnchorRoutes(api, { db, clock }),
       (api) => registerPresentationResponseRoutes(api, answerDeps),
+      (api) => registerPresentationReadRoutes(api, { db }),
       (api) => registerWebhookRoutes(api, { db, clock, keyEncryptionKey, webhookTargets: webhookTargetPolicyOf(config), wakeDeliveries: () => jobs.wakeDeliveries() }),
     ],
   });

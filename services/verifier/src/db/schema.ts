@@ -178,6 +178,28 @@ export const dataKeys = verifierSchema.table('data_keys', {
 });
 
 /**
+ * Who read a session's presentation data (issue 15, item 4): one row per
+ * successful read — `verifier-presentation-response`, or the DC API answer of
+ * `verify-authorization-response` — written with the read. It holds who (the
+ * access token's `sub`), when and through which route, never a claim value; it
+ * lives as long as the session record (deleted with it).
+ */
+export const presentationReads = verifierSchema.table(
+  'presentation_reads',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    sessionId: uuid('session_id')
+      .notNull()
+      .references(() => presentationSessions.id, { onDelete: 'cascade' }),
+    orgId: text('org_id').notNull(),
+    subject: text('subject').notNull(),
+    route: text('route').notNull(),
+    readAt: timestamp('read_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [index('presentation_reads_org_session_read_idx').on(t.orgId, t.sessionId, t.readAt.desc(), t.id.desc())],
+);
+
+/**
  * An organisation's issuer trust anchor: a CA certificate (PEM) or a DID.
  * `fingerprint` (SHA-256 of the DER, or of the DID) is unique per organisation.
  */
@@ -300,6 +322,7 @@ export type SessionRow = typeof presentationSessions.$inferSelect;
 export type PresentationResultRow = typeof presentationResults.$inferSelect;
 export type DataKeyRow = typeof dataKeys.$inferSelect;
 export type TrustAnchorRow = typeof trustAnchors.$inferSelect;
+export type PresentationReadRow = typeof presentationReads.$inferSelect;
 
-export const schema = { verifiers, verificationTemplates, signingKeys, platformSettings, presentationSessions, presentationResults, dataKeys, trustAnchors, webhooks, webhookDeliveries, webhookDeliveryAttempts };
+export const schema = { verifiers, verificationTemplates, signingKeys, platformSettings, presentationSessions, presentationResults, dataKeys, presentationReads, trustAnchors, webhooks, webhookDeliveries, webhookDeliveryAttempts };
 export type VerifierDbSchema = typeof schema;

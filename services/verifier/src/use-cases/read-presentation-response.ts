@@ -4,8 +4,9 @@ import { responseCodeMatches } from '../crypto/response-code.js';
 import type { Logger } from '@tessera/service-kit';
 import { PresentationDataUnreadableError } from '../crypto/data-key.js';
 import { KeyDecryptionError } from '../crypto/key-encryption.js';
+import { readPresentationResultRecorded } from '../db/presentation-reads.js';
 import type { SessionRow } from '../db/schema.js';
-import { findPresentationResult, type PresentationResult } from '../db/session-outcomes.js';
+import type { PresentationResult } from '../db/session-outcomes.js';
 import { findSession } from '../db/sessions.js';
 import type { VerifierDb } from '../db/types.js';
 import type { Clock } from '../domain/clock.js';
@@ -24,6 +25,8 @@ export interface ReadPresentationResponseDeps {
 export interface ReadPresentationResponseInput {
   orgId: string;
   sessionId: string;
+  /** The caller's access-token subject, recorded with a successful read (`presentation_reads`). */
+  subject: string;
   /** The `response_code` the relying party received with the wallet's redirect; when given it must be the session's. */
   responseCode?: string;
 }
@@ -39,11 +42,13 @@ export interface PresentationResponseRead {
  * the one the session's redirect carried (checked before the state, so a wrong
  * code learns nothing about the session), 409 PRESENTATION_NOT_VERIFIED unless
  * ResponseVerified. The code is not consumed: reading is idempotent, so a relying
- * party that retries gets the same answer. The stored data is opened with the
- * organisation's data key; when it does not open (altered, swapped between
- * rows, or KEY_ENCRYPTION_KEY no longer opens the data key) the answer is 500
- * PRESENTATION_DATA_UNREADABLE with nothing of the data, and the incident is
- * logged with the session's id only.
+ * party that retries gets the same answer. A read that hands out the data is
+ * recorded (who, when, this route) in the statement that reads it; a refused
+ * read (404, 403, 409) hands out nothing and records nothing. The stored data
+ * is opened with the organisation's data key; when it does not open (altered,
+ * swapped between rows, or KEY_ENCRYPTION_KEY no longer opens the data key)
+ * the answer is 500 PRESENTATION_DATA_UNREADABLE with nothing of the data, and
+ * the incident is logged with the session's id only.
  */
 export async function readPresentationResponse(deps: ReadPresentationResponseDeps, input: ReadPresentationResponseInput): Promise<PresentationResponseRead> {
   const { orgId, sessionId } = input;
@@ -52,8 +57,10 @@ export async function readPresentationResponse(deps: ReadPresentationResponseDep
   if (input.responseCode !== undefined && !responseCodeMatches(input.responseCode, session.responseCodeHash)) {
     throw new AppError(403, ErrorCode.RESPONSE_CODE_MISMATCH, 'The responseCode is not the one this session’s redirect carried: the redirect did not come from this session’s wallet (a possible session fixation). Do not accept this result for the user.');
   }
-  const { state } = effectiveSessionState(session, deps.clock());
-  const stored = state === 'ResponseVerified' ? await findPresentationResult(deps.db, { orgId, sessionId }) : undefined;
+  const now = deps.clock();
+  const { state } = effectiveSessionState(session, now);
+  const reader = { subject: input.subject, route: 'verifier-presentation-response', at: now } as const;
+  const stored = state === 'ResponseVerified' ? await readPresentationResultRecorded(deps.db, { orgId, sessionId, reader }) : undefined;
   if (!stored) throw new AppError(409, ErrorCode.PRESENTATION_NOT_VERIFIED, `The session is ${state}: presentation data exists only once it is ResponseVerified.`);
   try {
     return { session, result: await openPresentationResult(deps.dataKeys, stored) };
