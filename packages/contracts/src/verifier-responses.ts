@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { OriginSchema, SessionErrorSchema, SessionStateSchema } from './verifier.js';
+import { MAX_PAGE_NUMBER, MAX_PAGE_SIZE } from './envelope.js';
 
 /**
  * Bodies of the verifier's part 2 (VERIFIER.md): trust anchors, verified
@@ -131,3 +132,22 @@ export const AuthorizationResponseOutcomeSchema = Type.Object({
   credentialSets: Type.Optional(Type.Array(SatisfiedCredentialSetSchema)),
 });
 export type AuthorizationResponseOutcome = Static<typeof AuthorizationResponseOutcomeSchema>;
+
+/**
+ * `GET verifier-presentation-reads`: one read of a session's presentation data —
+ * who (the access token's subject), when, through which route. Never a claim value.
+ */
+export const PresentationReadSchema = Type.Object({
+  sessionId: Type.String({ format: 'uuid' }),
+  subject: Type.String(),
+  route: Type.Union([Type.Literal('verifier-presentation-response'), Type.Literal('verify-authorization-response')]),
+  readAt: Type.String({ format: 'date-time' }),
+});
+export type PresentationRead = Static<typeof PresentationReadSchema>;
+
+/** `id`: the session whose reads are listed; `pageNumber`/`pageSize` as every page. */
+export const PresentationReadsQuerySchema = Type.Object({
+  id: Type.String({ minLength: 1, maxLength: 200 }),
+  pageNumber: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_NUMBER, default: 1 })),
+  pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, default: 10 })),
+});

@@ -63,6 +63,34 @@ function serializeRequest(req: LoggedRequest) {
   };
 }
 
+/**
+ * Properties of a failed query's error that hold its bound values: Drizzle's
+ * `DrizzleQueryError.params` (also appended to its message as `params: …`) and
+ * postgres.js `parameters`. Those values are whatever the statement carried —
+ * claims of a verified presentation, sealed keys — so a logged error keeps the
+ * query text and drops them (issue 15: no personal data in logs).
+ */
+const QUERY_VALUE_PROPERTIES = ['params', 'parameters'] as const;
+const PARAMS_IN_MESSAGE = /\nparams: [\s\S]*$/;
+const PARAMS_IN_STACK = /\nparams: [\s\S]*?(?=\n\s+at |$)/;
+
+type SerializedError = Record<string, unknown> & { message?: unknown; stack?: unknown; cause?: unknown };
+
+function withoutQueryValues(serialized: SerializedError, depth = 0): SerializedError {
+  if (depth > 8) return serialized;
+  for (const property of QUERY_VALUE_PROPERTIES) if (property in serialized) serialized[property] = '[redacted]';
+  if (typeof serialized.message === 'string') serialized.message = serialized.message.replace(PARAMS_IN_MESSAGE, '\nparams: [redacted]');
+  if (typeof serialized.stack === 'string') serialized.stack = serialized.stack.replace(PARAMS_IN_STACK, '\nparams: [redacted]');
+  if (serialized.cause && typeof serialized.cause === 'object') serialized.cause = withoutQueryValues(serialized.cause as SerializedError, depth + 1);
+  return serialized;
+}
+
+/** pino's error serializer, without the bound values of a failed query (see QUERY_VALUE_PROPERTIES). */
+function serializeError(error: unknown) {
+  const serialized = pino.stdSerializers.err(error as Error) as unknown;
+  return serialized && typeof serialized === 'object' ? withoutQueryValues(serialized as SerializedError) : serialized;
+}
+
 export interface CreateLoggerOptions {
   name: string;
   level: string;
@@ -76,7 +104,7 @@ export function createLogger(options: CreateLoggerOptions): Logger {
     level: options.level,
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
     // Fastify takes a logger instance's own serializers over its defaults.
-    serializers: { req: serializeRequest },
+    serializers: { req: serializeRequest, err: serializeError },
     base: { service: options.name },
     timestamp: pino.stdTimeFunctions.isoTime,
   };

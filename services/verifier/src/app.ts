@@ -10,6 +10,7 @@ import type { Clock } from './domain/clock.js';
 import { registerCertificateRoutes } from './routes/certificates.js';
 import { registerManagementRoutes } from './routes/management.js';
 import { registerPlatformCaRoute } from './routes/platform-ca.js';
+import { registerPresentationReadRoutes } from './routes/presentation-reads.js';
 import { registerPresentationResponseRoutes } from './routes/presentation-responses.js';
 import { registerPresentationSessionEventRoutes } from './routes/presentation-session-events.js';
 import { registerPresentationSessionRoutes } from './routes/presentation-sessions.js';
@@ -22,6 +23,7 @@ import { registerWalletRoutes } from './routes/wallet.js';
 import { registerWebhookRoutes } from './routes/webhooks.js';
 import { createBackgroundJobs } from './jobs/background-jobs.js';
 import type { WebhookSender } from './webhooks/create-webhook-sender.js';
+import { createDataKeyRing } from './use-cases/steps/data-key-ring.js';
 import { createSigningMaterialLoader } from './use-cases/steps/load-signing-material.js';
 import { createTrustStoreLoader, type TrustedIssuer } from './use-cases/steps/load-trust-store.js';
 import { createStatusListChecker, createVerificationCache, type VerificationCache } from './verification/index.js';
@@ -99,7 +101,9 @@ export async function buildApp(deps: VerifierAppDeps): Promise<App> {
   const sessionLimits = { requestFetches: config.SESSION_REQUEST_FETCH_LIMIT, responses: config.SESSION_RESPONSE_LIMIT, windowMs: config.WALLET_RATE_LIMIT_WINDOW_MS };
   // What the two answer use cases (wallet response, DC API response) take.
   const presentationData = { ttlSeconds: config.PRESENTATION_DATA_TTL_SECONDS, readGraceSeconds: config.PRESENTATION_READ_GRACE_SECONDS };
-  const answerDeps = { db, bus, clock, keyEncryptionKey, logger, sessionLimits, presentationData, ...verificationDeps };
+  // One per app: organisations' data keys, unwrapped once per replica (presentation data at rest).
+  const dataKeys = createDataKeyRing({ db, keyEncryptionKey, clock });
+  const answerDeps = { db, bus, clock, keyEncryptionKey, dataKeys, logger, sessionLimits, presentationData, ...verificationDeps };
   // The expiry sweeper and the webhook worker (jobs/background-jobs.ts), started once the app is ready.
   const jobs = createBackgroundJobs({ config, db, bus, clock, keyEncryptionKey, logger, ...(deps.sendWebhook ? { sendWebhook: deps.sendWebhook } : {}) });
 
@@ -145,6 +149,7 @@ export async function buildApp(deps: VerifierAppDeps): Promise<App> {
       (api) => registerCertificateRoutes(api, { db, keyEncryptionKey, clock, loadSigningMaterial }),
       (api) => registerTrustAnchorRoutes(api, { db, clock }),
       (api) => registerPresentationResponseRoutes(api, answerDeps),
+      (api) => registerPresentationReadRoutes(api, { db }),
       (api) => registerWebhookRoutes(api, { db, clock, keyEncryptionKey, webhookTargets: webhookTargetPolicyOf(config), wakeDeliveries: () => jobs.wakeDeliveries() }),
     ],
   });

@@ -13,6 +13,12 @@ export const VerifierConfigSchema = Type.Object({
   PUBLIC_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://[^/?#]+/?$' })),
   /** 32 bytes, base64: encrypts private keys at rest (AES-256-GCM). Required outside development. */
   KEY_ENCRYPTION_KEY: Type.Optional(Type.String({ minLength: 40 })),
+  /**
+   * Rotation: the keys KEY_ENCRYPTION_KEY replaced, comma-separated (32 bytes, base64 each).
+   * Values sealed under them still open; at start the data keys and the key check are
+   * re-sealed under KEY_ENCRYPTION_KEY, and everything sealed afterwards uses it.
+   */
+  KEY_ENCRYPTION_KEY_PREVIOUS: Type.Optional(Type.String({ minLength: 1 })),
   /** Platform request-signing CA, PEM (certificate and PKCS#8 key), inline or as files. Absent: generated at first start. */
   PLATFORM_CA_CERT_PEM: Type.Optional(Type.String({ minLength: 1 })),
   PLATFORM_CA_CERT_PEM_FILE: Type.Optional(Type.String({ minLength: 1 })),
@@ -139,12 +145,19 @@ export function isKeyEncryptionKey(value: string): boolean {
   return /^[A-Za-z0-9+/]{43}=$/.test(value) && Buffer.from(value, 'base64').length === 32;
 }
 
+/** KEY_ENCRYPTION_KEY_PREVIOUS as a list (empty when unset). */
+export function previousKeyEncryptionKeysOf(config: Pick<VerifierConfig, 'KEY_ENCRYPTION_KEY_PREVIOUS'>): string[] {
+  return (config.KEY_ENCRYPTION_KEY_PREVIOUS ?? '').split(',').map((key) => key.trim()).filter((key) => key.length > 0);
+}
+
 export function loadVerifierConfig(env: Record<string, string | undefined> = process.env): VerifierConfig {
   return loadConfig(VerifierConfigSchema, env, [
     oidcConfigRule,
     (c) => (c.NODE_ENV !== 'development' && !c.PUBLIC_BASE_URL ? 'PUBLIC_BASE_URL: is required outside development mode' : undefined),
     (c) => (c.NODE_ENV !== 'development' && !c.KEY_ENCRYPTION_KEY ? 'KEY_ENCRYPTION_KEY: is required outside development mode' : undefined),
     (c) => (c.KEY_ENCRYPTION_KEY && !isKeyEncryptionKey(c.KEY_ENCRYPTION_KEY) ? 'KEY_ENCRYPTION_KEY: must be 32 bytes, base64-encoded' : undefined),
+    (c) => (c.KEY_ENCRYPTION_KEY_PREVIOUS && !previousKeyEncryptionKeysOf(c).every(isKeyEncryptionKey) ? 'KEY_ENCRYPTION_KEY_PREVIOUS: must be comma-separated keys of 32 bytes, base64-encoded' : undefined),
+    (c) => (c.KEY_ENCRYPTION_KEY_PREVIOUS && !c.KEY_ENCRYPTION_KEY ? 'KEY_ENCRYPTION_KEY_PREVIOUS: needs KEY_ENCRYPTION_KEY (the key that replaced them)' : undefined),
     (c) => (c.PLATFORM_CA_CERT_PEM && c.PLATFORM_CA_CERT_PEM_FILE ? 'PLATFORM_CA_CERT_PEM, PLATFORM_CA_CERT_PEM_FILE: give one, not both' : undefined),
     (c) => (c.PLATFORM_CA_KEY_PEM && c.PLATFORM_CA_KEY_PEM_FILE ? 'PLATFORM_CA_KEY_PEM, PLATFORM_CA_KEY_PEM_FILE: give one, not both' : undefined),
     (c) =>

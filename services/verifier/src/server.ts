@@ -10,7 +10,7 @@ import {
   startService,
 } from '@tessera/service-kit';
 import { buildApp } from './app.js';
-import { loadVerifierConfig, publicBaseUrlOf, SERVICE_NAME, type VerifierConfig } from './config.js';
+import { loadVerifierConfig, previousKeyEncryptionKeysOf, publicBaseUrlOf, SERVICE_NAME, type VerifierConfig } from './config.js';
 import { generateKeyEncryptionKey, KeyEncryptionKey } from './crypto/key-encryption.js';
 import { MIGRATIONS_FOLDER } from './db/migrations-folder.js';
 import { schema } from './db/schema.js';
@@ -29,7 +29,7 @@ export type { RunningService };
 export async function startVerifier(config: VerifierConfig, logger: Logger = createLogger({ name: SERVICE_NAME, level: config.LOG_LEVEL }), options: { hub?: InProcessHub } = {}): Promise<RunningService> {
   const keyMaterial = config.KEY_ENCRYPTION_KEY ?? (config.NODE_ENV === 'development' ? ensureDevSecret(config.DATA_DIR, 'KEY_ENCRYPTION_KEY', generateKeyEncryptionKey) : undefined);
   if (!keyMaterial) throw new Error('KEY_ENCRYPTION_KEY is required outside development mode');
-  const keyEncryptionKey = new KeyEncryptionKey(keyMaterial);
+  const keyEncryptionKey = new KeyEncryptionKey(keyMaterial, previousKeyEncryptionKeysOf(config));
   // Before any connection is opened: a bad bundle stops the start with one line.
   const trustedIssuers = loadTrustedIssuers(config.TRUSTED_ISSUERS_FILE);
   return startService({

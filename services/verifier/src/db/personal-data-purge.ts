@@ -19,10 +19,11 @@ export async function tryLockPurge(tx: VerifierDb): Promise<boolean> {
   return row?.locked === true;
 }
 
-/** The presentations with no claim values: what was verified (format, type, issuer, trust decision), not what it said. */
-const STRIPPED = `(select coalesce(jsonb_agg(p - 'claims' - 'status'), '[]'::jsonb) from jsonb_array_elements(r.presentations) p)`;
+// The purge never reads or rewrites presentation data: it nulls the sealed columns
+// (and the plain ones of rows stored before sealing). What stays is the plain
+// `presentation_summary` written at verification, which holds no claim value.
 
-/** $1 now, $2 limit. Read grace over: the retained view replaces the claims, or none is left. */
+/** $1 now, $2 limit. Read grace over: only the (sealed) retained view stays, or nothing of the data. */
 const PURGE_READ_ONCE_CLAIMS = `
   with due as (
     select session_id from "verifier"."presentation_results"
@@ -32,9 +33,11 @@ const PURGE_READ_ONCE_CLAIMS = `
     for update skip locked
   )
   update "verifier"."presentation_results" r
-  set presentations = coalesce(r.retained_presentations, ${STRIPPED}),
-      retained_presentations = null,
-      claims_state = case when r.retained_presentations is null then 'purged' else 'retained' end
+  set sealed_presentations = null,
+      presentations = null,
+      sealed_credential_sets = case when r.sealed_retained_presentations is null then null else r.sealed_credential_sets end,
+      credential_sets = null,
+      claims_state = case when r.sealed_retained_presentations is null then 'purged' else 'retained' end
   from due
   where r.session_id = due.session_id
   returning r.session_id`;
@@ -49,7 +52,8 @@ const PURGE_EXPIRED_CLAIMS = `
     for update skip locked
   )
   update "verifier"."presentation_results" r
-  set presentations = ${STRIPPED}, retained_presentations = null, claims_state = 'purged'
+  set sealed_presentations = null, sealed_credential_sets = null, sealed_retained_presentations = null,
+      presentations = null, credential_sets = null, claims_state = 'purged'
   from due
   where r.session_id = due.session_id
   returning r.session_id`;

@@ -156,14 +156,33 @@ export const presentationResults = verifierSchema.table(
       .references(() => presentationSessions.id, { onDelete: 'cascade' }),
     orgId: text('org_id').notNull(),
     verifiedAt: timestamp('verified_at', { withTimezone: true, mode: 'date' }).notNull(),
-    /** While `claims_state` is `full`: everything verified; `retained`: the retained view; `purged`: no claim values (domain/presentation-data.ts). */
-    presentations: jsonb('presentations').$type<Array<Record<string, unknown>>>().notNull(),
+    /**
+     * Plain JSON: rows written before presentation data was sealed only (null on
+     * every row written since). Read as they are (README, Personal data); nulled by the purge.
+     */
+    presentations: jsonb('presentations').$type<Array<Record<string, unknown>>>(),
     credentialSets: jsonb('credential_sets').$type<Array<Record<string, unknown>>>(),
     /**
-     * The presentations with only the claims whose query claim said `intent_to_retain: true`
-     * (null when none did): what replaces `presentations` at `read_expires_at`. Null once used.
+     * The presentations (claims) and credential sets as JSON, sealed with the
+     * organisation's data key (`data_keys`), AAD `presentation-data:<org>:<session>:<column>`
+     * (crypto/sealing-contexts.ts). `sealed_credential_sets` is null when there are none.
+     * Nulled by the purge (db/personal-data-purge.ts).
      */
-    retainedPresentations: jsonb('retained_presentations').$type<Array<Record<string, unknown>>>(),
+    sealedPresentations: text('sealed_presentations'),
+    sealedCredentialSets: text('sealed_credential_sets'),
+    /**
+     * The presentations with only the claims whose query claim said `intent_to_retain: true`,
+     * sealed like the columns above (its own column name in the AAD); null when none did.
+     * What is answered once the read grace is over, until `data_expires_at`.
+     */
+    sealedRetainedPresentations: text('sealed_retained_presentations'),
+    /**
+     * What was verified, never what it said: per presentation its query id, format,
+     * vct/doctype, issuer, holder binding and trust decision (domain/presentation-data.ts,
+     * `summarisePresentations`) — no claim, no status. Plain: it survives the purge.
+     * Null on results sealed before lifetimes existed (a summary of those needs the data key).
+     */
+    presentationSummary: jsonb('presentation_summary').$type<Array<Record<string, unknown>>>(),
     /** `full` → `retained` (read grace over, some claims retained) → `purged` (no claim values left). */
     claimsState: text('claims_state').notNull().default('full'),
     /** verified_at + the shorter of PRESENTATION_DATA_TTL_SECONDS and the session's `presentationDataTtlSeconds`: every claim goes then. */
@@ -176,6 +195,40 @@ export const presentationResults = verifierSchema.table(
     index('presentation_results_data_expires_idx').on(t.dataExpiresAt).where(sql`claims_state <> 'purged'`),
     index('presentation_results_read_expires_idx').on(t.readExpiresAt).where(sql`claims_state = 'full' and read_expires_at is not null`),
   ],
+);
+
+/**
+ * An organisation's data key: 32 random bytes sealing its presentation data
+ * (AES-256-GCM), created on first use and stored wrapped by KEY_ENCRYPTION_KEY
+ * (AAD `data-key:<org>`). Re-wrapped at start after a KEY_ENCRYPTION_KEY rotation.
+ */
+export const dataKeys = verifierSchema.table('data_keys', {
+  orgId: text('org_id').primaryKey(),
+  wrappedKey: text('wrapped_key').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+});
+
+/**
+ * Who read a session's presentation data (issue 15, item 4): one row per
+ * successful read — `verifier-presentation-response`, or the DC API answer of
+ * `verify-authorization-response` — written with the read. It holds who (the
+ * access token's `sub`), when and through which route, never a claim value; it
+ * lives as long as the session record (deleted with it).
+ */
+export const presentationReads = verifierSchema.table(
+  'presentation_reads',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    sessionId: uuid('session_id')
+      .notNull()
+      .references(() => presentationSessions.id, { onDelete: 'cascade' }),
+    orgId: text('org_id').notNull(),
+    subject: text('subject').notNull(),
+    route: text('route').notNull(),
+    readAt: timestamp('read_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [index('presentation_reads_org_session_read_idx').on(t.orgId, t.sessionId, t.readAt.desc(), t.id.desc())],
 );
 
 /**
@@ -300,7 +353,9 @@ export const sessionCounts = verifierSchema.table('session_counts', {
 
 export type SessionRow = typeof presentationSessions.$inferSelect;
 export type PresentationResultRow = typeof presentationResults.$inferSelect;
+export type DataKeyRow = typeof dataKeys.$inferSelect;
 export type TrustAnchorRow = typeof trustAnchors.$inferSelect;
+export type PresentationReadRow = typeof presentationReads.$inferSelect;
 
-export const schema = { verifiers, verificationTemplates, signingKeys, platformSettings, presentationSessions, presentationResults, trustAnchors, webhooks, webhookDeliveries, webhookDeliveryAttempts };
+export const schema = { verifiers, verificationTemplates, signingKeys, platformSettings, presentationSessions, presentationResults, dataKeys, presentationReads, trustAnchors, webhooks, webhookDeliveries, webhookDeliveryAttempts };
 export type VerifierDbSchema = typeof schema;

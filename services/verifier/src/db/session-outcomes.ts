@@ -8,7 +8,7 @@
 // Each also drops the session's sealed decryption key: once the session is answered
 // no answer is decrypted again, and the key together with the JWE (which the relying
 // party holds in the DC API flow) would recover the response past its lifetime.
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { preparedFor, runRawStatement } from '@tessera/service-kit';
 import { OPEN_STATES } from '../domain/session-state.js';
 import { presentationResults, type PresentationResultRow, type SessionRow } from './schema.js';
@@ -21,10 +21,18 @@ export interface VerifiedOutcome {
   credentialSets?: Array<Record<string, unknown>>;
 }
 
-/** When the result's personal data goes (domain/presentation-data.ts). */
-export interface PresentationDataLifetime {
+/** A verified outcome's columns as stored: sealed with the organisation's data key (use-cases/steps/presentation-data.ts). */
+export interface SealedOutcome {
+  presentations: string;
+  credentialSets: string | null;
   /** The presentations with only the claims retained past the read grace; null: none is. */
-  retainedPresentations: Array<Record<string, unknown>> | null;
+  retainedPresentations: string | null;
+}
+
+/** When the result's personal data goes, and what stays after (domain/presentation-data.ts). */
+export interface PresentationDataLifetime {
+  /** What was verified, without claim values or status: plain, it survives the purge. */
+  summary: Array<Record<string, unknown>>;
   dataExpiresAt: Date;
   /** Set when the answer itself is the first read (the DC API call returns the claims). */
   readExpiresAt: Date | null;
@@ -40,8 +48,8 @@ const OPEN_STATE_LIST = OPEN_STATES.map((state) => `'${state}'`).join(', ');
  * new state — or undefined when another answer won (nothing is written then).
  */
 /**
- * $1 response code hash, $2 now, $3 session id, $4 presentations (JSON), $5 credential sets (JSON or null),
- * $6 retained presentations (JSON or null), $7 data expires at, $8 read expires at (or null).
+ * $1 response code hash, $2 now, $3 session id, $4 sealed presentations, $5 sealed credential sets (or null),
+ * $6 sealed retained presentations (or null), $7 summary (JSON), $8 data expires at, $9 read expires at (or null).
  */
 const MARK_RESPONSE_VERIFIED = `
   with settled as (
@@ -51,15 +59,25 @@ const MARK_RESPONSE_VERIFIED = `
     returning ${OUTBOX_SESSION_COLUMNS}
   ),
   outboxed as (${webhookOutboxInsert('settled', 'verified', '$2::timestamptz')})
-  insert into "verifier"."presentation_results" (session_id, org_id, verified_at, presentations, credential_sets, retained_presentations, data_expires_at, read_expires_at)
-  select id, org_id, $2::timestamptz, $4::jsonb, $5::jsonb, $6::jsonb, $7::timestamptz, $8::timestamptz from settled
+  insert into "verifier"."presentation_results"
+    (session_id, org_id, verified_at, sealed_presentations, sealed_credential_sets, sealed_retained_presentations, presentation_summary, data_expires_at, read_expires_at)
+  select id, org_id, $2::timestamptz, $4, $5, $6, $7::jsonb, $8::timestamptz, $9::timestamptz from settled
   returning session_id`;
+
+/** A stored result in the clear: as `markResponseVerified` stored it (the caller's outcome, never read back), or as opened on read. */
+export interface PresentationResult {
+  sessionId: string;
+  orgId: string;
+  verifiedAt: Date;
+  presentations: Array<Record<string, unknown>>;
+  credentialSets: Array<Record<string, unknown>> | null;
+}
 
 export async function markResponseVerified(
   db: VerifierDb,
-  params: { session: SessionRow; now: Date; outcome: VerifiedOutcome; lifetime: PresentationDataLifetime; responseCodeHash?: string },
-): Promise<{ session: SessionRow; result: PresentationResultRow } | undefined> {
-  const { session, now, outcome, lifetime } = params;
+  params: { session: SessionRow; now: Date; outcome: VerifiedOutcome; sealed: SealedOutcome; lifetime: PresentationDataLifetime; responseCodeHash?: string },
+): Promise<{ session: SessionRow; result: PresentationResult } | undefined> {
+  const { session, now, outcome, sealed, lifetime } = params;
   const at = now.toISOString();
   const responseCodeHash = params.responseCodeHash ?? null;
   const credentialSets = outcome.credentialSets ?? null;
@@ -67,9 +85,10 @@ export async function markResponseVerified(
     responseCodeHash,
     at,
     session.id,
-    JSON.stringify(outcome.presentations),
-    credentialSets === null ? null : JSON.stringify(credentialSets),
-    lifetime.retainedPresentations === null ? null : JSON.stringify(lifetime.retainedPresentations),
+    sealed.presentations,
+    sealed.credentialSets,
+    sealed.retainedPresentations,
+    JSON.stringify(lifetime.summary),
     lifetime.dataExpiresAt.toISOString(),
     lifetime.readExpiresAt?.toISOString() ?? null,
   ]);
@@ -82,10 +101,6 @@ export async function markResponseVerified(
       verifiedAt: now,
       presentations: outcome.presentations,
       credentialSets,
-      retainedPresentations: lifetime.retainedPresentations,
-      claimsState: 'full',
-      dataExpiresAt: lifetime.dataExpiresAt,
-      readExpiresAt: lifetime.readExpiresAt,
     },
   };
 }
@@ -120,21 +135,3 @@ const selectPresentationResult = preparedFor((db: VerifierDb) =>
     .where(and(eq(presentationResults.orgId, sql.placeholder('orgId')), eq(presentationResults.sessionId, sql.placeholder('sessionId'))))
     .prepare('find_presentation_result'),
 );
-
-/**
- * The first successful read starts the read grace: `read_expires_at` is set once
- * (a later read within the grace leaves it), and only while the claims are all there.
- */
-export async function startPresentationReadGrace(db: VerifierDb, params: { orgId: string; sessionId: string; readExpiresAt: Date }): Promise<void> {
-  await db
-    .update(presentationResults)
-    .set({ readExpiresAt: params.readExpiresAt })
-    .where(
-      and(
-        eq(presentationResults.orgId, params.orgId),
-        eq(presentationResults.sessionId, params.sessionId),
-        isNull(presentationResults.readExpiresAt),
-        eq(presentationResults.claimsState, 'full'),
-      ),
-    );
-}

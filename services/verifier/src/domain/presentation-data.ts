@@ -10,8 +10,11 @@ import { minimiseClaims, RETURNED_REGISTERED_CLAIMS } from '../verification/mini
 //   `read_expires_at` = first successful read + PRESENTATION_READ_GRACE_SECONDS.
 // The purge job deletes the values at those deadlines; reads apply the same
 // deadlines themselves, so nothing is served after a deadline the purge has not
-// reached yet. Once purged, a result keeps its presentations without `claims` and
-// `status` (db/personal-data-purge.ts): what was verified, not what it said.
+// reached yet, and decide it from the row's plain columns before anything is
+// decrypted. The claims are sealed (use-cases/steps/presentation-data.ts); the purge
+// only nulls the sealed columns (db/personal-data-purge.ts). What stays is the
+// plain summary written at verification (`summarisePresentations`): what was
+// verified, not what it said.
 
 /** When every claim of a session verified at `verifiedAt` goes. */
 export function presentationDataExpiresAt(params: { verifiedAt: Date; platformTtlSeconds: number; sessionTtlSeconds: number | null }): Date {
@@ -49,16 +52,46 @@ export function retainedPresentations(dcqlQuery: Record<string, unknown>, presen
   });
 }
 
-/** What a read finds, `now`: the presentations it may return, or that the data is gone. */
-export type ReadablePresentationData = { kind: 'available'; presentations: Array<Record<string, unknown>> } | { kind: 'expired' };
+/**
+ * Fields of a verified presentation that say what was verified and how it was
+ * trusted, never what it said: no `claims`, no `droppedClaims`, no `status`, no
+ * validity dates. An allow-list, so a field added to VerifiedPresentation stays
+ * out of the summary until someone decides it is not personal.
+ */
+const SUMMARY_FIELDS = ['credentialQueryId', 'format', 'vct', 'doctype', 'issuer', 'holderBinding', 'trustedEntityId', 'trustedEntityName', 'trustListSequence'] as const;
 
-export function readablePresentationData(result: Pick<PresentationResultRow, 'presentations' | 'retainedPresentations' | 'claimsState' | 'dataExpiresAt' | 'readExpiresAt'>, now: Date): ReadablePresentationData {
+/** The plain, non-personal summary of verified presentations stored beside the sealed data: it survives the purge. */
+export function summarisePresentations(presentations: Array<Record<string, unknown>>): Array<Record<string, unknown>> {
+  return presentations.map((presentation) => {
+    const summary: Record<string, unknown> = {};
+    for (const field of SUMMARY_FIELDS) if (presentation[field] !== undefined) summary[field] = presentation[field];
+    return summary;
+  });
+}
+
+/**
+ * What a read finds, `now`: which stored view it may open — every verified claim
+ * (`full`) or only the retained ones (`retained`) — or that the data is gone.
+ */
+export type ReadablePresentationData = { kind: 'available'; view: 'full' | 'retained' } | { kind: 'expired' };
+
+/**
+ * Decided from the row's plain columns only (state, deadlines, whether a retained
+ * view is stored), so a 410 never needs the data key. The same rule is the SQL
+ * predicate of the audited read (db/presentation-reads.ts, READABLE): keep them together.
+ */
+export function readablePresentationData(
+  result: Pick<PresentationResultRow, 'claimsState' | 'dataExpiresAt' | 'readExpiresAt' | 'sealedRetainedPresentations'>,
+  now: Date,
+): ReadablePresentationData {
   if (result.claimsState === 'purged' || result.dataExpiresAt.getTime() <= now.getTime()) return { kind: 'expired' };
-  if (result.claimsState === 'full' && result.readExpiresAt && result.readExpiresAt.getTime() <= now.getTime()) {
+  const hasRetained = result.sealedRetainedPresentations !== null;
+  if (result.claimsState === 'retained') return hasRetained ? { kind: 'available', view: 'retained' } : { kind: 'expired' };
+  if (result.readExpiresAt && result.readExpiresAt.getTime() <= now.getTime()) {
     // The grace ended but the purge has not come by yet: only the retained claims are left.
-    return result.retainedPresentations ? { kind: 'available', presentations: result.retainedPresentations } : { kind: 'expired' };
+    return hasRetained ? { kind: 'available', view: 'retained' } : { kind: 'expired' };
   }
-  return { kind: 'available', presentations: result.presentations };
+  return { kind: 'available', view: 'full' };
 }
 
 function asArray(value: unknown): unknown[] {

@@ -1,5 +1,5 @@
 import { AuthorizationResponseOutcomeSchema, PresentationResponseQuerySchema, PresentationResponseSchema, VerifyAuthorizationResponseBodySchema } from '@tessera/contracts';
-import { envelope, routeSchema, type App } from '@tessera/service-kit';
+import { envelope, principalOf, routeSchema, type App } from '@tessera/service-kit';
 import { toAuthorizationResponseOutcome, toPresentationResponse } from '../presenters/presentation-response.js';
 import { readPresentationResponse } from '../use-cases/read-presentation-response.js';
 import { verifyDcApiResponse, type VerifyDcApiResponseDeps } from '../use-cases/verify-dc-api-response.js';
@@ -25,7 +25,7 @@ export function registerPresentationResponseRoutes(app: App, deps: VerifyDcApiRe
     },
     async (request) => {
       const { verificationPresentationId, responseCode } = request.query;
-      const read = await readPresentationResponse(deps, { orgId: request.params.orgId, sessionId: verificationPresentationId, ...(responseCode !== undefined ? { responseCode } : {}) });
+      const read = await readPresentationResponse(deps, { orgId: request.params.orgId, sessionId: verificationPresentationId, subject: principalOf(request).sub, ...(responseCode !== undefined ? { responseCode } : {}) });
       return envelope(200, 'Verified presentation.', toPresentationResponse(read.session, read.result));
     },
   );
@@ -41,7 +41,7 @@ export function registerPresentationResponseRoutes(app: App, deps: VerifyDcApiRe
     },
     async (request) => {
       const { verificationSessionId, authorizationResponse, origin } = request.body;
-      const settled = await verifyDcApiResponse(deps, { orgId: request.params.orgId, verificationSessionId, authorizationResponse: authorizationResponse as Record<string, unknown>, origin, requestId: request.id });
+      const settled = await verifyDcApiResponse(deps, { orgId: request.params.orgId, verificationSessionId, authorizationResponse: authorizationResponse as Record<string, unknown>, origin, subject: principalOf(request).sub, requestId: request.id });
       return envelope(200, settled.state === 'ResponseVerified' ? 'The presentation was verified.' : 'The presentation was not accepted.', toAuthorizationResponseOutcome(settled));
     },
   );

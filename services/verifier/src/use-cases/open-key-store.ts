@@ -4,7 +4,8 @@ import type { VerifierConfig } from '../config.js';
 import { KeyDecryptionError, type KeyEncryptionKey } from '../crypto/key-encryption.js';
 import { hasMultiValuedRdn } from '../crypto/certificate-names.js';
 import { generatePlatformCa, loadPlatformCa, reissuePlatformCaCertificate, type PlatformCa, type PlatformCaPem } from '../crypto/platform-ca.js';
-import { KEY_CHECK_CONTEXT, PLATFORM_CA_CONTEXT } from '../crypto/sealing-contexts.js';
+import { dataKeyContext, KEY_CHECK_CONTEXT, PLATFORM_CA_CONTEXT } from '../crypto/sealing-contexts.js';
+import { listDataKeys, replaceWrappedDataKey } from '../db/data-keys.js';
 import { ensurePlatformSetting, findPlatformSetting, replacePlatformSetting } from '../db/signing-keys.js';
 import type { VerifierDb } from '../db/types.js';
 
@@ -40,18 +41,27 @@ export interface OpenKeyStoreInput {
  * KeyEncryptionKeyMismatchError, nothing created) and loads or creates the
  * platform CA: the configured one (PEM inline or in files, used as given), else
  * the one generated at first start and stored with its key sealed — re-issued
- * with the same key when it still has the old multi-valued RDN name.
+ * with the same key when it still has the old multi-valued RDN name. After a
+ * KEY_ENCRYPTION_KEY rotation, the organisations' data keys, the key check and
+ * the generated CA key are re-sealed under the current key.
  */
 export async function openKeyStore(deps: OpenKeyStoreDeps, input: OpenKeyStoreInput): Promise<PlatformCa> {
   await verifyKeyEncryptionKey(deps);
+  await resealDataKeys(deps);
   const configured = configuredPem(input.config);
   if (configured) return loadPlatformCa(configured, input.now);
   // Concurrent first starts agree on one CA (insert on conflict, then read back).
-  const stored = await ensurePlatformSetting(deps.db, PLATFORM_CA_CONTEXT, async () => {
+  let stored = await ensurePlatformSetting(deps.db, PLATFORM_CA_CONTEXT, async () => {
     const generated = await generatePlatformCa({ now: input.now });
     return { certificatePem: generated.certificatePem, sealedPrivateKey: deps.keyEncryptionKey.seal(generated.privateKeyPem, PLATFORM_CA_CONTEXT) };
   });
   const privateKeyPem = deps.keyEncryptionKey.open(stored.sealedPrivateKey ?? '', PLATFORM_CA_CONTEXT);
+  // After a KEY_ENCRYPTION_KEY rotation: the CA key moves onto the current key (one replica's update wins).
+  const resealed = deps.keyEncryptionKey.resealWithCurrent(stored.sealedPrivateKey ?? '', PLATFORM_CA_CONTEXT);
+  if (resealed) {
+    await replacePlatformSetting(deps.db, { name: PLATFORM_CA_CONTEXT, expected: stored, value: { ...stored, sealedPrivateKey: resealed } });
+    stored = (await findPlatformSetting(deps.db, PLATFORM_CA_CONTEXT)) ?? stored;
+  }
   const ca = await loadPlatformCa({ certificatePem: stored.certificatePem ?? '', privateKeyPem }, input.now);
   if (!hasMultiValuedRdn(ca.certificate.subjectName)) return ca;
   // Generated before names had one attribute per RDN (strict parsers refuse the old
@@ -73,13 +83,47 @@ async function verifyKeyEncryptionKey(deps: OpenKeyStoreDeps): Promise<void> {
   const { keyEncryptionKey } = deps;
   const stored = await ensurePlatformSetting(deps.db, KEY_CHECK_CONTEXT, () => ({ sealed: keyEncryptionKey.seal(KEY_CHECK_PLAINTEXT, KEY_CHECK_CONTEXT) }));
   try {
-    if (keyEncryptionKey.open(stored.sealed ?? '', KEY_CHECK_CONTEXT) === KEY_CHECK_PLAINTEXT) return;
+    if (keyEncryptionKey.open(stored.sealed ?? '', KEY_CHECK_CONTEXT) === KEY_CHECK_PLAINTEXT) {
+      // Opened with a previous key (KEY_ENCRYPTION_KEY_PREVIOUS): from now on the check proves the current one.
+      const resealed = keyEncryptionKey.resealWithCurrent(stored.sealed ?? '', KEY_CHECK_CONTEXT);
+      if (resealed) await replacePlatformSetting(deps.db, { name: KEY_CHECK_CONTEXT, expected: stored, value: { sealed: resealed } });
+      return;
+    }
   } catch (error) {
     if (error instanceof KeyDecryptionError) throw new KeyEncryptionKeyMismatchError({ cause: error });
     throw error;
   }
   throw new KeyEncryptionKeyMismatchError();
 }
+
+/**
+ * Re-wraps under the current KEY_ENCRYPTION_KEY every data key only a previous
+ * key (KEY_ENCRYPTION_KEY_PREVIOUS) opens, a page at a time (one row per
+ * organisation). The update is conditional on the stored value, so replicas
+ * starting together do not overwrite each other; all wrap the same key bytes.
+ * A data key no configured key opens is left as it is (its reads answer
+ * PRESENTATION_DATA_UNREADABLE) rather than stopping the start.
+ */
+async function resealDataKeys(deps: OpenKeyStoreDeps): Promise<void> {
+  let after: string | undefined;
+  for (;;) {
+    const page = await listDataKeys(deps.db, { ...(after === undefined ? {} : { after }), limit: RESEAL_PAGE });
+    for (const row of page) {
+      let resealed: string | undefined;
+      try {
+        resealed = deps.keyEncryptionKey.resealWithCurrent(row.wrappedKey, dataKeyContext(row.orgId));
+      } catch (error) {
+        if (error instanceof KeyDecryptionError) continue;
+        throw error;
+      }
+      if (resealed) await replaceWrappedDataKey(deps.db, { orgId: row.orgId, expected: row.wrappedKey, wrappedKey: resealed });
+    }
+    if (page.length < RESEAL_PAGE) return;
+    after = page[page.length - 1]!.orgId;
+  }
+}
+
+const RESEAL_PAGE = 500;
 
 function configuredPem(config: PlatformCaConfig): PlatformCaPem | undefined {
   const certificatePem = config.PLATFORM_CA_CERT_PEM ?? (config.PLATFORM_CA_CERT_PEM_FILE ? readFileSync(config.PLATFORM_CA_CERT_PEM_FILE, 'utf8') : undefined);

@@ -1,5 +1,6 @@
 import { ErrorCode, type ResponseMode } from '@tessera/contracts';
 import { AppError, badRequest, conflict, isUuid } from '@tessera/service-kit';
+import { recordPresentationRead } from '../db/presentation-reads.js';
 import { countSessionRequest } from '../db/sessions.js';
 import { readDcApiResponse, readDecryptedResponse, walletErrorMessage, type AuthorizationResponseParts } from '../domain/authorization-response.js';
 import { presentationSessionNotFound, RetryLaterError } from '../domain/errors.js';
@@ -18,6 +19,8 @@ export interface VerifyDcApiResponseInput {
   verificationSessionId: string;
   authorizationResponse: Record<string, unknown>;
   origin: string;
+  /** The caller's access-token subject: a verified answer hands out presentation data, recorded as read by it. */
+  subject: string;
   requestId?: string;
 }
 
@@ -29,6 +32,8 @@ const closed = () => conflict(ErrorCode.SESSION_CLOSED, 'The session has already
  * response) leave the session unchanged; a processed response is settled whether
  * it verified or not, and the session's new state returned. Answers beyond the
  * session's limit (SESSION_RESPONSE_LIMIT per window) are 429 RATE_LIMITED.
+ * A verified answer carries the presentation data, so it is recorded as a read
+ * (`presentation_reads`) before it is returned: the data never leaves unrecorded.
  */
 export async function verifyDcApiResponse(deps: VerifyDcApiResponseDeps, input: VerifyDcApiResponseInput): Promise<SettledOutcome> {
   const now = deps.clock();
@@ -76,5 +81,13 @@ export async function verifyDcApiResponse(deps: VerifyDcApiResponseDeps, input: 
       : await runVerification(deps, { session, vpToken: parts.vpToken, flow: { kind: 'dc_api', origin: input.origin }, encrypted });
   const settled = await settleSessionOutcome(deps, { session, outcome, requestId: input.requestId, answerIsRead: true });
   if (!settled.won) throw closed();
+  if (settled.settled.state === 'ResponseVerified') {
+    // A statement of its own after the verifying one: settling is shared with the
+    // wallet's direct_post answer, which hands nothing to a reader. Should this insert
+    // fail, the call fails (500) without the data, which stays readable — and recorded —
+    // through verifier-presentation-response.
+    const reader = { subject: input.subject, route: 'verify-authorization-response', at: now } as const;
+    await recordPresentationRead(deps.db, { orgId: session.orgId, sessionId: session.id, reader });
+  }
   return settled.settled;
 }

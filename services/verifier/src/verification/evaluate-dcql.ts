@@ -62,7 +62,7 @@ export function evaluateDcql(options: EvaluateDcqlOptions): EvaluateDcqlResult {
     const failed = match.failed_credentials?.[0];
     if (!failed) continue;
     if (!failed.meta.success) return unmet(`Credential query "${id}" is not satisfied: ${firstIssue(failed.meta) ?? 'its type does not match'}.`);
-    if (!failed.claims.success) return unmet(`Credential query "${id}" is not satisfied: ${firstIssue(failed.claims) ?? 'its claims do not match'}.`);
+    if (!failed.claims.success) return unmet(`Credential query "${id}" is not satisfied: ${describeFailedClaims(options.query, id, failed.claims)}.`);
     if (!failed.trusted_authorities.success) return unmet(`Credential query "${id}" is not satisfied: its issuer matches none of the trusted_authorities.`);
   }
   const unmetSet = sets?.findIndex((set) => set.required && set.satisfiedOption === undefined) ?? -1;
@@ -95,6 +95,29 @@ function selectClaims(options: EvaluateDcqlOptions, result: DcqlPresentationResu
 
 function pathOf(claim: { path?: ClaimsPathPattern; namespace?: string; claim_name?: string }): ClaimsPathPattern {
   return claim.path ?? [claim.namespace ?? '', claim.claim_name ?? ''];
+}
+
+/** What the library reports of a credential's unmet claims: the query's claim indexes, never the values. */
+interface FailedClaims {
+  failed_claims?: ReadonlyArray<{ claim_index: number }>;
+  failed_claim_sets?: ReadonlyArray<{ failed_claim_indexes?: readonly number[] }>;
+}
+
+/**
+ * Which of the query's claims the credential did not satisfy, named by path only.
+ * The library's own messages quote the value it received ("… to be 'X' but
+ * received 'Erika'"), and this message is logged, kept with the session and sent
+ * to the wallet, the relying party and webhooks' readers: no claim value may be in
+ * it (issue 15, item 5).
+ */
+function describeFailedClaims(query: DcqlQuery.Output, credentialQueryId: string, claims: FailedClaims): string {
+  const claimQueries = (query.credentials.find((credential) => credential.id === credentialQueryId)?.claims ?? []) as Array<{ path?: ClaimsPathPattern; namespace?: string; claim_name?: string }>;
+  const indexes = new Set<number>([...(claims.failed_claims ?? []).map((claim) => claim.claim_index), ...(claims.failed_claim_sets ?? []).flatMap((set) => set.failed_claim_indexes ?? [])]);
+  const paths = [...indexes]
+    .sort((left, right) => left - right)
+    .flatMap((index) => (claimQueries[index] ? [JSON.stringify(pathOf(claimQueries[index]))] : []));
+  if (paths.length === 0) return 'its claims do not match';
+  return `${paths.length === 1 ? 'claim' : 'claims'} ${paths.join(', ')} missing or without a requested value`;
 }
 
 /** Whether the credential's query names trusted authorities: only then are its key identifiers read. */

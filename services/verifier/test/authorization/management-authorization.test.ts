@@ -30,6 +30,7 @@ const ROUTES: Array<[HttpMethod, string]> = [
   ['DELETE', 'trust-anchors/00000000-0000-4000-8000-000000000000'],
   ['GET', 'verifier-presentation-response?verificationPresentationId=00000000-0000-4000-8000-000000000000'],
   ['POST', 'verify-authorization-response'],
+  ['GET', 'verifier-presentation-reads?id=00000000-0000-4000-8000-000000000000'],
   ['PUT', 'verifier/v1/webhook'],
   ['GET', 'verifier/v1/webhook'],
   ['DELETE', 'verifier/v1/webhook'],

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { describe, expect } from 'vitest';
 import { listRoutes, type FuzzRoute, type HttpMethod } from '@tessera/service-kit/testing';
-import { presentationResults, presentationSessions, signingKeys, trustAnchors, verificationTemplates, verifiers, webhookDeliveries, webhooks } from '../../src/db/schema.js';
+import { presentationReads, presentationResults, presentationSessions, signingKeys, trustAnchors, verificationTemplates, verifiers, webhookDeliveries, webhooks } from '../../src/db/schema.js';
 import { sdJwtQuery } from '../support/dcql-queries.js';
 import { e2eTest } from '../support/fixtures.js';
 import type { Harness } from '../support/harness.js';
@@ -59,6 +59,7 @@ const ROUTES: Record<string, Plan> = {
   // A 404 comes as JSON before any stream (app.inject cannot stream, so a 200 here would hang the test).
   'GET /verifier-presentation-events': { expect: 404, query: (a) => ({ id: a.sessionId }) },
   'GET /verifier-presentation-response': { expect: 404, query: (a) => ({ verificationPresentationId: a.sessionId }) },
+  'GET /verifier-presentation-reads': { expect: 404, query: (a) => ({ id: a.sessionId }) },
   'POST /verify-authorization-response': { expect: 404, body: (a) => ({ verificationSessionId: a.dcSessionId, authorizationResponse: { error: 'access_denied' }, origin: ORIGIN }) },
   'POST /trust-anchors': { expect: 'own', body: (a) => ({ certificatePem: a.issuerCaPem }) },
   'GET /trust-anchors': { expect: 'own' },
@@ -88,6 +89,7 @@ async function snapshotA(h: Harness) {
     await db.select().from(verificationTemplates).where(eq(verificationTemplates.orgId, A)),
     await db.select().from(presentationSessions).where(eq(presentationSessions.orgId, A)),
     await db.select().from(presentationResults).where(eq(presentationResults.orgId, A)),
+    await db.select().from(presentationReads).where(eq(presentationReads.orgId, A)),
     await db.select().from(trustAnchors).where(eq(trustAnchors.orgId, A)),
     await db.select().from(signingKeys).where(eq(signingKeys.orgId, A)),
     await db.select().from(webhooks).where(eq(webhooks.orgId, A)),

@@ -1,6 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect } from 'vitest';
 import { presentationResults } from '../../src/db/schema.js';
+import { createDataKeyRing } from '../../src/use-cases/steps/data-key-ring.js';
+import { openPresentationResult } from '../../src/use-cases/steps/presentation-data.js';
 import { answerRedirect, expectVerified, issueCredential, presentAll } from '../support/crafted-answers.js';
 import { mdocQuery } from '../support/dcql-queries.js';
 import type { E2e } from '../support/e2e.js';
@@ -31,9 +33,11 @@ async function verifiedResult(e: E2e, dcql: unknown, disclosable: Record<string,
   return { session, data: await expectVerified(e, session, answered) };
 }
 
+/** The stored result, opened with the organisation's data key (it is sealed at rest: test/personal-data). */
 async function storedRow(h: Harness, sessionId: string) {
-  const [row] = await h.testDb.database.db.select().from(presentationResults).where(eq(presentationResults.sessionId, sessionId));
-  return row!;
+  const db = h.testDb.database.db;
+  const [row] = await db.select().from(presentationResults).where(eq(presentationResults.sessionId, sessionId));
+  return openPresentationResult(createDataKeyRing({ db, keyEncryptionKey: h.keyEncryptionKey, clock: () => new Date() }), row!, 'full');
 }
 
 describe('SD-JWT VC claims are minimised to the query', () => {

@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect } from 'vitest';
+import { runRawStatement } from '@tessera/service-kit';
 import { presentationSessions } from '../../src/db/schema.js';
 import { answerWithCredential } from '../support/answers.js';
 import { answerRedirect, expectVerified, issueCredential, presentAll } from '../support/crafted-answers.js';
@@ -148,5 +149,58 @@ describe('presentation data lifetimes', () => {
     const refused = await api('POST', `/v1/orgs/${ORG}/oid4vp/presentation?verifierId=${desk}`, { dcql: retained, responseMode: 'direct_post', presentationDataTtlSeconds: 0 });
     expect(refused.status).toBe(400);
     expect(refused.body.code).toBe('VALIDATION_FAILED');
+  });
+
+  test('lifetimes over sealed data: the retained view is sealed under its own column; the audited read stamps the grace; 410 is decided before any decryption and records nothing', async ({ e2e: e, harness: h }) => {
+    const db = h.testDb.database.db;
+    const row = async (id: string) =>
+      (await runRawStatement<{ text: string; read_expires_at: string | null; has_retained: boolean; summary: unknown }>(
+        db,
+        `select to_jsonb(r)::text as text, read_expires_at::text, sealed_retained_presentations is not null as has_retained, presentation_summary as summary
+         from "verifier"."presentation_results" r where session_id = $1::uuid`,
+        [id],
+      ))[0]!;
+    const reads = async (id: string) =>
+      (await runRawStatement<{ n: number }>(db, `select count(*)::int as n from "verifier"."presentation_reads" where session_id = $1::uuid`, [id]))[0]!.n;
+    const mixed = pidQuery([{ path: ['given_name'], intent_to_retain: true }, { path: ['family_name'] }]);
+    const session = await verifiedSession(e, mixed);
+
+    // Stored: no claim value in the clear, a sealed retained view, and a plain summary with no claim.
+    const stored = await row(session.id);
+    for (const value of ['Erika', 'Mustermann']) expect(stored.text).not.toContain(value);
+    expect(stored.has_retained).toBe(true);
+    expect(stored.summary).toEqual([{ credentialQueryId: 'pid', format: 'dc+sd-jwt', vct: PID_VCT, issuer: expect.any(String), holderBinding: true }]);
+    expect(stored.read_expires_at).toBeNull();
+
+    // The first read is recorded and starts the grace in the same statement.
+    expect((await readAt(e, h, session.id, 0)).status).toBe(200);
+    expect(await reads(session.id)).toBe(1);
+    const stamped = (await row(session.id)).read_expires_at;
+    expect(stamped).not.toBeNull();
+    expect((await readAt(e, h, session.id, 10_000)).status).toBe(200);
+    expect((await row(session.id)).read_expires_at).toBe(stamped);
+
+    // The retained ciphertext does not open as the full view (its column is in the AAD).
+    await runRawStatement(db, `update "verifier"."presentation_results" set sealed_presentations = sealed_retained_presentations where session_id = $1::uuid`, [session.id]);
+    const swapped = await readAt(e, h, session.id, 20_000);
+    expect(swapped.status).toBe(500);
+    expect(swapped.body.code).toBe('PRESENTATION_DATA_UNREADABLE');
+    // After the grace only the retained view is opened: the full column is not needed.
+    const retainedRead = await readAt(e, h, session.id, 61_000);
+    expect(retainedRead.status).toBe(200);
+    expect(retainedRead.body.data.presentations[0].claims).toEqual({ given_name: 'Erika' });
+
+    // Past the lifetime, with both sealed columns unreadable: 410, not 500 — nothing was decrypted — and no read recorded.
+    await runRawStatement(db, `update "verifier"."presentation_results" set sealed_presentations = 'x', sealed_retained_presentations = 'x' where session_id = $1::uuid`, [session.id]);
+    const before = await reads(session.id);
+    await expectExpired(e, h, session.id, DAY_MS + 1000);
+    expect(await reads(session.id)).toBe(before);
+
+    // An unread result past its lifetime: 410, no read recorded, no grace stamped.
+    h.clock.offsetMs = 0;
+    const unread = await verifiedSession(e, mixed);
+    await expectExpired(e, h, unread.id, DAY_MS + 1000);
+    expect(await reads(unread.id)).toBe(0);
+    expect((await row(unread.id)).read_expires_at).toBeNull();
   });
 });

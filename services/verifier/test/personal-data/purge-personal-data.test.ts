@@ -3,7 +3,9 @@ import { afterEach, describe, expect, vi } from 'vitest';
 import { runRawStatement, type Logger } from '@tessera/service-kit';
 import { silentLogger } from '@tessera/service-kit/testing';
 import { tryLockPurge } from '../../src/db/personal-data-purge.js';
-import { presentationResults, presentationSessions, sessionCounts } from '../../src/db/schema.js';
+import { presentationResults, presentationSessions, sessionCounts, type PresentationResultRow } from '../../src/db/schema.js';
+import { createDataKeyRing } from '../../src/use-cases/steps/data-key-ring.js';
+import { openPresentationResult } from '../../src/use-cases/steps/presentation-data.js';
 import { purgePersonalData } from '../../src/use-cases/purge-personal-data.js';
 import { answerRedirect, issueCredential, presentAll } from '../support/crafted-answers.js';
 import type { E2e } from '../support/e2e.js';
@@ -34,10 +36,23 @@ async function verifiedSession(e: E2e, dcql: unknown) {
   return session.id;
 }
 
-/** What PostgreSQL holds of a result: the row as text (every column), or undefined. */
+/** What PostgreSQL holds of a result: the row as text (every column: claims are sealed, so never in it), or undefined. */
 async function storedResult(h: Harness, sessionId: string) {
   const [row] = await h.testDb.database.db.select().from(presentationResults).where(eq(presentationResults.sessionId, sessionId));
   return row ? { row, text: JSON.stringify(row) } : undefined;
+}
+
+/** A stored view opened with the organisation's data key, as text ('' when its column is gone). */
+async function openedView(h: Harness, row: PresentationResultRow, view: 'full' | 'retained'): Promise<string> {
+  if ((view === 'full' ? row.sealedPresentations : row.sealedRetainedPresentations) === null) return '';
+  const ring = createDataKeyRing({ db: h.testDb.database.db, keyEncryptionKey: h.keyEncryptionKey, clock: () => new Date() });
+  return JSON.stringify((await openPresentationResult(ring, row, view)).presentations);
+}
+
+/** No claim value left in any column, sealed or not; the plain summary still says what was verified. */
+function expectNoClaimsLeft(row: PresentationResultRow): void {
+  expect(row).toMatchObject({ claimsState: 'purged', sealedPresentations: null, sealedRetainedPresentations: null, sealedCredentialSets: null, presentations: null, credentialSets: null });
+  expect(row.presentationSummary![0]).toEqual({ credentialQueryId: 'pid', format: 'dc+sd-jwt', vct: PID_VCT, issuer: expect.any(String), holderBinding: true });
 }
 
 /** One purge run of `h`'s replica at `offsetMs` on its clock. */
@@ -95,7 +110,11 @@ describe('the purge job', () => {
     const mixed = await verifiedSession(e, MIXED);
     const unread = await verifiedSession(e, READ_ONCE);
     for (const id of [readOnce, mixed]) expect((await e.readResult(id)).status).toBe(200);
-    for (const id of [readOnce, mixed, unread]) expect((await storedResult(h, id))!.text).toContain('Mustermann');
+    for (const id of [readOnce, mixed, unread]) {
+      const stored = (await storedResult(h, id))!;
+      expect(stored.text).not.toContain('Mustermann');
+      expect(await openedView(h, stored.row, 'full')).toContain('Mustermann');
+    }
 
     // Within the grace nothing goes.
     expect(await purgeAt(h, 30_000)).toEqual({ ran: true, readOnceClaims: 0, expiredClaims: 0, sessions: 0, more: false });
@@ -107,25 +126,20 @@ describe('the purge job', () => {
     for (const id of [readOnce, mixed, unread]) expect(JSON.stringify(lines)).not.toContain(id);
     expect(JSON.stringify(lines)).not.toContain('Erika');
 
-    const purged = (await storedResult(h, readOnce))!;
-    expect(purged.row.claimsState).toBe('purged');
-    for (const value of ['Erika', 'Mustermann']) expect(purged.text).not.toContain(value);
-    // What was verified stays: format, type, issuer.
-    expect(purged.row.presentations[0]).toMatchObject({ credentialQueryId: 'pid', format: 'dc+sd-jwt', vct: PID_VCT, issuer: expect.any(String) });
+    // What was verified stays, in the plain summary: format, type, issuer, trust.
+    expectNoClaimsLeft((await storedResult(h, readOnce))!.row);
     const kept = (await storedResult(h, mixed))!;
-    expect(kept.row.claimsState).toBe('retained');
-    expect(kept.text).toContain('Erika');
-    expect(kept.text).not.toContain('Mustermann');
-    expect((await storedResult(h, unread))!.text).toContain('Mustermann');
+    expect(kept.row).toMatchObject({ claimsState: 'retained', sealedPresentations: null });
+    expect(await openedView(h, kept.row, 'retained')).toContain('Erika');
+    expect(await openedView(h, kept.row, 'retained')).not.toContain('Mustermann');
+    expect(await openedView(h, (await storedResult(h, unread))!.row, 'full')).toContain('Mustermann');
     expect((await e.readResult(readOnce)).status).toBe(410);
     expect((await e.readResult(mixed)).body.data.presentations[0].claims).toEqual({ given_name: 'Erika' });
 
     // The TTL: no claim value anywhere; the session still reads verified.
     expect(await purgeAt(h, DAY_MS + 1000)).toMatchObject({ readOnceClaims: 0, expiredClaims: 2, sessions: 0 });
     for (const id of [readOnce, mixed, unread]) {
-      const stored = (await storedResult(h, id))!;
-      expect(stored.row.claimsState).toBe('purged');
-      for (const value of ['Erika', 'Mustermann']) expect(stored.text).not.toContain(value);
+      expectNoClaimsLeft((await storedResult(h, id))!.row);
       expect((await e.readResult(id)).status).toBe(410);
       expect((await e.readSession(id)).state).toBe('ResponseVerified');
     }

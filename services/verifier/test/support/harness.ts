@@ -12,7 +12,7 @@ import {
   type TestIdentityProvider,
 } from '@tessera/service-kit/testing';
 import { buildApp } from '../../src/app.js';
-import { loadVerifierConfig, type VerifierConfig } from '../../src/config.js';
+import { loadVerifierConfig, previousKeyEncryptionKeysOf, type VerifierConfig } from '../../src/config.js';
 import { generateKeyEncryptionKey, KeyEncryptionKey } from '../../src/crypto/key-encryption.js';
 import type { PlatformCa } from '../../src/crypto/platform-ca.js';
 import { MIGRATIONS_FOLDER } from '../../src/db/migrations-folder.js';
@@ -102,7 +102,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
   const testDb = await openHarnessDatabase(options.databaseUrl);
   const connectPeer = options.connectBus ?? createTestBusNamespace().connect;
   const bus = await connectPeer('verifier-test');
-  const keyEncryptionKey = new KeyEncryptionKey(config.KEY_ENCRYPTION_KEY!);
+  const keyEncryptionKey = new KeyEncryptionKey(config.KEY_ENCRYPTION_KEY!, previousKeyEncryptionKeysOf(config));
   const ca = await openKeyStore({ db: testDb.database.db, keyEncryptionKey }, { config, now: new Date() });
   const clock = { offsetMs: 0 };
   let trustLists: TrustListSnapshots | undefined;

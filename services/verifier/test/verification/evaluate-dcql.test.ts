@@ -76,6 +76,15 @@ describe('DCQL evaluation over verified presentations', () => {
     expect((result as { message: string }).message).toContain('"licence"');
   });
 
+  it('names an unmatched claim by its path, never by the value the credential holds (it is logged and kept)', async () => {
+    const query = { combine: 'all', credentials: [sdJwt('licence', LICENCE, { claims: [{ path: ['categories', null], values: ['C'] }, { path: ['given_name'], values: ['Jane'] }] })] };
+    const result = await verify(pki, { dcqlQuery: query, vpToken: { licence: [licence] } });
+    expect(result).toMatchObject({ ok: false, code: 'DCQL_NOT_SATISFIED' });
+    const { message } = result as { message: string };
+    expect(message).toBe('Credential query "licence" is not satisfied: claims ["categories",null], ["given_name"] missing or without a requested value.');
+    for (const held of ['Erika', "'B'", "'AM'"]) expect(message).not.toContain(held);
+  });
+
   it('accepts several presentations for a query with multiple, and refuses them otherwise (INVALID_VP_TOKEN)', async () => {
     const second = await presentPid(await issuePid(pki, holder, { disclosable: { given_name: 'Max', age_over_18: true } }), holder);
     const multiple = { combine: 'all', credentials: [sdJwt('pid', VCT, { multiple: true })] };

@@ -1,11 +1,13 @@
 import { sessionUpdatedEvent, type ErrorCode } from '@tessera/contracts';
 import { publishEvent, type MessageBus } from '@tessera/service-kit';
-import type { PresentationResultRow, SessionRow } from '../../db/schema.js';
-import { markResponseFailed, markResponseVerified } from '../../db/session-outcomes.js';
+import type { SessionRow } from '../../db/schema.js';
+import { markResponseFailed, markResponseVerified, type PresentationResult } from '../../db/session-outcomes.js';
 import type { VerifierDb } from '../../db/types.js';
 import type { Clock } from '../../domain/clock.js';
-import { presentationDataExpiresAt, retainedPresentations } from '../../domain/presentation-data.js';
+import { presentationDataExpiresAt, retainedPresentations, summarisePresentations } from '../../domain/presentation-data.js';
 import type { VerifyPresentationResult } from '../../verification/index.js';
+import type { DataKeyRing } from './data-key-ring.js';
+import { sealPresentationData } from './presentation-data.js';
 
 // Shared step of the two answer use cases (wallet response, DC API response).
 
@@ -14,7 +16,7 @@ export type SessionOutcome = VerifyPresentationResult | { ok: false; code: typeo
 
 /** The session's new state, as the outcome left it. */
 export type SettledOutcome =
-  | { state: 'ResponseVerified'; session: SessionRow; result: PresentationResultRow }
+  | { state: 'ResponseVerified'; session: SessionRow; result: PresentationResult }
   | { state: 'Error'; session: SessionRow; error: { code: string; message: string } };
 
 export type SettleSessionOutcomeResult = { won: true; settled: SettledOutcome } | { won: false };
@@ -23,6 +25,7 @@ export interface SettleSessionOutcomeDeps {
   db: VerifierDb;
   bus: MessageBus;
   clock: Clock;
+  dataKeys: DataKeyRing;
   presentationData: PresentationDataSettings;
 }
 
@@ -33,7 +36,8 @@ export interface PresentationDataSettings {
 }
 
 /**
- * Applies the outcome with a conditional UPDATE (first answer wins) and
+ * Applies the outcome with a conditional UPDATE (first answer wins; a verified
+ * outcome's presentation data sealed with the organisation's data key) and
  * publishes `verifier.v1.session.updated` when it did. A loser changes nothing.
  */
 export async function settleSessionOutcome(
@@ -53,16 +57,25 @@ export async function settleSessionOutcome(
   if (outcome.ok) {
     const presentations = outcome.presentations as unknown as Array<Record<string, unknown>>;
     const credentialSets = outcome.credentialSets as unknown as Array<Record<string, unknown>> | undefined;
+    const verified = { presentations, ...(credentialSets ? { credentialSets } : {}) };
     const lifetime = {
-      retainedPresentations: retainedPresentations(session.dcqlQuery, presentations),
+      summary: summarisePresentations(presentations),
       dataExpiresAt: presentationDataExpiresAt({ verifiedAt: now, platformTtlSeconds: deps.presentationData.ttlSeconds, sessionTtlSeconds: session.presentationDataTtlSeconds }),
       readExpiresAt: input.answerIsRead ? new Date(now.getTime() + deps.presentationData.readGraceSeconds * 1000) : null,
     };
+    // Sealed before the statement (the data key is cached per replica): the write stays one statement.
+    const sealed = await sealPresentationData(deps.dataKeys, {
+      orgId: session.orgId,
+      sessionId: session.id,
+      outcome: verified,
+      retainedPresentations: retainedPresentations(session.dcqlQuery, presentations),
+    });
     const saved = await markResponseVerified(deps.db, {
       session,
       now,
+      outcome: verified,
+      sealed,
       lifetime,
-      outcome: { presentations, ...(credentialSets ? { credentialSets } : {}) },
       ...(input.responseCodeHash ? { responseCodeHash: input.responseCodeHash } : {}),
     });
     if (!saved) return { won: false };
