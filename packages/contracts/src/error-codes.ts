@@ -63,6 +63,8 @@ export const VerifierErrorCode = {
   EXPECTED_ORIGINS_REQUIRED: 'EXPECTED_ORIGINS_REQUIRED',
   EXPECTED_ORIGINS_NOT_ALLOWED: 'EXPECTED_ORIGINS_NOT_ALLOWED',
   PRESENTATION_NOT_VERIFIED: 'PRESENTATION_NOT_VERIFIED',
+  /** 410: the session was verified, but its presentation data has been deleted (its lifetime ended). */
+  PRESENTATION_DATA_EXPIRED: 'PRESENTATION_DATA_EXPIRED',
   /** A verified session's stored presentation data does not open (altered, moved from another row, or its data key no longer opens): nothing is returned. */
   PRESENTATION_DATA_UNREADABLE: 'PRESENTATION_DATA_UNREADABLE',
   NOT_DC_API_SESSION: 'NOT_DC_API_SESSION',

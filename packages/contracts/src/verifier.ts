@@ -128,6 +128,12 @@ const SessionOptionsProperties = {
   payloadState: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })),
   requestSigner: Type.Optional(RequestSignerSchema),
   expiresInSeconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 86400 })),
+  /**
+   * How long after verification the presentation data (claims) of this session is kept, in
+   * seconds. May only shorten the platform's PRESENTATION_DATA_TTL_SECONDS: a longer value
+   * has no effect (the shorter of the two applies).
+   */
+  presentationDataTtlSeconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 31_536_000 })),
   transactionData: Type.Optional(Type.Array(TransactionDataInputSchema, { minItems: 1, maxItems: 20 })),
   redirectUri: Type.Optional(Type.String({ format: 'uri', maxLength: 2048, pattern: '^https?://' })),
 };

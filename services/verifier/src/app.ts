@@ -100,9 +100,10 @@ export async function buildApp(deps: VerifierAppDeps): Promise<App> {
   // Per-session limits on the public endpoints and the DC API call, counted in PostgreSQL (see domain/session-limits.ts).
   const sessionLimits = { requestFetches: config.SESSION_REQUEST_FETCH_LIMIT, responses: config.SESSION_RESPONSE_LIMIT, windowMs: config.WALLET_RATE_LIMIT_WINDOW_MS };
   // What the two answer use cases (wallet response, DC API response) take.
+  const presentationData = { ttlSeconds: config.PRESENTATION_DATA_TTL_SECONDS, readGraceSeconds: config.PRESENTATION_READ_GRACE_SECONDS };
   // One per app: organisations' data keys, unwrapped once per replica (presentation data at rest).
   const dataKeys = createDataKeyRing({ db, keyEncryptionKey, clock });
-  const answerDeps = { db, bus, clock, keyEncryptionKey, dataKeys, logger, sessionLimits, ...verificationDeps };
+  const answerDeps = { db, bus, clock, keyEncryptionKey, dataKeys, logger, sessionLimits, presentationData, ...verificationDeps };
   // The expiry sweeper and the webhook worker (jobs/background-jobs.ts), started once the app is ready.
   const jobs = createBackgroundJobs({ config, db, bus, clock, keyEncryptionKey, logger, ...(deps.sendWebhook ? { sendWebhook: deps.sendWebhook } : {}) });
 

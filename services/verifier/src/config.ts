@@ -124,6 +124,18 @@ export const VerifierConfigSchema = Type.Object({
   WEBHOOK_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 100, default: 10 }),
   /** How often each replica expires open sessions past their end that nobody read (state event and webhook). */
   SESSION_EXPIRY_SWEEP_MS: Type.Integer({ minimum: 100, maximum: 3_600_000, default: 5000 }),
+  /** How long presentation data (claims) is kept after verification; a session's `presentationDataTtlSeconds` may shorten it. */
+  PRESENTATION_DATA_TTL_SECONDS: Type.Integer({ minimum: 1, maximum: 31_536_000, default: 86_400 }),
+  /**
+   * Claims whose query claim does not say `intent_to_retain: true` are deleted this long
+   * after the relying party first read them (`verifier-presentation-response`, or the DC
+   * API answer): a retried read within the grace still gets them.
+   */
+  PRESENTATION_READ_GRACE_SECONDS: Type.Integer({ minimum: 0, maximum: 86_400, default: 60 }),
+  /** How long a session record (without personal data) is kept after its creation. */
+  SESSION_RETENTION_DAYS: Type.Integer({ minimum: 1, maximum: 3650, default: 30 }),
+  /** How often the purge job runs (one replica at a time): expired presentation data, then sessions past retention. */
+  PURGE_INTERVAL_SECONDS: Type.Integer({ minimum: 1, maximum: 86_400, default: 60 }),
 });
 
 export type VerifierConfig = Static<typeof VerifierConfigSchema>;

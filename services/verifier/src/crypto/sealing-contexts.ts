@@ -29,11 +29,14 @@ export function dataKeyContext(orgId: string): string {
   return `data-key:${orgId}`;
 }
 
+/** The sealed columns of `presentation_results`, by their SQL names. */
+export type PresentationDataColumn = 'presentations' | 'credential_sets' | 'retained_presentations';
+
 /**
  * A column of a stored presentation result, sealed with the organisation's data
  * key: bound to the session and the column, so ciphertexts cannot be swapped
  * between sessions, organisations or columns.
  */
-export function presentationDataContext(orgId: string, sessionId: string, column: 'presentations' | 'credential_sets'): string {
+export function presentationDataContext(orgId: string, sessionId: string, column: PresentationDataColumn): string {
   return `presentation-data:${orgId}:${sessionId}:${column}`;
 }

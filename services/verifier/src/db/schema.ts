@@ -121,6 +121,8 @@ export const presentationSessions = verifierSchema.table(
     limitWindowStartedAt: timestamp('limit_window_started_at', { withTimezone: true, mode: 'date' }),
     /** SHA-256 (base64url) of the `response_code` handed out with the redirect after a verified answer; never the code itself. */
     responseCodeHash: text('response_code_hash'),
+    /** The body's `presentationDataTtlSeconds`: applied at verification when shorter than PRESENTATION_DATA_TTL_SECONDS. */
+    presentationDataTtlSeconds: integer('presentation_data_ttl_seconds'),
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
     ...timestamps,
   },
@@ -136,6 +138,8 @@ export const presentationSessions = verifierSchema.table(
     index('sessions_open_template_idx').on(t.templateId).where(sql`state in ('RequestCreated', 'RequestUriRetrieved')`),
     // At start, the ecosystems whose lists open sessions will be verified against.
     index('sessions_open_trust_ecosystem_idx').on(t.trustEcosystemId).where(sql`trust_ecosystem_id is not null and state in ('RequestCreated', 'RequestUriRetrieved')`),
+    // The purge job (use-cases/purge-personal-data.ts): sessions past SESSION_RETENTION_DAYS, oldest first.
+    index('sessions_created_idx').on(t.createdAt),
   ],
 );
 
@@ -144,26 +148,54 @@ export const presentationSessions = verifierSchema.table(
  * written in the transaction that moves the session to `ResponseVerified`. Kept
  * out of `presentation_sessions` so session lists stay small.
  */
-export const presentationResults = verifierSchema.table('presentation_results', {
-  sessionId: uuid('session_id')
-    .primaryKey()
-    .references(() => presentationSessions.id, { onDelete: 'cascade' }),
-  orgId: text('org_id').notNull(),
-  verifiedAt: timestamp('verified_at', { withTimezone: true, mode: 'date' }).notNull(),
-  /**
-   * Plain JSON: rows written before presentation data was sealed only (null on
-   * every row written since). Read as they are (README, Personal data).
-   */
-  presentations: jsonb('presentations').$type<Array<Record<string, unknown>>>(),
-  credentialSets: jsonb('credential_sets').$type<Array<Record<string, unknown>>>(),
-  /**
-   * The presentations (claims) and credential sets as JSON, sealed with the
-   * organisation's data key (`data_keys`), AAD `presentation-data:<org>:<session>:<column>`
-   * (crypto/sealing-contexts.ts). `sealed_credential_sets` is null when there are none.
-   */
-  sealedPresentations: text('sealed_presentations'),
-  sealedCredentialSets: text('sealed_credential_sets'),
-});
+export const presentationResults = verifierSchema.table(
+  'presentation_results',
+  {
+    sessionId: uuid('session_id')
+      .primaryKey()
+      .references(() => presentationSessions.id, { onDelete: 'cascade' }),
+    orgId: text('org_id').notNull(),
+    verifiedAt: timestamp('verified_at', { withTimezone: true, mode: 'date' }).notNull(),
+    /**
+     * Plain JSON: rows written before presentation data was sealed only (null on
+     * every row written since). Read as they are (README, Personal data); nulled by the purge.
+     */
+    presentations: jsonb('presentations').$type<Array<Record<string, unknown>>>(),
+    credentialSets: jsonb('credential_sets').$type<Array<Record<string, unknown>>>(),
+    /**
+     * The presentations (claims) and credential sets as JSON, sealed with the
+     * organisation's data key (`data_keys`), AAD `presentation-data:<org>:<session>:<column>`
+     * (crypto/sealing-contexts.ts). `sealed_credential_sets` is null when there are none.
+     * Nulled by the purge (db/personal-data-purge.ts).
+     */
+    sealedPresentations: text('sealed_presentations'),
+    sealedCredentialSets: text('sealed_credential_sets'),
+    /**
+     * The presentations with only the claims whose query claim said `intent_to_retain: true`,
+     * sealed like the columns above (its own column name in the AAD); null when none did.
+     * What is answered once the read grace is over, until `data_expires_at`.
+     */
+    sealedRetainedPresentations: text('sealed_retained_presentations'),
+    /**
+     * What was verified, never what it said: per presentation its query id, format,
+     * vct/doctype, issuer, holder binding and trust decision (domain/presentation-data.ts,
+     * `summarisePresentations`) — no claim, no status. Plain: it survives the purge.
+     * Null on results sealed before lifetimes existed (a summary of those needs the data key).
+     */
+    presentationSummary: jsonb('presentation_summary').$type<Array<Record<string, unknown>>>(),
+    /** `full` → `retained` (read grace over, some claims retained) → `purged` (no claim values left). */
+    claimsState: text('claims_state').notNull().default('full'),
+    /** verified_at + the shorter of PRESENTATION_DATA_TTL_SECONDS and the session's `presentationDataTtlSeconds`: every claim goes then. */
+    dataExpiresAt: timestamp('data_expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    /** First successful read + PRESENTATION_READ_GRACE_SECONDS: the claims not retained go then. Null until read. */
+    readExpiresAt: timestamp('read_expires_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [
+    // The purge job: results whose data lifetime ended, and read results whose grace ended; purged rows leave both indexes.
+    index('presentation_results_data_expires_idx').on(t.dataExpiresAt).where(sql`claims_state <> 'purged'`),
+    index('presentation_results_read_expires_idx').on(t.readExpiresAt).where(sql`claims_state = 'full' and read_expires_at is not null`),
+  ],
+);
 
 /**
  * An organisation's data key: 32 random bytes sealing its presentation data
@@ -311,7 +343,8 @@ export type TemplateRow = typeof verificationTemplates.$inferSelect;
 export type SigningKeyRow = typeof signingKeys.$inferSelect;
 /**
  * Number of sessions per organisation, kept in the transaction that creates each
- * session (sessions are never deleted), so unfiltered session pages need no count(*).
+ * session and in the statement that deletes sessions past retention (the purge job),
+ * so unfiltered session pages need no count(*).
  */
 export const sessionCounts = verifierSchema.table('session_counts', {
   orgId: text('org_id').primaryKey(),

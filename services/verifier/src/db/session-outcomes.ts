@@ -4,6 +4,10 @@
 //
 // Each transition also writes the webhook outbox in the same statement
 // (db/webhook-outbox.ts): the event exists exactly when the change committed.
+//
+// Each also drops the session's sealed decryption key: once the session is answered
+// no answer is decrypted again, and the key together with the JWE (which the relying
+// party holds in the DC API flow) would recover the response past its lifetime.
 import { and, eq, sql } from 'drizzle-orm';
 import { preparedFor, runRawStatement } from '@tessera/service-kit';
 import { OPEN_STATES } from '../domain/session-state.js';
@@ -21,6 +25,17 @@ export interface VerifiedOutcome {
 export interface SealedOutcome {
   presentations: string;
   credentialSets: string | null;
+  /** The presentations with only the claims retained past the read grace; null: none is. */
+  retainedPresentations: string | null;
+}
+
+/** When the result's personal data goes, and what stays after (domain/presentation-data.ts). */
+export interface PresentationDataLifetime {
+  /** What was verified, without claim values or status: plain, it survives the purge. */
+  summary: Array<Record<string, unknown>>;
+  dataExpiresAt: Date;
+  /** Set when the answer itself is the first read (the DC API call returns the claims). */
+  readExpiresAt: Date | null;
 }
 
 const OPEN_STATE_LIST = OPEN_STATES.map((state) => `'${state}'`).join(', ');
@@ -32,17 +47,21 @@ const OPEN_STATE_LIST = OPEN_STATES.map((state) => `'${state}'`).join(', ');
  * Answers the rows as written — the session as read by the caller with the
  * new state — or undefined when another answer won (nothing is written then).
  */
-/** $1 response code hash, $2 now, $3 session id, $4 sealed presentations, $5 sealed credential sets (or null). */
+/**
+ * $1 response code hash, $2 now, $3 session id, $4 sealed presentations, $5 sealed credential sets (or null),
+ * $6 sealed retained presentations (or null), $7 summary (JSON), $8 data expires at, $9 read expires at (or null).
+ */
 const MARK_RESPONSE_VERIFIED = `
   with settled as (
     update "verifier"."presentation_sessions"
-    set state = 'ResponseVerified', error_code = null, error_message = null, response_code_hash = $1, updated_at = $2::timestamptz
+    set state = 'ResponseVerified', error_code = null, error_message = null, response_code_hash = $1, encrypted_encryption_key = null, updated_at = $2::timestamptz
     where id = $3::uuid and state in (${OPEN_STATE_LIST}) and expires_at > $2::timestamptz
     returning ${OUTBOX_SESSION_COLUMNS}
   ),
   outboxed as (${webhookOutboxInsert('settled', 'verified', '$2::timestamptz')})
-  insert into "verifier"."presentation_results" (session_id, org_id, verified_at, sealed_presentations, sealed_credential_sets)
-  select id, org_id, $2::timestamptz, $4, $5 from settled
+  insert into "verifier"."presentation_results"
+    (session_id, org_id, verified_at, sealed_presentations, sealed_credential_sets, sealed_retained_presentations, presentation_summary, data_expires_at, read_expires_at)
+  select id, org_id, $2::timestamptz, $4, $5, $6, $7::jsonb, $8::timestamptz, $9::timestamptz from settled
   returning session_id`;
 
 /** A stored result in the clear: as `markResponseVerified` stored it (the caller's outcome, never read back), or as opened on read. */
@@ -56,9 +75,9 @@ export interface PresentationResult {
 
 export async function markResponseVerified(
   db: VerifierDb,
-  params: { session: SessionRow; now: Date; outcome: VerifiedOutcome; sealed: SealedOutcome; responseCodeHash?: string },
+  params: { session: SessionRow; now: Date; outcome: VerifiedOutcome; sealed: SealedOutcome; lifetime: PresentationDataLifetime; responseCodeHash?: string },
 ): Promise<{ session: SessionRow; result: PresentationResult } | undefined> {
-  const { session, now, outcome, sealed } = params;
+  const { session, now, outcome, sealed, lifetime } = params;
   const at = now.toISOString();
   const responseCodeHash = params.responseCodeHash ?? null;
   const credentialSets = outcome.credentialSets ?? null;
@@ -68,11 +87,21 @@ export async function markResponseVerified(
     session.id,
     sealed.presentations,
     sealed.credentialSets,
+    sealed.retainedPresentations,
+    JSON.stringify(lifetime.summary),
+    lifetime.dataExpiresAt.toISOString(),
+    lifetime.readExpiresAt?.toISOString() ?? null,
   ]);
   if (written.length === 0) return undefined;
   return {
-    session: { ...session, state: 'ResponseVerified', errorCode: null, errorMessage: null, responseCodeHash, updatedAt: now },
-    result: { sessionId: session.id, orgId: session.orgId, verifiedAt: now, presentations: outcome.presentations, credentialSets },
+    session: { ...session, state: 'ResponseVerified', errorCode: null, errorMessage: null, responseCodeHash, encryptedEncryptionKey: null, updatedAt: now },
+    result: {
+      sessionId: session.id,
+      orgId: session.orgId,
+      verifiedAt: now,
+      presentations: outcome.presentations,
+      credentialSets,
+    },
   };
 }
 
@@ -80,7 +109,7 @@ export async function markResponseVerified(
 const MARK_RESPONSE_FAILED = `
   with settled as (
     update "verifier"."presentation_sessions"
-    set state = 'Error', error_code = $1, error_message = $2, updated_at = $3::timestamptz
+    set state = 'Error', error_code = $1, error_message = $2, encrypted_encryption_key = null, updated_at = $3::timestamptz
     where id = $4::uuid and state in (${OPEN_STATE_LIST}) and expires_at > $3::timestamptz
     returning *
   ),

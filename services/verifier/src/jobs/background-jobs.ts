@@ -6,6 +6,7 @@ import type { VerifierDb } from '../db/types.js';
 import type { Clock } from '../domain/clock.js';
 import { deliverDueWebhooks } from '../use-cases/deliver-due-webhooks.js';
 import { expireDueSessions } from '../use-cases/expire-due-sessions.js';
+import { purgePersonalData } from '../use-cases/purge-personal-data.js';
 import { createWebhookSender, type WebhookSender } from '../webhooks/create-webhook-sender.js';
 import { createPeriodicJob } from './periodic-job.js';
 
@@ -37,7 +38,11 @@ export interface BackgroundJobs {
  * - the webhook worker (`use-cases/deliver-due-webhooks.ts`) every
  *   WEBHOOK_POLL_INTERVAL_MS, and at once when any replica publishes a session's
  *   end on NATS — the event is published after the outbox row committed, so the
- *   wake finds it. Without NATS the poll alone delivers.
+ *   wake finds it. Without NATS the poll alone delivers;
+ * - the purge (`use-cases/purge-personal-data.ts`) every PURGE_INTERVAL_SECONDS,
+ *   beside the expiry sweeper and on the same runner: presentation data at its
+ *   deadlines and sessions past SESSION_RETENTION_DAYS, one replica at a time (an
+ *   advisory lock per batch). A run with a backlog left runs again at once.
  */
 export function createBackgroundJobs(deps: BackgroundJobsDeps): BackgroundJobs {
   const { config, db, bus, clock, logger } = deps;
@@ -46,6 +51,12 @@ export function createBackgroundJobs(deps: BackgroundJobsDeps): BackgroundJobs {
     intervalMs: config.SESSION_EXPIRY_SWEEP_MS,
     logger,
     run: async () => void (await expireDueSessions({ db, bus, clock })),
+  });
+  const purge = createPeriodicJob({
+    name: 'personal data purge',
+    intervalMs: config.PURGE_INTERVAL_SECONDS * 1000,
+    logger,
+    run: async (signal) => (await purgePersonalData({ db, clock, logger }, { retentionDays: config.SESSION_RETENTION_DAYS, signal })).more,
   });
   const send =
     deps.sendWebhook ??
@@ -74,6 +85,7 @@ export function createBackgroundJobs(deps: BackgroundJobsDeps): BackgroundJobs {
   return {
     start() {
       sweeper.start();
+      purge.start();
       worker.start();
       unsubscribe = subscribeEvents(bus, sessionUpdatedEvent, {
         logger,
@@ -85,7 +97,7 @@ export function createBackgroundJobs(deps: BackgroundJobsDeps): BackgroundJobs {
     wakeDeliveries: () => worker.wake(),
     async stop() {
       unsubscribe();
-      await Promise.all([sweeper.stop(), worker.stop()]);
+      await Promise.all([sweeper.stop(), purge.stop(), worker.stop()]);
     },
   };
 }

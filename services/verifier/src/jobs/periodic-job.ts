@@ -1,6 +1,6 @@
 import type { Logger } from '@tessera/service-kit';
 
-/** A background task every replica runs on a timer (the expiry sweeper, the webhook worker). */
+/** A background task every replica runs on a timer (the expiry sweeper, the purge, the webhook worker). */
 export interface PeriodicJob {
   /** Runs at once, then `intervalMs` after each run ends. */
   start(): void;
@@ -24,7 +24,7 @@ export interface PeriodicJobOptions {
 
 /**
  * Runs `run` repeatedly, never twice at once in one replica; replicas coordinate
- * through the database (SKIP LOCKED), not here. Nothing is kept between runs: a
+ * through the database (SKIP LOCKED, advisory locks), not here. Nothing is kept between runs: a
  * replica that stops loses no work.
  */
 export function createPeriodicJob(options: PeriodicJobOptions): PeriodicJob {

@@ -13,11 +13,12 @@ export function registerPresentationResponseRoutes(app: App, deps: VerifyDcApiRe
     {
       schema: routeSchema(
         {
-          summary: 'What a verified session proved (409 unless ResponseVerified)',
-          description: 'responseCode (optional): the response_code the wallet’s redirect carried; a wrong one is 403 RESPONSE_CODE_MISMATCH, with no presentation data.',
+          summary: 'What a verified session proved (409 unless ResponseVerified; 410 once its data is deleted)',
+          description:
+            'responseCode (optional): the response_code the wallet’s redirect carried; a wrong one is 403 RESPONSE_CODE_MISMATCH, with no presentation data. The first read starts PRESENTATION_READ_GRACE_SECONDS, after which claims not declared intent_to_retain: true are deleted; all claims are deleted PRESENTATION_DATA_TTL_SECONDS (or the session’s presentationDataTtlSeconds) after verification: 410 PRESENTATION_DATA_EXPIRED.',
           tags,
           security: MANAGEMENT,
-          errors: [404, 409],
+          errors: [404, 409, 410],
         },
         { params: OrgParamsSchema, querystring: PresentationResponseQuerySchema, response: { 200: envelopeOf(PresentationResponseSchema) } },
       ),

@@ -11,15 +11,18 @@ import { findSession } from '../db/sessions.js';
 import type { VerifierDb } from '../db/types.js';
 import type { Clock } from '../domain/clock.js';
 import { presentationSessionNotFound } from '../domain/errors.js';
+import { readablePresentationData } from '../domain/presentation-data.js';
 import { effectiveSessionState } from '../domain/session-state.js';
 import type { DataKeyRing } from './steps/data-key-ring.js';
 import { openPresentationResult } from './steps/presentation-data.js';
+import type { PresentationDataSettings } from './steps/settle-session-outcome.js';
 
 export interface ReadPresentationResponseDeps {
   db: VerifierDb;
   clock: Clock;
   dataKeys: DataKeyRing;
   logger: Logger;
+  presentationData: Pick<PresentationDataSettings, 'readGraceSeconds'>;
 }
 
 export interface ReadPresentationResponseInput {
@@ -42,13 +45,18 @@ export interface PresentationResponseRead {
  * the one the session's redirect carried (checked before the state, so a wrong
  * code learns nothing about the session), 409 PRESENTATION_NOT_VERIFIED unless
  * ResponseVerified. The code is not consumed: reading is idempotent, so a relying
- * party that retries gets the same answer. A read that hands out the data is
- * recorded (who, when, this route) in the statement that reads it; a refused
- * read (404, 403, 409) hands out nothing and records nothing. The stored data
- * is opened with the organisation's data key; when it does not open (altered,
- * swapped between rows, or KEY_ENCRYPTION_KEY no longer opens the data key)
- * the answer is 500 PRESENTATION_DATA_UNREADABLE with nothing of the data, and
- * the incident is logged with the session's id only.
+ * party that retries gets the same answer — within PRESENTATION_READ_GRACE_SECONDS
+ * of the first read, which starts the deletion of the claims not declared
+ * `intent_to_retain: true` (domain/presentation-data.ts); after it only the
+ * retained claims are answered. 410 PRESENTATION_DATA_EXPIRED once the data is
+ * gone (the session still reads verified), decided from the row's deadlines
+ * before anything is decrypted. A read that hands out the data is recorded (who,
+ * when, this route) in the statement that reads it, which also starts the read
+ * grace; a refused read (404, 403, 409, 410) hands out nothing and records
+ * nothing. The stored data is opened with the organisation's data key; when it
+ * does not open (altered, swapped between rows, or KEY_ENCRYPTION_KEY no longer
+ * opens the data key) the answer is 500 PRESENTATION_DATA_UNREADABLE with nothing
+ * of the data, and the incident is logged with the session's id only.
  */
 export async function readPresentationResponse(deps: ReadPresentationResponseDeps, input: ReadPresentationResponseInput): Promise<PresentationResponseRead> {
   const { orgId, sessionId } = input;
@@ -60,10 +68,15 @@ export async function readPresentationResponse(deps: ReadPresentationResponseDep
   const now = deps.clock();
   const { state } = effectiveSessionState(session, now);
   const reader = { subject: input.subject, route: 'verifier-presentation-response', at: now } as const;
-  const stored = state === 'ResponseVerified' ? await readPresentationResultRecorded(deps.db, { orgId, sessionId, reader }) : undefined;
+  const graceEndsAt = new Date(now.getTime() + deps.presentationData.readGraceSeconds * 1000);
+  const stored = state === 'ResponseVerified' ? await readPresentationResultRecorded(deps.db, { orgId, sessionId, reader, graceEndsAt }) : undefined;
   if (!stored) throw new AppError(409, ErrorCode.PRESENTATION_NOT_VERIFIED, `The session is ${state}: presentation data exists only once it is ResponseVerified.`);
+  const readable = readablePresentationData(stored, now);
+  if (readable.kind === 'expired') {
+    throw new AppError(410, ErrorCode.PRESENTATION_DATA_EXPIRED, `The session was verified at ${stored.verifiedAt.toISOString()}, but its presentation data has been deleted: its lifetime ended.`);
+  }
   try {
-    return { session, result: await openPresentationResult(deps.dataKeys, stored) };
+    return { session, result: await openPresentationResult(deps.dataKeys, stored, readable.view) };
   } catch (error) {
     if (!(error instanceof PresentationDataUnreadableError || error instanceof KeyDecryptionError)) throw error;
     deps.logger.error({ orgId, sessionId, reason: error.name }, 'stored presentation data cannot be opened: altered, moved from another row, or KEY_ENCRYPTION_KEY does not open its data key');

@@ -79,7 +79,7 @@ export async function verifyDcApiResponse(deps: VerifyDcApiResponseDeps, input: 
     parts.kind === 'error'
       ? { ok: false, code: ErrorCode.WALLET_ERROR, message: walletErrorMessage(parts.error, parts.description) }
       : await runVerification(deps, { session, vpToken: parts.vpToken, flow: { kind: 'dc_api', origin: input.origin }, encrypted });
-  const settled = await settleSessionOutcome(deps, { session, outcome, requestId: input.requestId });
+  const settled = await settleSessionOutcome(deps, { session, outcome, requestId: input.requestId, answerIsRead: true });
   if (!settled.won) throw closed();
   if (settled.settled.state === 'ResponseVerified') {
     // A statement of its own after the verifying one: settling is shared with the

@@ -37,7 +37,7 @@ async function verifiedResult(e: E2e, dcql: unknown, disclosable: Record<string,
 async function storedRow(h: Harness, sessionId: string) {
   const db = h.testDb.database.db;
   const [row] = await db.select().from(presentationResults).where(eq(presentationResults.sessionId, sessionId));
-  return openPresentationResult(createDataKeyRing({ db, keyEncryptionKey: h.keyEncryptionKey, clock: () => new Date() }), row!);
+  return openPresentationResult(createDataKeyRing({ db, keyEncryptionKey: h.keyEncryptionKey, clock: () => new Date() }), row!, 'full');
 }
 
 describe('SD-JWT VC claims are minimised to the query', () => {

@@ -24,10 +24,17 @@ const log = captureLogger('verifier', 'trace');
 interface SecretsSent {
   tokens: string[];
   importedKeyPem: string;
+  /** The `d` of each answered session's decryption key, opened before the answer (settling a session deletes its key). */
+  answeredSessionD: string[];
 }
 
 const test = e2eTest({ logger: log.logger }).extend('sent', { scope: 'file' }, async ({ harness: h, e2e: e }): Promise<SecretsSent> => {
   const tokens: string[] = [];
+  const answeredSessionD: string[] = [];
+  const sessionD = async (id: string) => {
+    const [row] = await h.testDb.database.db.select().from(presentationSessions).where(eq(presentationSessions.id, id));
+    answeredSessionD.push((JSON.parse(h.keyEncryptionKey.open(row!.encryptedEncryptionKey!, sessionKeyContext(id))) as { d: string }).d);
+  };
   const bearer = async (org = ORG) => {
     const header = await h.auth(org, ['owner']);
     tokens.push(header.authorization.slice('Bearer '.length));
@@ -52,12 +59,14 @@ const test = e2eTest({ logger: log.logger }).extend('sent', { scope: 'file' }, a
   // Wallet flows over both encrypted modes (sessions with sealed encryption keys) and a plain one.
   for (const responseMode of ['direct_post', 'direct_post.jwt']) {
     const session = await e.createSession({ dcql: sdJwtQuery(), responseMode });
+    if (responseMode === 'direct_post.jwt') await sessionD(session.id);
     const holder = await newHolder();
     const resolved = await resolveRedirectRequest(e.wallet, session.authorizationRequestUri!);
     const built = await buildResponse(e.wallet, resolved, { pid: [await presentPid(await issuePid(e.issuer, holder), holder, requestFacts(resolved))] });
     expect((await submitResponse(e.wallet, resolved, built)).status).toBe(200);
   }
   const dc = await e.createSession({ dcql: sdJwtQuery(), responseMode: 'dc_api.jwt', expectedOrigins: [ORIGIN] });
+  await sessionD(dc.id);
   const holder = await newHolder();
   const resolved = await resolveDcApiRequest(e.wallet, dc.dcApiRequest!.data, ORIGIN);
   const built = await buildResponse(e.wallet, resolved, { pid: [await presentPid(await issuePid(e.issuer, holder), holder, requestFacts(resolved), { origin: ORIGIN })] }, ORIGIN);
@@ -71,7 +80,7 @@ const test = e2eTest({ logger: log.logger }).extend('sent', { scope: 'file' }, a
   expect((await fetch(`${e.url}/v1/orgs/${ORG}/oid4vp/verifier?access_token=${valid.slice(7)}`)).status).toBe(401);
   // An open session with an encryption key, left for the at-rest check.
   await e.createSession({ dcql: sdJwtQuery(), responseMode: 'direct_post.jwt' });
-  return { tokens, importedKeyPem };
+  return { tokens, importedKeyPem, answeredSessionD };
 });
 
 /** Every private key the service holds, opened with the right KEY_ENCRYPTION_KEY: what must never show. */
@@ -94,15 +103,17 @@ async function privateMaterial(h: Harness) {
 const pemBody = (pem: string) => pem.replace(/-----[^-]+-----/g, '').replace(/\s+/g, '');
 
 describe('secrets never in logs (trace level)', () => {
-  test('no KEY_ENCRYPTION_KEY, no private JWK d, no private key PEM, no bearer token signature', { timeout: 60000 }, async ({ harness: h, sent: { tokens, importedKeyPem } }) => {
+  test('no KEY_ENCRYPTION_KEY, no private JWK d, no private key PEM, no bearer token signature', { timeout: 60000 }, async ({ harness: h, sent: { tokens, importedKeyPem, answeredSessionD } }) => {
     const text = log.text();
     expect(log.lines().length).toBeGreaterThan(30);
     const kek = h.config.KEY_ENCRYPTION_KEY!;
     for (const form of [kek, Buffer.from(kek, 'base64').toString('hex'), Buffer.from(kek, 'base64').toString('base64url')]) expect(text).not.toContain(form);
     const material = await privateMaterial(h);
     expect(material.signingD.length).toBe(3);
-    expect(material.sessionD.length).toBeGreaterThanOrEqual(3);
-    for (const d of [...material.signingD, ...material.sessionD]) expect(text).not.toContain(d);
+    // The open session's key is still stored; the answered sessions' keys were deleted when they settled.
+    expect(material.sessionD.length).toBeGreaterThanOrEqual(1);
+    expect(answeredSessionD.length).toBe(2);
+    for (const d of [...material.signingD, ...material.sessionD, ...answeredSessionD]) expect(text).not.toContain(d);
     for (const pem of [material.caPem, importedKeyPem]) {
       const body = pemBody(pem);
       for (let at = 0; at + 40 <= body.length; at += 40) expect(text).not.toContain(body.slice(at, at + 40));
@@ -116,13 +127,13 @@ describe('secrets never in logs (trace level)', () => {
 });
 
 describe('private keys at rest', () => {
-  test('holds no plaintext key material, and nothing opens with another KEY_ENCRYPTION_KEY', { timeout: 60000 }, async ({ harness: h, sent: { importedKeyPem } }) => {
+  test('holds no plaintext key material, and nothing opens with another KEY_ENCRYPTION_KEY', { timeout: 60000 }, async ({ harness: h, sent: { importedKeyPem, answeredSessionD } }) => {
     const material = await privateMaterial(h);
     const db = h.testDb.database.db;
     const rows = JSON.stringify([await db.select().from(signingKeys), await db.select().from(presentationSessions), await db.select().from(platformSettings)]);
     expect(rows).not.toMatch(/PRIVATE KEY/);
     expect(rows).not.toMatch(/\\?"d\\?"\s*:/);
-    for (const d of [...material.signingD, ...material.sessionD]) expect(rows).not.toContain(d);
+    for (const d of [...material.signingD, ...material.sessionD, ...answeredSessionD]) expect(rows).not.toContain(d);
     expect(rows).not.toContain(pemBody(material.caPem).slice(0, 40));
     expect(rows).not.toContain(pemBody(importedKeyPem).slice(0, 40));
     expect(material.keys.map((row) => row.source).sort()).toEqual(['imported', 'platform', 'platform']);

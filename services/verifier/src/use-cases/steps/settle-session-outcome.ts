@@ -4,6 +4,7 @@ import type { SessionRow } from '../../db/schema.js';
 import { markResponseFailed, markResponseVerified, type PresentationResult } from '../../db/session-outcomes.js';
 import type { VerifierDb } from '../../db/types.js';
 import type { Clock } from '../../domain/clock.js';
+import { presentationDataExpiresAt, retainedPresentations, summarisePresentations } from '../../domain/presentation-data.js';
 import type { VerifyPresentationResult } from '../../verification/index.js';
 import type { DataKeyRing } from './data-key-ring.js';
 import { sealPresentationData } from './presentation-data.js';
@@ -25,6 +26,13 @@ export interface SettleSessionOutcomeDeps {
   bus: MessageBus;
   clock: Clock;
   dataKeys: DataKeyRing;
+  presentationData: PresentationDataSettings;
+}
+
+/** PRESENTATION_DATA_TTL_SECONDS and PRESENTATION_READ_GRACE_SECONDS. */
+export interface PresentationDataSettings {
+  ttlSeconds: number;
+  readGraceSeconds: number;
 }
 
 /**
@@ -34,7 +42,15 @@ export interface SettleSessionOutcomeDeps {
  */
 export async function settleSessionOutcome(
   deps: SettleSessionOutcomeDeps,
-  input: { session: SessionRow; outcome: SessionOutcome; requestId?: string; /** Stored with a verified outcome: the hash of the redirect's `response_code`. */ responseCodeHash?: string },
+  input: {
+    session: SessionRow;
+    outcome: SessionOutcome;
+    requestId?: string;
+    /** Stored with a verified outcome: the hash of the redirect's `response_code`. */
+    responseCodeHash?: string;
+    /** The answer returns the claims to the relying party (DC API): it is their first read, and starts the read grace. */
+    answerIsRead?: boolean;
+  },
 ): Promise<SettleSessionOutcomeResult> {
   const { session, outcome } = input;
   const now = deps.clock();
@@ -42,13 +58,24 @@ export async function settleSessionOutcome(
     const presentations = outcome.presentations as unknown as Array<Record<string, unknown>>;
     const credentialSets = outcome.credentialSets as unknown as Array<Record<string, unknown>> | undefined;
     const verified = { presentations, ...(credentialSets ? { credentialSets } : {}) };
+    const lifetime = {
+      summary: summarisePresentations(presentations),
+      dataExpiresAt: presentationDataExpiresAt({ verifiedAt: now, platformTtlSeconds: deps.presentationData.ttlSeconds, sessionTtlSeconds: session.presentationDataTtlSeconds }),
+      readExpiresAt: input.answerIsRead ? new Date(now.getTime() + deps.presentationData.readGraceSeconds * 1000) : null,
+    };
     // Sealed before the statement (the data key is cached per replica): the write stays one statement.
-    const sealed = await sealPresentationData(deps.dataKeys, { orgId: session.orgId, sessionId: session.id, outcome: verified });
+    const sealed = await sealPresentationData(deps.dataKeys, {
+      orgId: session.orgId,
+      sessionId: session.id,
+      outcome: verified,
+      retainedPresentations: retainedPresentations(session.dcqlQuery, presentations),
+    });
     const saved = await markResponseVerified(deps.db, {
       session,
       now,
       outcome: verified,
       sealed,
+      lifetime,
       ...(input.responseCodeHash ? { responseCodeHash: input.responseCodeHash } : {}),
     });
     if (!saved) return { won: false };

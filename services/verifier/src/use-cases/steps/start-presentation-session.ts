@@ -25,6 +25,7 @@ export interface SessionOptions {
   payloadState?: string;
   requestSigner?: RequestSigner;
   expiresInSeconds?: number;
+  presentationDataTtlSeconds?: number;
   transactionData?: Array<Record<string, unknown>>;
   redirectUri?: string;
 }
@@ -138,6 +139,7 @@ export async function startPresentationSession(deps: StartPresentationSessionDep
     dcqlQuery: input.dcqlQuery,
     transactionData: input.transactionData,
     redirectUri: options.redirectUri ?? null,
+    presentationDataTtlSeconds: options.presentationDataTtlSeconds ?? null,
     clientMetadata,
     encryptionPublicJwk: (encryptionKey?.publicJwk as Record<string, unknown> | undefined) ?? null,
     encryptedEncryptionKey: encryptionKey ? deps.keyEncryptionKey.seal(JSON.stringify(encryptionKey.privateJwk), sessionKeyContext(id)) : null,
