@@ -21,6 +21,7 @@ import { dockerfilePath, defaultPortOf, houseRules, lintDockerfile } from './lib
 import { buildLikeDockerfile, loadDockerignore, makeBuildContext, makeToolShims } from './lib/image-build.mjs';
 import { composeRules, loadCompose, runDclint, validateComposeSchema } from './lib/compose.mjs';
 import { checkRules, checkUnknownFields, findKubectl, K8S_ROOT, OVERLAYS, parseYamlDocuments, providedSecretsOf, render, validateSchemas } from './lib/kubernetes.mjs';
+import { composeObservabilityRules } from './lib/compose-observability.mjs';
 import { checkAdapterRules, checkDashboard, checkRequestRateHpa, checkRuleExpressions, crdValidators, isCustomResource, loadCatalogue, MONITORED_OVERLAYS, monitoringRules, renderWithRequestRate, validateCustomResources } from './lib/monitoring.mjs';
 import { containerEnv, createDatabase, dropDatabase, EXTRA_SECRETS, makeOidc, OIDC, randomSecrets, runInImage, SMOKE, startInImage, stop, waitReady } from './lib/smoke.mjs';
 import { assert, CheckFailure, freePort, REPO_ROOT, Reporter, SERVICE_NAMES } from './lib/util.mjs';
@@ -92,6 +93,9 @@ if (compose.error) {
   });
   await report.check('compose lint', async () => problemsOrOk(await runDclint(), 'dclint, infra/check/dclint.json'));
   await report.check('compose rules', () => problemsOrOk(composeRules(compose.raw, ports), 'postgres, nats (JetStream) healthy -> *-migrate completed -> services healthy'));
+  await report.check('compose observability profile', () =>
+    problemsOrOk(composeObservabilityRules(compose.raw), 'prometheus scraping each METRICS_PORT, grafana with the dashboard and data source, otel-collector -> jaeger; pinned images, 127.0.0.1 ports'),
+  );
 }
 
 // ---------------------------------------------------------------- Kubernetes
