@@ -22,7 +22,7 @@ import { buildLikeDockerfile, loadDockerignore, makeBuildContext, makeToolShims 
 import { composeRules, loadCompose, runDclint, validateComposeSchema } from './lib/compose.mjs';
 import { checkRules, checkUnknownFields, findKubectl, K8S_ROOT, OVERLAYS, parseYamlDocuments, providedSecretsOf, render, validateSchemas } from './lib/kubernetes.mjs';
 import { composeObservabilityRules } from './lib/compose-observability.mjs';
-import { checkAdapterRules, checkDashboard, checkRequestRateHpa, checkRuleExpressions, crdValidators, isCustomResource, loadCatalogue, MONITORED_OVERLAYS, monitoringRules, renderWithRequestRate, validateCustomResources } from './lib/monitoring.mjs';
+import { checkAdapterRules, checkDashboard, checkRequestRateHpa, checkRuleExpressions, crdValidators, isCustomResource, loadCatalogue, missingFromScrape, MONITORED_OVERLAYS, monitoringRules, renderWithRequestRate, validateCustomResources } from './lib/monitoring.mjs';
 import { containerEnv, createDatabase, dropDatabase, EXTRA_SECRETS, makeOidc, OIDC, randomSecrets, runInImage, SMOKE, startInImage, stop, waitReady } from './lib/smoke.mjs';
 import { assert, CheckFailure, freePort, REPO_ROOT, Reporter, SERVICE_NAMES } from './lib/util.mjs';
 
@@ -258,6 +258,7 @@ async function smokeService(service, { work, contextDir, binDir, toolEnv, oidc, 
 
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
+  const metricsPort = await freePort();
   const deployment = find('Deployment', service);
   let env;
   let handle;
@@ -266,6 +267,7 @@ async function smokeService(service, { work, contextDir, binDir, toolEnv, oidc, 
       env = containerEnv({ imageEnv: image.env, container: deployment.spec.template.spec.containers[0], configMaps, secrets });
       // Only what differs between a cluster and this machine: addresses and the OIDC keys.
       Object.assign(env, { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: join(work, service, 'data') });
+      if ('METRICS_PORT' in env) Object.assign(env, { METRICS_PORT: String(metricsPort), METRICS_HOST: '127.0.0.1' });
       if ('PUBLIC_BASE_URL' in env) env.PUBLIC_BASE_URL = baseUrl;
       if ('NATS_URL' in env) env.NATS_URL = natsUrl;
       if ('OIDC_ISSUER' in env) {
@@ -286,6 +288,14 @@ async function smokeService(service, { work, contextDir, binDir, toolEnv, oidc, 
       return "the Dockerfile's HEALTHCHECK command exits 0; GET /health 200";
     });
     await report.check(`http ${service}`, () => SMOKE[service]({ baseUrl, env, oidc }));
+    if (existsSync(join(REPO_ROOT, 'packages', 'service-kit', 'src', 'metrics'))) {
+      await report.check(`metrics ${service}`, async () => {
+        const response = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
+        assert(response.status === 200, `GET /metrics on METRICS_PORT: ${response.status}`);
+        const missing = missingFromScrape(service, await response.text(), catalogue);
+        return problemsOrOk(missing, 'every series infra/observability/metrics-catalogue.json lists for it is declared, with its type');
+      });
+    } else report.skip(`metrics ${service}`, 'packages/service-kit/src/metrics does not exist yet');
     await report.check(`shutdown ${service}`, async () => {
       const current = handle;
       handle = undefined;

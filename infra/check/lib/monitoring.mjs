@@ -109,7 +109,19 @@ export function loadCatalogue() {
       series.set(`${name}_count`, labels);
     } else series.set(name, labels);
   }
-  return { series, targetLabels: catalogue.targetLabels };
+  return { series, targetLabels: catalogue.targetLabels, exported: catalogue.series };
+}
+
+/**
+ * Runtime: the series the catalogue says `service` exports, each declared with its type
+ * in the service's own /metrics text (prom-client writes `# TYPE` even before a value).
+ */
+export function missingFromScrape(service, text, { exported }) {
+  const declared = new Map([...text.matchAll(/^# TYPE (\S+) (\S+)$/gm)].map((m) => [m[1], m[2]]));
+  return Object.entries(exported)
+    .filter(([, entry]) => (entry.services ?? SERVICES).includes(service))
+    .filter(([name, entry]) => declared.get(name) !== entry.type)
+    .map(([name, entry]) => `${name}: ${declared.has(name) ? `declared ${declared.get(name)}, catalogue says ${entry.type}` : 'not exported'}`);
 }
 
 /**
