@@ -133,8 +133,18 @@ export function checkPromql(expr, { series, targetLabels }, recorded = new Set()
   const problems = [];
   const tree = parser.parse(expr);
   const text = (node) => expr.slice(node.from, node.to);
+  // by (…), without (…), on (…), ignoring (…), group_left (…): labels of some series used here.
+  const grouping = [];
+  const available = new Set(targetLabels);
+  let unknownLabels = false;
   tree.iterate({
     enter(node) {
+      if (node.name === 'GroupingLabels') {
+        node.node.cursor().iterate((child) => {
+          if (child.name === 'LabelName') grouping.push(text(child));
+        });
+        return false;
+      }
       if (node.type.isError) {
         problems.push(`syntax error at ${node.from}: …${expr.slice(Math.max(0, node.from - 20), node.from + 20).replace(/\s+/g, ' ')}…`);
         return false;
@@ -146,18 +156,23 @@ export function checkPromql(expr, { series, targetLabels }, recorded = new Set()
         return false;
       }
       const name = text(identifier);
-      if (recorded.has(name)) return false;
+      if (recorded.has(name)) {
+        unknownLabels = true;
+        return false;
+      }
       if (!series.has(name)) {
         problems.push(`series ${name} is not exported (infra/observability/metrics-catalogue.json)`);
         return false;
       }
       const allowed = new Set([...series.get(name), ...targetLabels]);
+      for (const label of allowed) available.add(label);
       node.node.cursor().iterate((child) => {
         if (child.name === 'LabelName' && !allowed.has(text(child))) problems.push(`${name} has no label ${text(child)}`);
       });
       return false;
     },
   });
+  if (!unknownLabels) for (const label of grouping) if (!available.has(label)) problems.push(`no series here has the label ${label} it groups or matches by`);
   return problems;
 }
 
