@@ -290,7 +290,9 @@ async function smokeService(service, { work, contextDir, binDir, toolEnv, oidc, 
     await report.check(`http ${service}`, () => SMOKE[service]({ baseUrl, env, oidc }));
     if (existsSync(join(REPO_ROOT, 'packages', 'service-kit', 'src', 'metrics'))) {
       await report.check(`metrics ${service}`, async () => {
-        const response = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
+        const response = await fetch(`http://127.0.0.1:${metricsPort}/metrics`).catch((error) => {
+          throw new CheckFailure(`GET /metrics on METRICS_PORT ${metricsPort}: ${error.cause?.code ?? error.message}`);
+        });
         assert(response.status === 200, `GET /metrics on METRICS_PORT: ${response.status}`);
         const missing = missingFromScrape(service, await response.text(), catalogue);
         return problemsOrOk(missing, 'every series infra/observability/metrics-catalogue.json lists for it is declared, with its type');
