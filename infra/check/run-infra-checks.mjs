@@ -21,6 +21,8 @@ import { dockerfilePath, defaultPortOf, houseRules, lintDockerfile } from './lib
 import { buildLikeDockerfile, loadDockerignore, makeBuildContext, makeToolShims } from './lib/image-build.mjs';
 import { composeRules, loadCompose, runDclint, validateComposeSchema } from './lib/compose.mjs';
 import { checkRules, checkUnknownFields, findKubectl, K8S_ROOT, OVERLAYS, parseYamlDocuments, providedSecretsOf, render, validateSchemas } from './lib/kubernetes.mjs';
+import { composeObservabilityRules } from './lib/compose-observability.mjs';
+import { checkAdapterRules, checkDashboard, checkRequestRateHpa, checkRuleExpressions, crdValidators, isCustomResource, loadCatalogue, missingFromScrape, MONITORED_OVERLAYS, monitoringRules, renderWithRequestRate, validateCustomResources } from './lib/monitoring.mjs';
 import { containerEnv, createDatabase, dropDatabase, EXTRA_SECRETS, makeOidc, OIDC, randomSecrets, runInImage, SMOKE, startInImage, stop, waitReady } from './lib/smoke.mjs';
 import { assert, CheckFailure, freePort, REPO_ROOT, Reporter, SERVICE_NAMES } from './lib/util.mjs';
 
@@ -91,6 +93,9 @@ if (compose.error) {
   });
   await report.check('compose lint', async () => problemsOrOk(await runDclint(), 'dclint, infra/check/dclint.json'));
   await report.check('compose rules', () => problemsOrOk(composeRules(compose.raw, ports), 'postgres, nats (JetStream) healthy -> *-migrate completed -> services healthy'));
+  await report.check('compose observability profile', () =>
+    problemsOrOk(composeObservabilityRules(compose.raw), 'prometheus scraping each METRICS_PORT, grafana with the dashboard and data source, otel-collector -> jaeger; pinned images, 127.0.0.1 ports'),
+  );
 }
 
 // ---------------------------------------------------------------- Kubernetes
@@ -109,20 +114,58 @@ if (kubectlOk) {
     if (!objects) continue;
     const examplePath = join(K8S_ROOT, 'overlays', overlay, 'secret.example.yaml');
     const examples = existsSync(examplePath) ? parseYamlDocuments(readFileSync(examplePath, 'utf8'), examplePath) : [];
+    const core = objects.filter((o) => !isCustomResource(o));
     await report.check(`k8s schema ${overlay}`, () =>
-      problemsOrOk(validateSchemas([...objects, ...examples]), `${objects.length + examples.length} objects valid against the Kubernetes OpenAPI schemas (kubernetes-models)`),
+      problemsOrOk(validateSchemas([...core, ...examples]), `${core.length + examples.length} objects valid against the Kubernetes OpenAPI schemas (kubernetes-models)`),
     );
     await report.check(`k8s rules ${overlay}`, () =>
       problemsOrOk(checkRules(overlay, objects, { providedSecrets: providedSecretsOf(overlay), ports }), 'probes, resources, security, Jobs, HPA, PDBs, Services, references, NetworkPolicies'),
     );
   }
-  const all = [...rendered].filter(([target]) => target !== 'base').map(([target, objects]) => [target.replace('overlays/', ''), objects]);
+  const all = [...rendered].filter(([target]) => target !== 'base').map(([target, objects]) => [target.replace('overlays/', ''), objects.filter((o) => !isCustomResource(o))]);
   for (const overlay of OVERLAYS) {
     const examplePath = join(K8S_ROOT, 'overlays', overlay, 'secret.example.yaml');
     if (existsSync(examplePath)) all.push([`${overlay}_secrets`, parseYamlDocuments(readFileSync(examplePath, 'utf8'), examplePath)]);
   }
   await report.check('k8s unknown fields', async () => problemsOrOk(await checkUnknownFields(all), 'no field the Kubernetes API does not define (tsc against kubernetes-models types)'));
 }
+
+// ---------------------------------------------------------------- monitoring (issue 16, items 3 and 4)
+const catalogue = loadCatalogue();
+if (kubectlOk) {
+  for (const overlay of OVERLAYS) {
+    const objects = rendered.get(`overlays/${overlay}`);
+    if (!objects) continue;
+    const monitoring = MONITORED_OVERLAYS.includes(overlay);
+    await report.check(`monitoring rules ${overlay}`, () =>
+      problemsOrOk(
+        monitoringRules(objects, { monitoring }),
+        monitoring ? 'metrics ports, headless metrics Services, a ServiceMonitor each, scrapes from "monitoring" only, the alerts' : 'metrics ports at METRICS_PORT, not public',
+      ),
+    );
+    if (!monitoring) continue;
+    const custom = objects.filter(isCustomResource);
+    await report.check(`monitoring CRD schema ${overlay}`, () => {
+      const versions = [...new Set([...crdValidators().values()].map((v) => v.crdVersion))].join(', ');
+      return problemsOrOk(
+        [...(custom.length === 0 ? ['no ServiceMonitor or PrometheusRule rendered'] : []), ...validateCustomResources(custom)],
+        `${custom.length} objects valid against the Prometheus Operator ${versions} CRD schemas, no unknown field`,
+      );
+    });
+    await report.check(`monitoring promql ${overlay}`, () => {
+      const { problems, alerts } = checkRuleExpressions(objects, catalogue);
+      return problemsOrOk(problems, `${alerts.length} alerts and their recording rules parse (Prometheus' PromQL grammar) and use only exported series and labels`);
+    });
+  }
+  await report.check('monitoring hpa request rate', async () => {
+    const objects = await renderWithRequestRate();
+    return problemsOrOk([...validateSchemas(objects.filter((o) => !isCustomResource(o))), ...checkRequestRateHpa(objects), ...checkAdapterRules(catalogue)], `prod + components/hpa-request-rate: CPU and the Pods metric the adapter rule serves (${objects.length} objects)`);
+  });
+}
+await report.check('grafana dashboard', () => {
+  const { problems, panels, queries } = checkDashboard(catalogue);
+  return problemsOrOk(problems, `${panels} panels, ${queries} queries parse and use only exported series`);
+});
 
 // ---------------------------------------------------------------- runtime: bundles and smoke tests
 if (!staticOnly) {
@@ -215,6 +258,7 @@ async function smokeService(service, { work, contextDir, binDir, toolEnv, oidc, 
 
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
+  const metricsPort = await freePort();
   const deployment = find('Deployment', service);
   let env;
   let handle;
@@ -223,6 +267,7 @@ async function smokeService(service, { work, contextDir, binDir, toolEnv, oidc, 
       env = containerEnv({ imageEnv: image.env, container: deployment.spec.template.spec.containers[0], configMaps, secrets });
       // Only what differs between a cluster and this machine: addresses and the OIDC keys.
       Object.assign(env, { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: join(work, service, 'data') });
+      if ('METRICS_PORT' in env) Object.assign(env, { METRICS_PORT: String(metricsPort), METRICS_HOST: '127.0.0.1' });
       if ('PUBLIC_BASE_URL' in env) env.PUBLIC_BASE_URL = baseUrl;
       if ('NATS_URL' in env) env.NATS_URL = natsUrl;
       if ('OIDC_ISSUER' in env) {
@@ -243,6 +288,16 @@ async function smokeService(service, { work, contextDir, binDir, toolEnv, oidc, 
       return "the Dockerfile's HEALTHCHECK command exits 0; GET /health 200";
     });
     await report.check(`http ${service}`, () => SMOKE[service]({ baseUrl, env, oidc }));
+    if (existsSync(join(REPO_ROOT, 'packages', 'service-kit', 'src', 'metrics'))) {
+      await report.check(`metrics ${service}`, async () => {
+        const response = await fetch(`http://127.0.0.1:${metricsPort}/metrics`).catch((error) => {
+          throw new CheckFailure(`GET /metrics on METRICS_PORT ${metricsPort}: ${error.cause?.code ?? error.message}`);
+        });
+        assert(response.status === 200, `GET /metrics on METRICS_PORT: ${response.status}`);
+        const missing = missingFromScrape(service, await response.text(), catalogue);
+        return problemsOrOk(missing, 'every series infra/observability/metrics-catalogue.json lists for it is declared, with its type');
+      });
+    } else report.skip(`metrics ${service}`, 'packages/service-kit/src/metrics does not exist yet');
     await report.check(`shutdown ${service}`, async () => {
       const current = handle;
       handle = undefined;

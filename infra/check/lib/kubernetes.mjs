@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import { assert, CheckFailure, INFRA_ROOT, REPO_ROOT, run } from './util.mjs';
+import { assert, CheckFailure, collectProblems, INFRA_ROOT, REPO_ROOT, run } from './util.mjs';
 
 const require = createRequire(import.meta.url);
 
@@ -127,8 +127,7 @@ const matches = (selector, labels) => Object.entries(selector ?? {}).every(([key
  * Services, ConfigMap and Secret references, NetworkPolicies. Returns problems.
  */
 export function checkRules(overlay, objects, { providedSecrets, ports }) {
-  const problems = [];
-  const want = (ok, message) => ok || problems.push(message);
+  const { problems, want } = collectProblems();
   const byKind = (kind) => objects.filter((o) => o.kind === kind);
   const find = (kind, name) => objects.find((o) => o.kind === kind && o.metadata?.name === name);
   const configMaps = new Map(byKind('ConfigMap').map((o) => [o.metadata.name, o]));
@@ -217,7 +216,9 @@ export function checkRules(overlay, objects, { providedSecrets, ports }) {
     want(egressPorts.includes(5432), `NetworkPolicy: ${service} cannot reach PostgreSQL (5432)`);
     if (service !== 'status-list') want(egressPorts.includes(4222), `NetworkPolicy: ${service} cannot reach NATS (4222)`);
     else want(!egressPorts.includes(4222), 'NetworkPolicy: status-list does not use NATS and must not reach it');
-    const fromIngressController = policies.some((p) => (p.spec.ingress ?? []).some((rule) => (rule.from ?? []).some((peer) => peer.namespaceSelector)));
+    // Of the rules that admit the service's own port (the metrics port has its own rules).
+    const admitsPort = (rule) => !rule.ports || rule.ports.some((x) => x.port === ports[service]);
+    const fromIngressController = policies.some((p) => (p.spec.ingress ?? []).filter(admitsPort).some((rule) => (rule.from ?? []).some((peer) => peer.namespaceSelector)));
     want(fromIngressController === (service !== 'ecosystem'), service === 'ecosystem' ? 'NetworkPolicy: ecosystem must not be reachable from other namespaces' : `NetworkPolicy: ${service} must be reachable from the ingress controller's namespace`);
     const internet = policies.some((p) => (p.spec.egress ?? []).some((rule) => (rule.to ?? []).some((peer) => peer.ipBlock?.cidr === '0.0.0.0/0') && rule.ports?.some((x) => x.port === 443)));
     if (service === 'verifier') want(internet, 'NetworkPolicy: the verifier must reach the internet over 443 (status lists, JWKS)');

@@ -102,3 +102,16 @@ export class Reporter {
     return this.failed === 0 ? `infra checks: all ${total} ok${skipped}` : `infra checks: ${this.failed} of ${total} FAILED${skipped}`;
   }
 }
+
+/**
+ * A problem list and `want(ok, message)`, which records `message` unless `ok` and
+ * returns whether it was ok (so `if (!want(x, '…')) continue;` skips what needs x).
+ */
+export function collectProblems() {
+  const problems = [];
+  const want = (ok, message) => {
+    if (!ok) problems.push(message);
+    return Boolean(ok);
+  };
+  return { problems, want };
+}
