@@ -114,7 +114,9 @@ export async function buildApp(deps: VerifierAppDeps): Promise<App> {
     logger,
     bodyLimit: config.MAX_BODY_BYTES,
     ...(config.TRUST_PROXY ? { trustProxy: config.TRUST_PROXY } : {}),
-    readiness: { database: () => deps.database.ping(), nats: () => bus.ping() },
+    readiness: { database: () => deps.database.ping() },
+    // Without NATS only intent-based requests fail (503): the pod still serves everything else.
+    informational: { nats: () => bus.ping() },
     publicBaseUrl: baseUrl,
     securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
   });
