@@ -1,11 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { describe, expect, test as base } from 'vitest';
-import { migratePostgresUrl, openDatabase, rowsOf } from '@tessera/service-kit';
-import { createEmptyDatabase, createTestIdentityProvider, freePort, missingServer, testBackends, waitFor } from '@tessera/service-kit/testing';
+import { migratePostgresUrl, openDatabase, readJournalMigrations, rowsOf } from '@tessera/service-kit';
+import { createEmptyDatabase, createTestIdentityProvider, freePort, migrationsFolderUpTo, missingServer, testBackends, waitFor } from '@tessera/service-kit/testing';
 import { generateKeyEncryptionKey } from '../../src/crypto/key-encryption.js';
 import { MIGRATIONS_FOLDER } from '../../src/db/migrations-folder.js';
 import { temporaryDirectory } from '../support/fixtures.js';
@@ -13,17 +13,6 @@ import { VERIFIER_MAIN } from '../support/service-process.js';
 
 const VERIFIER_MIGRATE = fileURLToPath(new URL('../../dist/migrate.js', import.meta.url));
 const test = base.extend('dir', { scope: 'file' }, temporaryDirectory('tessera-verifier-schema-'));
-
-/** The committed migrations without the newest: the schema the previous release left. */
-function previousReleaseMigrations(dir: string): { folder: string; newest: string } {
-  const journal = JSON.parse(readFileSync(join(MIGRATIONS_FOLDER, 'meta', '_journal.json'), 'utf8')) as { entries: Array<{ tag: string }> };
-  const folder = join(dir, 'previous-migrations');
-  mkdirSync(join(folder, 'meta'), { recursive: true });
-  const kept = journal.entries.slice(0, -1);
-  for (const { tag } of kept) copyFileSync(join(MIGRATIONS_FOLDER, `${tag}.sql`), join(folder, `${tag}.sql`));
-  writeFileSync(join(folder, 'meta', '_journal.json'), JSON.stringify({ ...journal, entries: kept }));
-  return { folder, newest: journal.entries.at(-1)!.tag };
-}
 
 interface Replica {
   base: string;
@@ -40,8 +29,11 @@ describe.skipIf(missingServer('postgres', 'verifier replicas against an older sc
     const url = await createEmptyDatabase(adminUrl);
     const replicas: Replica[] = [];
     try {
-      const previous = previousReleaseMigrations(dir);
+      // The schema the previous release left: every committed migration but the newest.
+      const journal = readJournalMigrations(MIGRATIONS_FOLDER);
+      const previous = { folder: migrationsFolderUpTo(MIGRATIONS_FOLDER, journal.at(-2)!.tag), newest: journal.at(-1)!.tag };
       await migratePostgresUrl(url, { service: 'verifier', migrationsFolder: previous.folder });
+      rmSync(previous.folder, { recursive: true, force: true });
       const idp = await createTestIdentityProvider();
       const jwksFile = join(dir, 'jwks.json');
       writeFileSync(jwksFile, JSON.stringify(idp.jwks));
