@@ -24,8 +24,10 @@ export interface CreateAppOptions {
   logger: Logger;
   /** Largest accepted body in bytes; larger is 413. */
   bodyLimit: number;
-  /** Readiness checks for `GET /health/ready`, by name (e.g. `database`, `nats`). */
+  /** What the pod cannot serve without, by name (e.g. `database`): any failing makes `GET /health/ready` 503. */
   readiness: Record<string, ReadinessCheck>;
+  /** Partial dependencies, by name (e.g. `nats`): reported in `GET /health/ready` and logged, the answer stays 200. */
+  informational?: Record<string, ReadinessCheck>;
   /** Public base URL, listed as the OpenAPI server. */
   publicBaseUrl?: string;
   /** Extra OpenAPI security schemes, e.g. the API key or bearer token. */
@@ -95,6 +97,6 @@ export async function createApp(options: CreateAppOptions): Promise<App> {
     logLevel: quietLogLevel(options.logger.level),
   });
 
-  registerHealthRoutes(app, options.readiness);
+  registerHealthRoutes(app, { required: options.readiness, ...(options.informational ? { informational: options.informational } : {}) });
   return app;
 }

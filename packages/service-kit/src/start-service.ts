@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { shouldMigrateOnStart } from './config.js';
 import { openDatabase, type Database } from './db/database.js';
 import { migrateDatabase } from './db/migrate.js';
+import { waitForCurrentSchema } from './wait-for-schema.js';
 import type { App } from './create-app.js';
 import type { Logger } from './logger.js';
 import { createCloser } from './shutdown.js';
@@ -40,6 +41,8 @@ export interface OpenServiceDatabaseOptions<TSchema extends Record<string, unkno
   schema: TSchema;
   migrationsFolder: string;
   logger: Logger;
+  /** While the schema is behind, how often it is read again (`waitForCurrentSchema`). */
+  schemaRecheckMs?: number;
 }
 
 /**
@@ -57,9 +60,16 @@ export async function openServiceDatabase<TSchema extends Record<string, unknown
       : { dataDir: join(config.DATA_DIR, options.service) }),
   });
   options.logger.info({ database: database.kind }, `database: ${database.kind === 'pglite' ? `embedded PGlite in ${join(config.DATA_DIR, options.service)}` : 'PostgreSQL server'}`);
-  if (shouldMigrateOnStart(config)) {
-    await migrateDatabase(database, { service: options.service, migrationsFolder: options.migrationsFolder, url: config.DATABASE_URL });
-    options.logger.info('migrations applied');
+  try {
+    if (shouldMigrateOnStart(config)) {
+      await migrateDatabase(database, { service: options.service, migrationsFolder: options.migrationsFolder, url: config.DATABASE_URL });
+      options.logger.info('migrations applied');
+    }
+    // The schema-version check: nothing below meets a schema older than the code.
+    await waitForCurrentSchema(database, { service: options.service, migrationsFolder: options.migrationsFolder, logger: options.logger, listenOn: config, ...(options.schemaRecheckMs ? { recheckMs: options.schemaRecheckMs } : {}) });
+  } catch (error) {
+    await database.close().catch(() => {});
+    throw error;
   }
   return database;
 }

@@ -102,4 +102,20 @@ describe('parseTrustProxy', () => {
       await app.close();
     }
   });
+
+  it('believes X-Forwarded-For from a proxy inside a TRUST_PROXY CIDR list only, taking the first untrusted hop', async () => {
+    const { createApp } = await import('../src/index.js');
+    const { silentLogger } = await import('../src/testing/index.js');
+    const app = await createApp({ name: 't', title: 't', description: 't', logger: silentLogger(), bodyLimit: 1024, readiness: {}, trustProxy: '10.0.0.0/8, 192.168.0.0/16,fd00::/8' });
+    app.get('/ip', async (request) => ({ ip: request.ip }));
+    const ipOf = async (remoteAddress: string, forwardedFor: string) => (await app.inject({ url: '/ip', headers: { 'x-forwarded-for': forwardedFor }, remoteAddress })).json().ip;
+    expect(await ipOf('10.2.3.4', '203.0.113.9')).toBe('203.0.113.9');
+    expect(await ipOf('fd00::5', '203.0.113.9')).toBe('203.0.113.9');
+    // A load balancer in one range behind an ingress in another: both trusted, the client is the next hop.
+    expect(await ipOf('10.2.3.4', '203.0.113.9, 192.168.7.7')).toBe('203.0.113.9');
+    // A spoofed header from outside the ranges is ignored; a spoofed entry before a trusted hop is not the answer.
+    expect(await ipOf('172.16.0.1', '203.0.113.9')).toBe('172.16.0.1');
+    expect(await ipOf('10.2.3.4', '1.1.1.1, 198.51.100.4')).toBe('198.51.100.4');
+    await app.close();
+  });
 });

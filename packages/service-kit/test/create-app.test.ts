@@ -6,6 +6,7 @@ import { captureLogger } from '../src/testing/index.js';
 describe('createApp', () => {
   let app: App;
   let failReady = false;
+  let failNats = false;
   const logs = captureLogger('kit-test', 'info');
 
   beforeAll(async () => {
@@ -18,6 +19,11 @@ describe('createApp', () => {
       readiness: {
         database: async () => {
           if (failReady) throw new Error('down');
+        },
+      },
+      informational: {
+        nats: async () => {
+          if (failNats) throw new Error('no connection');
         },
       },
     });
@@ -49,7 +55,23 @@ describe('createApp', () => {
     const down = await app.inject({ url: '/health/ready' });
     failReady = false;
     expect(down.statusCode).toBe(503);
-    expect(down.json()).toEqual({ status: 'unavailable', checks: { database: 'unavailable' } });
+    expect(down.json()).toEqual({ status: 'unavailable', checks: { database: 'unavailable', nats: 'ok' } });
+  });
+
+  it('stays ready while an informational check fails, reports it, and logs it once rather than per probe', async () => {
+    const natsLines = () => logs.lines().map((line) => JSON.parse(line) as { check?: string; level: number; msg: string }).filter((line) => line.check === 'nats');
+    failNats = true;
+    const probes = [];
+    for (let i = 0; i < 5; i++) probes.push(await app.inject({ url: '/health/ready' }));
+    failNats = false;
+    expect(probes.map((probe) => probe.statusCode)).toEqual([200, 200, 200, 200, 200]);
+    expect(probes[0]!.json()).toEqual({ status: 'ok', checks: { database: 'ok', nats: 'unavailable' } });
+    const warnings = natsLines().filter((line) => line.level === 40);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]!.msg).toContain('still ready');
+    expect((await app.inject({ url: '/health/ready' })).json()).toEqual({ status: 'ok', checks: { database: 'ok', nats: 'ok' } });
+    expect(natsLines().filter((line) => line.level === 30)).toHaveLength(1);
+    expect((await app.inject({ url: '/health' })).json()).toEqual({ status: 'ok' });
   });
 
   it('propagates a safe x-request-id and replaces an unsafe one', async () => {

@@ -66,7 +66,9 @@ export async function buildApp(deps: EcosystemAppDeps): Promise<App> {
     logger,
     bodyLimit: config.MAX_BODY_BYTES,
     ...(config.TRUST_PROXY ? { trustProxy: config.TRUST_PROXY } : {}),
-    readiness: { database: () => deps.database.ping(), nats: () => bus.ping() },
+    readiness: { database: () => deps.database.ping() },
+    // Without NATS only what asks the verifier (verifier-role intent templates) answers 503: the pod still serves the rest.
+    informational: { nats: () => bus.ping() },
     ...(config.PUBLIC_BASE_URL ? { publicBaseUrl: config.PUBLIC_BASE_URL } : {}),
     securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
   });

@@ -16,6 +16,7 @@ import { registerPresentationSessionEventRoutes } from './routes/presentation-se
 import { registerPresentationSessionRoutes } from './routes/presentation-sessions.js';
 import { registerPresentationRoutes } from './routes/presentations.js';
 import { rateLimitError } from './routes/public-errors.js';
+import { createPostgresRateLimitStore } from './rate-limits/postgres-rate-limit-store.js';
 import { registerTrustAnchorRoutes } from './routes/trust-anchors.js';
 import { registerVerificationTemplateRoutes } from './routes/verification-templates.js';
 import { registerVerifierRoutes } from './routes/verifiers.js';
@@ -114,11 +115,14 @@ export async function buildApp(deps: VerifierAppDeps): Promise<App> {
     logger,
     bodyLimit: config.MAX_BODY_BYTES,
     ...(config.TRUST_PROXY ? { trustProxy: config.TRUST_PROXY } : {}),
-    readiness: { database: () => deps.database.ping(), nats: () => bus.ping() },
+    readiness: { database: () => deps.database.ping() },
+    // Without NATS only intent-based requests fail (503): the pod still serves everything else.
+    informational: { nats: () => bus.ping() },
     publicBaseUrl: baseUrl,
     securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
   });
-  await app.register(rateLimit, { global: false, errorResponseBuilder: rateLimitError as never });
+  // Per-address counts live in PostgreSQL, so the limit holds across replicas (not per pod).
+  await app.register(rateLimit, { global: false, store: createPostgresRateLimitStore(db) as never, errorResponseBuilder: rateLimitError as never });
   await registerManagementRoutes(app, {
     verifyToken: deps.verifyToken,
     routes: [

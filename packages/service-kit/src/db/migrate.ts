@@ -18,12 +18,14 @@ export function migrationLockKey(service: string): bigint {
   return createHash('sha256').update(`tessera:migrate:${service}`).digest().readBigInt64BE(0);
 }
 
+/** Where drizzle records a service's applied migrations (schema `drizzle`, one table per service). */
+export const MIGRATIONS_SCHEMA = 'drizzle';
+export function migrationsTableOf(service: string): string {
+  return `__migrations_${service.replace(/[^a-z0-9]/gi, '_')}`;
+}
+
 function migrationConfig(options: MigrateOptions) {
-  return {
-    migrationsFolder: options.migrationsFolder,
-    migrationsSchema: 'drizzle',
-    migrationsTable: `__migrations_${options.service.replace(/[^a-z0-9]/gi, '_')}`,
-  };
+  return { migrationsFolder: options.migrationsFolder, migrationsSchema: MIGRATIONS_SCHEMA, migrationsTable: migrationsTableOf(options.service) };
 }
 
 /**

@@ -351,6 +351,21 @@ export const sessionCounts = verifierSchema.table('session_counts', {
   total: bigint('total', { mode: 'number' }).notNull(),
 });
 
+/**
+ * Per-address rate-limit counters every replica shares (`rate-limits/postgres-rate-limit-store.ts`):
+ * one fixed window per key, counted by one upsert per limited request. `key` is a hash of
+ * route and client address, so no address is stored; expired windows are deleted in bounded batches.
+ */
+export const rateLimitWindows = verifierSchema.table(
+  'rate_limit_windows',
+  {
+    key: text('key').primaryKey(),
+    count: integer('count').notNull(),
+    windowEndsAt: timestamp('window_ends_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [index('rate_limit_windows_ends_idx').on(t.windowEndsAt)],
+);
+
 export type SessionRow = typeof presentationSessions.$inferSelect;
 export type PresentationResultRow = typeof presentationResults.$inferSelect;
 export type DataKeyRow = typeof dataKeys.$inferSelect;

@@ -5,9 +5,14 @@ import type { KeyEncryptionKey } from '../crypto/key-encryption.js';
 import type { VerifierDb } from '../db/types.js';
 import type { Clock } from '../domain/clock.js';
 import { deliverDueWebhooks } from '../use-cases/deliver-due-webhooks.js';
+import { deleteEndedRateLimitWindows } from '../db/rate-limit-windows.js';
 import { createWebhookSender, type WebhookSender } from '../webhooks/create-webhook-sender.js';
 import { createPeriodicJob } from './periodic-job.js';
 import { createSessionLifetimesJob } from './session-lifetimes-job.js';
+
+// Ended windows only cost space (the upsert restarts them): a minute's delay is fine, and a bounded batch keeps each statement short.
+const RATE_LIMIT_CLEANUP_INTERVAL_MS = 60_000;
+const RATE_LIMIT_CLEANUP_BATCH = 1000;
 
 export interface BackgroundJobsDeps {
   config: VerifierConfig;
@@ -39,7 +44,9 @@ export interface BackgroundJobs {
  * - the webhook worker (`use-cases/deliver-due-webhooks.ts`) every
  *   WEBHOOK_POLL_INTERVAL_MS, and at once when any replica publishes a session's
  *   end on NATS — the event is published after the outbox row committed, so the
- *   wake finds it. Without NATS the poll alone delivers.
+ *   wake finds it. Without NATS the poll alone delivers;
+ * - the rate-limit window cleanup every minute: ended per-address windows, deleted
+ *   in batches of RATE_LIMIT_CLEANUP_BATCH (SKIP LOCKED, so replicas share the work).
  */
 export function createBackgroundJobs(deps: BackgroundJobsDeps): BackgroundJobs {
   const { config, db, bus, clock, logger } = deps;
@@ -51,6 +58,12 @@ export function createBackgroundJobs(deps: BackgroundJobsDeps): BackgroundJobs {
     expiryIntervalMs: config.SESSION_EXPIRY_SWEEP_MS,
     purgeIntervalMs: config.PURGE_INTERVAL_SECONDS * 1000,
     retentionDays: config.SESSION_RETENTION_DAYS,
+  });
+  const rateLimitCleanup = createPeriodicJob({
+    name: 'rate-limit window cleanup',
+    intervalMs: RATE_LIMIT_CLEANUP_INTERVAL_MS,
+    logger,
+    run: async () => (await deleteEndedRateLimitWindows(db, { limit: RATE_LIMIT_CLEANUP_BATCH })) === RATE_LIMIT_CLEANUP_BATCH,
   });
   const send =
     deps.sendWebhook ??
@@ -80,6 +93,7 @@ export function createBackgroundJobs(deps: BackgroundJobsDeps): BackgroundJobs {
     start() {
       lifetimes.start();
       worker.start();
+      rateLimitCleanup.start();
       unsubscribe = subscribeEvents(bus, sessionUpdatedEvent, {
         logger,
         handler: (event) => {
@@ -90,7 +104,7 @@ export function createBackgroundJobs(deps: BackgroundJobsDeps): BackgroundJobs {
     wakeDeliveries: () => worker.wake(),
     async stop() {
       unsubscribe();
-      await Promise.all([lifetimes.stop(), worker.stop()]);
+      await Promise.all([lifetimes.stop(), worker.stop(), rateLimitCleanup.stop()]);
     },
   };
 }
