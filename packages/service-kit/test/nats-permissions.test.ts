@@ -89,7 +89,7 @@ describe.skipIf(missingServerBinary('nats', 'NATS permissions'))('NATS with TLS 
     verifier.publish(Subject.SESSION_UPDATED, { id: 's' });
     ecosystem.publish(Subject.TRUST_LIST_CHANGED, { ecosystemId: 'e', sequence: 1 });
     platform.publish(Subject.ORGANISATION_UPSERTED, { id: 'o' });
-    await waitFor(() => received.length === 3);
+    await waitFor(async () => received.length === 3, 5000, 'the three events');
     expect(received.sort()).toEqual(['organisation.upserted', 'session.updated', 'trust-list.changed']);
     // The next tests need the genuine responders gone.
     await Promise.all([verifier.close(), ecosystem.close(), platform.close()]);
@@ -122,7 +122,7 @@ describe.skipIf(missingServerBinary('nats', 'NATS permissions'))('NATS with TLS 
       for await (const status of spoofer.status()) if (status.type === 'error') errors.push(status.error);
     })();
     spoofer.publish(Subject.TRUST_LIST_CHANGED, JSON.stringify({ ecosystemId: 'e', sequence: 99 }));
-    await waitFor(() => errors.length > 0);
+    await waitFor(async () => errors.length > 0, 5000, 'the permissions violation');
     expect(errors[0]).toBeInstanceOf(PermissionViolationError);
     expect((errors[0] as PermissionViolationError).operation).toBe('publish');
     await listener.ping();

@@ -7,7 +7,8 @@ import { basename, join } from 'node:path';
 
 /** Where the test run's PostgreSQL and NATS came from (ARCHITECTURE.md, Testing). */
 export interface TestBackendInfo {
-  postgres: { source: 'env' | 'testcontainers' | 'local' | 'pglite'; adminUrl?: string };
+  /** `caFile`: the CA of the server's TLS certificate (TEST_DATABASE_CA_FILE; CI's server names "localhost"). */
+  postgres: { source: 'env' | 'testcontainers' | 'local' | 'pglite'; adminUrl?: string; caFile?: string };
   nats: { source: 'env' | 'testcontainers' | 'local' | 'in-process'; url?: string };
 }
 
@@ -23,7 +24,7 @@ export async function startTestBackends(env: NodeJS.ProcessEnv = process.env): P
   const docker = !env.TEST_DATABASE_URL || !env.TEST_NATS_URL ? await dockerAnswers() : false;
 
   if (env.TEST_DATABASE_URL) {
-    info.postgres = { source: 'env', adminUrl: env.TEST_DATABASE_URL };
+    info.postgres = { source: 'env', adminUrl: env.TEST_DATABASE_URL, ...(env.TEST_DATABASE_CA_FILE ? { caFile: env.TEST_DATABASE_CA_FILE } : {}) };
   } else if (docker) {
     const started = await startPostgresContainer();
     info.postgres = { source: 'testcontainers', adminUrl: started.url };
