@@ -22,7 +22,8 @@ const dir = mkdtempSync(join(tmpdir(), 'bench-intents-'));
 const [pg, nats] = await Promise.all([startBenchPostgres(), startBenchNats()]);
 const databaseUrl = await createBenchDatabase(pg.url, 'bench_intents');
 const oidc = await createBenchOidc(dir);
-const ecosystem = await startChildServer(join(here, 'servers/ecosystem-server.mjs'), { ...oidc.env, DATABASE_URL: databaseUrl, NATS_URL: nats.url, LOG_LEVEL: 'warn', DATA_DIR: dir });
+// NATS_ALLOW_INSECURE: the benchmark's own loopback NATS is plain and anonymous (local only).
+const ecosystem = await startChildServer(join(here, 'servers/ecosystem-server.mjs'), { ...oidc.env, DATABASE_URL: databaseUrl, NATS_URL: nats.url, NATS_ALLOW_INSECURE: 'true', LOG_LEVEL: 'warn', DATA_DIR: dir });
 const echo = await startChildServer(join(here, 'servers/nats-echo.mjs'), { NATS_URL: nats.url });
 
 // One ecosystem with a lead, an intent and its ecosystem-wide verifier template.

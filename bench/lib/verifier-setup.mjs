@@ -58,7 +58,8 @@ export async function startVerifierBench({ orgId = 'org-bench', otherOrgs = [], 
       SESSION_REQUEST_FETCH_LIMIT: '1000000',
       SESSION_RESPONSE_LIMIT: '1000000',
       LOG_LEVEL: 'warn',
-      ...(process.env.BENCH_NATS_URL ? { NATS_URL: process.env.BENCH_NATS_URL } : {}),
+      // The benchmark's own loopback NATS is plain and anonymous: local only.
+      ...(process.env.BENCH_NATS_URL ? { NATS_URL: process.env.BENCH_NATS_URL, NATS_ALLOW_INSECURE: 'true' } : {}),
       ...env,
     }, { ipc: Boolean(process.env.BENCH_PROFILE_DIR) });
   } catch (error) {

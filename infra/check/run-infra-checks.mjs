@@ -23,6 +23,7 @@ import { composeRules, loadCompose, runDclint, validateComposeSchema } from './l
 import { checkRules, checkUnknownFields, findKubectl, K8S_ROOT, OVERLAYS, parseYamlDocuments, providedSecretsOf, render, validateSchemas } from './lib/kubernetes.mjs';
 import { composeObservabilityRules } from './lib/compose-observability.mjs';
 import { checkAdapterRules, checkDashboard, checkRequestRateHpa, checkRuleExpressions, crdValidators, isCustomResource, loadCatalogue, missingFromScrape, MONITORED_OVERLAYS, monitoringRules, renderWithRequestRate, validateCustomResources } from './lib/monitoring.mjs';
+import { composeTransportRules, transportSecurityRules } from './lib/transport-security.mjs';
 import { containerEnv, createDatabase, dropDatabase, EXTRA_SECRETS, makeOidc, OIDC, randomSecrets, runInImage, SMOKE, startInImage, stop, waitReady } from './lib/smoke.mjs';
 import { assert, CheckFailure, freePort, REPO_ROOT, Reporter, SERVICE_NAMES } from './lib/util.mjs';
 
@@ -96,6 +97,7 @@ if (compose.error) {
   await report.check('compose observability profile', () =>
     problemsOrOk(composeObservabilityRules(compose.raw), 'prometheus scraping each METRICS_PORT, grafana with the dashboard and data source, otel-collector -> jaeger; pinned images, 127.0.0.1 ports'),
   );
+  await report.check('compose transport', () => problemsOrOk(composeTransportRules(compose.raw), 'plain NATS only with NATS_ALLOW_INSECURE (local only)'));
 }
 
 // ---------------------------------------------------------------- Kubernetes
@@ -120,6 +122,12 @@ if (kubectlOk) {
     );
     await report.check(`k8s rules ${overlay}`, () =>
       problemsOrOk(checkRules(overlay, objects, { providedSecrets: providedSecretsOf(overlay), ports }), 'probes, resources, security, Jobs, HPA, PDBs, Services, references, NetworkPolicies'),
+    );
+    await report.check(`k8s transport ${overlay}`, () =>
+      problemsOrOk(
+        transportSecurityRules(overlay, objects, examples),
+        overlay === 'prod' ? 'PostgreSQL verify-full with tessera-postgres-ca in every pod; NATS tls:// as the service\'s user, CA and password as files; NATS egress to the NATS pods' : 'plain NATS only with NATS_ALLOW_INSECURE (local only)',
+      ),
     );
   }
   const all = [...rendered].filter(([target]) => target !== 'base').map(([target, objects]) => [target.replace('overlays/', ''), objects.filter((o) => !isCustomResource(o))]);
@@ -269,7 +277,8 @@ async function smokeService(service, { work, contextDir, binDir, toolEnv, oidc, 
       Object.assign(env, { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: join(work, service, 'data') });
       if ('METRICS_PORT' in env) Object.assign(env, { METRICS_PORT: String(metricsPort), METRICS_HOST: '127.0.0.1' });
       if ('PUBLIC_BASE_URL' in env) env.PUBLIC_BASE_URL = baseUrl;
-      if ('NATS_URL' in env) env.NATS_URL = natsUrl;
+      // The test server is plain and anonymous: local only, as the service must be told.
+      if ('NATS_URL' in env) Object.assign(env, { NATS_URL: natsUrl, NATS_ALLOW_INSECURE: 'true' });
       if ('OIDC_ISSUER' in env) {
         Object.assign(env, { OIDC_ISSUER: OIDC.issuer, OIDC_AUDIENCE: OIDC.audience, OIDC_JWKS_FILE: oidc.file });
         delete env.OIDC_JWKS_URI;

@@ -93,6 +93,8 @@ export function commonConfigProperties(defaultPort: number) {
       { default: 'info' },
     ),
     DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
+    /** PEM CA bundle the PostgreSQL server's certificate must chain to: set, the connection is verified (host name too). */
+    DATABASE_CA_FILE: Type.Optional(Type.String({ minLength: 1 })),
     DATA_DIR: Type.String({ default: './.data' }),
     MIGRATE_ON_START: Type.Optional(Type.Boolean()),
     DB_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),

@@ -8,6 +8,7 @@ export * from './envelope.js';
 export * from './event-stream.js';
 export * from './shutdown.js';
 export * from './db/database.js';
+export * from './db/postgres-tls.js';
 export * from './db/migrate.js';
 export * from './db/schema-version.js';
 export * from './db/prepared.js';

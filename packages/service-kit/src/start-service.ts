@@ -29,6 +29,7 @@ export interface CommonConfig {
   PORT: number;
   HOST: string;
   DATABASE_URL?: string;
+  DATABASE_CA_FILE?: string;
   DATA_DIR: string;
   MIGRATE_ON_START?: boolean;
   DB_POOL_SIZE: number;
@@ -56,13 +57,13 @@ export async function openServiceDatabase<TSchema extends Record<string, unknown
   const database = await openDatabase({
     schema: options.schema,
     ...(config.DATABASE_URL
-      ? { url: config.DATABASE_URL, poolSize: config.DB_POOL_SIZE, connectTimeoutSeconds: config.DB_CONNECT_TIMEOUT_SECONDS }
+      ? { url: config.DATABASE_URL, caFile: config.DATABASE_CA_FILE, poolSize: config.DB_POOL_SIZE, connectTimeoutSeconds: config.DB_CONNECT_TIMEOUT_SECONDS }
       : { dataDir: join(config.DATA_DIR, options.service) }),
   });
   options.logger.info({ database: database.kind }, `database: ${database.kind === 'pglite' ? `embedded PGlite in ${join(config.DATA_DIR, options.service)}` : 'PostgreSQL server'}`);
   try {
     if (shouldMigrateOnStart(config)) {
-      await migrateDatabase(database, { service: options.service, migrationsFolder: options.migrationsFolder, url: config.DATABASE_URL });
+      await migrateDatabase(database, { service: options.service, migrationsFolder: options.migrationsFolder, url: config.DATABASE_URL, caFile: config.DATABASE_CA_FILE });
       options.logger.info('migrations applied');
     }
     // The schema-version check: nothing below meets a schema older than the code.

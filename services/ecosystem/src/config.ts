@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { commonConfigProperties, loadConfig, natsConfigProperties, oidcConfigProperties, oidcConfigRule } from '@tessera/service-kit';
+import { commonConfigProperties, databaseTlsConfigRule, loadConfig, natsConfigProperties, natsConfigRule, oidcConfigProperties, oidcConfigRule } from '@tessera/service-kit';
 
 export const SERVICE_NAME = 'ecosystem';
 export const DEFAULT_PORT = 3002;
@@ -40,6 +40,8 @@ export type EcosystemConfig = Static<typeof EcosystemConfigSchema>;
 export function loadEcosystemConfig(env: Record<string, string | undefined> = process.env): EcosystemConfig {
   return loadConfig(EcosystemConfigSchema, env, [
     oidcConfigRule,
+    databaseTlsConfigRule,
+    natsConfigRule,
     (c) => (c.TRUST_LIST_CA_CERT_PEM && c.TRUST_LIST_CA_CERT_PEM_FILE ? 'TRUST_LIST_CA_CERT_PEM, TRUST_LIST_CA_CERT_PEM_FILE: give one, not both' : undefined),
     (c) => (c.TRUST_LIST_CA_KEY_PEM && c.TRUST_LIST_CA_KEY_PEM_FILE ? 'TRUST_LIST_CA_KEY_PEM, TRUST_LIST_CA_KEY_PEM_FILE: give one, not both' : undefined),
     (c) => {

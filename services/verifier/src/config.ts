@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { commonConfigProperties, loadConfig, natsConfigProperties, oidcConfigProperties, oidcConfigRule } from '@tessera/service-kit';
+import { commonConfigProperties, databaseTlsConfigRule, loadConfig, natsConfigProperties, natsConfigRule, oidcConfigProperties, oidcConfigRule } from '@tessera/service-kit';
 import type { WebhookTargetPolicy } from './domain/webhook-url.js';
 import { parseHostList, type StatusListNetworkPolicy } from './verification/status-list-network-policy.js';
 
@@ -153,6 +153,8 @@ export function previousKeyEncryptionKeysOf(config: Pick<VerifierConfig, 'KEY_EN
 export function loadVerifierConfig(env: Record<string, string | undefined> = process.env): VerifierConfig {
   return loadConfig(VerifierConfigSchema, env, [
     oidcConfigRule,
+    databaseTlsConfigRule,
+    natsConfigRule,
     (c) => (c.NODE_ENV !== 'development' && !c.PUBLIC_BASE_URL ? 'PUBLIC_BASE_URL: is required outside development mode' : undefined),
     (c) => (c.NODE_ENV !== 'development' && !c.KEY_ENCRYPTION_KEY ? 'KEY_ENCRYPTION_KEY: is required outside development mode' : undefined),
     (c) => (c.KEY_ENCRYPTION_KEY && !isKeyEncryptionKey(c.KEY_ENCRYPTION_KEY) ? 'KEY_ENCRYPTION_KEY: must be 32 bytes, base64-encoded' : undefined),

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   connect,
+  credsAuthenticator,
   headers as natsHeaders,
   NoRespondersError,
   RequestError,
@@ -27,6 +28,13 @@ export interface ConnectNatsOptions {
   user?: string;
   pass?: string;
   token?: string;
+  /** NKEY/JWT credentials (the content of a .creds file). */
+  creds?: Uint8Array;
+  /**
+   * Requires TLS (a plain server is refused), verified against `caFile` when given, else the
+   * system roots; the server's host name is checked.
+   */
+  tls?: { caFile?: string };
 }
 
 function requestIdOf(msg: Msg): string {
@@ -58,8 +66,12 @@ export class NatsBus implements MessageBus {
       maxReconnectAttempts: -1,
       reconnectTimeWait: 500,
       waitOnFirstConnect: true,
-      ...(options.user ? { user: options.user, pass: options.pass } : {}),
+      // A user's replies arrive under its own inbox prefix, so the server can let each
+      // service subscribe to its own replies only (infra/nats/nats-server.conf).
+      ...(options.user ? { user: options.user, pass: options.pass, inboxPrefix: `_INBOX.${options.user}` } : {}),
       ...(options.token ? { token: options.token } : {}),
+      ...(options.creds ? { authenticator: credsAuthenticator(options.creds) } : {}),
+      ...(options.tls ? { tls: options.tls.caFile ? { caFile: options.tls.caFile } : {} } : {}),
     });
     const bus = new NatsBus(nc, options.logger);
     void bus.watchStatus();

@@ -5,6 +5,7 @@ import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import postgres from 'postgres';
 import { PGlite } from '@electric-sql/pglite';
+import { postgresSslOptions } from './postgres-tls.js';
 
 /** A Drizzle database over either driver; queries take this or a transaction. */
 export type Db<TSchema extends Record<string, unknown> = Record<string, never>> = PgDatabase<PgQueryResultHKT, TSchema>;
@@ -34,6 +35,8 @@ export interface OpenDatabaseOptions<TSchema extends Record<string, unknown>> {
   schema: TSchema;
   /** A postgres:// URL; when absent an embedded PGlite is used. */
   url?: string;
+  /** DATABASE_CA_FILE: PEM CA the server's certificate must chain to (see `postgresSslOptions`). */
+  caFile?: string;
   /** PGlite data directory; absent means in memory. */
   dataDir?: string;
   poolSize?: number;
@@ -47,7 +50,9 @@ export async function openDatabase<TSchema extends Record<string, unknown>>(
   options: OpenDatabaseOptions<TSchema>,
 ): Promise<Database<TSchema>> {
   if (options.url) {
+    const ssl = postgresSslOptions(options.url, options.caFile);
     const client = postgres(options.url, {
+      ...(ssl ? { ssl } : {}),
       max: options.poolSize ?? 10,
       connect_timeout: options.connectTimeoutSeconds ?? 3,
       idle_timeout: 60,

@@ -5,12 +5,15 @@ import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import type { PgliteDatabase } from 'drizzle-orm/pglite';
 import postgres from 'postgres';
 import type { Database } from './database.js';
+import { postgresSslOptions } from './postgres-tls.js';
 
 export interface MigrateOptions {
   /** Service name: keys the advisory lock and names the migrations table. */
   service: string;
   /** Folder of the service's committed drizzle-kit SQL migrations. */
   migrationsFolder: string;
+  /** DATABASE_CA_FILE, verified as the service's own connection is (`postgresSslOptions`). */
+  caFile?: string;
 }
 
 /** The advisory lock key of a service: stable across processes and versions. */
@@ -34,7 +37,8 @@ function migrationConfig(options: MigrateOptions) {
  * and the later ones find nothing left to do.
  */
 export async function migratePostgresUrl(url: string, options: MigrateOptions): Promise<void> {
-  const client = postgres(url, { max: 1, onnotice: () => {}, connect_timeout: 10 });
+  const ssl = postgresSslOptions(url, options.caFile);
+  const client = postgres(url, { max: 1, onnotice: () => {}, connect_timeout: 10, ...(ssl ? { ssl } : {}) });
   try {
     const key = migrationLockKey(options.service).toString();
     await client`select pg_advisory_lock(${key}::bigint)`;

@@ -1,5 +1,5 @@
 import { inject } from 'vitest';
-import type { TestBackendInfo } from './backends.js';
+import { findNatsServerBinary, findPostgresBin, type TestBackendInfo } from './backends.js';
 
 /** The backends the global setup found (see `global-setup.ts`). */
 export function testBackends(): TestBackendInfo {
@@ -26,6 +26,20 @@ export function missingServer(what: 'postgres' | 'nats', suite: string): boolean
   if (missing && !warned.has(suite)) {
     warned.add(suite);
     process.stderr.write(`[tessera] skipping "${suite}": needs a ${what === 'postgres' ? 'PostgreSQL' : 'NATS'} server, none found\n`);
+  }
+  return missing;
+}
+
+/**
+ * For `describe.skipIf(...)` in tests that start their own, differently configured server
+ * (TLS, NATS users) from local binaries: true (skip) when the binaries are absent, with a
+ * one-line warning. CI installs both (TEST_PG_BIN, nats-server on PATH), so it skips nothing.
+ */
+export function missingServerBinary(what: 'postgres' | 'nats', suite: string): boolean {
+  const missing = what === 'postgres' ? !findPostgresBin() : !findNatsServerBinary();
+  if (missing && !warned.has(suite)) {
+    warned.add(suite);
+    process.stderr.write(`[tessera] skipping "${suite}": needs ${what === 'postgres' ? 'PostgreSQL binaries (TEST_PG_BIN or initdb)' : 'nats-server on PATH'}, none found\n`);
   }
   return missing;
 }

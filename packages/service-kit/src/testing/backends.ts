@@ -1,13 +1,14 @@
 import { spawnSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, chownSync } from 'node:fs';
+import { chmodSync, chownSync, copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { createServer, connect as netConnect } from 'node:net';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 
 /** Where the test run's PostgreSQL and NATS came from (ARCHITECTURE.md, Testing). */
 export interface TestBackendInfo {
-  postgres: { source: 'env' | 'testcontainers' | 'local' | 'pglite'; adminUrl?: string };
+  /** `caFile`: the CA of the server's TLS certificate (TEST_DATABASE_CA_FILE; CI's server names "localhost"). */
+  postgres: { source: 'env' | 'testcontainers' | 'local' | 'pglite'; adminUrl?: string; caFile?: string };
   nats: { source: 'env' | 'testcontainers' | 'local' | 'in-process'; url?: string };
 }
 
@@ -23,7 +24,7 @@ export async function startTestBackends(env: NodeJS.ProcessEnv = process.env): P
   const docker = !env.TEST_DATABASE_URL || !env.TEST_NATS_URL ? await dockerAnswers() : false;
 
   if (env.TEST_DATABASE_URL) {
-    info.postgres = { source: 'env', adminUrl: env.TEST_DATABASE_URL };
+    info.postgres = { source: 'env', adminUrl: env.TEST_DATABASE_URL, ...(env.TEST_DATABASE_CA_FILE ? { caFile: env.TEST_DATABASE_CA_FILE } : {}) };
   } else if (docker) {
     const started = await startPostgresContainer();
     info.postgres = { source: 'testcontainers', adminUrl: started.url };
@@ -112,7 +113,10 @@ export async function freePort(): Promise<number> {
   });
 }
 
-function findPostgresBin(): string | undefined {
+export function findPostgresBin(): string | undefined {
+  // CI says which binaries it installed (.ci/run exports TEST_PG_BIN).
+  const fromEnv = process.env.TEST_PG_BIN;
+  if (fromEnv && existsSync(join(fromEnv, 'initdb'))) return fromEnv;
   const onPath = spawnSync('sh', ['-c', 'command -v initdb'], { encoding: 'utf8' }).stdout.trim();
   if (onPath) return join(onPath, '..');
   const root = '/usr/lib/postgresql';
@@ -142,8 +146,11 @@ export interface PrivateServer {
   destroy(): Promise<void>;
 }
 
-/** Starts a throwaway PostgreSQL cluster from local binaries, or resolves undefined when there are none. */
-export async function startPrivatePostgres(): Promise<PrivateServer | undefined> {
+/**
+ * Starts a throwaway PostgreSQL cluster from local binaries, or resolves undefined when there
+ * are none. With `tls`, the server also accepts TLS with that certificate and key (the TLS tests).
+ */
+export async function startPrivatePostgres(options: { tls?: { certFile: string; keyFile: string } } = {}): Promise<PrivateServer | undefined> {
   const bin = findPostgresBin();
   if (!bin) return undefined;
   const dir = mkdtempSync(join(tmpdir(), 'tessera-pg-'));
@@ -155,6 +162,7 @@ export async function startPrivatePostgres(): Promise<PrivateServer | undefined>
   }
   const data = join(dir, 'data');
   const port = await freePort();
+  const tlsArgs = options.tls ? ` -c ssl=on -c ssl_cert_file=${copyForPostgres(options.tls.certFile, dir)} -c ssl_key_file=${copyForPostgres(options.tls.keyFile, dir)}` : '';
   const run = (command: string, args: string[]) => {
     const [cmd, argv] = asPostgresUser(command, args);
     return spawnSync(cmd, argv, { encoding: 'utf8', cwd: dir });
@@ -164,7 +172,7 @@ export async function startPrivatePostgres(): Promise<PrivateServer | undefined>
   const start = async () => {
     const started = run(join(bin, 'pg_ctl'), [
       '-D', data, '-l', join(dir, 'log'), '-w', '-t', '30',
-      '-o', `-p ${port} -c listen_addresses=127.0.0.1 -k ${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=400`,
+      '-o', `-p ${port} -c listen_addresses=127.0.0.1 -k ${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=400${tlsArgs}`,
       'start',
     ]);
     if (started.status !== 0) throw new Error(`pg_ctl start failed: ${started.stderr}`);
@@ -188,19 +196,39 @@ export async function startPrivatePostgres(): Promise<PrivateServer | undefined>
   };
 }
 
+/** A copy of `file` in `dir` the server may read: PostgreSQL wants its key 0600 and its own. */
+function copyForPostgres(file: string, dir: string): string {
+  const copy = join(dir, basename(file));
+  copyFileSync(file, copy);
+  chmodSync(copy, 0o600);
+  const owner = statSync(dir);
+  chownSync(copy, owner.uid, owner.gid);
+  return copy;
+}
+
 async function startLocalPostgres(): Promise<{ url: string; stop: () => Promise<void> } | undefined> {
   const server = await startPrivatePostgres();
   return server && { url: server.url, stop: server.destroy };
 }
 
-/** Starts a throwaway nats-server from the local binary, or resolves undefined when there is none. */
-export async function startPrivateNats(): Promise<PrivateServer | undefined> {
-  const binary = spawnSync('sh', ['-c', 'command -v nats-server'], { encoding: 'utf8' }).stdout.trim();
+/** The nats-server on PATH, if any. */
+export function findNatsServerBinary(): string | undefined {
+  return spawnSync('sh', ['-c', 'command -v nats-server'], { encoding: 'utf8' }).stdout.trim() || undefined;
+}
+
+/**
+ * Starts a throwaway nats-server from the local binary, or resolves undefined when there is
+ * none. `config` runs it with that configuration file (variables it references from `env`);
+ * `tls` makes the URL `tls://`.
+ */
+export async function startPrivateNats(options: { config?: string; env?: Record<string, string>; tls?: boolean } = {}): Promise<PrivateServer | undefined> {
+  const binary = findNatsServerBinary();
   if (!binary) return undefined;
   const port = await freePort();
   let child: ChildProcess | undefined;
   const start = async () => {
-    child = spawn(binary, ['-a', '127.0.0.1', '-p', String(port)], { stdio: 'ignore' });
+    const args = [...(options.config ? ['-c', options.config] : []), '-a', '127.0.0.1', '-p', String(port)];
+    child = spawn(binary, args, { stdio: 'ignore', env: { ...process.env, ...options.env } });
     if (!(await waitForPort(port, 5000))) throw new Error('nats-server did not start');
   };
   const stop = async () => {
@@ -218,7 +246,7 @@ export async function startPrivateNats(): Promise<PrivateServer | undefined> {
     await stop();
     return undefined;
   }
-  return { url: `nats://127.0.0.1:${port}`, stop, start, destroy: stop };
+  return { url: `${options.tls ? 'tls' : 'nats'}://127.0.0.1:${port}`, stop, start, destroy: stop };
 }
 
 async function startLocalNats(): Promise<{ url: string; stop: () => Promise<void> } | undefined> {

@@ -1,6 +1,6 @@
 // Test support for the services, one concern per module.
 export { freePort, startTestBackends, describeBackends, startPrivatePostgres, startPrivateNats, type TestBackendInfo, type PrivateServer } from './backends.js';
-export { testBackends, hasServerPostgres, hasNatsServer, missingServer } from './available-servers.js';
+export { testBackends, hasServerPostgres, hasNatsServer, missingServer, missingServerBinary } from './available-servers.js';
 export { createTestDatabase, createEmptyDatabase, type TestDatabase, type CreateTestDatabaseOptions } from './databases.js';
 export { connectTestBus, createTestBusNamespace, NamespacedBus, InProcessHub, type TestBusNamespace } from './buses.js';
 export { createTestIdentityProvider, TEST_OIDC_AUDIENCE, TEST_OIDC_ISSUER, type TestIdentityProvider, type TestTokenSpec } from './identity-provider.js';
@@ -13,3 +13,4 @@ export { arbitraryFor, mutate } from './fuzz/schema-arbitrary.js';
 export { findUndocumentedOperations } from './openapi.js';
 export { expectEachUnavailableFast } from './dependency-outage.js';
 export { migrationsFolderUpTo } from './migrations.js';
+export { writeTestTlsFiles, type TestTlsFiles } from './tls-files.js';

@@ -27,4 +27,14 @@ describe('status list: every configuration problem in one start', () => {
     expect(result.status).toBe(1);
     expect(result.stderr.trim().split('\n').slice(1).map((line) => line.trim().split(':')[0])).toEqual(['PORT']);
   });
+
+  it('sslmode=require without DATABASE_CA_FILE is refused at start with one line, never quoting the URL', () => {
+    const env = { PATH: process.env.PATH, DATA_DIR: dataDir, NODE_ENV: 'production', API_KEY: 'a-long-enough-api-key-0123', DATABASE_URL: 'postgres://status_list:hunter2-secret@db.internal:5432/status_list?sslmode=require' };
+    const result = spawnSync(process.execPath, [MAIN], { env, encoding: 'utf8', timeout: 20000 });
+    expect(result.status).toBe(1);
+    expect(result.stderr.trim().split('\n').slice(1).map((line) => line.trim())).toEqual([
+      'DATABASE_URL: sslmode=require does not verify the server; set DATABASE_CA_FILE (full verification) or use sslmode=verify-full in production',
+    ]);
+    expect(result.stderr).not.toContain('hunter2');
+  });
 });
