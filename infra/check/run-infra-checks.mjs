@@ -11,7 +11,7 @@
 // of base, dev and prod; every object against the Kubernetes schemas (kubernetes-models), unknown
 // fields, and the cross-object rules (probes, resources, Jobs, HPA, PDBs, Services, NetworkPolicies).
 // Runtime, per service: carry out its Dockerfile's stages (turbo prune, pnpm install, build,
-// pnpm deploy --prod --legacy) into a temp dir, run the migration Job's command with the Job's env
+// pnpm deploy --prod --legacy) into a temp dir, run the Deployment's migrate init container's command with its env
 // against a fresh database (twice), start the image's CMD with the image ENV + base ConfigMap +
 // Secrets, wait for /health/ready, run the image's HEALTHCHECK, make real HTTP calls, SIGTERM -> 0.
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import { dockerfilePath, defaultPortOf, houseRules, lintDockerfile } from './lib/dockerfile.mjs';
 import { buildLikeDockerfile, loadDockerignore, makeBuildContext, makeToolShims } from './lib/image-build.mjs';
 import { composeRules, loadCompose, runDclint, validateComposeSchema } from './lib/compose.mjs';
-import { checkRules, checkUnknownFields, findKubectl, K8S_ROOT, OVERLAYS, parseYamlDocuments, providedSecretsOf, render, validateSchemas } from './lib/kubernetes.mjs';
+import { checkRules, checkUnknownFields, findKubectl, K8S_ROOT, migrateContainerOf, OVERLAYS, parseYamlDocuments, providedSecretsOf, render, validateSchemas } from './lib/kubernetes.mjs';
 import { containerEnv, createDatabase, dropDatabase, EXTRA_SECRETS, makeOidc, OIDC, randomSecrets, runInImage, SMOKE, startInImage, stop, waitReady } from './lib/smoke.mjs';
 import { assert, CheckFailure, freePort, REPO_ROOT, Reporter, SERVICE_NAMES } from './lib/util.mjs';
 
@@ -113,7 +113,7 @@ if (kubectlOk) {
       problemsOrOk(validateSchemas([...objects, ...examples]), `${objects.length + examples.length} objects valid against the Kubernetes OpenAPI schemas (kubernetes-models)`),
     );
     await report.check(`k8s rules ${overlay}`, () =>
-      problemsOrOk(checkRules(overlay, objects, { providedSecrets: providedSecretsOf(overlay), ports }), 'probes, resources, security, Jobs, HPA, PDBs, Services, references, NetworkPolicies'),
+      problemsOrOk(checkRules(overlay, objects, { providedSecrets: providedSecretsOf(overlay), ports }), 'probes, resources, security, migrate init containers, HPA, PDBs, Services, references, NetworkPolicies'),
     );
   }
   const all = [...rendered].filter(([target]) => target !== 'base').map(([target, objects]) => [target.replace('overlays/', ''), objects]);
@@ -200,16 +200,17 @@ async function smokeService(service, { work, contextDir, binDir, toolEnv, oidc, 
     const unknownKeys = secretKeys.filter((key) => !(key in generated));
     assert(unknownKeys.length === 0, `secret.example.yaml lists ${unknownKeys.join(', ')} for ${service}-secrets; the check cannot make such values`);
     secrets = { [`${service}-secrets`]: Object.fromEntries(secretKeys.map((key) => [key, generated[key]])), ...(await EXTRA_SECRETS[service]?.({ image, dir: join(work, service, 'extra-secrets') })) };
-    const job = find('Job', `${service}-migrate`);
-    assert(job, `Job ${service}-migrate missing from the base`);
-    const container = job.spec.template.spec.containers[0];
+    // As the pod does: its init container first, with that container's env, before the server.
+    const deployment = find('Deployment', service);
+    const container = deployment && migrateContainerOf(deployment);
+    assert(container, `Deployment ${service} has no \`migrate\` init container in the base`);
     const env = containerEnv({ imageEnv: image.env, container, configMaps, secrets });
     const command = [...(container.command ?? []), ...(container.args ?? image.cmd)];
     for (const attempt of ['first', 'again']) {
       const result = await runInImage(image, command, env, 120_000);
       assert(result.code === 0, `${command.join(' ')} (${attempt}) exited ${result.code}\n${(result.stdout + result.stderr).trim().split('\n').slice(-15).map((l) => `    | ${l}`).join('\n')}`);
     }
-    return `\`${command.join(' ')}\` with the Job's env: exit 0, and 0 again (idempotent)`;
+    return `initContainer \`${command.join(' ')}\` with its env: exit 0, and 0 again (a second pod finds nothing to do)`;
   });
   if (!migrated) return dropDatabase(adminUrl, database).catch(() => {});
 

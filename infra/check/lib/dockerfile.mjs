@@ -168,7 +168,7 @@ export function houseRules(service, text) {
   const env = stageEnv(runtime);
   want(env.NODE_ENV === 'production', 'ENV NODE_ENV=production expected in the runtime stage');
   want(env.PORT === String(port), `ENV PORT=${port} expected`);
-  want(env.MIGRATE_ON_START === 'false', 'ENV MIGRATE_ON_START=false expected (a Job migrates)');
+  want(env.MIGRATE_ON_START === 'false', 'ENV MIGRATE_ON_START=false expected (the migrate init container migrates)');
   const copies = final('COPY').map((i) => i.content);
   for (const needed of ['dist', 'drizzle', 'node_modules', 'package.json']) {
     want(copies.some((c) => c.split(/\s+/)[0].endsWith(`/${needed}`)), `runtime stage must copy ${needed} from the deployed bundle`);

@@ -123,12 +123,15 @@ const SERVICES = ['verifier', 'ecosystem', 'status-list'];
 const matches = (selector, labels) => Object.entries(selector ?? {}).every(([key, value]) => labels?.[key] === value);
 
 /**
- * Cross-object rules: probes, resources, security context, migration Jobs, HPA, PDBs,
+ * Cross-object rules: probes, resources, security context, migrate init containers (no Jobs), HPA, PDBs,
  * Services, ConfigMap and Secret references, NetworkPolicies. Returns problems.
  */
 export function checkRules(overlay, objects, { providedSecrets, ports }) {
   const problems = [];
-  const want = (ok, message) => ok || problems.push(message);
+  const want = (ok, message) => {
+    if (!ok) problems.push(message);
+    return Boolean(ok);
+  };
   const byKind = (kind) => objects.filter((o) => o.kind === kind);
   const find = (kind, name) => objects.find((o) => o.kind === kind && o.metadata?.name === name);
   const configMaps = new Map(byKind('ConfigMap').map((o) => [o.metadata.name, o]));
@@ -136,6 +139,9 @@ export function checkRules(overlay, objects, { providedSecrets, ports }) {
   const namespaces = new Set(objects.map((o) => o.metadata?.namespace).filter(Boolean));
   want(namespaces.size === 1, `all objects in one namespace, found ${[...namespaces].join(', ') || 'none'}`);
 
+  // Issue 17, item 2: a Job's pod template is immutable, so a migration Job in the applied set
+  // collides with the next release (and a GitOps tool re-creates one its TTL deleted).
+  for (const job of byKind('Job')) problems.push(`${describe(job)}: no Jobs in the applied set (migrations run as each Deployment's init container \`migrate\`)`);
   const podSpecs = [
     ...byKind('Deployment').map((o) => ({ owner: o, spec: o.spec.template.spec, labels: o.spec.template.metadata?.labels })),
     ...byKind('StatefulSet').map((o) => ({ owner: o, spec: o.spec.template.spec, labels: o.spec.template.metadata?.labels })),
@@ -143,7 +149,7 @@ export function checkRules(overlay, objects, { providedSecrets, ports }) {
   ];
   // Every reference resolves: ConfigMaps here, Secrets here or named by the overlay as provided.
   for (const { owner, spec } of podSpecs) {
-    for (const container of spec.containers) {
+    for (const container of [...(spec.initContainers ?? []), ...spec.containers]) {
       for (const source of container.envFrom ?? []) {
         if (source.configMapRef) want(configMaps.has(source.configMapRef.name) || source.configMapRef.optional, `${describe(owner)}: envFrom ConfigMap ${source.configMapRef.name} does not exist`);
       }
@@ -180,17 +186,19 @@ export function checkRules(overlay, objects, { providedSecrets, ports }) {
     want(!container.command, `Deployment ${service}: must not override the image's entrypoint (tini)`);
     const configName = container.envFrom?.find((s) => s.configMapRef)?.configMapRef.name;
     const config = configMaps.get(configName)?.data ?? {};
-    want(config.MIGRATE_ON_START === 'false', `Deployment ${service}: MIGRATE_ON_START must be "false" (a Job migrates)`);
+    want(config.MIGRATE_ON_START === 'false', `Deployment ${service}: MIGRATE_ON_START must be "false" (the migrate init container migrates)`);
     want(config.NODE_ENV === 'production', `Deployment ${service}: NODE_ENV must be "production"`);
     want(String(config.PORT) === String(ports[service]), `Deployment ${service}: PORT ${config.PORT} != containerPort ${ports[service]}`);
 
-    const job = find('Job', `${service}-migrate`);
-    if (want(job, `Job ${service}-migrate missing`)) {
-      const jobContainer = job.spec.template.spec.containers[0];
-      want(JSON.stringify(jobContainer.args) === JSON.stringify(['node', 'dist/migrate.js']) && !jobContainer.command, `Job ${service}-migrate: args must be ["node","dist/migrate.js"] (entrypoint kept)`);
-      want(jobContainer.image === container.image, `Job ${service}-migrate: image ${jobContainer.image} differs from the Deployment's ${container.image}`);
-      want(['Never', 'OnFailure'].includes(job.spec.template.spec.restartPolicy), `Job ${service}-migrate: restartPolicy Never or OnFailure`);
-      want(!matches(deployment.spec.selector.matchLabels, job.spec.template.metadata.labels), `Job ${service}-migrate: its pods must not match the Deployment's selector`);
+    const migrate = migrateContainerOf(deployment);
+    if (want(migrate, `Deployment ${service}: the first initContainer must be \`migrate\` (migrations before the server starts)`)) {
+      want(JSON.stringify(migrate.args) === JSON.stringify(['node', 'dist/migrate.js']) && !migrate.command, `Deployment ${service}: initContainer migrate: args must be ["node","dist/migrate.js"] (entrypoint kept)`);
+      want(migrate.image === container.image, `Deployment ${service}: initContainer migrate runs ${migrate.image}, the server ${container.image}: they must be the same release`);
+      const databaseUrl = (c) => JSON.stringify(c.env?.find((v) => v.name === 'DATABASE_URL')?.valueFrom);
+      want(databaseUrl(migrate) && databaseUrl(migrate) === databaseUrl(container), `Deployment ${service}: initContainer migrate must read DATABASE_URL from the server's Secret`);
+      const migrateSecurity = migrate.securityContext ?? {};
+      want(migrateSecurity.readOnlyRootFilesystem === true && migrateSecurity.allowPrivilegeEscalation === false && migrateSecurity.capabilities?.drop?.includes('ALL'), `Deployment ${service}: initContainer migrate must be read-only, without privilege escalation or capabilities`);
+      want(migrate.resources?.requests?.memory && migrate.resources?.limits?.memory, `Deployment ${service}: initContainer migrate needs resources`);
     }
 
     const svc = find('Service', service);
@@ -246,6 +254,12 @@ export function checkRules(overlay, objects, { providedSecrets, ports }) {
     }
   }
   return problems;
+}
+
+/** The Deployment's `migrate` init container (the first one), or undefined. */
+export function migrateContainerOf(deployment) {
+  const first = deployment.spec.template.spec.initContainers?.[0];
+  return first?.name === 'migrate' ? first : undefined;
 }
 
 /** Secrets the prod overlay expects to be created outside it, from secret.example.yaml. */

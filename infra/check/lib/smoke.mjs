@@ -1,4 +1,4 @@
-// Runs a built bundle as Kubernetes would: the migration Job's command with the Job's
+// Runs a built bundle as Kubernetes would: the Deployment's migrate init container's command with its
 // env, then the image's CMD with the image's ENV + the base ConfigMap + Secrets, and
 // only network addresses changed for this machine. Then readiness, the image's own
 // HEALTHCHECK command, real HTTP calls, and SIGTERM -> exit 0.
