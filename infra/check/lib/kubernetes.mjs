@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
+import { edgeRules, selectorMatches } from './edges.mjs';
 import { assert, CheckFailure, INFRA_ROOT, REPO_ROOT, run } from './util.mjs';
 
 const require = createRequire(import.meta.url);
@@ -217,25 +218,14 @@ export function checkRules(overlay, objects, { providedSecrets, ports }) {
       want(overlay === 'dev', `PodDisruptionBudget ${service} missing`);
     }
 
-    // NetworkPolicy: the service's port is open to someone, egress to PostgreSQL.
-    const policies = byKind('NetworkPolicy').filter((p) => matches(p.spec.podSelector.matchLabels, pod.metadata.labels));
+    // NetworkPolicy: the service's port is open to someone (edges.mjs checks the rest).
+    const policies = byKind('NetworkPolicy').filter((p) => selectorMatches(p.spec.podSelector, pod.metadata.labels));
     const ingressPorts = policies.flatMap((p) => (p.spec.ingress ?? []).flatMap((rule) => (rule.ports ?? []).map((x) => x.port)));
     want(ingressPorts.includes(ports[service]), `NetworkPolicy: nothing admits traffic to ${service}:${ports[service]}`);
-    const egressPorts = policies.flatMap((p) => (p.spec.egress ?? []).flatMap((rule) => (rule.ports ?? []).map((x) => x.port)));
-    want(egressPorts.includes(5432), `NetworkPolicy: ${service} cannot reach PostgreSQL (5432)`);
-    if (service !== 'status-list') want(egressPorts.includes(4222), `NetworkPolicy: ${service} cannot reach NATS (4222)`);
-    else want(!egressPorts.includes(4222), 'NetworkPolicy: status-list does not use NATS and must not reach it');
-    const fromIngressController = policies.some((p) => (p.spec.ingress ?? []).some((rule) => (rule.from ?? []).some((peer) => peer.namespaceSelector)));
-    want(fromIngressController === (service !== 'ecosystem'), service === 'ecosystem' ? 'NetworkPolicy: ecosystem must not be reachable from other namespaces' : `NetworkPolicy: ${service} must be reachable from the ingress controller's namespace`);
-    const internet = policies.some((p) => (p.spec.egress ?? []).some((rule) => (rule.to ?? []).some((peer) => peer.ipBlock?.cidr === '0.0.0.0/0') && rule.ports?.some((x) => x.port === 443)));
-    if (service === 'verifier') want(internet, 'NetworkPolicy: the verifier must reach the internet over 443 (status lists, JWKS)');
-    if (service === 'status-list') want(!internet, 'NetworkPolicy: status-list must not reach the internet');
   }
 
-  const deny = byKind('NetworkPolicy').find((p) => Object.keys(p.spec.podSelector ?? {}).length === 0 && !p.spec.ingress && !p.spec.egress);
-  want(deny && deny.spec.policyTypes.includes('Ingress') && deny.spec.policyTypes.includes('Egress'), 'NetworkPolicy: a default deny of ingress and egress is missing');
-  const dns = byKind('NetworkPolicy').some((p) => (p.spec.egress ?? []).some((rule) => rule.ports?.some((x) => x.port === 53)));
-  want(dns, 'NetworkPolicy: DNS egress (53) is missing');
+  const configOf = (service) => configMaps.get(find('Deployment', service)?.spec.template.spec.containers[0].envFrom?.find((s) => s.configMapRef)?.configMapRef.name)?.data ?? {};
+  problems.push(...edgeRules(objects, { config: Object.fromEntries(SERVICES.map((service) => [service, configOf(service)])) }));
 
   const hpa = find('HorizontalPodAutoscaler', 'verifier');
   if (want(hpa, 'HorizontalPodAutoscaler verifier missing')) {
@@ -249,7 +239,6 @@ export function checkRules(overlay, objects, { providedSecrets, ports }) {
       for (const path of rule.http?.paths ?? []) {
         const backend = path.backend.service;
         want(find('Service', backend.name), `Ingress ${ingress.metadata.name}: backend Service ${backend.name} does not exist`);
-        want(backend.name !== 'ecosystem', 'Ingress: the ecosystem service must not be public');
       }
     }
   }
