@@ -19,9 +19,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { dockerfilePath, defaultPortOf, houseRules, lintDockerfile } from './lib/dockerfile.mjs';
 import { buildLikeDockerfile, loadDockerignore, makeBuildContext, makeToolShims } from './lib/image-build.mjs';
+import { externalSecretRules, loadExternalSecretExamples } from './lib/external-secrets.mjs';
 import { composeRules, loadCompose, runDclint, validateComposeSchema } from './lib/compose.mjs';
 import { checkRules, checkUnknownFields, findKubectl, K8S_ROOT, migrateContainerOf, OVERLAYS, parseYamlDocuments, providedSecretsOf, render, validateSchemas } from './lib/kubernetes.mjs';
-import { containerEnv, createDatabase, dropDatabase, EXTRA_SECRETS, makeOidc, OIDC, randomSecrets, runInImage, SMOKE, startInImage, stop, waitReady } from './lib/smoke.mjs';
+import { containerEnv, createDatabase, dropDatabase, EXTRA_SECRETS, makeOidc, mountSecretVolumes, OIDC, randomSecrets, runInImage, SMOKE, startInImage, stop, waitReady } from './lib/smoke.mjs';
 import { assert, CheckFailure, freePort, REPO_ROOT, Reporter, SERVICE_NAMES } from './lib/util.mjs';
 
 const argv = process.argv.slice(2);
@@ -109,11 +110,13 @@ if (kubectlOk) {
     if (!objects) continue;
     const examplePath = join(K8S_ROOT, 'overlays', overlay, 'secret.example.yaml');
     const examples = existsSync(examplePath) ? parseYamlDocuments(readFileSync(examplePath, 'utf8'), examplePath) : [];
+    // Applied once, outside the overlay: infra/k8s/cluster/ (the Namespace).
+    if (overlay === 'prod') examples.push(...clusterObjects());
     await report.check(`k8s schema ${overlay}`, () =>
       problemsOrOk(validateSchemas([...objects, ...examples]), `${objects.length + examples.length} objects valid against the Kubernetes OpenAPI schemas (kubernetes-models)`),
     );
     await report.check(`k8s rules ${overlay}`, () =>
-      problemsOrOk(checkRules(overlay, objects, { providedSecrets: providedSecretsOf(overlay), ports }), 'probes, resources, security, migrate init containers, HPA, PDBs, Services, references, NetworkPolicies'),
+      problemsOrOk(checkRules(overlay, objects, { providedSecrets: providedSecretsOf(overlay), ports, examples }), 'probes, resources, security, migrate init containers, HPA, PDBs, Services, references, NetworkPolicies'),
     );
   }
   const all = [...rendered].filter(([target]) => target !== 'base').map(([target, objects]) => [target.replace('overlays/', ''), objects]);
@@ -121,8 +124,14 @@ if (kubectlOk) {
     const examplePath = join(K8S_ROOT, 'overlays', overlay, 'secret.example.yaml');
     if (existsSync(examplePath)) all.push([`${overlay}_secrets`, parseYamlDocuments(readFileSync(examplePath, 'utf8'), examplePath)]);
   }
+  all.push(['cluster', clusterObjects()]);
   await report.check('k8s unknown fields', async () => problemsOrOk(await checkUnknownFields(all), 'no field the Kubernetes API does not define (tsc against kubernetes-models types)'));
 }
+
+await report.check('external secrets example', () => {
+  const objects = loadExternalSecretExamples();
+  return problemsOrOk(externalSecretRules(objects), `${objects.length} objects in infra/external-secrets: v1 API, store defined, tessera-keys kept (Orphan, Retain, keep annotations)`);
+});
 
 // ---------------------------------------------------------------- runtime: bundles and smoke tests
 if (!staticOnly) {
@@ -221,7 +230,9 @@ async function smokeService(service, { work, contextDir, binDir, toolEnv, oidc, 
   let handle;
   try {
     const ready = await report.check(`start ${service}`, async () => {
-      env = containerEnv({ imageEnv: image.env, container: deployment.spec.template.spec.containers[0], configMaps, secrets });
+      const container = deployment.spec.template.spec.containers[0];
+      env = containerEnv({ imageEnv: image.env, container, configMaps, secrets });
+      env = mountSecretVolumes({ podSpec: deployment.spec.template.spec, container, secrets, env, root: join(work, service, 'volumes') });
       // Only what differs between a cluster and this machine: addresses and the OIDC keys.
       Object.assign(env, { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: join(work, service, 'data') });
       if ('PUBLIC_BASE_URL' in env) env.PUBLIC_BASE_URL = baseUrl;
@@ -257,6 +268,13 @@ async function smokeService(service, { work, contextDir, binDir, toolEnv, oidc, 
     }
     await dropDatabase(adminUrl, database).catch(() => {});
   }
+}
+
+function clusterObjects() {
+  const dir = join(K8S_ROOT, 'cluster');
+  return readdirSync(dir)
+    .filter((name) => name.endsWith('.yaml'))
+    .flatMap((name) => parseYamlDocuments(readFileSync(join(dir, name), 'utf8'), join(dir, name)));
 }
 
 function megabytes(dir) {

@@ -7,6 +7,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { edgeRules, selectorMatches } from './edges.mjs';
+import { keyRules } from './keys.mjs';
 import { assert, CheckFailure, INFRA_ROOT, REPO_ROOT, run } from './util.mjs';
 
 const require = createRequire(import.meta.url);
@@ -127,7 +128,7 @@ const matches = (selector, labels) => Object.entries(selector ?? {}).every(([key
  * Cross-object rules: probes, resources, security context, migrate init containers (no Jobs), HPA, PDBs,
  * Services, ConfigMap and Secret references, NetworkPolicies. Returns problems.
  */
-export function checkRules(overlay, objects, { providedSecrets, ports }) {
+export function checkRules(overlay, objects, { providedSecrets, ports, examples = [] }) {
   const problems = [];
   const want = (ok, message) => {
     if (!ok) problems.push(message);
@@ -164,6 +165,7 @@ export function checkRules(overlay, objects, { providedSecrets, ports }) {
       }
       for (const volume of spec.volumes ?? []) {
         if (volume.configMap) want(configMaps.has(volume.configMap.name), `${describe(owner)}: volume ConfigMap ${volume.configMap.name} does not exist`);
+        if (volume.secret && !volume.secret.optional) want(secrets.has(volume.secret.secretName) || providedSecrets.has(volume.secret.secretName), `${describe(owner)}: volume Secret ${volume.secret.secretName} is neither generated nor listed in secret.example.yaml`);
       }
     }
   }
@@ -225,6 +227,7 @@ export function checkRules(overlay, objects, { providedSecrets, ports }) {
   }
 
   const configOf = (service) => configMaps.get(find('Deployment', service)?.spec.template.spec.containers[0].envFrom?.find((s) => s.configMapRef)?.configMapRef.name)?.data ?? {};
+  problems.push(...keyRules(overlay, objects, { examples }));
   problems.push(...edgeRules(objects, { config: Object.fromEntries(SERVICES.map((service) => [service, configOf(service)])) }));
 
   const hpa = find('HorizontalPodAutoscaler', 'verifier');

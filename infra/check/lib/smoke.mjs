@@ -4,7 +4,7 @@
 // HEALTHCHECK command, real HTTP calls, and SIGTERM -> exit 0.
 import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
@@ -70,6 +70,31 @@ export function containerEnv({ imageEnv, container, configMaps, secrets }) {
     }
   }
   return env;
+}
+
+/**
+ * The container's Secret volumes as the kubelet makes them: each key a file (with the
+ * volume's defaultMode) under `root` + mountPath. Variables naming a file under a mount
+ * path are pointed at the copy. Returns the env with those paths rewritten.
+ */
+export function mountSecretVolumes({ podSpec, container, secrets, env, root }) {
+  const rewritten = { ...env };
+  for (const mount of container.volumeMounts ?? []) {
+    const volume = (podSpec.volumes ?? []).find((v) => v.name === mount.name);
+    if (!volume?.secret) continue;
+    const data = secrets[volume.secret.secretName];
+    if (!data) {
+      if (volume.secret.optional) continue;
+      throw new CheckFailure(`volume ${volume.name}: Secret ${volume.secret.secretName} is not provided`);
+    }
+    const dir = join(root, mount.mountPath);
+    mkdirSync(dir, { recursive: true });
+    for (const [key, value] of Object.entries(data)) writeFileSync(join(dir, key), value, { mode: volume.secret.defaultMode ?? 0o644 });
+    for (const [name, value] of Object.entries(rewritten)) {
+      if (typeof value === 'string' && value.startsWith(`${mount.mountPath}/`)) rewritten[name] = join(dir, value.slice(mount.mountPath.length + 1));
+    }
+  }
+  return rewritten;
 }
 
 /** Runs `argv` in the image's WORKDIR with exactly `env` (plus PATH/HOME); resolves with its exit. */
@@ -154,10 +179,13 @@ async function statusListJwt(baseUrl, id) {
 
 /**
  * Secrets a service's Deployment needs besides `<service>-secrets`, made as an operator
- * makes them (secret.example.yaml): the ecosystem's trust-list CA with the image's own
- * generator.
+ * makes them (secret.example.yaml): the verifier's tessera-keys, the ecosystem's
+ * trust-list CA with the image's own generator.
  */
 export const EXTRA_SECRETS = {
+  async verifier() {
+    return { 'tessera-keys': { KEY_ENCRYPTION_KEY: randomSecrets().KEY_ENCRYPTION_KEY } };
+  },
   async ecosystem({ image, dir }) {
     const result = await runInImage(image, ['node', 'dist/generate-trust-list-ca.js', dir, 'Infra Check Trust List CA'], {}, 30_000);
     assert(result.code === 0, `node dist/generate-trust-list-ca.js exited ${result.code}: ${(result.stdout + result.stderr).trim()}`);
