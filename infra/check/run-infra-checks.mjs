@@ -19,6 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { dockerfilePath, defaultPortOf, houseRules, lintDockerfile } from './lib/dockerfile.mjs';
 import { buildLikeDockerfile, loadDockerignore, makeBuildContext, makeToolShims } from './lib/image-build.mjs';
+import { missedMutations, MUTATIONS } from './lib/rule-mutations.mjs';
 import { externalSecretRules, loadExternalSecretExamples } from './lib/external-secrets.mjs';
 import { composeRules, loadCompose, runDclint, validateComposeSchema } from './lib/compose.mjs';
 import { checkRules, checkUnknownFields, findKubectl, K8S_ROOT, migrateContainerOf, OVERLAYS, parseYamlDocuments, providedSecretsOf, render, validateSchemas } from './lib/kubernetes.mjs';
@@ -118,6 +119,15 @@ if (kubectlOk) {
     await report.check(`k8s rules ${overlay}`, () =>
       problemsOrOk(checkRules(overlay, objects, { providedSecrets: providedSecretsOf(overlay), ports, examples }), 'probes, resources, security, migrate init containers, HPA, PDBs, Services, references, NetworkPolicies'),
     );
+  }
+  const prod = rendered.get('overlays/prod');
+  if (prod) {
+    await report.check('k8s rules self-test', () => {
+      const examplePath = join(K8S_ROOT, 'overlays', 'prod', 'secret.example.yaml');
+      const examples = [...parseYamlDocuments(readFileSync(examplePath, 'utf8'), examplePath), ...clusterObjects()];
+      const missed = missedMutations(prod, (objects) => checkRules('prod', objects, { providedSecrets: providedSecretsOf('prod'), ports, examples }));
+      return problemsOrOk(missed.map((name) => `no rule caught: ${name}`), `each of ${Object.keys(MUTATIONS).length} mutations of the prod overlay (one per rule) is caught`);
+    });
   }
   const all = [...rendered].filter(([target]) => target !== 'base').map(([target, objects]) => [target.replace('overlays/', ''), objects]);
   for (const overlay of OVERLAYS) {

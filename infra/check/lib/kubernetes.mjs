@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { edgeRules, selectorMatches } from './edges.mjs';
 import { keyRules } from './keys.mjs';
+import { workloadRules } from './workload-rules.mjs';
 import { assert, CheckFailure, INFRA_ROOT, REPO_ROOT, run } from './util.mjs';
 
 const require = createRequire(import.meta.url);
@@ -212,7 +213,6 @@ export function checkRules(overlay, objects, { providedSecrets, ports, examples 
 
     const pdb = find('PodDisruptionBudget', service);
     if (pdb) {
-      want(pdb.spec.minAvailable === 1, `PodDisruptionBudget ${service}: minAvailable 1`);
       want(matches(pdb.spec.selector.matchLabels, pod.metadata.labels), `PodDisruptionBudget ${service}: selector does not select the Deployment's pods`);
       const replicas = service === 'verifier' ? find('HorizontalPodAutoscaler', 'verifier')?.spec.minReplicas : deployment.spec.replicas;
       want((replicas ?? 1) >= 2, `PodDisruptionBudget ${service}: with fewer than 2 replicas it blocks every eviction`);
@@ -228,6 +228,7 @@ export function checkRules(overlay, objects, { providedSecrets, ports, examples 
 
   const configOf = (service) => configMaps.get(find('Deployment', service)?.spec.template.spec.containers[0].envFrom?.find((s) => s.configMapRef)?.configMapRef.name)?.data ?? {};
   problems.push(...keyRules(overlay, objects, { examples }));
+  problems.push(...workloadRules(overlay, objects));
   problems.push(...edgeRules(objects, { config: Object.fromEntries(SERVICES.map((service) => [service, configOf(service)])) }));
 
   const hpa = find('HorizontalPodAutoscaler', 'verifier');
