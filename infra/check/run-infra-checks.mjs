@@ -14,7 +14,7 @@
 // pnpm deploy --prod --legacy) into a temp dir, run the Deployment's migrate init container's command with its env
 // against a fresh database (twice), start the image's CMD with the image ENV + base ConfigMap +
 // Secrets, wait for /health/ready, run the image's HEALTHCHECK, make real HTTP calls, SIGTERM -> 0.
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { dockerfilePath, defaultPortOf, houseRules, lintDockerfile } from './lib/dockerfile.mjs';
@@ -23,7 +23,7 @@ import { missedMutations, MUTATIONS } from './lib/rule-mutations.mjs';
 import { externalSecretRules, loadExternalSecretExamples } from './lib/external-secrets.mjs';
 import { composeRules, loadCompose, runDclint, validateComposeSchema } from './lib/compose.mjs';
 import { checkRules, checkUnknownFields, findKubectl, K8S_ROOT, migrateContainerOf, OVERLAYS, parseYamlDocuments, providedSecretsOf, render, validateSchemas } from './lib/kubernetes.mjs';
-import { containerEnv, createDatabase, dropDatabase, EXTRA_SECRETS, makeOidc, mountSecretVolumes, OIDC, randomSecrets, runInImage, SMOKE, startInImage, stop, waitReady } from './lib/smoke.mjs';
+import { containerEnv, createDatabase, dropDatabase, EXTRA_SECRETS, makeOidc, mountVolumes, OIDC, randomSecrets, runInImage, sealBundle, SMOKE, startInImage, stop, waitReady } from './lib/smoke.mjs';
 import { assert, CheckFailure, freePort, REPO_ROOT, Reporter, SERVICE_NAMES } from './lib/util.mjs';
 
 const argv = process.argv.slice(2);
@@ -167,6 +167,8 @@ async function runtimeChecks() {
     return;
   }
   const work = mkdtempSync(join(tmpdir(), 'tessera-infra-check-'));
+  // The bundles run as the image's uid: it must reach them, the JWKS file and the volumes.
+  chmodSync(work, 0o755);
   const toolEnv = { PATH: process.env.PATH, HOME: process.env.HOME, CI: 'true', TURBO_TELEMETRY_DISABLED: '1', DO_NOT_TRACK: '1', npm_config_update_notifier: 'false' };
   const contextDir = join(work, 'context');
   const binDir = join(work, 'bin');
@@ -209,6 +211,15 @@ async function smokeService(service, { work, contextDir, binDir, toolEnv, oidc, 
     return `bundle ${megabytes(image.appDir)} MB (turbo prune, pnpm install --frozen-lockfile, build, pnpm deploy --prod --legacy)`;
   });
   if (!built) return;
+  // From here on the bundle runs as the image runs it: as the Dockerfile's USER, from a copy
+  // of /app nobody may write, with the pod's volumes (an emptyDir /tmp) the only writable place.
+  const sealed = await report.check(`bundle read-only ${service}`, async () => {
+    image = sealBundle(image, join(work, service, 'app'));
+    const probe = await runInImage(image, ['node', '-e', "try { require('node:fs').writeFileSync('probe', 'x'); process.exit(3) } catch (error) { process.exit(error.code === 'EACCES' || error.code === 'EROFS' ? 0 : 4) }"], {}, 15_000);
+    assert(probe.code === 0, `a write into the bundle ${probe.code === 3 ? 'succeeded' : `failed oddly (${probe.stderr.trim()})`}: it must be read-only for the service's user`);
+    return image.runAs ? `runs as uid ${image.runAs.uid}:${image.runAs.gid} (setpriv, the Dockerfile's USER); a write into the bundle is refused` : `runs as uid ${process.getuid?.()} (not root: cannot switch to the Dockerfile's USER ${image.user}); a write into the bundle is refused`;
+  });
+  if (!sealed) return;
 
   const database = `infra_check_${service.replace(/-/g, '_')}`;
   const secretKeys = provided.get(`${service}-secrets`) ?? [];
@@ -218,12 +229,15 @@ async function smokeService(service, { work, contextDir, binDir, toolEnv, oidc, 
     const generated = { DATABASE_URL: url, ...randomSecrets() };
     const unknownKeys = secretKeys.filter((key) => !(key in generated));
     assert(unknownKeys.length === 0, `secret.example.yaml lists ${unknownKeys.join(', ')} for ${service}-secrets; the check cannot make such values`);
-    secrets = { [`${service}-secrets`]: Object.fromEntries(secretKeys.map((key) => [key, generated[key]])), ...(await EXTRA_SECRETS[service]?.({ image, dir: join(work, service, 'extra-secrets') })) };
+    const extraDir = join(work, service, 'extra-secrets');
+    mkdirSync(extraDir, { recursive: true });
+    if (image.runAs) chownSync(extraDir, image.runAs.uid, image.runAs.gid);
+    secrets = { [`${service}-secrets`]: Object.fromEntries(secretKeys.map((key) => [key, generated[key]])), ...(await EXTRA_SECRETS[service]?.({ image, dir: extraDir })) };
     // As the pod does: its init container first, with that container's env, before the server.
     const deployment = find('Deployment', service);
     const container = deployment && migrateContainerOf(deployment);
     assert(container, `Deployment ${service} has no \`migrate\` init container in the base`);
-    const env = containerEnv({ imageEnv: image.env, container, configMaps, secrets });
+    const env = mountVolumes({ podSpec: deployment.spec.template.spec, container, secrets, env: containerEnv({ imageEnv: image.env, container, configMaps, secrets }), root: join(work, service, 'migrate-volumes'), image });
     const command = [...(container.command ?? []), ...(container.args ?? image.cmd)];
     for (const attempt of ['first', 'again']) {
       const result = await runInImage(image, command, env, 120_000);
@@ -242,9 +256,9 @@ async function smokeService(service, { work, contextDir, binDir, toolEnv, oidc, 
     const ready = await report.check(`start ${service}`, async () => {
       const container = deployment.spec.template.spec.containers[0];
       env = containerEnv({ imageEnv: image.env, container, configMaps, secrets });
-      env = mountSecretVolumes({ podSpec: deployment.spec.template.spec, container, secrets, env, root: join(work, service, 'volumes') });
+      env = mountVolumes({ podSpec: deployment.spec.template.spec, container, secrets, env, root: join(work, service, 'volumes'), image });
       // Only what differs between a cluster and this machine: addresses and the OIDC keys.
-      Object.assign(env, { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: join(work, service, 'data') });
+      Object.assign(env, { PORT: String(port), HOST: '127.0.0.1' });
       if ('PUBLIC_BASE_URL' in env) env.PUBLIC_BASE_URL = baseUrl;
       if ('NATS_URL' in env) env.NATS_URL = natsUrl;
       if ('OIDC_ISSUER' in env) {
@@ -254,7 +268,7 @@ async function smokeService(service, { work, contextDir, binDir, toolEnv, oidc, 
       assert(env.NODE_ENV === 'production' && env.MIGRATE_ON_START === 'false', 'the Deployment must run with NODE_ENV=production and MIGRATE_ON_START=false');
       handle = startInImage(image, env);
       const { ms, body } = await waitReady(baseUrl, handle);
-      return `\`${image.cmd.join(' ')}\` NODE_ENV=production: /health/ready 200 after ${(ms / 1000).toFixed(1)}s ${body}`;
+      return `\`${image.cmd.join(' ')}\` NODE_ENV=production${image.runAs ? ` as uid ${image.runAs.uid}` : ''}, read-only bundle, writable /tmp only: /health/ready 200 after ${(ms / 1000).toFixed(1)}s ${body}`;
     });
     if (!ready) return;
     await report.check(`healthcheck ${service}`, async () => {

@@ -59,13 +59,22 @@ export async function runDclint() {
 /** Dependency order, healthchecks, JetStream, migrate-and-exit runs, ports and images. */
 export function composeRules(raw, ports) {
   const problems = [];
-  const want = (ok, message) => ok || problems.push(message);
+  const want = (ok, message) => {
+    if (!ok) problems.push(message);
+    return Boolean(ok);
+  };
   const compose = interpolate(raw);
   const services = compose.services ?? {};
   const dependsOn = (name) => services[name]?.depends_on ?? {};
   want(services.postgres?.healthcheck, 'postgres: healthcheck missing');
   want(services.nats?.healthcheck, 'nats: healthcheck missing');
   want(/--jetstream|(^|\s)-js(\s|$)/.test((services.nats?.command ?? []).join(' ')), 'nats: JetStream is not switched on (--jetstream)');
+  // Issue 17, item 3: images this repository does not build are pinned by digest.
+  for (const [name, service] of Object.entries(services)) {
+    if (service.build || !service.image) continue;
+    const ours = Object.values(services).some((other) => other.build && other.image === service.image);
+    if (!ours) want(/@sha256:[0-9a-f]{64}$/.test(service.image), `${name}: image ${service.image} must be pinned by digest (name:tag@sha256:<64 hex>)`);
+  }
   for (const [service, port] of Object.entries(ports)) {
     const main = services[service];
     const migrate = services[`${service}-migrate`];

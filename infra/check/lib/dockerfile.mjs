@@ -126,7 +126,10 @@ export function rootToolVersions() {
 export function houseRules(service, text) {
   const problems = [];
   const { stages } = parseDockerfile(text);
-  const want = (ok, message) => ok || problems.push(message);
+  const want = (ok, message) => {
+    if (!ok) problems.push(message);
+    return Boolean(ok);
+  };
   const pkg = `@tessera/${service}`;
   const port = defaultPortOf(service);
   const versions = rootToolVersions();
