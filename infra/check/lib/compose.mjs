@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import Ajv from 'ajv';
 import { parse } from 'yaml';
-import { INFRA_ROOT, REPO_ROOT, run } from './util.mjs';
+import { INFRA_ROOT, problemCollector, REPO_ROOT, run } from './util.mjs';
 
 const require = createRequire(import.meta.url);
 export const COMPOSE_FILE = join(REPO_ROOT, 'docker-compose.yml');
@@ -58,11 +58,7 @@ export async function runDclint() {
 
 /** Dependency order, healthchecks, JetStream, migrate-and-exit runs, ports and images. */
 export function composeRules(raw, ports) {
-  const problems = [];
-  const want = (ok, message) => {
-    if (!ok) problems.push(message);
-    return Boolean(ok);
-  };
+  const { problems, want } = problemCollector();
   const compose = interpolate(raw);
   const services = compose.services ?? {};
   const dependsOn = (name) => services[name]?.depends_on ?? {};

@@ -1,5 +1,7 @@
 // Secrets that a prune cannot take away, and keys as files (issue 17, item 7).
 
+import { problemCollector } from './util.mjs';
+
 /** The Secret holding KEY_ENCRYPTION_KEY; created out of band, never owned by an overlay. */
 export const KEYS_SECRET = 'tessera-keys';
 /** Annotations that stop Argo CD and Flux from pruning or deleting an object. */
@@ -13,11 +15,7 @@ const FILE_SECRETS = {
 const keptByGitOps = (object) => Object.entries(KEEP_ANNOTATIONS).every(([key, value]) => object.metadata?.annotations?.[key] === value);
 
 export function keyRules(overlay, objects, { examples = [] } = {}) {
-  const problems = [];
-  const want = (ok, message) => {
-    if (!ok) problems.push(message);
-    return Boolean(ok);
-  };
+  const { problems, want } = problemCollector();
   if (overlay === 'prod') {
     for (const namespace of objects.filter((o) => o.kind === 'Namespace')) {
       want(false, `Namespace/${namespace.metadata.name}: the prod overlay must not own its Namespace (a prune or delete -k removes it with every Secret in it); create it from infra/k8s/cluster/`);

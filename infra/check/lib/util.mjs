@@ -11,6 +11,16 @@ export const SERVICE_NAMES = ['status-list', 'ecosystem', 'verifier'];
 
 export class CheckFailure extends Error {}
 
+/** Problems of a rule set: `want(ok, message)` records `message` when `ok` is falsy and returns whether it held. */
+export function problemCollector() {
+  const problems = [];
+  const want = (ok, message) => {
+    if (!ok) problems.push(message);
+    return Boolean(ok);
+  };
+  return { problems, want };
+}
+
 /** Throws a CheckFailure (reported as one FAIL line) when `condition` is false. */
 export function assert(condition, message) {
   if (!condition) throw new CheckFailure(message);
