@@ -103,7 +103,9 @@ export function mountVolumes({ podSpec, container, secrets, env, root, image }) 
       if (image.runAs) chownSync(dir, image.runAs.uid, group ?? image.runAs.gid);
       if (mount.mountPath === '/tmp') rewritten.TMPDIR = dir;
     } else continue;
-    for (const [name, value] of Object.entries(rewritten)) {
+    // Judged on the pod's paths (env), not on copies already moved here: this machine's
+    // temp dir may itself be under a mount path such as /tmp.
+    for (const [name, value] of Object.entries(env)) {
       if (typeof value === 'string' && value.startsWith(`${mount.mountPath}/`)) rewritten[name] = join(dir, value.slice(mount.mountPath.length + 1));
     }
   }
