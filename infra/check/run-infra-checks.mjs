@@ -23,6 +23,8 @@ import { missedMutations, MUTATIONS } from './lib/rule-mutations.mjs';
 import { externalSecretRules, loadExternalSecretExamples } from './lib/external-secrets.mjs';
 import { composeRules, loadCompose, runDclint, validateComposeSchema } from './lib/compose.mjs';
 import { checkRules, checkUnknownFields, findKubectl, K8S_ROOT, migrateContainerOf, OVERLAYS, parseYamlDocuments, providedSecretsOf, render, validateSchemas } from './lib/kubernetes.mjs';
+import { composeObservabilityRules } from './lib/compose-observability.mjs';
+import { checkAdapterRules, checkDashboard, checkRequestRateHpa, checkRuleExpressions, crdValidators, isCustomResource, loadCatalogue, missingFromScrape, MONITORED_OVERLAYS, monitoringRules, renderWithRequestRate, validateCustomResources } from './lib/monitoring.mjs';
 import { containerEnv, createDatabase, dropDatabase, EXTRA_SECRETS, makeOidc, mountVolumes, OIDC, randomSecrets, runInImage, sealBundle, SMOKE, startInImage, stop, waitReady } from './lib/smoke.mjs';
 import { assert, CheckFailure, freePort, REPO_ROOT, Reporter, SERVICE_NAMES } from './lib/util.mjs';
 
@@ -93,6 +95,9 @@ if (compose.error) {
   });
   await report.check('compose lint', async () => problemsOrOk(await runDclint(), 'dclint, infra/check/dclint.json'));
   await report.check('compose rules', () => problemsOrOk(composeRules(compose.raw, ports), 'postgres, nats (JetStream) healthy -> *-migrate completed -> services healthy'));
+  await report.check('compose observability profile', () =>
+    problemsOrOk(composeObservabilityRules(compose.raw), 'prometheus scraping each METRICS_PORT, grafana with the dashboard and data source, otel-collector -> jaeger; pinned images, 127.0.0.1 ports'),
+  );
 }
 
 // ---------------------------------------------------------------- Kubernetes
@@ -113,8 +118,9 @@ if (kubectlOk) {
     const examples = existsSync(examplePath) ? parseYamlDocuments(readFileSync(examplePath, 'utf8'), examplePath) : [];
     // Applied once, outside the overlay: infra/k8s/cluster/ (the Namespace).
     if (overlay === 'prod') examples.push(...clusterObjects());
+    const core = objects.filter((o) => !isCustomResource(o));
     await report.check(`k8s schema ${overlay}`, () =>
-      problemsOrOk(validateSchemas([...objects, ...examples]), `${objects.length + examples.length} objects valid against the Kubernetes OpenAPI schemas (kubernetes-models)`),
+      problemsOrOk(validateSchemas([...core, ...examples]), `${core.length + examples.length} objects valid against the Kubernetes OpenAPI schemas (kubernetes-models)`),
     );
     await report.check(`k8s rules ${overlay}`, () =>
       problemsOrOk(checkRules(overlay, objects, { providedSecrets: providedSecretsOf(overlay), ports, examples }), 'probes, resources, security, migrate init containers, HPA, PDBs, Services, references, NetworkPolicies'),
@@ -129,7 +135,7 @@ if (kubectlOk) {
       return problemsOrOk(missed.map((name) => `no rule caught: ${name}`), `each of ${Object.keys(MUTATIONS).length} mutations of the prod overlay (one per rule) is caught`);
     });
   }
-  const all = [...rendered].filter(([target]) => target !== 'base').map(([target, objects]) => [target.replace('overlays/', ''), objects]);
+  const all = [...rendered].filter(([target]) => target !== 'base').map(([target, objects]) => [target.replace('overlays/', ''), objects.filter((o) => !isCustomResource(o))]);
   for (const overlay of OVERLAYS) {
     const examplePath = join(K8S_ROOT, 'overlays', overlay, 'secret.example.yaml');
     if (existsSync(examplePath)) all.push([`${overlay}_secrets`, parseYamlDocuments(readFileSync(examplePath, 'utf8'), examplePath)]);
@@ -141,6 +147,43 @@ if (kubectlOk) {
 await report.check('external secrets example', () => {
   const objects = loadExternalSecretExamples();
   return problemsOrOk(externalSecretRules(objects), `${objects.length} objects in infra/external-secrets: v1 API, store defined, tessera-keys kept (Orphan, Retain, keep annotations)`);
+});
+
+// ---------------------------------------------------------------- monitoring (issue 16, items 3 and 4)
+const catalogue = loadCatalogue();
+if (kubectlOk) {
+  for (const overlay of OVERLAYS) {
+    const objects = rendered.get(`overlays/${overlay}`);
+    if (!objects) continue;
+    const monitoring = MONITORED_OVERLAYS.includes(overlay);
+    await report.check(`monitoring rules ${overlay}`, () =>
+      problemsOrOk(
+        monitoringRules(objects, { monitoring }),
+        monitoring ? 'metrics ports, headless metrics Services, a ServiceMonitor each, scrapes from "monitoring" only, the alerts' : 'metrics ports at METRICS_PORT, not public',
+      ),
+    );
+    if (!monitoring) continue;
+    const custom = objects.filter(isCustomResource);
+    await report.check(`monitoring CRD schema ${overlay}`, () => {
+      const versions = [...new Set([...crdValidators().values()].map((v) => v.crdVersion))].join(', ');
+      return problemsOrOk(
+        [...(custom.length === 0 ? ['no ServiceMonitor or PrometheusRule rendered'] : []), ...validateCustomResources(custom)],
+        `${custom.length} objects valid against the Prometheus Operator ${versions} CRD schemas, no unknown field`,
+      );
+    });
+    await report.check(`monitoring promql ${overlay}`, () => {
+      const { problems, alerts } = checkRuleExpressions(objects, catalogue);
+      return problemsOrOk(problems, `${alerts.length} alerts and their recording rules parse (Prometheus' PromQL grammar) and use only exported series and labels`);
+    });
+  }
+  await report.check('monitoring hpa request rate', async () => {
+    const objects = await renderWithRequestRate();
+    return problemsOrOk([...validateSchemas(objects.filter((o) => !isCustomResource(o))), ...checkRequestRateHpa(objects), ...checkAdapterRules(catalogue)], `prod + components/hpa-request-rate: CPU and the Pods metric the adapter rule serves (${objects.length} objects)`);
+  });
+}
+await report.check('grafana dashboard', () => {
+  const { problems, panels, queries } = checkDashboard(catalogue);
+  return problemsOrOk(problems, `${panels} panels, ${queries} queries parse and use only exported series`);
 });
 
 // ---------------------------------------------------------------- runtime: bundles and smoke tests
@@ -249,6 +292,7 @@ async function smokeService(service, { work, contextDir, binDir, toolEnv, oidc, 
 
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
+  const metricsPort = await freePort();
   const deployment = find('Deployment', service);
   let env;
   let handle;
@@ -259,6 +303,7 @@ async function smokeService(service, { work, contextDir, binDir, toolEnv, oidc, 
       env = mountVolumes({ podSpec: deployment.spec.template.spec, container, secrets, env, root: join(work, service, 'volumes'), image });
       // Only what differs between a cluster and this machine: addresses and the OIDC keys.
       Object.assign(env, { PORT: String(port), HOST: '127.0.0.1' });
+      if ('METRICS_PORT' in env) Object.assign(env, { METRICS_PORT: String(metricsPort), METRICS_HOST: '127.0.0.1' });
       if ('PUBLIC_BASE_URL' in env) env.PUBLIC_BASE_URL = baseUrl;
       if ('NATS_URL' in env) env.NATS_URL = natsUrl;
       if ('OIDC_ISSUER' in env) {
@@ -279,6 +324,16 @@ async function smokeService(service, { work, contextDir, binDir, toolEnv, oidc, 
       return "the Dockerfile's HEALTHCHECK command exits 0; GET /health 200";
     });
     await report.check(`http ${service}`, () => SMOKE[service]({ baseUrl, env, oidc }));
+    if (existsSync(join(REPO_ROOT, 'packages', 'service-kit', 'src', 'metrics'))) {
+      await report.check(`metrics ${service}`, async () => {
+        const response = await fetch(`http://127.0.0.1:${metricsPort}/metrics`).catch((error) => {
+          throw new CheckFailure(`GET /metrics on METRICS_PORT ${metricsPort}: ${error.cause?.code ?? error.message}`);
+        });
+        assert(response.status === 200, `GET /metrics on METRICS_PORT: ${response.status}`);
+        const missing = missingFromScrape(service, await response.text(), catalogue);
+        return problemsOrOk(missing, 'every series infra/observability/metrics-catalogue.json lists for it is declared, with its type');
+      });
+    } else report.skip(`metrics ${service}`, 'packages/service-kit/src/metrics does not exist yet');
     await report.check(`shutdown ${service}`, async () => {
       const current = handle;
       handle = undefined;

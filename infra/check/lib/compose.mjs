@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import Ajv from 'ajv';
 import { parse } from 'yaml';
-import { INFRA_ROOT, problemCollector, REPO_ROOT, run } from './util.mjs';
+import { collectProblems, INFRA_ROOT, REPO_ROOT, run } from './util.mjs';
 
 const require = createRequire(import.meta.url);
 export const COMPOSE_FILE = join(REPO_ROOT, 'docker-compose.yml');
@@ -58,16 +58,17 @@ export async function runDclint() {
 
 /** Dependency order, healthchecks, JetStream, migrate-and-exit runs, ports and images. */
 export function composeRules(raw, ports) {
-  const { problems, want } = problemCollector();
+  const { problems, want } = collectProblems();
   const compose = interpolate(raw);
   const services = compose.services ?? {};
   const dependsOn = (name) => services[name]?.depends_on ?? {};
   want(services.postgres?.healthcheck, 'postgres: healthcheck missing');
   want(services.nats?.healthcheck, 'nats: healthcheck missing');
   want(/--jetstream|(^|\s)-js(\s|$)/.test((services.nats?.command ?? []).join(' ')), 'nats: JetStream is not switched on (--jetstream)');
-  // Issue 17, item 3: images this repository does not build are pinned by digest.
+  // Issue 17, item 3: images this repository does not build are pinned by digest — those
+  // `docker compose up` starts; opt-in profiles (the observability tools) are development aids.
   for (const [name, service] of Object.entries(services)) {
-    if (service.build || !service.image) continue;
+    if (service.build || !service.image || service.profiles?.length > 0) continue;
     const ours = Object.values(services).some((other) => other.build && other.image === service.image);
     if (!ours) want(/@sha256:[0-9a-f]{64}$/.test(service.image), `${name}: image ${service.image} must be pinned by digest (name:tag@sha256:<64 hex>)`);
   }

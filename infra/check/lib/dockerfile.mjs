@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DockerfileParser } from 'dockerfile-ast';
 import { validate, ValidationSeverity } from 'dockerfile-utils';
-import { assert, problemCollector, REPO_ROOT } from './util.mjs';
+import { assert, collectProblems, REPO_ROOT } from './util.mjs';
 
 export function dockerfilePath(service) {
   return join(REPO_ROOT, 'services', service, 'Dockerfile');
@@ -124,7 +124,7 @@ export function rootToolVersions() {
  * on the health route, the service's port, production env, migrations in the image.
  */
 export function houseRules(service, text) {
-  const { problems, want } = problemCollector();
+  const { problems, want } = collectProblems();
   const { stages } = parseDockerfile(text);
   const pkg = `@tessera/${service}`;
   const port = defaultPortOf(service);

@@ -1,7 +1,7 @@
 // The edges of a rendered overlay (issue 17, item 6): what the Ingresses publish, and what
 // the NetworkPolicies let each service reach and be reached from.
 
-import { problemCollector } from './util.mjs';
+import { collectProblems } from './util.mjs';
 
 /** What may be on a public Ingress, per backend Service; the only paths, and all of them must be there. */
 export const PUBLIC_PATHS = {
@@ -39,7 +39,7 @@ const isAnywhere = (cidr) => cidr === '0.0.0.0/0' || cidr === '::/0';
 const portsOf = (rule) => (rule.ports ?? []).map((p) => p.port);
 
 export function edgeRules(objects, { config }) {
-  const { problems, want } = problemCollector();
+  const { problems, want } = collectProblems();
   const policies = objects.filter((o) => o.kind === 'NetworkPolicy');
   const ingresses = objects.filter((o) => o.kind === 'Ingress');
 

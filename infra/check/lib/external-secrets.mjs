@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { KEEP_ANNOTATIONS, KEYS_SECRET } from './keys.mjs';
-import { INFRA_ROOT, problemCollector } from './util.mjs';
+import { INFRA_ROOT, collectProblems } from './util.mjs';
 import { parseYamlDocuments } from './kubernetes.mjs';
 
 export const EXTERNAL_SECRETS_DIR = join(INFRA_ROOT, 'external-secrets');
@@ -18,7 +18,7 @@ export function loadExternalSecretExamples(dir = EXTERNAL_SECRETS_DIR) {
 }
 
 export function externalSecretRules(objects) {
-  const { problems, want } = problemCollector();
+  const { problems, want } = collectProblems();
   const stores = objects.filter((o) => ['SecretStore', 'ClusterSecretStore'].includes(o.kind));
   const externalSecrets = objects.filter((o) => o.kind === 'ExternalSecret');
   for (const object of objects) {

@@ -1,6 +1,6 @@
 // Secrets that a prune cannot take away, and keys as files (issue 17, item 7).
 
-import { problemCollector } from './util.mjs';
+import { collectProblems } from './util.mjs';
 
 /** The Secret holding KEY_ENCRYPTION_KEY; created out of band, never owned by an overlay. */
 export const KEYS_SECRET = 'tessera-keys';
@@ -15,7 +15,7 @@ const FILE_SECRETS = {
 const keptByGitOps = (object) => Object.entries(KEEP_ANNOTATIONS).every(([key, value]) => object.metadata?.annotations?.[key] === value);
 
 export function keyRules(overlay, objects, { examples = [] } = {}) {
-  const { problems, want } = problemCollector();
+  const { problems, want } = collectProblems();
   if (overlay === 'prod') {
     for (const namespace of objects.filter((o) => o.kind === 'Namespace')) {
       want(false, `Namespace/${namespace.metadata.name}: the prod overlay must not own its Namespace (a prune or delete -k removes it with every Secret in it); create it from infra/k8s/cluster/`);

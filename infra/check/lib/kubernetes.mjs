@@ -9,7 +9,7 @@ import { parseAllDocuments } from 'yaml';
 import { edgeRules, selectorMatches } from './edges.mjs';
 import { keyRules } from './keys.mjs';
 import { workloadRules } from './workload-rules.mjs';
-import { assert, CheckFailure, INFRA_ROOT, problemCollector, REPO_ROOT, run } from './util.mjs';
+import { assert, CheckFailure, collectProblems, INFRA_ROOT, REPO_ROOT, run } from './util.mjs';
 
 const require = createRequire(import.meta.url);
 
@@ -130,7 +130,7 @@ const matches = (selector, labels) => Object.entries(selector ?? {}).every(([key
  * Services, ConfigMap and Secret references, NetworkPolicies. Returns problems.
  */
 export function checkRules(overlay, objects, { providedSecrets, ports, examples = [] }) {
-  const { problems, want } = problemCollector();
+  const { problems, want } = collectProblems();
   const byKind = (kind) => objects.filter((o) => o.kind === kind);
   const find = (kind, name) => objects.find((o) => o.kind === kind && o.metadata?.name === name);
   const configMaps = new Map(byKind('ConfigMap').map((o) => [o.metadata.name, o]));

@@ -11,16 +11,6 @@ export const SERVICE_NAMES = ['status-list', 'ecosystem', 'verifier'];
 
 export class CheckFailure extends Error {}
 
-/** Problems of a rule set: `want(ok, message)` records `message` when `ok` is falsy and returns whether it held. */
-export function problemCollector() {
-  const problems = [];
-  const want = (ok, message) => {
-    if (!ok) problems.push(message);
-    return Boolean(ok);
-  };
-  return { problems, want };
-}
-
 /** Throws a CheckFailure (reported as one FAIL line) when `condition` is false. */
 export function assert(condition, message) {
   if (!condition) throw new CheckFailure(message);
@@ -111,4 +101,17 @@ export class Reporter {
     const skipped = this.skipped ? `, ${this.skipped} skipped` : '';
     return this.failed === 0 ? `infra checks: all ${total} ok${skipped}` : `infra checks: ${this.failed} of ${total} FAILED${skipped}`;
   }
+}
+
+/**
+ * A problem list and `want(ok, message)`, which records `message` unless `ok` and
+ * returns whether it was ok (so `if (!want(x, '…')) continue;` skips what needs x).
+ */
+export function collectProblems() {
+  const problems = [];
+  const want = (ok, message) => {
+    if (!ok) problems.push(message);
+    return Boolean(ok);
+  };
+  return { problems, want };
 }

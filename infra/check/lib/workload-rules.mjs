@@ -3,7 +3,7 @@
 // security context of every container, distinct probes, PDBs by maxUnavailable, spread.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { problemCollector, REPO_ROOT } from './util.mjs';
+import { collectProblems, REPO_ROOT } from './util.mjs';
 
 /** A migrate run's peak resident memory (MB): /usr/bin/time on `node dist/migrate.js`, every migration applied (infra/README.md, "Resources"). */
 export const MIGRATE_PEAK_MB = 100;
@@ -36,7 +36,7 @@ export function bytesOf(quantity) {
 }
 
 export function workloadRules(overlay, objects, { measured = measuredMemory() } = {}) {
-  const { problems, want } = problemCollector();
+  const { problems, want } = collectProblems();
   const configMaps = new Map(objects.filter((o) => o.kind === 'ConfigMap').map((o) => [o.metadata.name, o.data ?? {}]));
   for (const deployment of objects.filter((o) => o.kind === 'Deployment' && o.spec.template.metadata?.labels?.['app.kubernetes.io/component'] === 'server')) {
     const name = deployment.metadata.name;

@@ -8,10 +8,9 @@
 // Each also drops the session's sealed decryption key: once the session is answered
 // no answer is decrypted again, and the key together with the JWE (which the relying
 // party holds in the DC API flow) would recover the response past its lifetime.
-import { and, eq, sql } from 'drizzle-orm';
-import { preparedFor, runRawStatement } from '@tessera/service-kit';
+import { runRawStatement } from '@tessera/service-kit';
 import { OPEN_STATES } from '../domain/session-state.js';
-import { presentationResults, type PresentationResultRow, type SessionRow } from './schema.js';
+import type { SessionRow } from './schema.js';
 import { decodeSessionRow } from './sessions.js';
 import type { VerifierDb } from './types.js';
 import { OUTBOX_SESSION_COLUMNS, webhookOutboxInsert } from './webhook-outbox.js';
@@ -121,17 +120,3 @@ export async function markResponseFailed(db: VerifierDb, params: { id: string; n
   const [row] = await runRawStatement(db, MARK_RESPONSE_FAILED, [params.code, params.message, params.now.toISOString(), params.id]);
   return row ? decodeSessionRow(row) : undefined;
 }
-
-export async function findPresentationResult(db: VerifierDb, params: { orgId: string; sessionId: string }): Promise<PresentationResultRow | undefined> {
-  const [row] = await selectPresentationResult(db).execute(params);
-  return row;
-}
-
-/** Read whenever a relying party reads a result: prepared once per database handle. */
-const selectPresentationResult = preparedFor((db: VerifierDb) =>
-  db
-    .select()
-    .from(presentationResults)
-    .where(and(eq(presentationResults.orgId, sql.placeholder('orgId')), eq(presentationResults.sessionId, sql.placeholder('sessionId'))))
-    .prepare('find_presentation_result'),
-);

@@ -5,10 +5,9 @@ import type { KeyEncryptionKey } from '../crypto/key-encryption.js';
 import type { VerifierDb } from '../db/types.js';
 import type { Clock } from '../domain/clock.js';
 import { deliverDueWebhooks } from '../use-cases/deliver-due-webhooks.js';
-import { expireDueSessions } from '../use-cases/expire-due-sessions.js';
-import { purgePersonalData } from '../use-cases/purge-personal-data.js';
 import { createWebhookSender, type WebhookSender } from '../webhooks/create-webhook-sender.js';
 import { createPeriodicJob } from './periodic-job.js';
+import { createSessionLifetimesJob } from './session-lifetimes-job.js';
 
 export interface BackgroundJobsDeps {
   config: VerifierConfig;
@@ -32,31 +31,26 @@ export interface BackgroundJobs {
 /**
  * The replica's background work, each a periodic job coordinated with the other
  * replicas through PostgreSQL only:
- * - the expiry sweeper (`use-cases/expire-due-sessions.ts`) every
- *   SESSION_EXPIRY_SWEEP_MS: sessions nobody reads still expire, publishing
- *   `verifier.v1.session.updated` (server-sent events) and writing webhook events;
+ * - the session lifetimes job (`session-lifetimes-job.ts`): open sessions past their
+ *   end expire every SESSION_EXPIRY_SWEEP_MS (sessions nobody reads still publish
+ *   `verifier.v1.session.updated` and write webhook events), and every
+ *   PURGE_INTERVAL_SECONDS the same run purges presentation data at its deadlines and
+ *   sessions past SESSION_RETENTION_DAYS, one replica at a time;
  * - the webhook worker (`use-cases/deliver-due-webhooks.ts`) every
  *   WEBHOOK_POLL_INTERVAL_MS, and at once when any replica publishes a session's
  *   end on NATS — the event is published after the outbox row committed, so the
- *   wake finds it. Without NATS the poll alone delivers;
- * - the purge (`use-cases/purge-personal-data.ts`) every PURGE_INTERVAL_SECONDS,
- *   beside the expiry sweeper and on the same runner: presentation data at its
- *   deadlines and sessions past SESSION_RETENTION_DAYS, one replica at a time (an
- *   advisory lock per batch). A run with a backlog left runs again at once.
+ *   wake finds it. Without NATS the poll alone delivers.
  */
 export function createBackgroundJobs(deps: BackgroundJobsDeps): BackgroundJobs {
   const { config, db, bus, clock, logger } = deps;
-  const sweeper = createPeriodicJob({
-    name: 'session expiry sweeper',
-    intervalMs: config.SESSION_EXPIRY_SWEEP_MS,
+  const lifetimes = createSessionLifetimesJob({
+    db,
+    bus,
+    clock,
     logger,
-    run: async () => void (await expireDueSessions({ db, bus, clock })),
-  });
-  const purge = createPeriodicJob({
-    name: 'personal data purge',
-    intervalMs: config.PURGE_INTERVAL_SECONDS * 1000,
-    logger,
-    run: async (signal) => (await purgePersonalData({ db, clock, logger }, { retentionDays: config.SESSION_RETENTION_DAYS, signal })).more,
+    expiryIntervalMs: config.SESSION_EXPIRY_SWEEP_MS,
+    purgeIntervalMs: config.PURGE_INTERVAL_SECONDS * 1000,
+    retentionDays: config.SESSION_RETENTION_DAYS,
   });
   const send =
     deps.sendWebhook ??
@@ -84,8 +78,7 @@ export function createBackgroundJobs(deps: BackgroundJobsDeps): BackgroundJobs {
   let unsubscribe = () => {};
   return {
     start() {
-      sweeper.start();
-      purge.start();
+      lifetimes.start();
       worker.start();
       unsubscribe = subscribeEvents(bus, sessionUpdatedEvent, {
         logger,
@@ -97,7 +90,7 @@ export function createBackgroundJobs(deps: BackgroundJobsDeps): BackgroundJobs {
     wakeDeliveries: () => worker.wake(),
     async stop() {
       unsubscribe();
-      await Promise.all([sweeper.stop(), purge.stop(), worker.stop()]);
+      await Promise.all([lifetimes.stop(), worker.stop()]);
     },
   };
 }

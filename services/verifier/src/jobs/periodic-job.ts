@@ -1,6 +1,6 @@
 import type { Logger } from '@tessera/service-kit';
 
-/** A background task every replica runs on a timer (the expiry sweeper, the purge, the webhook worker). */
+/** A background task every replica runs on a timer (the session lifetimes job, the webhook worker). */
 export interface PeriodicJob {
   /** Runs at once, then `intervalMs` after each run ends. */
   start(): void;

@@ -13,7 +13,7 @@ export interface ExpireDueSessionsInput {
 }
 
 /**
- * The expiry sweeper (one run; `jobs/` repeats it on every replica): moves every
+ * Expiry of open sessions (one run; the session lifetimes job in `jobs/` repeats it on every replica): moves every
  * open session past its `expiresAt`, across organisations, to `Error`/SESSION_EXPIRED
  * through the same step reads use (`persist-session-expiry.ts`) — so the change is
  * published on `verifier.v1.session.updated` and written to the webhook outbox —

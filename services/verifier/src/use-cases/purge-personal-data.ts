@@ -35,7 +35,7 @@ export interface PurgeReport {
 const DAY_MS = 86_400_000;
 
 /**
- * The purge job (one run; `jobs/` repeats it every PURGE_INTERVAL_SECONDS on every
+ * The purge (one run; the session lifetimes job in `jobs/` repeats it every PURGE_INTERVAL_SECONDS on every
  * replica). Each batch is one transaction that first takes the purge's advisory lock
  * (pg_try_advisory_xact_lock): while one replica purges the others skip the run, so
  * there is one runner at a time across replicas and no two deletes race. A batch

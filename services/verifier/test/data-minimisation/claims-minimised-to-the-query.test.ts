@@ -3,13 +3,12 @@ import { describe, expect } from 'vitest';
 import { presentationResults } from '../../src/db/schema.js';
 import { createDataKeyRing } from '../../src/use-cases/steps/data-key-ring.js';
 import { openPresentationResult } from '../../src/use-cases/steps/presentation-data.js';
-import { answerRedirect, expectVerified, issueCredential, presentAll } from '../support/crafted-answers.js';
+import { answerMdlOverDcApi, answerRedirect, expectVerified, issueCredential, presentAll } from '../support/crafted-answers.js';
 import { mdocQuery } from '../support/dcql-queries.js';
 import type { E2e } from '../support/e2e.js';
 import { e2eTest } from '../support/fixtures.js';
 import type { Harness } from '../support/harness.js';
-import { buildResponse, dcApiPayload, presentMdl, requestFacts, resolveDcApiRequest } from '../support/holder.js';
-import { ISSUER_HOST, issueMdl, MDL_NAMESPACE, newHolder, PID_VCT } from '../support/issuers.js';
+import { ISSUER_HOST, MDL_NAMESPACE, PID_VCT } from '../support/issuers.js';
 
 // The relying party receives, per credential, the claims its query asked for
 // (the satisfied claims / claim set; everything when the query names none),
@@ -101,11 +100,7 @@ describe('SD-JWT VC claims are minimised to the query', () => {
 describe('mdoc elements are minimised to the query', () => {
   test('over the DC API: only family_name asked, given_name dropped from the answer and the stored result', async ({ e2e: e, harness: h }) => {
     const session = await e.createSession({ dcql: mdocQuery(), responseMode: 'dc_api.jwt', expectedOrigins: [ORIGIN] });
-    const holder = await newHolder();
-    const resolved = await resolveDcApiRequest(e.wallet, session.dcApiRequest!.data, ORIGIN);
-    const presentation = await presentMdl(await issueMdl(e.issuer, holder), holder, requestFacts(resolved), { origin: ORIGIN });
-    const built = await buildResponse(e.wallet, resolved, { mdl: [presentation] }, ORIGIN);
-    const answered = await e.verifyDcApi({ verificationSessionId: session.id, authorizationResponse: dcApiPayload(built), origin: ORIGIN });
+    const answered = await answerMdlOverDcApi(e, session, ORIGIN);
     expect(answered.status).toBe(200);
     const [verified] = answered.body.data.presentations;
     expect(verified.claims).toEqual({ [MDL_NAMESPACE]: { family_name: 'Mustermann' } });

@@ -183,7 +183,7 @@ describe('the purge job', () => {
     expect(await unpurgedCopies(h, seed)).toBe(0);
   });
 
-  test('restart-safe: a run that stops with work left leaves it in PostgreSQL; a replica started later finishes it with its own job', async ({ e2e: e, harness: h }) => {
+  test('restart-safe: a run that stops with work left leaves it in PostgreSQL; a replica started later finishes it with its own job, which expires open sessions past their end too', async ({ e2e: e, harness: h }) => {
     const seed = await verifiedSession(e, READ_ONCE);
     await cloneVerifiedSessions(h, seed, 499);
     const unpurged = () => unpurgedCopies(h, seed);
@@ -194,9 +194,16 @@ describe('the purge job', () => {
     expect(partial).toMatchObject({ ran: true, expiredClaims: 200, more: true });
     expect(await unpurged()).toBe(300);
 
+    // An open session nobody reads, past its end: the same job expires it (the row is read directly, since a read through the API would expire it itself).
+    const open = await e.createSession({ dcql: READ_ONCE, responseMode: 'direct_post' });
+    await runRawStatement(h.testDb.database.db, `update "verifier"."presentation_sessions" set expires_at = now() - interval '1 second' where id = $1::uuid`, [open.id]);
+    const storedState = async () => (await h.testDb.database.db.select().from(presentationSessions).where(eq(presentationSessions.id, open.id)))[0]!.state;
+    expect(await storedState()).toBe('RequestCreated');
+
     const restarted = await createHarness({ config: { ...CONFIG, KEY_ENCRYPTION_KEY: h.config.KEY_ENCRYPTION_KEY! }, databaseUrl: h.testDb.url });
     try {
       await vi.waitFor(async () => expect(await unpurged()).toBe(0), { timeout: 10_000, interval: 50 });
+      await vi.waitFor(async () => expect(await storedState()).toBe('Error'), { timeout: 10_000, interval: 50 });
     } finally {
       await restarted.close();
     }

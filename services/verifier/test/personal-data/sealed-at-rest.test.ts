@@ -6,13 +6,12 @@ import { dataKeyContext } from '../../src/crypto/sealing-contexts.js';
 import { findDataKey } from '../../src/db/data-keys.js';
 import { presentationResults } from '../../src/db/schema.js';
 import { createDataKeyRing } from '../../src/use-cases/steps/data-key-ring.js';
-import { answerRedirect, expectVerified, issueCredential, presentAll } from '../support/crafted-answers.js';
+import { answerMdlOverDcApi, answerRedirect, expectVerified, issueCredential, presentAll } from '../support/crafted-answers.js';
 import { mdocQuery } from '../support/dcql-queries.js';
 import type { E2e } from '../support/e2e.js';
 import { e2eTest } from '../support/fixtures.js';
 import { createHarness, type Harness } from '../support/harness.js';
-import { buildResponse, dcApiPayload, presentMdl, requestFacts, resolveDcApiRequest } from '../support/holder.js';
-import { issueMdl, newHolder, PID_VCT } from '../support/issuers.js';
+import { PID_VCT } from '../support/issuers.js';
 import { memberCall, ORG } from '../support/management.js';
 
 // Presentation data at rest (README, Personal data): sealed with the
@@ -38,11 +37,7 @@ async function verifiedSdJwt(e: E2e) {
 
 async function verifiedMdoc(e: E2e) {
   const session = await e.createSession({ dcql: mdocQuery(), responseMode: 'dc_api.jwt', expectedOrigins: [ORIGIN] });
-  const holder = await newHolder();
-  const resolved = await resolveDcApiRequest(e.wallet, session.dcApiRequest!.data, ORIGIN);
-  const presentation = await presentMdl(await issueMdl(e.issuer, holder), holder, requestFacts(resolved), { origin: ORIGIN });
-  const built = await buildResponse(e.wallet, resolved, { mdl: [presentation] }, ORIGIN);
-  const answered = await e.verifyDcApi({ verificationSessionId: session.id, authorizationResponse: dcApiPayload(built), origin: ORIGIN });
+  const answered = await answerMdlOverDcApi(e, session, ORIGIN);
   expect(answered.status).toBe(200);
   return { session, answer: answered.body.data };
 }

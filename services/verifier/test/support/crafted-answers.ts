@@ -6,8 +6,8 @@ import type { JWK } from 'jose';
 import type { PresentationResponse, PresentationSession } from '@tessera/contracts';
 import { issueSdJwtVc, type IssuedSdJwtVc } from '../verification/support/sd-jwt.js';
 import type { E2e } from './e2e.js';
-import { buildResponse, presentPid, requestFacts, resolveRedirectRequest, submitResponse, type RequestFacts } from './holder.js';
-import { ISSUER_HOST, newHolder, PID_VCT, type Holder, type TestIssuer } from './issuers.js';
+import { buildResponse, dcApiPayload, presentMdl, presentPid, requestFacts, resolveDcApiRequest, resolveRedirectRequest, submitResponse, type RequestFacts } from './holder.js';
+import { ISSUER_HOST, issueMdl, newHolder, PID_VCT, type Holder, type TestIssuer } from './issuers.js';
 
 const DAY_SECONDS = 86_400;
 const nowSeconds = () => Math.floor(Date.now() / 1000);
@@ -48,6 +48,16 @@ export async function answerRedirect(e: E2e, session: { authorizationRequestUri?
   const resolved = await resolveRedirectRequest(e.wallet, session.authorizationRequestUri);
   const built = await buildResponse(e.wallet, resolved, { [queryId]: [await present(wallet, requestFacts(resolved))] });
   return submitResponse(e.wallet, resolved, built);
+}
+
+/** A DC API session (`mdl` query) answered with a fresh mDL of `e.issuer` from `origin`: the platform's answer to the relying party. */
+export async function answerMdlOverDcApi(e: E2e, session: { id: string; dcApiRequest?: { data: unknown } }, origin: string) {
+  if (!session.dcApiRequest) throw new Error('answerMdlOverDcApi needs a DC API session (one with dcApiRequest)');
+  const holder = await newHolder();
+  const resolved = await resolveDcApiRequest(e.wallet, session.dcApiRequest.data as never, origin);
+  const presentation = await presentMdl(await issueMdl(e.issuer, holder), holder, requestFacts(resolved), { origin });
+  const built = await buildResponse(e.wallet, resolved, { mdl: [presentation] }, origin);
+  return e.verifyDcApi({ verificationSessionId: session.id, authorizationResponse: dcApiPayload(built), origin });
 }
 
 /** The wallet was answered 200 and the session reads ResponseVerified; returns the stored result. */

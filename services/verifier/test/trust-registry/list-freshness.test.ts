@@ -5,7 +5,7 @@ import { expectVerified } from '../support/crafted-answers.js';
 import { sdJwtQuery } from '../support/dcql-queries.js';
 import { e2eTest } from '../support/fixtures.js';
 import { ORG, oid4vpPath } from '../support/management.js';
-import { answerAs, createRegistryIssuer, entity, startStubEcosystem, type StubEcosystem } from './support.js';
+import { answerAs, createRegistryIssuer, entity, stubEcosystemFixture } from './support.js';
 
 // When no current list can be had — the ecosystem service silent, its NATS link down,
 // the held snapshot past its nextUpdate — that ecosystem's sessions answer 503
@@ -14,15 +14,7 @@ import { answerAs, createRegistryIssuer, entity, startStubEcosystem, type StubEc
 // so the wallet can answer again once the list is back.
 const ORIGIN = 'https://rp.tessera.test';
 const MINUTE = 60_000;
-const test = e2eTest().extend('ecosystem', { scope: 'file' }, async ({ harness }, { onCleanup }): Promise<StubEcosystem> => {
-  const bus = await harness.connectPeer('ecosystem-stub');
-  const stub = await startStubEcosystem(bus);
-  onCleanup(async () => {
-    stub.stop();
-    await bus.close();
-  });
-  return stub;
-});
+const test = e2eTest().extend('ecosystem', { scope: 'file' }, ({ harness }, hooks) => stubEcosystemFixture(() => harness.connectPeer('ecosystem-stub'))({}, hooks));
 
 describe('a trust list that cannot be had', () => {
   test('a snapshot past its nextUpdate is never used: with the ecosystem silent the answer is 503 and the session stays open; the list back, the wallet answers again and it verifies', async ({ harness: h, api, e2e: e, ecosystem, sessionEvents }) => {

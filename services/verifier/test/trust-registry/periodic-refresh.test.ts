@@ -3,21 +3,13 @@ import { expectFailedWith, expectVerified } from '../support/crafted-answers.js'
 import { sdJwtQuery } from '../support/dcql-queries.js';
 import { e2eTest } from '../support/fixtures.js';
 import { ORG } from '../support/management.js';
-import { answerAs, createRegistryIssuer, entity, eventually, startStubEcosystem, type StubEcosystem } from './support.js';
+import { answerAs, createRegistryIssuer, entity, eventually, stubEcosystemFixture } from './support.js';
 
 // Core NATS may drop an event: every held list is asked for again every
 // TRUST_LIST_REFRESH_MS (here 300 ms), with the sequence it holds, so a change whose
 // event never arrived still takes effect within one period.
 const REFRESH_MS = 300;
-const test = e2eTest({ config: { TRUST_LIST_REFRESH_MS: String(REFRESH_MS) } }).extend('ecosystem', { scope: 'file' }, async ({ harness }, { onCleanup }): Promise<StubEcosystem> => {
-  const bus = await harness.connectPeer('ecosystem-stub');
-  const stub = await startStubEcosystem(bus);
-  onCleanup(async () => {
-    stub.stop();
-    await bus.close();
-  });
-  return stub;
-});
+const test = e2eTest({ config: { TRUST_LIST_REFRESH_MS: String(REFRESH_MS) } }).extend('ecosystem', { scope: 'file' }, ({ harness }, hooks) => stubEcosystemFixture(() => harness.connectPeer('ecosystem-stub'))({}, hooks));
 
 describe('periodic refresh of held trust lists', () => {
   test('a suspension whose change event was dropped is caught by the next refresh', async ({ harness: h, e2e: e, ecosystem }) => {

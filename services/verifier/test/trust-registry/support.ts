@@ -149,6 +149,23 @@ export interface StubEcosystem {
   delayMs: number;
 }
 
+/**
+ * A file-scoped fixture: a stub ecosystem answering on a bus `connect` opens (the
+ * harness's peer connection, or a shared test namespace), stopped and closed after the file.
+ */
+export function stubEcosystemFixture(connect: () => Promise<MessageBus>) {
+  // Vitest reads a fixture's first parameter, which must be a destructuring pattern.
+  return async ({}: object, { onCleanup }: { onCleanup(cleanup: () => Promise<void> | void): void }): Promise<StubEcosystem> => {
+    const bus = await connect();
+    const stub = await startStubEcosystem(bus);
+    onCleanup(async () => {
+      stub.stop();
+      await bus.close();
+    });
+    return stub;
+  };
+}
+
 /** Intents the stub resolves: `<policy>-intent` to the given template under that policy, `plain-intent` without a policy. */
 export async function startStubEcosystem(bus: MessageBus, options: { templateId?: string } = {}): Promise<StubEcosystem> {
   const lists = new Map<string, StubList>();

@@ -8,7 +8,7 @@ import { createE2e, type E2e } from '../support/e2e.js';
 import { databaseTest, harnessFixture } from '../support/fixtures.js';
 import { createHarness, type Harness } from '../support/harness.js';
 import { memberCall, ORG, oid4vpPath } from '../support/management.js';
-import { answerAs, createRegistryIssuer, entity, eventually, prepareAnswer, startStubEcosystem, type StubEcosystem } from './support.js';
+import { answerAs, createRegistryIssuer, entity, eventually, prepareAnswer, stubEcosystemFixture } from './support.js';
 
 // Two verifier replicas (two apps, each with its own snapshots and verification cache)
 // on one database and the run's NATS server, and the stub ecosystem on a third
@@ -26,15 +26,7 @@ const replica = (verificationCache?: ReturnType<typeof createVerificationCache>)
 const test = databaseTest
   .extend('replicaA', { scope: 'file' }, replica())
   .extend('replicaB', { scope: 'file' }, replica(cacheOfB))
-  .extend('ecosystem', { scope: 'file' }, async ({}, { onCleanup }): Promise<StubEcosystem> => {
-    const bus = await namespace.connect('ecosystem-stub');
-    const stub = await startStubEcosystem(bus);
-    onCleanup(async () => {
-      stub.stop();
-      await bus.close();
-    });
-    return stub;
-  })
+  .extend('ecosystem', { scope: 'file' }, stubEcosystemFixture(() => namespace.connect('ecosystem-stub')))
   .extend('settings', { scope: 'file' }, async ({ replicaA, replicaB }): Promise<{ a: E2e; b: E2e }> => {
     expect((await memberCall(replicaA)('POST', `${oid4vpPath()}/verifier`, { verifierId: 'desk' })).status).toBe(201);
     return { a: await createE2e(replicaA, 'desk'), b: await createE2e(replicaB, 'desk') };
