@@ -11,20 +11,22 @@
 // of base, dev and prod; every object against the Kubernetes schemas (kubernetes-models), unknown
 // fields, and the cross-object rules (probes, resources, Jobs, HPA, PDBs, Services, NetworkPolicies).
 // Runtime, per service: carry out its Dockerfile's stages (turbo prune, pnpm install, build,
-// pnpm deploy --prod --legacy) into a temp dir, run the migration Job's command with the Job's env
+// pnpm deploy --prod --legacy) into a temp dir, run the Deployment's migrate init container's command with its env
 // against a fresh database (twice), start the image's CMD with the image ENV + base ConfigMap +
 // Secrets, wait for /health/ready, run the image's HEALTHCHECK, make real HTTP calls, SIGTERM -> 0.
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { dockerfilePath, defaultPortOf, houseRules, lintDockerfile } from './lib/dockerfile.mjs';
 import { buildLikeDockerfile, loadDockerignore, makeBuildContext, makeToolShims } from './lib/image-build.mjs';
+import { missedMutations, MUTATIONS } from './lib/rule-mutations.mjs';
+import { externalSecretRules, loadExternalSecretExamples } from './lib/external-secrets.mjs';
 import { composeRules, loadCompose, runDclint, validateComposeSchema } from './lib/compose.mjs';
-import { checkRules, checkUnknownFields, findKubectl, K8S_ROOT, OVERLAYS, parseYamlDocuments, providedSecretsOf, render, validateSchemas } from './lib/kubernetes.mjs';
+import { checkRules, checkUnknownFields, findKubectl, K8S_ROOT, migrateContainerOf, OVERLAYS, parseYamlDocuments, providedSecretsOf, render, validateSchemas } from './lib/kubernetes.mjs';
 import { composeObservabilityRules } from './lib/compose-observability.mjs';
 import { checkAdapterRules, checkDashboard, checkRequestRateHpa, checkRuleExpressions, crdValidators, isCustomResource, loadCatalogue, missingFromScrape, MONITORED_OVERLAYS, monitoringRules, renderWithRequestRate, validateCustomResources } from './lib/monitoring.mjs';
 import { composeTransportRules, transportSecurityRules } from './lib/transport-security.mjs';
-import { containerEnv, createDatabase, dropDatabase, EXTRA_SECRETS, makeOidc, OIDC, randomSecrets, runInImage, SMOKE, startInImage, stop, waitReady } from './lib/smoke.mjs';
+import { containerEnv, createDatabase, dropDatabase, EXTRA_SECRETS, makeOidc, mountVolumes, OIDC, randomSecrets, runInImage, sealBundle, SMOKE, startInImage, stop, waitReady } from './lib/smoke.mjs';
 import { assert, CheckFailure, freePort, REPO_ROOT, Reporter, SERVICE_NAMES } from './lib/util.mjs';
 
 const argv = process.argv.slice(2);
@@ -116,12 +118,14 @@ if (kubectlOk) {
     if (!objects) continue;
     const examplePath = join(K8S_ROOT, 'overlays', overlay, 'secret.example.yaml');
     const examples = existsSync(examplePath) ? parseYamlDocuments(readFileSync(examplePath, 'utf8'), examplePath) : [];
+    // Applied once, outside the overlay: infra/k8s/cluster/ (the Namespace).
+    if (overlay === 'prod') examples.push(...clusterObjects());
     const core = objects.filter((o) => !isCustomResource(o));
     await report.check(`k8s schema ${overlay}`, () =>
       problemsOrOk(validateSchemas([...core, ...examples]), `${core.length + examples.length} objects valid against the Kubernetes OpenAPI schemas (kubernetes-models)`),
     );
     await report.check(`k8s rules ${overlay}`, () =>
-      problemsOrOk(checkRules(overlay, objects, { providedSecrets: providedSecretsOf(overlay), ports }), 'probes, resources, security, Jobs, HPA, PDBs, Services, references, NetworkPolicies'),
+      problemsOrOk(checkRules(overlay, objects, { providedSecrets: providedSecretsOf(overlay), ports, examples }), 'probes, resources, security, migrate init containers, HPA, PDBs, Services, references, NetworkPolicies'),
     );
     await report.check(`k8s transport ${overlay}`, () =>
       problemsOrOk(
@@ -130,13 +134,28 @@ if (kubectlOk) {
       ),
     );
   }
+  const prod = rendered.get('overlays/prod');
+  if (prod) {
+    await report.check('k8s rules self-test', () => {
+      const examplePath = join(K8S_ROOT, 'overlays', 'prod', 'secret.example.yaml');
+      const examples = [...parseYamlDocuments(readFileSync(examplePath, 'utf8'), examplePath), ...clusterObjects()];
+      const missed = missedMutations(prod, (objects) => checkRules('prod', objects, { providedSecrets: providedSecretsOf('prod'), ports, examples }));
+      return problemsOrOk(missed.map((name) => `no rule caught: ${name}`), `each of ${Object.keys(MUTATIONS).length} mutations of the prod overlay (one per rule) is caught`);
+    });
+  }
   const all = [...rendered].filter(([target]) => target !== 'base').map(([target, objects]) => [target.replace('overlays/', ''), objects.filter((o) => !isCustomResource(o))]);
   for (const overlay of OVERLAYS) {
     const examplePath = join(K8S_ROOT, 'overlays', overlay, 'secret.example.yaml');
     if (existsSync(examplePath)) all.push([`${overlay}_secrets`, parseYamlDocuments(readFileSync(examplePath, 'utf8'), examplePath)]);
   }
+  all.push(['cluster', clusterObjects()]);
   await report.check('k8s unknown fields', async () => problemsOrOk(await checkUnknownFields(all), 'no field the Kubernetes API does not define (tsc against kubernetes-models types)'));
 }
+
+await report.check('external secrets example', () => {
+  const objects = loadExternalSecretExamples();
+  return problemsOrOk(externalSecretRules(objects), `${objects.length} objects in infra/external-secrets: v1 API, store defined, tessera-keys kept (Orphan, Retain, keep annotations)`);
+});
 
 // ---------------------------------------------------------------- monitoring (issue 16, items 3 and 4)
 const catalogue = loadCatalogue();
@@ -199,6 +218,8 @@ async function runtimeChecks() {
     return;
   }
   const work = mkdtempSync(join(tmpdir(), 'tessera-infra-check-'));
+  // The bundles run as the image's uid: it must reach them, the JWKS file and the volumes.
+  chmodSync(work, 0o755);
   const toolEnv = { PATH: process.env.PATH, HOME: process.env.HOME, CI: 'true', TURBO_TELEMETRY_DISABLED: '1', DO_NOT_TRACK: '1', npm_config_update_notifier: 'false' };
   const contextDir = join(work, 'context');
   const binDir = join(work, 'bin');
@@ -241,6 +262,15 @@ async function smokeService(service, { work, contextDir, binDir, toolEnv, oidc, 
     return `bundle ${megabytes(image.appDir)} MB (turbo prune, pnpm install --frozen-lockfile, build, pnpm deploy --prod --legacy)`;
   });
   if (!built) return;
+  // From here on the bundle runs as the image runs it: as the Dockerfile's USER, from a copy
+  // of /app nobody may write, with the pod's volumes (an emptyDir /tmp) the only writable place.
+  const sealed = await report.check(`bundle read-only ${service}`, async () => {
+    image = sealBundle(image, join(work, service, 'app'));
+    const probe = await runInImage(image, ['node', '-e', "try { require('node:fs').writeFileSync('probe', 'x'); process.exit(3) } catch (error) { process.exit(error.code === 'EACCES' || error.code === 'EROFS' ? 0 : 4) }"], {}, 15_000);
+    assert(probe.code === 0, `a write into the bundle ${probe.code === 3 ? 'succeeded' : `failed oddly (${probe.stderr.trim()})`}: it must be read-only for the service's user`);
+    return image.runAs ? `runs as uid ${image.runAs.uid}:${image.runAs.gid} (setpriv, the Dockerfile's USER); a write into the bundle is refused` : `runs as uid ${process.getuid?.()} (not root: cannot switch to the Dockerfile's USER ${image.user}); a write into the bundle is refused`;
+  });
+  if (!sealed) return;
 
   const database = `infra_check_${service.replace(/-/g, '_')}`;
   const secretKeys = provided.get(`${service}-secrets`) ?? [];
@@ -250,17 +280,21 @@ async function smokeService(service, { work, contextDir, binDir, toolEnv, oidc, 
     const generated = { DATABASE_URL: url, ...randomSecrets() };
     const unknownKeys = secretKeys.filter((key) => !(key in generated));
     assert(unknownKeys.length === 0, `secret.example.yaml lists ${unknownKeys.join(', ')} for ${service}-secrets; the check cannot make such values`);
-    secrets = { [`${service}-secrets`]: Object.fromEntries(secretKeys.map((key) => [key, generated[key]])), ...(await EXTRA_SECRETS[service]?.({ image, dir: join(work, service, 'extra-secrets') })) };
-    const job = find('Job', `${service}-migrate`);
-    assert(job, `Job ${service}-migrate missing from the base`);
-    const container = job.spec.template.spec.containers[0];
-    const env = containerEnv({ imageEnv: image.env, container, configMaps, secrets });
+    const extraDir = join(work, service, 'extra-secrets');
+    mkdirSync(extraDir, { recursive: true });
+    if (image.runAs) chownSync(extraDir, image.runAs.uid, image.runAs.gid);
+    secrets = { [`${service}-secrets`]: Object.fromEntries(secretKeys.map((key) => [key, generated[key]])), ...(await EXTRA_SECRETS[service]?.({ image, dir: extraDir })) };
+    // As the pod does: its init container first, with that container's env, before the server.
+    const deployment = find('Deployment', service);
+    const container = deployment && migrateContainerOf(deployment);
+    assert(container, `Deployment ${service} has no \`migrate\` init container in the base`);
+    const env = mountVolumes({ podSpec: deployment.spec.template.spec, container, secrets, env: containerEnv({ imageEnv: image.env, container, configMaps, secrets }), root: join(work, service, 'migrate-volumes'), image });
     const command = [...(container.command ?? []), ...(container.args ?? image.cmd)];
     for (const attempt of ['first', 'again']) {
       const result = await runInImage(image, command, env, 120_000);
       assert(result.code === 0, `${command.join(' ')} (${attempt}) exited ${result.code}\n${(result.stdout + result.stderr).trim().split('\n').slice(-15).map((l) => `    | ${l}`).join('\n')}`);
     }
-    return `\`${command.join(' ')}\` with the Job's env: exit 0, and 0 again (idempotent)`;
+    return `initContainer \`${command.join(' ')}\` with its env: exit 0, and 0 again (a second pod finds nothing to do)`;
   });
   if (!migrated) return dropDatabase(adminUrl, database).catch(() => {});
 
@@ -272,9 +306,11 @@ async function smokeService(service, { work, contextDir, binDir, toolEnv, oidc, 
   let handle;
   try {
     const ready = await report.check(`start ${service}`, async () => {
-      env = containerEnv({ imageEnv: image.env, container: deployment.spec.template.spec.containers[0], configMaps, secrets });
+      const container = deployment.spec.template.spec.containers[0];
+      env = containerEnv({ imageEnv: image.env, container, configMaps, secrets });
+      env = mountVolumes({ podSpec: deployment.spec.template.spec, container, secrets, env, root: join(work, service, 'volumes'), image });
       // Only what differs between a cluster and this machine: addresses and the OIDC keys.
-      Object.assign(env, { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: join(work, service, 'data') });
+      Object.assign(env, { PORT: String(port), HOST: '127.0.0.1' });
       if ('METRICS_PORT' in env) Object.assign(env, { METRICS_PORT: String(metricsPort), METRICS_HOST: '127.0.0.1' });
       if ('PUBLIC_BASE_URL' in env) env.PUBLIC_BASE_URL = baseUrl;
       // The test server is plain and anonymous: local only, as the service must be told.
@@ -286,7 +322,7 @@ async function smokeService(service, { work, contextDir, binDir, toolEnv, oidc, 
       assert(env.NODE_ENV === 'production' && env.MIGRATE_ON_START === 'false', 'the Deployment must run with NODE_ENV=production and MIGRATE_ON_START=false');
       handle = startInImage(image, env);
       const { ms, body } = await waitReady(baseUrl, handle);
-      return `\`${image.cmd.join(' ')}\` NODE_ENV=production: /health/ready 200 after ${(ms / 1000).toFixed(1)}s ${body}`;
+      return `\`${image.cmd.join(' ')}\` NODE_ENV=production${image.runAs ? ` as uid ${image.runAs.uid}` : ''}, read-only bundle, writable /tmp only: /health/ready 200 after ${(ms / 1000).toFixed(1)}s ${body}`;
     });
     if (!ready) return;
     await report.check(`healthcheck ${service}`, async () => {
@@ -320,6 +356,13 @@ async function smokeService(service, { work, contextDir, binDir, toolEnv, oidc, 
     }
     await dropDatabase(adminUrl, database).catch(() => {});
   }
+}
+
+function clusterObjects() {
+  const dir = join(K8S_ROOT, 'cluster');
+  return readdirSync(dir)
+    .filter((name) => name.endsWith('.yaml'))
+    .flatMap((name) => parseYamlDocuments(readFileSync(join(dir, name), 'utf8'), join(dir, name)));
 }
 
 function megabytes(dir) {

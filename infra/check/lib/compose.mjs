@@ -65,6 +65,13 @@ export function composeRules(raw, ports) {
   want(services.postgres?.healthcheck, 'postgres: healthcheck missing');
   want(services.nats?.healthcheck, 'nats: healthcheck missing');
   want(/--jetstream|(^|\s)-js(\s|$)/.test((services.nats?.command ?? []).join(' ')), 'nats: JetStream is not switched on (--jetstream)');
+  // Issue 17, item 3: images this repository does not build are pinned by digest — those
+  // `docker compose up` starts; opt-in profiles (the observability tools) are development aids.
+  for (const [name, service] of Object.entries(services)) {
+    if (service.build || !service.image || service.profiles?.length > 0) continue;
+    const ours = Object.values(services).some((other) => other.build && other.image === service.image);
+    if (!ours) want(/@sha256:[0-9a-f]{64}$/.test(service.image), `${name}: image ${service.image} must be pinned by digest (name:tag@sha256:<64 hex>)`);
+  }
   for (const [service, port] of Object.entries(ports)) {
     const main = services[service];
     const migrate = services[`${service}-migrate`];

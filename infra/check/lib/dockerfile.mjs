@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DockerfileParser } from 'dockerfile-ast';
 import { validate, ValidationSeverity } from 'dockerfile-utils';
-import { assert, REPO_ROOT } from './util.mjs';
+import { assert, collectProblems, REPO_ROOT } from './util.mjs';
 
 export function dockerfilePath(service) {
   return join(REPO_ROOT, 'services', service, 'Dockerfile');
@@ -95,6 +95,24 @@ export function defaultPortOf(service) {
   return Number(match[1]);
 }
 
+/** Node.js majors that are LTS and supported while this check is current (issue 17, item 3). */
+export const SUPPORTED_NODE_MAJORS = ['22', '24'];
+
+export function rootEngines() {
+  return JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')).engines?.node ?? '';
+}
+
+/** True when an engines range made of `^X...`, `>=X...` alternatives (joined by `||`) admits major `major`. */
+export function enginesAllowMajor(range, major) {
+  return range.split('||').some((alternative) => {
+    const caret = /^\s*\^(\d+)/.exec(alternative);
+    if (caret) return Number(caret[1]) === major;
+    const atLeast = /^\s*>=\s*(\d+)/.exec(alternative);
+    const below = /<\s*(\d+)/.exec(alternative);
+    return Boolean(atLeast) && major >= Number(atLeast[1]) && (!below || major < Number(below[1]));
+  });
+}
+
 export function rootToolVersions() {
   const pkg = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8'));
   return { pnpm: pkg.packageManager.replace(/^pnpm@/, ''), turbo: pkg.devDependencies.turbo };
@@ -106,9 +124,8 @@ export function rootToolVersions() {
  * on the health route, the service's port, production env, migrations in the image.
  */
 export function houseRules(service, text) {
-  const problems = [];
+  const { problems, want } = collectProblems();
   const { stages } = parseDockerfile(text);
-  const want = (ok, message) => ok || problems.push(message);
   const pkg = `@tessera/${service}`;
   const port = defaultPortOf(service);
   const versions = rootToolVersions();
@@ -122,7 +139,20 @@ export function houseRules(service, text) {
   const runtime = stages.at(-1);
   const final = (keyword) => runtime.instructions.filter((i) => i.keyword === keyword);
   want(runtime.base === stages[0].base, `runtime stage should start from the same Node image as the build (${stages[0].base}), not ${runtime.base}`);
-  want(/^node:20[.-]/.test(runtime.base), `runtime image should be Node.js 20 (the CI's Node), got ${runtime.base}`);
+  // Issue 17, item 3: a supported LTS, every base pinned by digest, no package manager at run time.
+  const major = /^node:(\d+)[.-]/.exec(runtime.base)?.[1];
+  want(SUPPORTED_NODE_MAJORS.includes(major), `runtime image should be a supported Node.js LTS (${SUPPORTED_NODE_MAJORS.join(' or ')}), got ${runtime.base}`);
+  const engines = rootEngines();
+  want(major && enginesAllowMajor(engines, Number(major)), `root package.json engines.node (${engines}) must include the image's Node.js ${major}`);
+  want(engines.split('||').every((alternative) => /^\s*\^\d+/.test(alternative) || /<\s*\d+/.test(alternative)), `root package.json engines.node (${engines}) must name the tested majors (^X or >=X <Y), not an open range`);
+  for (const stage of stages.filter((s) => !stages.some((other) => other.name === s.base))) {
+    want(/@sha256:[0-9a-f]{64}$/.test(stage.base), `stage ${stage.name}: base image ${stage.base} must be pinned by digest (name:tag@sha256:<64 hex>)`);
+  }
+  const removed = runtime.instructions.filter((i) => i.keyword === 'RUN' && /\brm\b/.test(i.content)).map((i) => i.content).join(' ');
+  for (const tool of ['npm', 'npx', 'corepack']) {
+    want(new RegExp(`/usr/local/bin/${tool}(\\s|$)`).test(removed), `runtime stage must remove ${tool} (rm /usr/local/bin/${tool}): no package manager at run time`);
+  }
+  want(/\/usr\/local\/lib\/node_modules(\s|$)/.test(removed) || /\/usr\/local\/lib\/node_modules\/npm(\s|$)/.test(removed), 'runtime stage must remove npm itself (/usr/local/lib/node_modules/npm), not only its links');
   const user = final('USER').at(-1)?.content ?? '';
   want(/^[1-9]\d*(:\d+)?$/.test(user), `final USER must be a numeric non-root uid (got "${user || 'none'}")`);
   const entrypoint = execForm(final('ENTRYPOINT').at(-1)?.content ?? '');
@@ -137,7 +167,7 @@ export function houseRules(service, text) {
   const env = stageEnv(runtime);
   want(env.NODE_ENV === 'production', 'ENV NODE_ENV=production expected in the runtime stage');
   want(env.PORT === String(port), `ENV PORT=${port} expected`);
-  want(env.MIGRATE_ON_START === 'false', 'ENV MIGRATE_ON_START=false expected (a Job migrates)');
+  want(env.MIGRATE_ON_START === 'false', 'ENV MIGRATE_ON_START=false expected (the migrate init container migrates)');
   const copies = final('COPY').map((i) => i.content);
   for (const needed of ['dist', 'drizzle', 'node_modules', 'package.json']) {
     want(copies.some((c) => c.split(/\s+/)[0].endsWith(`/${needed}`)), `runtime stage must copy ${needed} from the deployed bundle`);

@@ -6,6 +6,9 @@ import { createRequire } from 'node:module';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
+import { edgeRules, selectorMatches } from './edges.mjs';
+import { keyRules } from './keys.mjs';
+import { workloadRules } from './workload-rules.mjs';
 import { assert, CheckFailure, collectProblems, INFRA_ROOT, REPO_ROOT, run } from './util.mjs';
 
 const require = createRequire(import.meta.url);
@@ -123,10 +126,10 @@ const SERVICES = ['verifier', 'ecosystem', 'status-list'];
 const matches = (selector, labels) => Object.entries(selector ?? {}).every(([key, value]) => labels?.[key] === value);
 
 /**
- * Cross-object rules: probes, resources, security context, migration Jobs, HPA, PDBs,
+ * Cross-object rules: probes, resources, security context, migrate init containers (no Jobs), HPA, PDBs,
  * Services, ConfigMap and Secret references, NetworkPolicies. Returns problems.
  */
-export function checkRules(overlay, objects, { providedSecrets, ports }) {
+export function checkRules(overlay, objects, { providedSecrets, ports, examples = [] }) {
   const { problems, want } = collectProblems();
   const byKind = (kind) => objects.filter((o) => o.kind === kind);
   const find = (kind, name) => objects.find((o) => o.kind === kind && o.metadata?.name === name);
@@ -135,6 +138,9 @@ export function checkRules(overlay, objects, { providedSecrets, ports }) {
   const namespaces = new Set(objects.map((o) => o.metadata?.namespace).filter(Boolean));
   want(namespaces.size === 1, `all objects in one namespace, found ${[...namespaces].join(', ') || 'none'}`);
 
+  // Issue 17, item 2: a Job's pod template is immutable, so a migration Job in the applied set
+  // collides with the next release (and a GitOps tool re-creates one its TTL deleted).
+  for (const job of byKind('Job')) problems.push(`${describe(job)}: no Jobs in the applied set (migrations run as each Deployment's init container \`migrate\`)`);
   const podSpecs = [
     ...byKind('Deployment').map((o) => ({ owner: o, spec: o.spec.template.spec, labels: o.spec.template.metadata?.labels })),
     ...byKind('StatefulSet').map((o) => ({ owner: o, spec: o.spec.template.spec, labels: o.spec.template.metadata?.labels })),
@@ -142,7 +148,7 @@ export function checkRules(overlay, objects, { providedSecrets, ports }) {
   ];
   // Every reference resolves: ConfigMaps here, Secrets here or named by the overlay as provided.
   for (const { owner, spec } of podSpecs) {
-    for (const container of spec.containers) {
+    for (const container of [...(spec.initContainers ?? []), ...spec.containers]) {
       for (const source of container.envFrom ?? []) {
         if (source.configMapRef) want(configMaps.has(source.configMapRef.name) || source.configMapRef.optional, `${describe(owner)}: envFrom ConfigMap ${source.configMapRef.name} does not exist`);
       }
@@ -156,6 +162,7 @@ export function checkRules(overlay, objects, { providedSecrets, ports }) {
       }
       for (const volume of spec.volumes ?? []) {
         if (volume.configMap) want(configMaps.has(volume.configMap.name), `${describe(owner)}: volume ConfigMap ${volume.configMap.name} does not exist`);
+        if (volume.secret && !volume.secret.optional) want(secrets.has(volume.secret.secretName) || providedSecrets.has(volume.secret.secretName), `${describe(owner)}: volume Secret ${volume.secret.secretName} is neither generated nor listed in secret.example.yaml`);
       }
     }
   }
@@ -179,17 +186,19 @@ export function checkRules(overlay, objects, { providedSecrets, ports }) {
     want(!container.command, `Deployment ${service}: must not override the image's entrypoint (tini)`);
     const configName = container.envFrom?.find((s) => s.configMapRef)?.configMapRef.name;
     const config = configMaps.get(configName)?.data ?? {};
-    want(config.MIGRATE_ON_START === 'false', `Deployment ${service}: MIGRATE_ON_START must be "false" (a Job migrates)`);
+    want(config.MIGRATE_ON_START === 'false', `Deployment ${service}: MIGRATE_ON_START must be "false" (the migrate init container migrates)`);
     want(config.NODE_ENV === 'production', `Deployment ${service}: NODE_ENV must be "production"`);
     want(String(config.PORT) === String(ports[service]), `Deployment ${service}: PORT ${config.PORT} != containerPort ${ports[service]}`);
 
-    const job = find('Job', `${service}-migrate`);
-    if (want(job, `Job ${service}-migrate missing`)) {
-      const jobContainer = job.spec.template.spec.containers[0];
-      want(JSON.stringify(jobContainer.args) === JSON.stringify(['node', 'dist/migrate.js']) && !jobContainer.command, `Job ${service}-migrate: args must be ["node","dist/migrate.js"] (entrypoint kept)`);
-      want(jobContainer.image === container.image, `Job ${service}-migrate: image ${jobContainer.image} differs from the Deployment's ${container.image}`);
-      want(['Never', 'OnFailure'].includes(job.spec.template.spec.restartPolicy), `Job ${service}-migrate: restartPolicy Never or OnFailure`);
-      want(!matches(deployment.spec.selector.matchLabels, job.spec.template.metadata.labels), `Job ${service}-migrate: its pods must not match the Deployment's selector`);
+    const migrate = migrateContainerOf(deployment);
+    if (want(migrate, `Deployment ${service}: the first initContainer must be \`migrate\` (migrations before the server starts)`)) {
+      want(JSON.stringify(migrate.args) === JSON.stringify(['node', 'dist/migrate.js']) && !migrate.command, `Deployment ${service}: initContainer migrate: args must be ["node","dist/migrate.js"] (entrypoint kept)`);
+      want(migrate.image === container.image, `Deployment ${service}: initContainer migrate runs ${migrate.image}, the server ${container.image}: they must be the same release`);
+      const databaseUrl = (c) => JSON.stringify(c.env?.find((v) => v.name === 'DATABASE_URL')?.valueFrom);
+      want(databaseUrl(migrate) && databaseUrl(migrate) === databaseUrl(container), `Deployment ${service}: initContainer migrate must read DATABASE_URL from the server's Secret`);
+      const migrateSecurity = migrate.securityContext ?? {};
+      want(migrateSecurity.readOnlyRootFilesystem === true && migrateSecurity.allowPrivilegeEscalation === false && migrateSecurity.capabilities?.drop?.includes('ALL'), `Deployment ${service}: initContainer migrate must be read-only, without privilege escalation or capabilities`);
+      want(migrate.resources?.requests?.memory && migrate.resources?.limits?.memory, `Deployment ${service}: initContainer migrate needs resources`);
     }
 
     const svc = find('Service', service);
@@ -200,7 +209,6 @@ export function checkRules(overlay, objects, { providedSecrets, ports }) {
 
     const pdb = find('PodDisruptionBudget', service);
     if (pdb) {
-      want(pdb.spec.minAvailable === 1, `PodDisruptionBudget ${service}: minAvailable 1`);
       want(matches(pdb.spec.selector.matchLabels, pod.metadata.labels), `PodDisruptionBudget ${service}: selector does not select the Deployment's pods`);
       const replicas = service === 'verifier' ? find('HorizontalPodAutoscaler', 'verifier')?.spec.minReplicas : deployment.spec.replicas;
       want((replicas ?? 1) >= 2, `PodDisruptionBudget ${service}: with fewer than 2 replicas it blocks every eviction`);
@@ -208,27 +216,16 @@ export function checkRules(overlay, objects, { providedSecrets, ports }) {
       want(overlay === 'dev', `PodDisruptionBudget ${service} missing`);
     }
 
-    // NetworkPolicy: the service's port is open to someone, egress to PostgreSQL.
-    const policies = byKind('NetworkPolicy').filter((p) => matches(p.spec.podSelector.matchLabels, pod.metadata.labels));
+    // NetworkPolicy: the service's port is open to someone (edges.mjs checks the rest).
+    const policies = byKind('NetworkPolicy').filter((p) => selectorMatches(p.spec.podSelector, pod.metadata.labels));
     const ingressPorts = policies.flatMap((p) => (p.spec.ingress ?? []).flatMap((rule) => (rule.ports ?? []).map((x) => x.port)));
     want(ingressPorts.includes(ports[service]), `NetworkPolicy: nothing admits traffic to ${service}:${ports[service]}`);
-    const egressPorts = policies.flatMap((p) => (p.spec.egress ?? []).flatMap((rule) => (rule.ports ?? []).map((x) => x.port)));
-    want(egressPorts.includes(5432), `NetworkPolicy: ${service} cannot reach PostgreSQL (5432)`);
-    if (service !== 'status-list') want(egressPorts.includes(4222), `NetworkPolicy: ${service} cannot reach NATS (4222)`);
-    else want(!egressPorts.includes(4222), 'NetworkPolicy: status-list does not use NATS and must not reach it');
-    // Of the rules that admit the service's own port (the metrics port has its own rules).
-    const admitsPort = (rule) => !rule.ports || rule.ports.some((x) => x.port === ports[service]);
-    const fromIngressController = policies.some((p) => (p.spec.ingress ?? []).filter(admitsPort).some((rule) => (rule.from ?? []).some((peer) => peer.namespaceSelector)));
-    want(fromIngressController === (service !== 'ecosystem'), service === 'ecosystem' ? 'NetworkPolicy: ecosystem must not be reachable from other namespaces' : `NetworkPolicy: ${service} must be reachable from the ingress controller's namespace`);
-    const internet = policies.some((p) => (p.spec.egress ?? []).some((rule) => (rule.to ?? []).some((peer) => peer.ipBlock?.cidr === '0.0.0.0/0') && rule.ports?.some((x) => x.port === 443)));
-    if (service === 'verifier') want(internet, 'NetworkPolicy: the verifier must reach the internet over 443 (status lists, JWKS)');
-    if (service === 'status-list') want(!internet, 'NetworkPolicy: status-list must not reach the internet');
   }
 
-  const deny = byKind('NetworkPolicy').find((p) => Object.keys(p.spec.podSelector ?? {}).length === 0 && !p.spec.ingress && !p.spec.egress);
-  want(deny && deny.spec.policyTypes.includes('Ingress') && deny.spec.policyTypes.includes('Egress'), 'NetworkPolicy: a default deny of ingress and egress is missing');
-  const dns = byKind('NetworkPolicy').some((p) => (p.spec.egress ?? []).some((rule) => rule.ports?.some((x) => x.port === 53)));
-  want(dns, 'NetworkPolicy: DNS egress (53) is missing');
+  const configOf = (service) => configMaps.get(find('Deployment', service)?.spec.template.spec.containers[0].envFrom?.find((s) => s.configMapRef)?.configMapRef.name)?.data ?? {};
+  problems.push(...keyRules(overlay, objects, { examples }));
+  problems.push(...workloadRules(overlay, objects));
+  problems.push(...edgeRules(objects, { config: Object.fromEntries(SERVICES.map((service) => [service, configOf(service)])) }));
 
   const hpa = find('HorizontalPodAutoscaler', 'verifier');
   if (want(hpa, 'HorizontalPodAutoscaler verifier missing')) {
@@ -242,11 +239,16 @@ export function checkRules(overlay, objects, { providedSecrets, ports }) {
       for (const path of rule.http?.paths ?? []) {
         const backend = path.backend.service;
         want(find('Service', backend.name), `Ingress ${ingress.metadata.name}: backend Service ${backend.name} does not exist`);
-        want(backend.name !== 'ecosystem', 'Ingress: the ecosystem service must not be public');
       }
     }
   }
   return problems;
+}
+
+/** The Deployment's `migrate` init container (the first one), or undefined. */
+export function migrateContainerOf(deployment) {
+  const first = deployment.spec.template.spec.initContainers?.[0];
+  return first?.name === 'migrate' ? first : undefined;
 }
 
 /** Secrets the prod overlay expects to be created outside it, from secret.example.yaml. */

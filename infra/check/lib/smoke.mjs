@@ -1,10 +1,10 @@
-// Runs a built bundle as Kubernetes would: the migration Job's command with the Job's
+// Runs a built bundle as Kubernetes would: the Deployment's migrate init container's command with its
 // env, then the image's CMD with the image's ENV + the base ConfigMap + Secrets, and
 // only network addresses changed for this machine. Then readiness, the image's own
 // HEALTHCHECK command, real HTTP calls, and SIGTERM -> exit 0.
 import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, cpSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
@@ -72,16 +72,85 @@ export function containerEnv({ imageEnv, container, configMaps, secrets }) {
   return env;
 }
 
+/**
+ * The container's volumes as the kubelet makes them, under `root` + mountPath: a Secret's
+ * keys as files owned by root and the pod's fsGroup with the volume's defaultMode; an
+ * emptyDir as a directory the image's user owns (the only writable place, like /tmp in
+ * the pod). Variables naming a path under a mount are pointed at the copy, and TMPDIR at
+ * the /tmp mount. Returns the env with those paths rewritten.
+ */
+export function mountVolumes({ podSpec, container, secrets, env, root, image }) {
+  const rewritten = { ...env };
+  const group = podSpec.securityContext?.fsGroup;
+  for (const mount of container.volumeMounts ?? []) {
+    const volume = (podSpec.volumes ?? []).find((v) => v.name === mount.name);
+    const dir = join(root, mount.mountPath);
+    if (volume?.secret) {
+      const data = secrets[volume.secret.secretName];
+      if (!data) {
+        if (volume.secret.optional) continue;
+        throw new CheckFailure(`volume ${volume.name}: Secret ${volume.secret.secretName} is not provided`);
+      }
+      mkdirSync(dir, { recursive: true });
+      for (const [key, value] of Object.entries(data)) {
+        const file = join(dir, key);
+        writeFileSync(file, value);
+        if (group !== undefined && image.runAs) chownSync(file, 0, group);
+        chmodSync(file, volume.secret.defaultMode ?? 0o644);
+      }
+    } else if (volume?.emptyDir) {
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      if (image.runAs) chownSync(dir, image.runAs.uid, group ?? image.runAs.gid);
+      if (mount.mountPath === '/tmp') rewritten.TMPDIR = dir;
+    } else continue;
+    // Judged on the pod's paths (env), not on copies already moved here: this machine's
+    // temp dir may itself be under a mount path such as /tmp.
+    for (const [name, value] of Object.entries(env)) {
+      if (typeof value === 'string' && value.startsWith(`${mount.mountPath}/`)) rewritten[name] = join(dir, value.slice(mount.mountPath.length + 1));
+    }
+  }
+  return rewritten;
+}
+
+/**
+ * The bundle as the image holds it: a copy of `/app` that nobody may write (root-owned in
+ * the image, read-only root filesystem in the pod), run as the Dockerfile's numeric USER
+ * when this process may switch users (root, as CI runs; `setpriv` from util-linux).
+ */
+export function sealBundle(image, dir) {
+  cpSync(image.appDir, dir, { recursive: true, verbatimSymlinks: true });
+  const [uid, gid] = String(image.user ?? '').split(':').map(Number);
+  const root = process.getuid?.() === 0;
+  const readOnly = (path) => {
+    for (const entry of readdirSync(path, { withFileTypes: true })) {
+      const child = join(path, entry.name);
+      if (entry.isDirectory()) readOnly(child);
+      else if (entry.isFile()) chmodSync(child, statSync(child).mode & 0o555);
+    }
+    chmodSync(path, 0o555);
+  };
+  readOnly(dir);
+  return { ...image, appDir: dir, runAs: root && uid > 0 ? { uid, gid: gid || uid } : undefined };
+}
+
+/** `argv` as the image's user: `setpriv` in front when the bundle is to run as another uid. */
+function asImageUser(image, argv) {
+  const [command, ...args] = argv;
+  const program = command === 'node' ? process.execPath : command;
+  if (!image.runAs) return [program, args];
+  return ['setpriv', [`--reuid=${image.runAs.uid}`, `--regid=${image.runAs.gid}`, '--clear-groups', '--', program, ...args]];
+}
+
 /** Runs `argv` in the image's WORKDIR with exactly `env` (plus PATH/HOME); resolves with its exit. */
 export function runInImage(image, argv, env, timeoutMs = 60_000) {
-  const [command, ...args] = argv;
-  return run(command === 'node' ? process.execPath : command, args, { cwd: image.appDir, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, timeoutMs });
+  const [command, args] = asImageUser(image, argv);
+  return run(command, args, { cwd: image.appDir, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, timeoutMs });
 }
 
 /** Starts the image's CMD; returns a handle with the log and an exit promise. */
 export function startInImage(image, env) {
-  const [command, ...args] = image.cmd;
-  const child = spawn(command === 'node' ? process.execPath : command, args, {
+  const [command, args] = asImageUser(image, image.cmd);
+  const child = spawn(command, args, {
     cwd: image.appDir,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -154,10 +223,13 @@ async function statusListJwt(baseUrl, id) {
 
 /**
  * Secrets a service's Deployment needs besides `<service>-secrets`, made as an operator
- * makes them (secret.example.yaml): the ecosystem's trust-list CA with the image's own
- * generator.
+ * makes them (secret.example.yaml): the verifier's tessera-keys, the ecosystem's
+ * trust-list CA with the image's own generator.
  */
 export const EXTRA_SECRETS = {
+  async verifier() {
+    return { 'tessera-keys': { KEY_ENCRYPTION_KEY: randomSecrets().KEY_ENCRYPTION_KEY } };
+  },
   async ecosystem({ image, dir }) {
     const result = await runInImage(image, ['node', 'dist/generate-trust-list-ca.js', dir, 'Infra Check Trust List CA'], {}, 30_000);
     assert(result.code === 0, `node dist/generate-trust-list-ca.js exited ${result.code}: ${(result.stdout + result.stderr).trim()}`);

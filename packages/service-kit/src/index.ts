@@ -1,4 +1,5 @@
 export * from './config.js';
+export * from './secret-files.js';
 export * from './errors.js';
 export * from './error-handler.js';
 export * from './logger.js';

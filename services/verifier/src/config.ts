@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { commonConfigProperties, databaseTlsConfigRule, loadConfig, natsConfigProperties, natsConfigRule, oidcConfigProperties, oidcConfigRule } from '@tessera/service-kit';
+import { commonConfigProperties, databaseTlsConfigRule, loadConfig, natsConfigProperties, natsConfigRule, oidcConfigProperties, oidcConfigRule, withSecretFiles } from '@tessera/service-kit';
 import type { WebhookTargetPolicy } from './domain/webhook-url.js';
 import { parseHostList, type StatusListNetworkPolicy } from './verification/status-list-network-policy.js';
 
@@ -19,6 +19,9 @@ export const VerifierConfigSchema = Type.Object({
    * re-sealed under KEY_ENCRYPTION_KEY, and everything sealed afterwards uses it.
    */
   KEY_ENCRYPTION_KEY_PREVIOUS: Type.Optional(Type.String({ minLength: 1 })),
+  /** Paths of files holding KEY_ENCRYPTION_KEY / KEY_ENCRYPTION_KEY_PREVIOUS (a mounted Secret), instead of the variables. */
+  KEY_ENCRYPTION_KEY_FILE: Type.Optional(Type.String({ minLength: 1 })),
+  KEY_ENCRYPTION_KEY_PREVIOUS_FILE: Type.Optional(Type.String({ minLength: 1 })),
   /** Platform request-signing CA, PEM (certificate and PKCS#8 key), inline or as files. Absent: generated at first start. */
   PLATFORM_CA_CERT_PEM: Type.Optional(Type.String({ minLength: 1 })),
   PLATFORM_CA_CERT_PEM_FILE: Type.Optional(Type.String({ minLength: 1 })),
@@ -150,8 +153,11 @@ export function previousKeyEncryptionKeysOf(config: Pick<VerifierConfig, 'KEY_EN
   return (config.KEY_ENCRYPTION_KEY_PREVIOUS ?? '').split(',').map((key) => key.trim()).filter((key) => key.length > 0);
 }
 
+/** Secrets the verifier also reads from files (`<NAME>_FILE`, see `withSecretFiles`). */
+export const SECRET_FILE_VARIABLES = ['KEY_ENCRYPTION_KEY', 'KEY_ENCRYPTION_KEY_PREVIOUS'] as const;
+
 export function loadVerifierConfig(env: Record<string, string | undefined> = process.env): VerifierConfig {
-  return loadConfig(VerifierConfigSchema, env, [
+  return loadConfig(VerifierConfigSchema, withSecretFiles(env, SECRET_FILE_VARIABLES), [
     oidcConfigRule,
     databaseTlsConfigRule,
     natsConfigRule,
