@@ -13,18 +13,7 @@ import {
   type App,
   type MessageBus,
 } from '../src/index.js';
-import { createEmptyDatabase, createTestBusNamespace, missingServer, silentLogger, testBackends } from '../src/testing/index.js';
-
-/** One series line of a scrape: `name{labels} value`, with the labels as given (each `key="value"`). */
-function sampleOf(scrape: string, name: string, labels: Record<string, string>): number | undefined {
-  for (const line of scrape.split('\n')) {
-    const match = /^([a-z_]+)\{(.*)\} (\S+)$/.exec(line);
-    if (!match || match[1] !== name) continue;
-    const present = Object.fromEntries([...match[2]!.matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1], m[2]]));
-    if (Object.entries(labels).every(([key, value]) => present[key] === value)) return Number(match[3]);
-  }
-  return undefined;
-}
+import { createEmptyDatabase, createTestBusNamespace, metricSample, missingServer, silentLogger, testBackends } from '../src/testing/index.js';
 
 function newApp(metrics?: ReturnType<typeof createServiceMetrics>): Promise<App> {
   return createApp({ name: 'kit-test', title: 'kit', description: 'kit', logger: silentLogger(), bodyLimit: 1024, readiness: {}, ...(metrics ? { metrics: metrics.http } : {}) });
@@ -68,9 +57,9 @@ describe('metrics', () => {
       expect(scrape).toMatch(/^process_cpu_user_seconds_total\{service="kit-test"\} /m);
       expect(scrape).toMatch(/^nodejs_eventloop_lag_seconds\{service="kit-test"\} /m);
       // By route template, never by path; an unknown path is one label value.
-      expect(sampleOf(scrape, 'tessera_http_requests_total', { service: 'kit-test', route: '/things/:thingId', method: 'GET', status_class: '2xx' })).toBe(1);
-      expect(sampleOf(scrape, 'tessera_http_request_duration_seconds_count', { route: '/things/:thingId', method: 'GET', status_class: '2xx' })).toBe(1);
-      expect(sampleOf(scrape, 'tessera_http_requests_total', { route: 'unmatched', method: 'GET', status_class: '4xx' })).toBe(2);
+      expect(metricSample(scrape, 'tessera_http_requests_total', { service: 'kit-test', route: '/things/:thingId', method: 'GET', status_class: '2xx' })).toBe(1);
+      expect(metricSample(scrape, 'tessera_http_request_duration_seconds_count', { route: '/things/:thingId', method: 'GET', status_class: '2xx' })).toBe(1);
+      expect(metricSample(scrape, 'tessera_http_requests_total', { route: 'unmatched', method: 'GET', status_class: '4xx' })).toBe(2);
       expect(scrape).not.toContain('abc-1');
       expect(scrape).not.toContain('/no/such/route');
       expect((await fetch(service.metricsUrl!.replace('/metrics', '/other'))).status).toBe(404);
@@ -98,10 +87,10 @@ describe('metrics', () => {
       await bus.request('kit.v1.answer', { fail: true });
       await expect(bus.request('kit.v1.nobody', {}, { timeoutMs: 300 })).rejects.toBeInstanceOf(BusUnavailableError);
       const scrape = await metrics.registry.metrics();
-      expect(sampleOf(scrape, 'tessera_nats_requests_total', { subject: 'kit.v1.answer', result: 'ok' })).toBe(1);
-      expect(sampleOf(scrape, 'tessera_nats_requests_total', { subject: 'kit.v1.answer', result: 'error' })).toBe(1);
-      expect(sampleOf(scrape, 'tessera_nats_request_duration_seconds_count', { subject: 'kit.v1.answer', result: 'ok' })).toBe(1);
-      const unanswered = sampleOf(scrape, 'tessera_nats_requests_total', { subject: 'kit.v1.nobody', result: 'no-responders' }) ?? sampleOf(scrape, 'tessera_nats_requests_total', { subject: 'kit.v1.nobody', result: 'timeout' });
+      expect(metricSample(scrape, 'tessera_nats_requests_total', { subject: 'kit.v1.answer', result: 'ok' })).toBe(1);
+      expect(metricSample(scrape, 'tessera_nats_requests_total', { subject: 'kit.v1.answer', result: 'error' })).toBe(1);
+      expect(metricSample(scrape, 'tessera_nats_request_duration_seconds_count', { subject: 'kit.v1.answer', result: 'ok' })).toBe(1);
+      const unanswered = metricSample(scrape, 'tessera_nats_requests_total', { subject: 'kit.v1.nobody', result: 'no-responders' }) ?? metricSample(scrape, 'tessera_nats_requests_total', { subject: 'kit.v1.nobody', result: 'timeout' });
       expect(unanswered).toBe(1);
     } finally {
       await bus.close();
@@ -116,8 +105,8 @@ describe('metrics', () => {
       const config = { NODE_ENV: 'test', PORT: 0, HOST: '127.0.0.1', DATABASE_URL: url, DATA_DIR: '.', MIGRATE_ON_START: true, DB_POOL_SIZE: 2, DB_CONNECT_TIMEOUT_SECONDS: 3 };
       const database = await openServiceDatabase({ service: 'kit-metrics', config, schema: {}, migrationsFolder: folder, logger: silentLogger(), metrics: metrics.database });
       try {
-        const pool = async (state: string) => sampleOf(await metrics.registry.metrics(), 'tessera_db_pool_connections', { state });
-        expect(sampleOf(await metrics.registry.metrics(), 'tessera_db_migrations_applied', { service: 'kit-test' })).toBe(1);
+        const pool = async (state: string) => metricSample(await metrics.registry.metrics(), 'tessera_db_pool_connections', { state });
+        expect(metricSample(await metrics.registry.metrics(), 'tessera_db_migrations_applied', { service: 'kit-test' })).toBe(1);
         expect(await pool('in_use')).toBe(0);
         // Drizzle's queries are lazy: Promise.all sends them.
         const running = Promise.all([

@@ -12,3 +12,4 @@ export { snapshotSchema } from './fuzz/snapshot.js';
 export { arbitraryFor, mutate } from './fuzz/schema-arbitrary.js';
 export { findUndocumentedOperations } from './openapi.js';
 export { expectEachUnavailableFast } from './dependency-outage.js';
+export * from './metrics.js';
