@@ -1,4 +1,4 @@
-import { Counter, outcomeCodeOf, type Registry } from '@tessera/service-kit';
+import { Counter, observeOutcome, type Registry } from '@tessera/service-kit';
 
 /** Where a read found the list: this replica's memory, or the database. */
 export type CacheOutcome = 'hit' | 'miss';
@@ -28,15 +28,8 @@ export function createStatusListMetrics(registry: Registry): StatusListMetrics {
       (bound.get(`${cache}${status}`) ?? reads.labels({ cache, status: String(status) })).inc();
       if (status === 304) notModified.inc();
     },
-    async countWrite(operation, write) {
-      try {
-        const result = await write();
-        writes.inc({ operation, result: 'ok' });
-        return result;
-      } catch (error) {
-        writes.inc({ operation, result: outcomeCodeOf(error) });
-        throw error;
-      }
+    countWrite(operation, write) {
+      return observeOutcome(write, (result) => writes.inc({ operation, result }));
     },
   };
 }
