@@ -43,8 +43,8 @@ export function createEcosystemMetrics(registry: Registry): EcosystemMetrics {
           resolutions.inc({ result });
           resolutionDuration.observe({ result }, seconds);
         },
-        'resolved',
+        { success: 'resolved' },
       ),
-    observeOrganisationEvent: (handle) => observeOutcome(handle, (result) => organisationEvents.inc({ result }), 'applied'),
+    observeOrganisationEvent: (handle) => observeOutcome(handle, (result) => organisationEvents.inc({ result }), { success: 'applied' }),
   };
 }

@@ -4,6 +4,7 @@ import { webhookTargetPolicyOf, type VerifierConfig } from '../config.js';
 import type { KeyEncryptionKey } from '../crypto/key-encryption.js';
 import type { VerifierDb } from '../db/types.js';
 import type { Clock } from '../domain/clock.js';
+import type { VerifierMetrics } from '../metrics/verifier-metrics.js';
 import { deliverDueWebhooks } from '../use-cases/deliver-due-webhooks.js';
 import { expireDueSessions } from '../use-cases/expire-due-sessions.js';
 import { purgePersonalData } from '../use-cases/purge-personal-data.js';
@@ -19,6 +20,8 @@ export interface BackgroundJobsDeps {
   logger: Logger;
   /** How webhooks are POSTed; the guarded sender of the config unless given. */
   sendWebhook?: WebhookSender;
+  /** Expired sessions, purged data and webhook attempts are counted here. */
+  metrics: Pick<VerifierMetrics, 'countExpiredSessions' | 'countPurge' | 'countPurgeFailure' | 'countWebhookAttempt'>;
 }
 
 /** What every replica runs beside serving requests. */
@@ -45,18 +48,25 @@ export interface BackgroundJobs {
  *   advisory lock per batch). A run with a backlog left runs again at once.
  */
 export function createBackgroundJobs(deps: BackgroundJobsDeps): BackgroundJobs {
-  const { config, db, bus, clock, logger } = deps;
+  const { config, db, bus, clock, logger, metrics } = deps;
   const sweeper = createPeriodicJob({
     name: 'session expiry sweeper',
     intervalMs: config.SESSION_EXPIRY_SWEEP_MS,
     logger,
-    run: async () => void (await expireDueSessions({ db, bus, clock })),
+    run: async () => metrics.countExpiredSessions(await expireDueSessions({ db, bus, clock })),
   });
   const purge = createPeriodicJob({
     name: 'personal data purge',
     intervalMs: config.PURGE_INTERVAL_SECONDS * 1000,
     logger,
-    run: async (signal) => (await purgePersonalData({ db, clock, logger }, { retentionDays: config.SESSION_RETENTION_DAYS, signal })).more,
+    run: async (signal) => {
+      const report = await purgePersonalData({ db, clock, logger }, { retentionDays: config.SESSION_RETENTION_DAYS, signal }).catch((error: unknown) => {
+        metrics.countPurgeFailure();
+        throw error;
+      });
+      metrics.countPurge(report);
+      return report.more;
+    },
   });
   const send =
     deps.sendWebhook ??
@@ -77,6 +87,7 @@ export function createBackgroundJobs(deps: BackgroundJobsDeps): BackgroundJobs {
           // An attempt takes at most its timeout; the rest is room to record it before another replica may take the row.
           claimMs: config.WEBHOOK_TIMEOUT_MS + 60_000,
           batchSize: config.WEBHOOK_CONCURRENCY,
+          metrics,
         },
         { signal },
       ),
