@@ -65,7 +65,7 @@ export async function openServiceDatabase<TSchema extends Record<string, unknown
           url: config.DATABASE_URL,
           poolSize: config.DB_POOL_SIZE,
           connectTimeoutSeconds: config.DB_CONNECT_TIMEOUT_SECONDS,
-          ...(options.metrics ? { pool: options.metrics.observePool(config.DB_POOL_SIZE) } : {}),
+          ...poolObserverOf(options.metrics, config.DB_POOL_SIZE),
         }
       : { dataDir: join(config.DATA_DIR, options.service) }),
   });
@@ -76,6 +76,11 @@ export async function openServiceDatabase<TSchema extends Record<string, unknown
   }
   options.metrics?.migrationsApplied.set(await countAppliedMigrations(database, options.service));
   return database;
+}
+
+function poolObserverOf(metrics: DatabaseMetrics | undefined, size: number) {
+  const pool = metrics?.observePool(size);
+  return pool ? { pool } : {};
 }
 
 /** Listens on HOST:PORT and returns the base URL a local client can use. */
@@ -137,7 +142,7 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
     opened.unshift({ name, close: () => close(resource) });
     return resource;
   };
-  const metrics = createServiceMetrics({ service: options.name, processDefaults: true });
+  const metrics = createServiceMetrics({ service: options.name, processDefaults: true, enabled: options.config.METRICS_ENABLED ?? true });
   const resources: ServiceResources = {
     open,
     metrics,
@@ -147,7 +152,9 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
   let app: App | undefined;
   try {
     app = await options.build(resources);
-    const metricsPort = options.config.METRICS_PORT ?? (options.defaultMetricsPort === undefined ? undefined : metricsPortOf(options.config, options.defaultMetricsPort));
+    const metricsPort = !metrics.enabled
+      ? undefined
+      : (options.config.METRICS_PORT ?? (options.defaultMetricsPort === undefined ? undefined : metricsPortOf(options.config, options.defaultMetricsPort)));
     const metricsServer =
       metricsPort === undefined
         ? undefined

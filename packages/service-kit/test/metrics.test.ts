@@ -75,6 +75,28 @@ describe('metrics', () => {
     await service.close();
   });
 
+  it('METRICS_ENABLED=false serves nothing and instruments nothing', async () => {
+    let registry: ReturnType<typeof createServiceMetrics>['registry'] | undefined;
+    const service = await startService({
+      name: 'kit-test',
+      config: { HOST: '127.0.0.1', PORT: 0, METRICS_PORT: 0, METRICS_ENABLED: false },
+      logger: silentLogger(),
+      build: async ({ metrics }) => {
+        registry = metrics.registry;
+        return newApp(metrics);
+      },
+    });
+    try {
+      expect(service.metricsUrl).toBeUndefined();
+      expect((await fetch(`${service.url}/health`)).status).toBe(200);
+      const scrape = await registry!.metrics();
+      expect(metricSample(scrape, 'tessera_http_requests_total', { route: '/health' })).toBeUndefined();
+      expect(scrape).not.toContain('process_cpu_user_seconds_total');
+    } finally {
+      await service.close();
+    }
+  });
+
   it('NATS requests are counted by subject and result, with their latency', async () => {
     const metrics = createServiceMetrics({ service: 'kit-test' });
     const namespace = createTestBusNamespace();

@@ -14,13 +14,16 @@ export interface PoolObserver {
 }
 
 export interface DatabaseMetrics {
-  /** Attaches a pool of `size` connections to `tessera_db_pool_connections` and returns what its wrapper reports to. */
-  observePool(size: number): PoolObserver;
+  /**
+   * Attaches a pool of `size` connections to `tessera_db_pool_connections` and returns
+   * what its wrapper reports to; undefined when metrics are off (no wrapper at all).
+   */
+  observePool(size: number): PoolObserver | undefined;
   /** Sets `tessera_db_migrations_applied`: migrations recorded in the service's migrations table. */
   migrationsApplied: Gauge;
 }
 
-export function createDatabaseMetrics(registry: Registry): DatabaseMetrics {
+export function createDatabaseMetrics(registry: Registry, enabled = true): DatabaseMetrics {
   const pool = { size: 0, inFlight: 0 };
   new Gauge({
     name: 'tessera_db_pool_connections',
@@ -36,6 +39,7 @@ export function createDatabaseMetrics(registry: Registry): DatabaseMetrics {
   });
   return {
     observePool(size) {
+      if (!enabled) return undefined;
       pool.size = size;
       return {
         started: () => void pool.inFlight++,

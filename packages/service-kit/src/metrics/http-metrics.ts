@@ -5,13 +5,16 @@ import { Counter, Histogram, type Registry } from 'prom-client';
 export const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 export interface HttpMetrics {
+  /** False: `installHttpMetrics` installs nothing (METRICS_ENABLED=false). */
+  enabled: boolean;
   requests: Counter<'route' | 'method' | 'status_class'>;
   duration: Histogram<'route' | 'method' | 'status_class'>;
 }
 
-export function createHttpMetrics(registry: Registry): HttpMetrics {
+export function createHttpMetrics(registry: Registry, enabled = true): HttpMetrics {
   const labelNames = ['route', 'method', 'status_class'] as const;
   return {
+    enabled,
     requests: new Counter({ name: 'tessera_http_requests_total', help: 'HTTP requests answered, by route template, method and status class.', labelNames, registers: [registry] }),
     duration: new Histogram({
       name: 'tessera_http_request_duration_seconds',
@@ -36,6 +39,7 @@ const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 
  * costs one map lookup and two observations.
  */
 export function installHttpMetrics(app: FastifyInstance, metrics: HttpMetrics): void {
+  if (!metrics.enabled) return;
   const children = new Map<string, { count: () => void; observe: (seconds: number) => void }>();
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? UNMATCHED_ROUTE;

@@ -6,12 +6,19 @@ import { Type } from 'typebox';
  * (`metricsPortOf`); `0` is an ephemeral port.
  */
 export const metricsConfigProperties = {
+  /**
+   * false: no metrics listener, no process collectors, no HTTP, NATS or pool
+   * instrumentation (the domain counters still count, unserved). For measuring what
+   * metrics cost (bench/) and for a deployment that scrapes nothing.
+   */
+  METRICS_ENABLED: Type.Boolean({ default: true }),
   METRICS_PORT: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })),
   METRICS_HOST: Type.String({ default: '0.0.0.0' }),
 };
 
 export interface MetricsConfig {
   NODE_ENV?: string;
+  METRICS_ENABLED?: boolean;
   METRICS_PORT?: number;
   METRICS_HOST?: string;
 }

@@ -10,12 +10,15 @@ import { LATENCY_BUCKETS } from './http-metrics.js';
 export type NatsRequestResult = 'ok' | 'error' | BusUnavailableError['reason'];
 
 export interface NatsMetrics {
+  /** False: `instrumentBus` answers the bus as it is (METRICS_ENABLED=false). */
+  enabled: boolean;
   requests: Counter<'subject' | 'result'>;
   duration: Histogram<'subject' | 'result'>;
 }
 
-export function createNatsMetrics(registry: Registry): NatsMetrics {
+export function createNatsMetrics(registry: Registry, enabled = true): NatsMetrics {
   return {
+    enabled,
     requests: new Counter({ name: 'tessera_nats_requests_total', help: 'NATS requests this service sent, by subject and result.', labelNames: ['subject', 'result'], registers: [registry] }),
     duration: new Histogram({
       name: 'tessera_nats_request_duration_seconds',
@@ -37,6 +40,7 @@ function resultOf(reply: unknown): NatsRequestResult {
  * but `request` is passed through untouched.
  */
 export function instrumentBus(bus: MessageBus, metrics: NatsMetrics): MessageBus {
+  if (!metrics.enabled) return bus;
   const record = (subject: string, result: NatsRequestResult, started: bigint) => {
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     metrics.requests.inc({ subject, result });

@@ -11,6 +11,8 @@ import { createNatsMetrics, type NatsMetrics } from './nats-metrics.js';
  */
 export interface ServiceMetrics {
   service: string;
+  /** False under METRICS_ENABLED=false: nothing is served and the kit instruments nothing. */
+  enabled: boolean;
   registry: Registry;
   http: HttpMetrics;
   nats: NatsMetrics;
@@ -25,17 +27,21 @@ export interface CreateServiceMetricsOptions {
    * since each collection installs its own observers.
    */
   processDefaults?: boolean;
+  /** Default true; false leaves HTTP, NATS and the pool uninstrumented (`METRICS_ENABLED`). */
+  enabled?: boolean;
 }
 
 export function createServiceMetrics(options: CreateServiceMetricsOptions): ServiceMetrics {
   const registry = new Registry();
   registry.setDefaultLabels({ service: options.service });
-  if (options.processDefaults) collectDefaultMetrics({ register: registry });
+  const enabled = options.enabled ?? true;
+  if (enabled && options.processDefaults) collectDefaultMetrics({ register: registry });
   return {
     service: options.service,
+    enabled,
     registry,
-    http: createHttpMetrics(registry),
-    nats: createNatsMetrics(registry),
-    database: createDatabaseMetrics(registry),
+    http: createHttpMetrics(registry, enabled),
+    nats: createNatsMetrics(registry, enabled),
+    database: createDatabaseMetrics(registry, enabled),
   };
 }
