@@ -46,6 +46,8 @@ export async function startVerifierBench({ orgId = 'org-bench', otherOrgs = [], 
   try {
     service = await startChildServer(serverScript, {
       PORT: String(port),
+      // An ephemeral metrics port: several benchmark verifiers may run on one host.
+      METRICS_PORT: process.env.METRICS_PORT ?? '0',
       PUBLIC_BASE_URL: `http://localhost:${port}`,
       DATABASE_URL: databaseUrl,
       DATA_DIR: dir,
