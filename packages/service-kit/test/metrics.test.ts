@@ -1,6 +1,4 @@
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
@@ -14,20 +12,13 @@ import {
   type MessageBus,
 } from '../src/index.js';
 import { createEmptyDatabase, createTestBusNamespace, metricSample, missingServer, silentLogger, testBackends } from '../src/testing/index.js';
+import { createMigrationsFolder } from './fixtures/migrations-folder.js';
 
 function newApp(metrics?: ReturnType<typeof createServiceMetrics>): Promise<App> {
   return createApp({ name: 'kit-test', title: 'kit', description: 'kit', logger: silentLogger(), bodyLimit: 1024, readiness: {}, ...(metrics ? { metrics: metrics.http } : {}) });
 }
 
-/** A one-migration drizzle folder. */
-function migrationsFolder(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'kit-metrics-migrations-'));
-  mkdirSync(join(dir, 'meta'));
-  writeFileSync(join(dir, '0000_init.sql'), 'CREATE TABLE "metrics_things" ("id" integer PRIMARY KEY);');
-  writeFileSync(join(dir, 'meta', '_journal.json'), JSON.stringify({ version: '7', dialect: 'postgresql', entries: [{ idx: 0, version: '7', when: 1700000000000, tag: '0000_init', breakpoints: true }] }));
-  return dir;
-}
-const folder = migrationsFolder();
+const folder = createMigrationsFolder(['CREATE TABLE "metrics_things" ("id" integer PRIMARY KEY);']);
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 describe('metrics', () => {
