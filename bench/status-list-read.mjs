@@ -23,7 +23,7 @@
 // `node lib/profile-summary.mjs --from <s>`, the offset printed for each store).
 import { createHash, generateKeyPairSync, randomBytes, randomUUID, sign } from 'node:crypto';
 import { createServer } from 'node:net';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,6 +32,7 @@ import postgres from 'postgres';
 import { startChildServer } from './lib/child-server.mjs';
 import { createBenchDatabase, startBenchPostgres } from './lib/infra.mjs';
 import { runLoad } from './lib/load.mjs';
+import { cpuMicros } from './lib/process-cpu.mjs';
 import { writeResult } from './lib/results.mjs';
 
 const duration = Number(process.env.BENCH_DURATION ?? 10);
@@ -85,16 +86,6 @@ function signToken(sub) {
   const lst = deflateSync(randomBytes(1024), { level: 9 }).toString('base64url');
   const input = `${b64({ alg: 'ES256', typ: 'statuslist+jwt' })}.${b64({ sub, iat: Math.floor(Date.now() / 1000), ttl: 300, status_list: { bits: 1, lst } })}`;
   return `${input}.${sign('sha256', Buffer.from(input), { key: privateKey, dsaEncoding: 'ieee-p1363' }).toString('base64url')}`;
-}
-
-/** CPU time (user + system) a process has used, in microseconds; undefined off Linux. */
-function cpuMicros(pid) {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100;
-  } catch {
-    return undefined;
-  }
 }
 
 /** Measures one side for one slice: requests, p99 and the server's CPU time. */
