@@ -10,6 +10,11 @@
 // service, ...), so a burst of other work on the machine falls on both sides alike;
 // each ratio is the service's requests over the baseline's in the same slices.
 //
+// Metrics (issue 16 item 5): the same service with METRICS_ENABLED=false runs beside it
+// on the same database, and GET 200 is measured on both in alternating slices while
+// /metrics of the metrics-on side is scraped every second (Prometheus scrapes every
+// 15-30 s); the ratio is metrics-on over metrics-off (target >= 0.95: at most 5 % overhead).
+//
 // Env: BENCH_DURATION (seconds per side per measurement, default 10), BENCH_SLICE
 // (seconds per slice, default 2), BENCH_CONNECTIONS (default 50), BENCH_LISTS (default
 // 1000), BENCH_STORES (`postgres,pglite`, the default, or one of them),
@@ -17,7 +22,8 @@
 // otherwise), BENCH_PROFILE_DIR (CPU profiles of both servers: read them with
 // `node lib/profile-summary.mjs --from <s>`, the offset printed for each store).
 import { createHash, generateKeyPairSync, randomBytes, randomUUID, sign } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,6 +32,7 @@ import postgres from 'postgres';
 import { startChildServer } from './lib/child-server.mjs';
 import { createBenchDatabase, startBenchPostgres } from './lib/infra.mjs';
 import { runLoad } from './lib/load.mjs';
+import { cpuMicros } from './lib/process-cpu.mjs';
 import { writeResult } from './lib/results.mjs';
 
 const duration = Number(process.env.BENCH_DURATION ?? 10);
@@ -36,6 +43,41 @@ const stores = (process.env.BENCH_STORES ?? 'postgres,pglite').split(',').map((s
 const here = fileURLToPath(new URL('.', import.meta.url));
 const apiKey = randomBytes(24).toString('base64url');
 const TARGET = 0.7;
+/** Metrics on over metrics off: at most 5 % fewer requests. */
+const METRICS_TARGET = 0.95;
+
+/** A port nothing listens on now, for the metrics-on side's METRICS_PORT. */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+    server.once('error', reject);
+  });
+}
+
+/** Scrapes `url` every second until stopped, as Prometheus would (more often); fails the run on a bad scrape. */
+function startScraping(url) {
+  let scrapes = 0;
+  let failure;
+  const timer = setInterval(() => {
+    fetch(url).then(
+      async (response) => {
+        if (response.status !== 200 || !(await response.text()).includes('tessera_status_list_reads_total')) failure ??= new Error(`scrape answered ${response.status}`);
+        scrapes++;
+      },
+      (error) => (failure ??= error),
+    );
+  }, 1000);
+  return {
+    stop() {
+      clearInterval(timer);
+      if (failure) throw failure;
+      return scrapes;
+    },
+  };
+}
 
 const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
 const b64 = (value) => Buffer.from(JSON.stringify(value)).toString('base64url');
@@ -44,16 +86,6 @@ function signToken(sub) {
   const lst = deflateSync(randomBytes(1024), { level: 9 }).toString('base64url');
   const input = `${b64({ alg: 'ES256', typ: 'statuslist+jwt' })}.${b64({ sub, iat: Math.floor(Date.now() / 1000), ttl: 300, status_list: { bits: 1, lst } })}`;
   return `${input}.${sign('sha256', Buffer.from(input), { key: privateKey, dsaEncoding: 'ieee-p1363' }).toString('base64url')}`;
-}
-
-/** CPU time (user + system) a process has used, in microseconds; undefined off Linux. */
-function cpuMicros(pid) {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100;
-  } catch {
-    return undefined;
-  }
 }
 
 /** Measures one side for one slice: requests, p99 and the server's CPU time. */
@@ -106,14 +138,16 @@ async function benchStore(store) {
     throw new Error(`BENCH_STORES: unknown store ${store} (postgres or pglite)`);
   }
   const startedAt = Date.now();
-  const service = await startChildServer(join(here, 'servers/status-list-server.mjs'), {
+  const metricsPort = await freePort();
+  const serviceEnv = {
     NODE_ENV: 'production',
     API_KEY: apiKey,
     DATA_DIR: dataDir,
     // Production logging on a hot read path: warn and above, no per-request access lines.
     LOG_LEVEL: 'warn',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-  });
+  };
+  const service = await startChildServer(join(here, 'servers/status-list-server.mjs'), { ...serviceEnv, METRICS_ENABLED: 'true', METRICS_PORT: String(metricsPort) });
   try {
     const lists = [];
     for (let i = 0; i < listCount; i++) {
@@ -144,7 +178,17 @@ async function benchStore(store) {
         get: await compare(service, baseline, getService, getBaseline, 200),
         revalidate: await compare(service, baseline, revalidateService, revalidateBaseline, 304),
       };
-      return { store, bodyBytes, measuredFrom, results };
+      // PGlite is one process's database: the metrics-off twin needs a server to share.
+      if (!databaseUrl) return { store, bodyBytes, measuredFrom, results };
+      const withoutMetrics = await startChildServer(join(here, 'servers/status-list-server.mjs'), { ...serviceEnv, METRICS_ENABLED: 'false' });
+      try {
+        await runLoad({ url: withoutMetrics.url, connections, durationSeconds: 2, pickRequest: getService, expectStatus: 200 });
+        const scraping = startScraping(`http://127.0.0.1:${metricsPort}/metrics`);
+        const metrics = await compare(service, withoutMetrics, getService, getService, 200);
+        return { store, bodyBytes, measuredFrom, results, metrics: { ...metrics, scrapes: scraping.stop() } };
+      } finally {
+        await withoutMetrics.stop();
+      }
     } finally {
       await baseline.stop();
     }
@@ -166,7 +210,7 @@ const cpu = (side) => (side.cpuMicrosPerRequest === undefined ? '     n/a' : `${
 const rows = [];
 let serviceErrors = 0;
 for (const store of stores) {
-  const { bodyBytes, measuredFrom, results } = await benchStore(store);
+  const { bodyBytes, measuredFrom, results, metrics } = await benchStore(store);
   const name = STORE_NAMES[store];
   console.log(`\nstatus-list-read on ${name}: ${listCount} lists, ${bodyBytes}-byte tokens, ${connections} connections, ${duration} s per side in ${sliceSeconds} s slices`);
   if (process.env.BENCH_PROFILE_DIR) console.log(`  (load from ${measuredFrom.toFixed(0)} s after the service started: profile-summary --from ${measuredFrom.toFixed(0)})`);
@@ -176,11 +220,19 @@ for (const store of stores) {
     serviceErrors += r.service.errors;
   }
   console.log(`ratio on ${name}: GET 200 = ${results.get.ratio.toFixed(2)}, 304 = ${results.revalidate.ratio.toFixed(2)} (target >= ${TARGET.toFixed(2)} each)`);
+  if (metrics) {
+    console.log(`  metrics on vs off, GET 200: ${fmt(metrics.service.requestsPerSecond).trim()} vs ${fmt(metrics.baseline.requestsPerSecond).trim()} req/s, p99 ${metrics.service.p99Ms} vs ${metrics.baseline.p99Ms} ms, server CPU ${cpu(metrics.service).trim()} vs ${cpu(metrics.baseline).trim()}/request, ${metrics.scrapes} scrapes`);
+    console.log(`metrics ratio on ${name}: ${metrics.ratio.toFixed(3)} = ${((1 - metrics.ratio) * 100).toFixed(1)} % overhead (target ratio >= ${METRICS_TARGET.toFixed(2)})`);
+    serviceErrors += metrics.service.errors + metrics.baseline.errors;
+  }
   const cpuNote = (r) => (r.service.cpuMicrosPerRequest === undefined ? '' : `, server CPU ${r.service.cpuMicrosPerRequest.toFixed(0)} vs ${r.baseline.cpuMicrosPerRequest.toFixed(0)} µs/request`);
   rows.push(
     { metric: `GET 200 req/s, ${name}, ${listCount} lists (p99 ${results.get.service.p99Ms} ms${cpuNote(results.get)})`, value: fmt(results.get.service.requestsPerSecond).trim(), baseline: `${fmt(results.get.baseline.requestsPerSecond).trim()} (bare Fastify)`, ratio: results.get.ratio, target: `>= ${TARGET.toFixed(2)}`, pass: results.get.ratio >= TARGET },
     { metric: `If-None-Match 304 req/s, ${name} (p99 ${results.revalidate.service.p99Ms} ms${cpuNote(results.revalidate)})`, value: fmt(results.revalidate.service.requestsPerSecond).trim(), baseline: `${fmt(results.revalidate.baseline.requestsPerSecond).trim()} (bare Fastify)`, ratio: results.revalidate.ratio, target: `>= ${TARGET.toFixed(2)}`, pass: results.revalidate.ratio >= TARGET },
   );
+  if (metrics) {
+    rows.push({ metric: `GET 200 req/s with metrics on (scraped every second), ${name} (p99 ${metrics.service.p99Ms} ms${cpuNote(metrics)})`, value: fmt(metrics.service.requestsPerSecond).trim(), baseline: `${fmt(metrics.baseline.requestsPerSecond).trim()} (METRICS_ENABLED=false)`, ratio: metrics.ratio, target: `>= ${METRICS_TARGET.toFixed(2)}`, pass: metrics.ratio >= METRICS_TARGET });
+  }
 }
 console.log('');
 writeResult('status-list-read', rows);

@@ -15,7 +15,12 @@
 //  (d) whole verifications per second: create → the wallet fetches the request object → it
 //      answers (direct_post) → the relying party reads the result (management API), all over
 //      HTTP with BENCH_CONNECTIONS in flight (target >= 700/s; the ratio to ES256 verify/s ÷ 2
-//      is for reference).
+//      is for reference);
+//  (m) what metrics cost (issue 16 item 5): the whole verifications of (d) on this verifier
+//      (metrics on, /metrics scraped every second) and on a twin process with
+//      METRICS_ENABLED=false (same database, keys and identity provider), in alternating
+//      slices of BENCH_SLICE seconds (default 2) for BENCH_DURATION seconds each; the ratio is
+//      on over off (target >= 0.95: at most 5 % overhead).
 // (b) and (c) answer sessions created and fetched before the clock starts, with presentations
 // built beforehand, one credential and holder key per session; (d) builds each answer inside
 // the loop from a pool of issued credentials, signing only the KB-JWT. Every answer is checked
@@ -24,7 +29,7 @@
 // ResponseVerified in the database), failures are counted and any failure exits 1. The wallet
 // does not verify the request object's signature: that cost is the wallet's, not the verifier's.
 //
-// Env: BENCH_PHASES (comma list, default a,b,c,d), BENCH_SESSIONS (measured sessions of a, b
+// Env: BENCH_PHASES (comma list, default a,b,c,d,m), BENCH_SESSIONS (measured sessions of a, b
 // and c, default 2000), BENCH_WARMUP_SESSIONS (300), BENCH_CONNECTIONS (32), BENCH_DURATION
 // (seconds of d, default 10), BENCH_BASELINE_SECONDS (seconds of each in-process loop, 5),
 // BENCH_DATABASE_URL, BENCH_NATS_URL, BENCH_PROFILE_DIR (CPU profiles of the verifier: the
@@ -34,6 +39,7 @@ import postgres from 'postgres';
 import { measureEs256Sign, measureEs256Verify } from './lib/crypto-baselines.mjs';
 import { runFlows } from './lib/flow-load.mjs';
 import { measureAsyncLoop } from './lib/measure-loop.mjs';
+import { cpuMicros } from './lib/process-cpu.mjs';
 import { createDevice, issueMdl, mdlQuery, presentMdl } from './lib/mdoc-issuer.mjs';
 import { startProfileWindow } from './lib/profile-window.mjs';
 import { writeResult } from './lib/results.mjs';
@@ -41,7 +47,7 @@ import { createLibraryVerifier } from './lib/sd-jwt-library-verify.mjs';
 import { createHolder, createIssuer, issuePid, PID_VCT, presentPid } from './lib/sd-jwt-issuer.mjs';
 import { pidQuery, startVerifierBench } from './lib/verifier-setup.mjs';
 
-const ALL_PHASES = ['a', 'b', 'c', 'd'];
+const ALL_PHASES = ['a', 'b', 'c', 'd', 'm'];
 const phases = (process.env.BENCH_PHASES ?? ALL_PHASES.join(',')).split(',').map((phase) => phase.trim()).filter(Boolean);
 if (phases.length === 0 || phases.some((phase) => !ALL_PHASES.includes(phase))) {
   console.error(`BENCH_PHASES must list some of ${ALL_PHASES.join(',')}; got ${JSON.stringify(process.env.BENCH_PHASES)}`);
@@ -197,6 +203,81 @@ async function answerPrepared(phase, warmupAnswers, measuredAnswers, preparedSes
   return { run, ok, verified };
 }
 
+/** Answers for (d) and (m): issued credentials reused across sessions, each answer signing only its KB-JWT. */
+function answerFromPool() {
+  const wallet = Array.from({ length: Math.max(1000, connections) }, () => {
+    const holder = createHolder();
+    return { holder, issued: issuePid(issuer, holder) };
+  });
+  let used = 0;
+  const answer = ({ request }) => {
+    const { holder, issued } = wallet[used++ % wallet.length];
+    const presentation = presentPid(issued, holder, { nonce: request.nonce, aud: request.client_id });
+    return { path: new URL(request.response_uri).pathname, body: formBody({ pid: [presentation] }, request.state) };
+  };
+  return answer;
+}
+
+/** Scrapes `url` every second until stopped, as Prometheus would (more often); a bad scrape is a problem of the run. */
+function startScraping(url) {
+  let scrapes = 0;
+  const timer = setInterval(() => {
+    fetch(url).then(
+      async (response) => {
+        if (response.status !== 200 || !(await response.text()).includes('tessera_verifier_presentations_total')) problems.push(`(m): a scrape of ${url} answered ${response.status}`);
+        scrapes++;
+      },
+      (error) => problems.push(`(m): a scrape of ${url} failed: ${error.message}`),
+    );
+  }, 1000);
+  return () => {
+    clearInterval(timer);
+    return scrapes;
+  };
+}
+
+/** (m): whole verifications with metrics on (this verifier, scraped) and off (a twin), in alternating slices. */
+async function measureMetricsCost(steps) {
+  const sliceSeconds = Math.min(durationSeconds, Number(process.env.BENCH_SLICE ?? 2));
+  const twin = await bench.startTwin({ METRICS_ENABLED: 'false' });
+  try {
+    settle('m warm-up (metrics off)', await runFlows({ url: twin.url, connections, steps, flows: warmup }), warmup);
+    const sides = { on: { completed: 0, seconds: 0, cpu: 0 }, off: { completed: 0, seconds: 0, cpu: 0 } };
+    const pids = { on: bench.child.pid, off: twin.child.pid };
+    const stopScraping = startScraping(bench.metricsUrl);
+    const slices = Math.max(1, Math.round(durationSeconds / sliceSeconds));
+    for (let i = 0; i < slices; i++) {
+      for (const side of i % 2 === 0 ? ['on', 'off'] : ['off', 'on']) {
+        const cpuBefore = cpuMicros(pids[side]);
+        const run = await runFlows({ url: side === 'on' ? bench.url : twin.url, connections, steps, durationSeconds: sliceSeconds });
+        settle(`m (metrics ${side})`, run);
+        sides[side].completed += run.perSecond * run.seconds;
+        sides[side].seconds += run.seconds;
+        sides[side].cpu += (cpuMicros(pids[side]) ?? Number.NaN) - (cpuBefore ?? Number.NaN);
+      }
+    }
+    const scrapes = stopScraping();
+    const on = sides.on.completed / sides.on.seconds;
+    const off = sides.off.completed / sides.off.seconds;
+    const ratio = on / off;
+    // Server CPU per verification: less disturbed by other work on the machine than the rates.
+    const cpuOn = sides.on.cpu / sides.on.completed;
+    const cpuOff = sides.off.cpu / sides.off.completed;
+    console.log(`  (m) metrics on vs off            ${on.toFixed(0).padStart(7)} vs ${off.toFixed(0)} verifications/s, ratio ${ratio.toFixed(3)} = ${((1 - ratio) * 100).toFixed(1)} % overhead (${scrapes} scrapes)`);
+    if (Number.isFinite(cpuOn)) console.log(`      verifier CPU per verification: ${cpuOn.toFixed(0)} µs on vs ${cpuOff.toFixed(0)} µs off (${((cpuOn / cpuOff - 1) * 100).toFixed(1)} %)`);
+    return {
+      metric: `(m) whole verifications/s with metrics on (scraped every second) over metrics off (METRICS_ENABLED=false twin), alternating ${sliceSeconds} s slices, ${durationSeconds} s each${Number.isFinite(cpuOn) ? ` (verifier CPU ${cpuOn.toFixed(0)} vs ${cpuOff.toFixed(0)} µs/verification)` : ''}`,
+      value: on.toFixed(0),
+      baseline: `${off.toFixed(0)} (metrics off)`,
+      ratio,
+      target: '>= 0.95',
+      pass: ratio >= 0.95,
+    };
+  } finally {
+    await twin.stop();
+  }
+}
+
 try {
   if ((await bench.call('POST', '/verifier', { verifierId: VERIFIER_ID })).status !== 201) throw new Error('verifier not created');
   // The organisation's trust anchor: the issuer's CA; its leaf signs both the SD-JWT VCs and the mdocs.
@@ -280,32 +361,24 @@ try {
     });
   }
 
-  // ---- (d) whole verifications: create → fetch → direct_post → read the result ----------------------
-  if (phases.includes('d')) {
-    // Issued credentials are reused across sessions; each answer signs only its KB-JWT.
-    const wallet = Array.from({ length: Math.max(1000, connections) }, () => {
-      const holder = createHolder();
-      return { holder, issued: issuePid(issuer, holder) };
-    });
-    let used = 0;
-    const answer = ({ request }) => {
-      const { holder, issued } = wallet[used++ % wallet.length];
-      const presentation = presentPid(issued, holder, { nonce: request.nonce, aud: request.client_id });
-      return { path: new URL(request.response_uri).pathname, body: formBody({ pid: [presentation] }, request.state) };
-    };
-    const steps = [createStep(pidQuery(PID_VCT)), fetchStep, respondStep(answer), readResultStep];
+  // ---- (d) whole verifications: create → fetch → direct_post → read the result; (m) their metrics cost --
+  if (phases.includes('d') || phases.includes('m')) {
+    const steps = [createStep(pidQuery(PID_VCT)), fetchStep, respondStep(answerFromPool()), readResultStep];
     settle('d warm-up', await runFlows({ url: bench.url, connections, steps, flows: warmup }), warmup);
-    const run = await profiled('d', () => runFlows({ url: bench.url, connections, steps, durationSeconds }));
-    const ok = settle('d', run);
-    console.log(`  (d) whole verifications         ${run.perSecond.toFixed(0).padStart(7)} verifications/s  (${describe(run)})`);
-    rows.push({
-      metric: `(d) whole verifications/s (create → fetch request object → direct_post → read result) over HTTP, ${connections} in flight, ${durationSeconds} s`,
-      value: run.perSecond.toFixed(0),
-      baseline: `${verifyBound.toFixed(0)} (node:crypto ES256 verify/s ÷ 2), for reference`,
-      ratio: run.perSecond / verifyBound,
-      target: '>= 700/s',
-      pass: ok && run.perSecond >= 700,
-    });
+    if (phases.includes('d')) {
+      const run = await profiled('d', () => runFlows({ url: bench.url, connections, steps, durationSeconds }));
+      const ok = settle('d', run);
+      console.log(`  (d) whole verifications         ${run.perSecond.toFixed(0).padStart(7)} verifications/s  (${describe(run)})`);
+      rows.push({
+        metric: `(d) whole verifications/s (create → fetch request object → direct_post → read result) over HTTP, ${connections} in flight, ${durationSeconds} s`,
+        value: run.perSecond.toFixed(0),
+        baseline: `${verifyBound.toFixed(0)} (node:crypto ES256 verify/s ÷ 2), for reference`,
+        ratio: run.perSecond / verifyBound,
+        target: '>= 700/s',
+        pass: ok && run.perSecond >= 700,
+      });
+    }
+    if (phases.includes('m')) rows.push(await measureMetricsCost(steps));
   }
 } finally {
   await sql.end();

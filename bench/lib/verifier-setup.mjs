@@ -32,7 +32,7 @@ export function freePort() {
  * Starts PostgreSQL (or uses BENCH_DATABASE_URL's server), a fresh database and the
  * verifier child. `env` adds or overrides variables (e.g. DB_POOL_SIZE). The token is
  * an admin of `orgId` and of `otherOrgs`.
- * Returns { url, child, pg, databaseUrl, orgId, call, token, managementPath, stop }.
+ * Returns { url, child, metricsUrl, startTwin, pg, databaseUrl, orgId, call, token, managementPath, stop }.
  */
 export async function startVerifierBench({ orgId = 'org-bench', otherOrgs = [], env = {} } = {}) {
   const pg = await startBenchPostgres();
@@ -42,26 +42,30 @@ export async function startVerifierBench({ orgId = 'org-bench', otherOrgs = [], 
   const jwksFile = join(dir, 'jwks.json');
   writeFileSync(jwksFile, JSON.stringify({ keys: [{ ...(await exportJWK(publicKey)), kid: 'bench', alg: 'ES256', use: 'sig' }] }));
   const port = await freePort();
+  const metricsPort = await freePort();
+  // One environment for the verifier and any twin of it (same database, keys and identity provider).
+  const childEnv = {
+    // A metrics port of its own: several benchmark verifiers may run on one host, and the bench may scrape it.
+    METRICS_PORT: process.env.METRICS_PORT ?? String(metricsPort),
+    DATABASE_URL: databaseUrl,
+    DATA_DIR: dir,
+    KEY_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    OIDC_ISSUER,
+    OIDC_AUDIENCE,
+    OIDC_JWKS_FILE: jwksFile,
+    WALLET_RATE_LIMIT_MAX: '1000000',
+    // Benchmarks hit the same sessions many times: the per-session limits would answer 429.
+    SESSION_REQUEST_FETCH_LIMIT: '1000000',
+    SESSION_RESPONSE_LIMIT: '1000000',
+    LOG_LEVEL: 'warn',
+    // The benchmark's own loopback NATS is plain and anonymous: local only.
+    ...(process.env.BENCH_NATS_URL ? { NATS_URL: process.env.BENCH_NATS_URL, NATS_ALLOW_INSECURE: 'true' } : {}),
+    ...env,
+  };
+  const startOn = (listenPort, extra = {}) => startChildServer(serverScript, { ...childEnv, PORT: String(listenPort), PUBLIC_BASE_URL: `http://localhost:${listenPort}`, ...extra }, { ipc: Boolean(process.env.BENCH_PROFILE_DIR) });
   let service;
   try {
-    service = await startChildServer(serverScript, {
-      PORT: String(port),
-      PUBLIC_BASE_URL: `http://localhost:${port}`,
-      DATABASE_URL: databaseUrl,
-      DATA_DIR: dir,
-      KEY_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-      OIDC_ISSUER,
-      OIDC_AUDIENCE,
-      OIDC_JWKS_FILE: jwksFile,
-      WALLET_RATE_LIMIT_MAX: '1000000',
-      // Benchmarks hit the same sessions many times: the per-session limits would answer 429.
-      SESSION_REQUEST_FETCH_LIMIT: '1000000',
-      SESSION_RESPONSE_LIMIT: '1000000',
-      LOG_LEVEL: 'warn',
-      // The benchmark's own loopback NATS is plain and anonymous: local only.
-      ...(process.env.BENCH_NATS_URL ? { NATS_URL: process.env.BENCH_NATS_URL, NATS_ALLOW_INSECURE: 'true' } : {}),
-      ...env,
-    }, { ipc: Boolean(process.env.BENCH_PROFILE_DIR) });
+    service = await startOn(port);
   } catch (error) {
     await pg.destroy();
     rmSync(dir, { recursive: true, force: true });
@@ -89,6 +93,12 @@ export async function startVerifierBench({ orgId = 'org-bench', otherOrgs = [], 
   return {
     url: service.url,
     child: service.child,
+    /** The verifier's `/metrics` (on its METRICS_PORT). */
+    metricsUrl: `http://127.0.0.1:${childEnv.METRICS_PORT}/metrics`,
+    /** Another verifier process on the same database, keys and identity provider, with `env` over the first one's (e.g. METRICS_ENABLED=false). */
+    async startTwin(extra = {}) {
+      return startOn(await freePort(), { METRICS_PORT: '0', ...extra });
+    },
     pg,
     databaseUrl,
     orgId,

@@ -8,6 +8,8 @@ Object.assign(process.env, {
   PORT: '0',
   HOST: '127.0.0.1',
   MIGRATE_ON_START: 'true',
+  // An ephemeral metrics port unless the benchmark names one (it scrapes it).
+  METRICS_PORT: process.env.METRICS_PORT ?? '0',
   CACHE_MAX_ENTRIES: process.env.CACHE_MAX_ENTRIES ?? '200000',
 });
 // Imported after the environment is set, as main.js reads it when it starts.

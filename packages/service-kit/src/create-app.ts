@@ -12,6 +12,7 @@ import { quietLogLevel, registerHealthRoutes, type ReadinessCheck } from './heal
 import { parseTrustProxy } from './config.js';
 import { installEventStreams } from './event-stream.js';
 import type { Logger } from './logger.js';
+import { installHttpMetrics, type HttpMetrics } from './metrics/http-metrics.js';
 
 export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
 
@@ -34,6 +35,8 @@ export interface CreateAppOptions {
   securitySchemes?: Record<string, unknown>;
   /** TRUST_PROXY: which proxies' X-Forwarded-For gives the client address. */
   trustProxy?: string;
+  /** Where every answered request is counted and timed (`ServiceMetrics.http`). */
+  metrics?: HttpMetrics;
 }
 
 /** Request ids we accept from callers: short and safe to log. Others are replaced. */
@@ -59,6 +62,7 @@ export async function createApp(options: CreateAppOptions): Promise<App> {
       plugins: [addFormats.default as never],
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
+  if (options.metrics) installHttpMetrics(app, options.metrics);
 
   // APIs answer JSON; the docs page sets its own CSP (swagger-ui staticCSP).
   const securityHeaders = computeSecurityHeaders({ contentSecurityPolicy: { directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } } });

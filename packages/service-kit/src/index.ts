@@ -33,3 +33,4 @@ export * from './route-schema.js';
 export * from './ids.js';
 export * from './pem.js';
 export { ifNoneMatchHits } from './http-caching.js';
+export * from './metrics/index.js';

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { shouldMigrateOnStart } from './config.js';
 import { openDatabase, type Database } from './db/database.js';
-import { migrateDatabase } from './db/migrate.js';
+import { countAppliedMigrations, migrateDatabase } from './db/migrate.js';
 import { waitForCurrentSchema } from './wait-for-schema.js';
 import type { App } from './create-app.js';
 import type { Logger } from './logger.js';
@@ -9,6 +9,10 @@ import { createCloser } from './shutdown.js';
 import { connectBusFromConfig } from './bus/connect-bus.js';
 import type { InProcessHub } from './bus/in-process-bus.js';
 import type { MessageBus } from './bus/message-bus.js';
+import type { DatabaseMetrics } from './metrics/database-metrics.js';
+import { metricsPortOf, type MetricsConfig } from './metrics/metrics-config.js';
+import { startMetricsServer } from './metrics/metrics-server.js';
+import { createServiceMetrics, type ServiceMetrics } from './metrics/service-metrics.js';
 
 /** The NATS variables `connectBusFromConfig` reads. */
 type NatsConfig = Parameters<typeof connectBusFromConfig>[0];
@@ -19,6 +23,8 @@ export interface RunningService {
   app: App;
   /** Base URL a local client can use. */
   url: string;
+  /** Where its metrics are served (`GET /metrics` on METRICS_HOST:METRICS_PORT), when they are. */
+  metricsUrl?: string;
   /** Stops taking requests, finishes in-flight ones and closes the service's connections. */
   close(): Promise<void>;
 }
@@ -44,6 +50,8 @@ export interface OpenServiceDatabaseOptions<TSchema extends Record<string, unkno
   logger: Logger;
   /** While the schema is behind, how often it is read again (`waitForCurrentSchema`). */
   schemaRecheckMs?: number;
+  /** Where the pool and the migrations applied are reported (the service's metrics). */
+  metrics?: DatabaseMetrics;
 }
 
 /**
@@ -57,7 +65,13 @@ export async function openServiceDatabase<TSchema extends Record<string, unknown
   const database = await openDatabase({
     schema: options.schema,
     ...(config.DATABASE_URL
-      ? { url: config.DATABASE_URL, caFile: config.DATABASE_CA_FILE, poolSize: config.DB_POOL_SIZE, connectTimeoutSeconds: config.DB_CONNECT_TIMEOUT_SECONDS }
+      ? {
+          url: config.DATABASE_URL,
+          caFile: config.DATABASE_CA_FILE,
+          poolSize: config.DB_POOL_SIZE,
+          connectTimeoutSeconds: config.DB_CONNECT_TIMEOUT_SECONDS,
+          ...poolObserverOf(options.metrics, config.DB_POOL_SIZE),
+        }
       : { dataDir: join(config.DATA_DIR, options.service) }),
   });
   options.logger.info({ database: database.kind }, `database: ${database.kind === 'pglite' ? `embedded PGlite in ${join(config.DATA_DIR, options.service)}` : 'PostgreSQL server'}`);
@@ -72,7 +86,13 @@ export async function openServiceDatabase<TSchema extends Record<string, unknown
     await database.close().catch(() => {});
     throw error;
   }
+  options.metrics?.migrationsApplied.set(await countAppliedMigrations(database, options.service));
   return database;
+}
+
+function poolObserverOf(metrics: DatabaseMetrics | undefined, size: number) {
+  const pool = metrics?.observePool(size);
+  return pool ? { pool } : {};
 }
 
 /** Listens on HOST:PORT and returns the base URL a local client can use. */
@@ -109,11 +129,15 @@ export interface ServiceResources {
    * at once when a later step of the start fails, so a failed start leaves nothing open.
    */
   open<T>(name: string, opener: () => Promise<T>, close: (resource: T) => Promise<void>): Promise<T>;
+  /** The service's metrics (its own registry), served on METRICS_PORT once the app is built; `buildApp` records into them. */
+  metrics: ServiceMetrics;
 }
 
 export interface StartServiceOptions {
   name: string;
-  config: Pick<CommonConfig, 'HOST' | 'PORT'>;
+  config: Pick<CommonConfig, 'HOST' | 'PORT'> & MetricsConfig;
+  /** The service's metrics port when METRICS_PORT is unset (`metricsPortOf`); without either, no metrics listener. */
+  defaultMetricsPort?: number;
   logger: Logger;
   /** Opens what the service needs through `resources` and builds its app (`buildApp`). */
   build: (resources: ServiceResources) => Promise<App>;
@@ -130,16 +154,31 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
     opened.unshift({ name, close: () => close(resource) });
     return resource;
   };
+  const metrics = createServiceMetrics({ service: options.name, processDefaults: true, enabled: options.config.METRICS_ENABLED ?? true });
   const resources: ServiceResources = {
     open,
-    openDatabase: (databaseOptions) => open('database', () => openServiceDatabase(databaseOptions), (database) => database.close()),
+    metrics,
+    openDatabase: (databaseOptions) => open('database', () => openServiceDatabase({ metrics: metrics.database, ...databaseOptions }), (database) => database.close()),
     connectBus: (config, busOptions) => open('bus', () => connectBusFromConfig(config, busOptions), (bus) => bus.close()),
   };
   let app: App | undefined;
   try {
     app = await options.build(resources);
+    const metricsPort = !metrics.enabled
+      ? undefined
+      : (options.config.METRICS_PORT ?? (options.defaultMetricsPort === undefined ? undefined : metricsPortOf(options.config, options.defaultMetricsPort)));
+    const metricsServer =
+      metricsPort === undefined
+        ? undefined
+        : await open('metrics listener', () => startMetricsServer({ registry: metrics.registry, host: options.config.METRICS_HOST ?? '0.0.0.0', port: metricsPort }), (server) => server.close());
     const url = await listen(app, options.config);
-    return { name: options.name, app, url, close: createCloser({ app, logger: options.logger, resources: opened }) };
+    return {
+      name: options.name,
+      app,
+      url,
+      ...(metricsServer ? { metricsUrl: metricsServer.url } : {}),
+      close: createCloser({ app, logger: options.logger, resources: opened }),
+    };
   } catch (error) {
     await app?.close().catch(() => {});
     for (const resource of opened) await resource.close().catch(() => {});

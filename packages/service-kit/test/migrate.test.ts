@@ -1,23 +1,14 @@
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import postgres from 'postgres';
 import { afterAll, describe, expect, it } from 'vitest';
 import { migrateDatabase, migratePostgresUrl, openDatabase } from '../src/index.js';
 import { missingServer, testBackends } from '../src/testing/index.js';
+import { createMigrationsFolder } from './fixtures/migrations-folder.js';
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 
-/** A one-migration drizzle folder whose migration is slow, to widen the race window. */
-function migrationsFolder(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'kit-migrations-'));
-  mkdirSync(join(dir, 'meta'));
-  writeFileSync(join(dir, '0000_init.sql'), 'CREATE SCHEMA "kit";\n--> statement-breakpoint\nSELECT pg_sleep(0.3);\n--> statement-breakpoint\nCREATE TABLE "kit"."things" ("id" integer PRIMARY KEY);');
-  writeFileSync(join(dir, 'meta', '_journal.json'), JSON.stringify({ version: '7', dialect: 'postgresql', entries: [{ idx: 0, version: '7', when: 1700000000000, tag: '0000_init', breakpoints: true }] }));
-  return dir;
-}
-
-const folder = migrationsFolder();
+// One migration, slow on purpose, to widen the race window.
+const folder = createMigrationsFolder(['CREATE SCHEMA "kit";', 'SELECT pg_sleep(0.3);', 'CREATE TABLE "kit"."things" ("id" integer PRIMARY KEY);']);
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 describe('migrations', () => {

@@ -1,4 +1,4 @@
-import { createApp, createAuthHook, type App, type Database, type Logger, type MessageBus, type TokenVerifier } from '@tessera/service-kit';
+import { createApp, createAuthHook, createServiceMetrics, instrumentBus, type App, type Database, type Logger, type MessageBus, type ServiceMetrics, type TokenVerifier } from '@tessera/service-kit';
 import type { CertificateAuthority } from '@tessera/service-kit/x509';
 import { serveIntentResolve } from './bus/intent-resolve-responder.js';
 import { followOrganisationEvents } from './bus/organisation-subscriber.js';
@@ -8,6 +8,7 @@ import { SignedTrustListCache } from './cache/signed-trust-lists.js';
 import { publicBaseUrlOf, type EcosystemConfig } from './config.js';
 import { createTrustListSigner } from './crypto/trust-list-signer.js';
 import type { EcosystemDbSchema } from './db/schema.js';
+import { createEcosystemMetrics } from './metrics/ecosystem-metrics.js';
 import { registerStatusRoute } from './routes/ecosystem-status.js';
 import { registerEcosystemRoutes } from './routes/ecosystems.js';
 import { createFeatureGate } from './routes/feature-gate.js';
@@ -36,6 +37,8 @@ export interface EcosystemAppDeps {
   trustListCa: CertificateAuthority;
   /** The time for signed lists and `nextUpdate`; tests move it. Default: the system clock. */
   clock?: () => Date;
+  /** The service's metrics (`startService` serves them on METRICS_PORT); a registry of the app's own unless given. */
+  metrics?: ServiceMetrics;
 }
 
 /**
@@ -45,7 +48,11 @@ export interface EcosystemAppDeps {
  * stop when the app closes. No I/O happens here beyond what `deps` do.
  */
 export async function buildApp(deps: EcosystemAppDeps): Promise<App> {
-  const { config, bus, logger, resolutions } = deps;
+  const { config, logger, resolutions } = deps;
+  const metrics = deps.metrics ?? createServiceMetrics({ service: 'ecosystem' });
+  // Requests this service sends are counted and timed by subject and result.
+  const bus = instrumentBus(deps.bus, metrics.nats);
+  const ecosystemMetrics = createEcosystemMetrics(metrics.registry);
   const db = deps.database.db;
   const enabled = config.ECOSYSTEM_ENABLED;
   const clock = deps.clock ?? (() => new Date());
@@ -71,6 +78,7 @@ export async function buildApp(deps: EcosystemAppDeps): Promise<App> {
     informational: { nats: () => bus.ping() },
     ...(config.PUBLIC_BASE_URL ? { publicBaseUrl: config.PUBLIC_BASE_URL } : {}),
     securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+    metrics: metrics.http,
   });
   await app.register(async (v1: App) => {
     // Authentication first: a request without a valid token is 401 before anything else.
@@ -106,9 +114,9 @@ export async function buildApp(deps: EcosystemAppDeps): Promise<App> {
   await app.ready();
   // The bus adapters start once the app is built, so a failed build leaves nothing answering.
   stopBusAdapters.push(
-    serveIntentResolve({ bus, logger, db, enabled, resolutions }),
+    serveIntentResolve({ bus, logger, db, enabled, resolutions, metrics: ecosystemMetrics }),
     serveTrustListGet({ bus, logger, db, enabled, clock, validitySeconds }),
-    followOrganisationEvents({ bus, logger, db }),
+    followOrganisationEvents({ bus, logger, db, metrics: ecosystemMetrics }),
   );
   return app;
 }

@@ -1,11 +1,14 @@
 import { Type, type Static } from 'typebox';
-import { commonConfigProperties, databaseTlsConfigRule, loadConfig, natsConfigProperties, natsConfigRule, oidcConfigProperties, oidcConfigRule } from '@tessera/service-kit';
+import { commonConfigProperties, databaseTlsConfigRule, loadConfig, metricsConfigProperties, natsConfigProperties, natsConfigRule, oidcConfigProperties, oidcConfigRule } from '@tessera/service-kit';
 
 export const SERVICE_NAME = 'ecosystem';
 export const DEFAULT_PORT = 3002;
+/** METRICS_PORT when unset (README, Operating Tessera: Metrics). */
+export const DEFAULT_METRICS_PORT = 9102;
 
 export const EcosystemConfigSchema = Type.Object({
   ...commonConfigProperties(DEFAULT_PORT),
+  ...metricsConfigProperties,
   ...oidcConfigProperties,
   /** Feature switch: when false every ecosystem, intent and invitation route answers 403 ECOSYSTEM_DISABLED. */
   ECOSYSTEM_ENABLED: Type.Boolean({ default: true }),

@@ -10,7 +10,7 @@ import {
 } from '@tessera/service-kit';
 import { buildApp } from './app.js';
 import { openResolutionCache } from './cache/change-notifications.js';
-import { loadEcosystemConfig, SERVICE_NAME, type EcosystemConfig } from './config.js';
+import { DEFAULT_METRICS_PORT, loadEcosystemConfig, SERVICE_NAME, type EcosystemConfig } from './config.js';
 import { MIGRATIONS_FOLDER } from './db/migrations-folder.js';
 import { openTrustListCa } from './crypto/trust-list-ca.js';
 import { schema } from './db/schema.js';
@@ -40,12 +40,13 @@ export async function startEcosystem(
   return startService({
     name: SERVICE_NAME,
     config,
+    defaultMetricsPort: DEFAULT_METRICS_PORT,
     logger,
-    build: async ({ open, openDatabase, connectBus }) => {
+    build: async ({ open, openDatabase, connectBus, metrics }) => {
       const database = await openDatabase({ service: SERVICE_NAME, config, schema, migrationsFolder: MIGRATIONS_FOLDER, logger });
       const bus = await connectBus(config, { name: SERVICE_NAME, logger, ...(options.hub ? { hub: options.hub } : {}) });
       const cache = await open('change notifications', () => openResolutionCache<IntentResolution>({ database, ttlMs: config.RESOLVE_CACHE_TTL_MS }), (c) => c.close());
-      return buildApp({ config, database, bus, verifyToken, logger, resolutions: cache.resolutions, trustListCa });
+      return buildApp({ config, database, bus, verifyToken, logger, resolutions: cache.resolutions, trustListCa, metrics });
     },
   });
 }

@@ -1,9 +1,10 @@
-import { createApp, type App, type Database, type Logger } from '@tessera/service-kit';
+import { createApp, createServiceMetrics, type App, type Database, type Logger, type ServiceMetrics } from '@tessera/service-kit';
 import { startCacheSync } from './cache/cache-sync.js';
 import { StatusListCache } from './cache/status-list-cache.js';
 import type { StatusListConfig } from './config.js';
 import type { StatusListDbSchema } from './db/schema.js';
 import { listChangesSince } from './db/status-lists.js';
+import { createStatusListMetrics } from './metrics/status-list-metrics.js';
 import { registerStatusListRoutes } from './routes/status-lists.js';
 
 export interface StatusListAppDeps {
@@ -12,11 +13,14 @@ export interface StatusListAppDeps {
   apiKey: string;
   database: Database<StatusListDbSchema>;
   logger: Logger;
+  /** The service's metrics (`startService` serves them on METRICS_PORT); a registry of the app's own unless given. */
+  metrics?: ServiceMetrics;
 }
 
 /** Builds the status list service's app. No I/O happens here beyond what `deps` do. */
 export async function buildApp(deps: StatusListAppDeps): Promise<App> {
   const { config, database, logger } = deps;
+  const metrics = deps.metrics ?? createServiceMetrics({ service: 'status-list' });
   const app = await createApp({
     name: 'status-list',
     title: 'Tessera status list service',
@@ -28,6 +32,7 @@ export async function buildApp(deps: StatusListAppDeps): Promise<App> {
     readiness: { database: () => database.ping() },
     ...(config.PUBLIC_BASE_URL ? { publicBaseUrl: config.PUBLIC_BASE_URL } : {}),
     securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' } },
+    metrics: metrics.http,
   });
   const cache = new StatusListCache({ ttlMs: config.CACHE_TTL_MS, maxEntries: config.CACHE_MAX_ENTRIES });
   await registerStatusListRoutes(app, {
@@ -35,6 +40,7 @@ export async function buildApp(deps: StatusListAppDeps): Promise<App> {
     publicBaseUrl: config.PUBLIC_BASE_URL,
     defaultMaxAgeSeconds: config.DEFAULT_MAX_AGE_SECONDS,
     useCases: { db: database.db, cache, maxListBytes: config.MAX_LIST_BYTES },
+    metrics: createStatusListMetrics(metrics.registry),
   });
   if (config.CACHE_TTL_MS > 0) {
     // Poll four times per staleness bound, so one failed poll does not yet expire the cache.

@@ -1,11 +1,14 @@
 import { Type, type Static } from 'typebox';
-import { commonConfigProperties, databaseTlsConfigRule, loadConfig } from '@tessera/service-kit';
+import { commonConfigProperties, databaseTlsConfigRule, loadConfig, metricsConfigProperties } from '@tessera/service-kit';
 
 export const SERVICE_NAME = 'status-list';
 export const DEFAULT_PORT = 3003;
+/** METRICS_PORT when unset (README, Operating Tessera: Metrics). */
+export const DEFAULT_METRICS_PORT = 9103;
 
 export const StatusListConfigSchema = Type.Object({
   ...commonConfigProperties(DEFAULT_PORT),
+  ...metricsConfigProperties,
   /** Secret for writes (`x-api-key`); required outside development. */
   API_KEY: Type.Optional(Type.String({ minLength: 16 })),
   /** Used in `Location` headers and the OpenAPI document only. */

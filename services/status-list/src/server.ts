@@ -7,7 +7,7 @@ import {
   startService,
 } from '@tessera/service-kit';
 import { buildApp } from './app.js';
-import { loadStatusListConfig, SERVICE_NAME, type StatusListConfig } from './config.js';
+import { DEFAULT_METRICS_PORT, loadStatusListConfig, SERVICE_NAME, type StatusListConfig } from './config.js';
 import { schema } from './db/schema.js';
 import { MIGRATIONS_FOLDER } from './db/migrations-folder.js';
 
@@ -26,10 +26,11 @@ export async function startStatusList(config: StatusListConfig, logger: Logger =
   const service = await startService({
     name: SERVICE_NAME,
     config,
+    defaultMetricsPort: DEFAULT_METRICS_PORT,
     logger,
-    build: async ({ openDatabase }) => {
+    build: async ({ openDatabase, metrics }) => {
       const database = await openDatabase({ service: SERVICE_NAME, config, schema, migrationsFolder: MIGRATIONS_FOLDER, logger });
-      return buildApp({ config, apiKey, database, logger });
+      return buildApp({ config, apiKey, database, logger, metrics });
     },
   });
   return { ...service, ...(devApiKey ? { devApiKey } : {}) };

@@ -1,5 +1,5 @@
 import rateLimit from '@fastify/rate-limit';
-import { createApp, type App, type Database, type Logger, type MessageBus, type TokenVerifier } from '@tessera/service-kit';
+import { createApp, createServiceMetrics, instrumentBus, type App, type Database, type Logger, type MessageBus, type ServiceMetrics, type TokenVerifier } from '@tessera/service-kit';
 import { subscribeSessionUpdates } from './bus/session-updated-subscriber.js';
 import { serveVerificationTemplateGet } from './bus/verification-template-responder.js';
 import { publicBaseUrlOf, statusListNetworkPolicyOf, webhookTargetPolicyOf, type VerifierConfig } from './config.js';
@@ -23,6 +23,7 @@ import { registerVerifierRoutes } from './routes/verifiers.js';
 import { registerWalletRoutes } from './routes/wallet.js';
 import { registerWebhookRoutes } from './routes/webhooks.js';
 import { createBackgroundJobs } from './jobs/background-jobs.js';
+import { createVerifierMetrics } from './metrics/verifier-metrics.js';
 import type { WebhookSender } from './webhooks/create-webhook-sender.js';
 import { createDataKeyRing } from './use-cases/steps/data-key-ring.js';
 import { createSigningMaterialLoader } from './use-cases/steps/load-signing-material.js';
@@ -55,6 +56,8 @@ export interface VerifierAppDeps {
   sendWebhook?: WebhookSender;
   /** Called with the replica's session event hub once built (tests look into it). */
   onSessionEvents?: (hub: SessionEventHub) => void;
+  /** The service's metrics (`startService` serves them on METRICS_PORT); a registry of the app's own unless given. */
+  metrics?: ServiceMetrics;
 }
 
 /**
@@ -65,7 +68,11 @@ export interface VerifierAppDeps {
  * stops when it closes.
  */
 export async function buildApp(deps: VerifierAppDeps): Promise<App> {
-  const { config, bus, logger, keyEncryptionKey } = deps;
+  const { config, logger, keyEncryptionKey } = deps;
+  const serviceMetrics = deps.metrics ?? createServiceMetrics({ service: 'verifier' });
+  // Requests this service sends (trust lists, intent resolutions) are counted and timed by subject and result.
+  const bus = instrumentBus(deps.bus, serviceMetrics.nats);
+  const metrics = createVerifierMetrics(serviceMetrics.registry);
   const db = deps.database.db;
   const clock: Clock = deps.now ?? (() => new Date());
   const baseUrl = publicBaseUrlOf(config);
@@ -75,7 +82,7 @@ export async function buildApp(deps: VerifierAppDeps): Promise<App> {
   // One per app (one per replica): trust and chains derived once, keyed by their content.
   const verificationCache = deps.verificationCache ?? createVerificationCache();
   // One per app: the ecosystem trust lists this replica follows (trust-lists/trust-list-snapshots.ts).
-  const trustLists = new TrustListSnapshots({ bus, clock, logger, cache: verificationCache, timeoutMs: config.ECOSYSTEM_TIMEOUT_MS, refreshMs: config.TRUST_LIST_REFRESH_MS });
+  const trustLists = new TrustListSnapshots({ bus, clock, logger, cache: verificationCache, timeoutMs: config.ECOSYSTEM_TIMEOUT_MS, refreshMs: config.TRUST_LIST_REFRESH_MS, metrics });
   deps.onTrustLists?.(trustLists);
   // One per app: the sessions this replica's event streams follow, fed by one NATS subscription.
   const sessionEvents = new SessionEventHub({ db, bus, clock, logger, maxStreamsPerOrg: config.SSE_MAX_STREAMS_PER_ORG, resyncMs: config.SSE_HEARTBEAT_MS });
@@ -85,6 +92,7 @@ export async function buildApp(deps: VerifierAppDeps): Promise<App> {
     loadTrustStore: createTrustStoreLoader({ db, trustedIssuers: (deps.trustedIssuers ?? []).map((entry) => (typeof entry === 'string' ? { certificatePem: entry } : entry)) }),
     // One per app, so its token cache is shared by all verifications.
     statusLists: createStatusListChecker({
+      metrics,
       ...(deps.statusListFetch ? { fetch: deps.statusListFetch } : {}),
       timeoutMs: config.STATUS_LIST_TIMEOUT_MS,
       maxBodyBytes: config.STATUS_LIST_MAX_BYTES,
@@ -104,9 +112,9 @@ export async function buildApp(deps: VerifierAppDeps): Promise<App> {
   const presentationData = { ttlSeconds: config.PRESENTATION_DATA_TTL_SECONDS, readGraceSeconds: config.PRESENTATION_READ_GRACE_SECONDS };
   // One per app: organisations' data keys, unwrapped once per replica (presentation data at rest).
   const dataKeys = createDataKeyRing({ db, keyEncryptionKey, clock });
-  const answerDeps = { db, bus, clock, keyEncryptionKey, dataKeys, logger, sessionLimits, presentationData, ...verificationDeps };
+  const answerDeps = { db, bus, clock, keyEncryptionKey, dataKeys, logger, sessionLimits, presentationData, metrics, ...verificationDeps };
   // The expiry sweeper and the webhook worker (jobs/background-jobs.ts), started once the app is ready.
-  const jobs = createBackgroundJobs({ config, db, bus, clock, keyEncryptionKey, logger, ...(deps.sendWebhook ? { sendWebhook: deps.sendWebhook } : {}) });
+  const jobs = createBackgroundJobs({ config, db, bus, clock, keyEncryptionKey, logger, metrics, ...(deps.sendWebhook ? { sendWebhook: deps.sendWebhook } : {}) });
 
   const app = await createApp({
     name: 'verifier',
@@ -120,6 +128,7 @@ export async function buildApp(deps: VerifierAppDeps): Promise<App> {
     informational: { nats: () => bus.ping() },
     publicBaseUrl: baseUrl,
     securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+    metrics: serviceMetrics.http,
   });
   // Per-address counts live in PostgreSQL, so the limit holds across replicas (not per pod).
   await app.register(rateLimit, { global: false, store: createPostgresRateLimitStore(db) as never, errorResponseBuilder: rateLimitError as never });
@@ -140,6 +149,7 @@ export async function buildApp(deps: VerifierAppDeps): Promise<App> {
           sessionTtlSeconds: config.SESSION_TTL_SECONDS,
           ecosystemTimeoutMs: config.ECOSYSTEM_TIMEOUT_MS,
           trustLists,
+          metrics,
         }),
       (api) => registerPresentationSessionRoutes(api, { db, bus, clock }),
       (api) =>
@@ -158,7 +168,7 @@ export async function buildApp(deps: VerifierAppDeps): Promise<App> {
     ],
   });
   await registerPlatformCaRoute(app, { certificatePem: deps.platformCa.certificatePem, rateLimit: walletRateLimit });
-  await registerWalletRoutes(app, { requests: { db, bus, clock, loadSigningMaterial, logger, sessionLimits }, responses: answerDeps, rateLimit: walletRateLimit });
+  await registerWalletRoutes(app, { requests: { db, bus, clock, loadSigningMaterial, logger, sessionLimits, metrics }, responses: answerDeps, rateLimit: walletRateLimit });
   let stopResponder = () => {};
   let stopTrustLists = () => {};
   let stopSessionUpdates = () => {};

@@ -1,13 +1,16 @@
 import { Type, type Static } from 'typebox';
-import { commonConfigProperties, databaseTlsConfigRule, loadConfig, natsConfigProperties, natsConfigRule, oidcConfigProperties, oidcConfigRule, withSecretFiles } from '@tessera/service-kit';
+import { commonConfigProperties, databaseTlsConfigRule, loadConfig, metricsConfigProperties, natsConfigProperties, natsConfigRule, oidcConfigProperties, oidcConfigRule, withSecretFiles } from '@tessera/service-kit';
 import type { WebhookTargetPolicy } from './domain/webhook-url.js';
 import { parseHostList, type StatusListNetworkPolicy } from './verification/status-list-network-policy.js';
 
 export const SERVICE_NAME = 'verifier';
 export const DEFAULT_PORT = 3001;
+/** METRICS_PORT when unset (README, Operating Tessera: Metrics). */
+export const DEFAULT_METRICS_PORT = 9101;
 
 export const VerifierConfigSchema = Type.Object({
   ...commonConfigProperties(DEFAULT_PORT),
+  ...metricsConfigProperties,
   ...oidcConfigProperties,
   /** Base URL wallets reach this service at; its host is the SAN dNSName of request-signing leaves. Required outside development. */
   PUBLIC_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://[^/?#]+/?$' })),

@@ -10,7 +10,7 @@ import {
   startService,
 } from '@tessera/service-kit';
 import { buildApp } from './app.js';
-import { loadVerifierConfig, previousKeyEncryptionKeysOf, publicBaseUrlOf, SERVICE_NAME, type VerifierConfig } from './config.js';
+import { DEFAULT_METRICS_PORT, loadVerifierConfig, previousKeyEncryptionKeysOf, publicBaseUrlOf, SERVICE_NAME, type VerifierConfig } from './config.js';
 import { generateKeyEncryptionKey, KeyEncryptionKey } from './crypto/key-encryption.js';
 import { MIGRATIONS_FOLDER } from './db/migrations-folder.js';
 import { schema } from './db/schema.js';
@@ -35,15 +35,16 @@ export async function startVerifier(config: VerifierConfig, logger: Logger = cre
   return startService({
     name: SERVICE_NAME,
     config,
+    defaultMetricsPort: DEFAULT_METRICS_PORT,
     logger,
-    build: async ({ openDatabase, connectBus }) => {
+    build: async ({ openDatabase, connectBus, metrics }) => {
       const database = await openDatabase({ service: SERVICE_NAME, config, schema, migrationsFolder: MIGRATIONS_FOLDER, logger });
       const platformCa = await openKeyStore({ db: database.db, keyEncryptionKey }, { config, now: new Date() });
       // Leaves after their CA: a re-issued or replaced CA means its leaves are re-issued too.
       await reissuePlatformLeaves({ db: database.db, logger }, { ca: platformCa, host: new URL(publicBaseUrlOf(config)).hostname, now: new Date() });
       const bus = await connectBus(config, { name: SERVICE_NAME, logger, ...(options.hub ? { hub: options.hub } : {}) });
       const verifyToken = createTokenVerifier(await resolveOidcSettings(config));
-      return buildApp({ config, database, bus, verifyToken, logger, keyEncryptionKey, platformCa, trustedIssuers });
+      return buildApp({ config, database, bus, verifyToken, logger, keyEncryptionKey, platformCa, trustedIssuers, metrics });
     },
   });
 }

@@ -6,6 +6,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import postgres from 'postgres';
 import { PGlite } from '@electric-sql/pglite';
 import { postgresSslOptions } from './postgres-tls.js';
+import type { PoolObserver } from '../metrics/database-metrics.js';
 
 /** A Drizzle database over either driver; queries take this or a transaction. */
 export type Db<TSchema extends Record<string, unknown> = Record<string, never>> = PgDatabase<PgQueryResultHKT, TSchema>;
@@ -43,6 +44,8 @@ export interface OpenDatabaseOptions<TSchema extends Record<string, unknown>> {
   connectTimeoutSeconds?: number;
   /** Per-statement timeout, so a stuck query fails instead of holding a request. */
   statementTimeoutMs?: number;
+  /** Told when a query or transaction takes and gives back a pool connection (metrics). */
+  pool?: PoolObserver;
 }
 
 /** Opens a Drizzle database: postgres-js when `url` is given, PGlite otherwise. */
@@ -59,7 +62,7 @@ export async function openDatabase<TSchema extends Record<string, unknown>>(
       onnotice: () => {},
       connection: { statement_timeout: options.statementTimeoutMs ?? 15000, application_name: 'tessera' },
     });
-    const db = drizzlePostgres(client, { schema: options.schema }) as unknown as Db<TSchema>;
+    const db = drizzlePostgres(options.pool ? observePool(client, options.pool) : client, { schema: options.schema }) as unknown as Db<TSchema>;
     return {
       db,
       kind: 'postgres',
@@ -90,4 +93,37 @@ export async function openDatabase<TSchema extends Record<string, unknown>>(
     },
     close: () => client.close(),
   };
+}
+
+/**
+ * The client Drizzle runs on, with what it has in flight reported to `observer`:
+ * postgres.js keeps its pool to itself, so the queries Drizzle sends (`unsafe`) and the
+ * transactions it opens (`begin`, which hold a connection throughout) are counted here.
+ */
+function observePool(client: postgres.Sql, observer: PoolObserver): postgres.Sql {
+  return new Proxy(client, {
+    get(target, property, receiver) {
+      if (property === 'unsafe') {
+        return (...args: Parameters<postgres.Sql['unsafe']>) => {
+          const query = target.unsafe(...args);
+          observer.started();
+          // `then` sends the query (Drizzle awaits it anyway); `.values()` may still be
+          // chained after this, as postgres.js sends on the next tick.
+          query.then(observer.finished, observer.finished);
+          return query;
+        };
+      }
+      if (property === 'begin') {
+        return async (...args: unknown[]) => {
+          observer.started();
+          try {
+            return await (target.begin as (...a: unknown[]) => Promise<unknown>)(...args);
+          } finally {
+            observer.finished();
+          }
+        };
+      }
+      return Reflect.get(target, property, receiver);
+    },
+  });
 }

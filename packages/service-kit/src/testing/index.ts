@@ -14,3 +14,4 @@ export { findUndocumentedOperations } from './openapi.js';
 export { expectEachUnavailableFast } from './dependency-outage.js';
 export { migrationsFolderUpTo } from './migrations.js';
 export { writeTestTlsFiles, type TestTlsFiles } from './tls-files.js';
+export * from './metrics.js';

@@ -1,10 +1,12 @@
 import { organisationUpsertedEvent, QueueGroup } from '@tessera/contracts';
 import { subscribeEvents, type Logger, type MessageBus } from '@tessera/service-kit';
+import type { EcosystemMetrics } from '../metrics/ecosystem-metrics.js';
 import { applyOrganisationUpsert, type ApplyOrganisationUpsertDeps } from '../use-cases/apply-organisation-upsert.js';
 
 export interface OrganisationSubscriberDeps extends ApplyOrganisationUpsertDeps {
   bus: MessageBus;
   logger: Logger;
+  metrics: Pick<EcosystemMetrics, 'observeOrganisationEvent'>;
 }
 
 /**
@@ -17,7 +19,7 @@ export function followOrganisationEvents(deps: OrganisationSubscriberDeps): () =
     logger: deps.logger,
     queue: QueueGroup.ECOSYSTEM,
     handler: async (event, context) => {
-      await applyOrganisationUpsert(deps, event);
+      await deps.metrics.observeOrganisationEvent(() => applyOrganisationUpsert(deps, event));
       deps.logger.debug({ requestId: context.requestId, orgId: event.id }, 'organisation directory updated');
     },
   });

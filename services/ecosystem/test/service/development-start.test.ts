@@ -24,7 +24,7 @@ const test = base.extend('started', { scope: 'file' }, async ({}, { onCleanup })
     await service?.close();
     rmSync(dataDir, { recursive: true, force: true });
   });
-  const config = loadEcosystemConfig({ NODE_ENV: 'development', DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' });
+  const config = loadEcosystemConfig({ NODE_ENV: 'development', DATA_DIR: dataDir, PORT: '0', METRICS_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' });
   service = await startEcosystem(config, silentLogger(), { hub });
   return { service, dataDir, hub };
 });

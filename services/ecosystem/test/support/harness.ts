@@ -1,4 +1,4 @@
-import { InProcessBus, migrateDatabase, openDatabase, type App, type Database, type Logger, type MessageBus } from '@tessera/service-kit';
+import { InProcessBus, migrateDatabase, openDatabase, type App, type Database, type Logger, type MessageBus, type ServiceMetrics } from '@tessera/service-kit';
 import {
   appCaller,
   createTestDatabase,
@@ -46,6 +46,8 @@ export interface HarnessOptions {
   clock?: () => Date;
   /** Further environment for the app's config (e.g. TRUST_LIST_VALIDITY_SECONDS). */
   env?: Record<string, string>;
+  /** The app's metrics, when the test scrapes them; a registry of the app's own otherwise. */
+  metrics?: ServiceMetrics;
 }
 
 export async function createHarness(options: HarnessOptions = {}): Promise<Harness> {
@@ -72,6 +74,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     resolutions: cache.resolutions,
     trustListCa,
     ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.metrics ? { metrics: options.metrics } : {}),
   });
   return {
     app,

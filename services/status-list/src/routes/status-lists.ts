@@ -5,6 +5,7 @@ import { CreateStatusListBodySchema, ErrorCode, STATUS_LIST_MEDIA_TYPE, StatusLi
 import { AppError, routeSchema, type App } from '@tessera/service-kit';
 import type { CachedStatusList } from '../cache/status-list-cache.js';
 import { ifNoneMatchHits } from '../domain/http-caching.js';
+import type { CacheOutcome, StatusListMetrics } from '../metrics/status-list-metrics.js';
 import { presentStatusListRecord, statusListLocation } from '../presenters/status-list.js';
 import { StatusListRepresentations } from '../presenters/status-list-representation.js';
 import { createStatusList, type CreateStatusListDeps } from '../use-cases/create-status-list.js';
@@ -24,6 +25,8 @@ export interface StatusListRouteDeps {
   defaultMaxAgeSeconds: number;
   /** What the operations use, wired once by `buildApp`. */
   useCases: CreateStatusListDeps & UpdateStatusListDeps & ReadStatusListDeps;
+  /** Reads by cache outcome and status, writes by result. */
+  metrics: StatusListMetrics;
 }
 
 const TAGS = ['status lists'];
@@ -53,7 +56,7 @@ export async function registerStatusListRoutes(app: App, deps: StatusListRouteDe
 
 /** POST and PATCH: authenticated writes of issuer-signed lists. */
 async function registerWriteRoutes(app: App, deps: StatusListRouteDeps): Promise<void> {
-  const { useCases } = deps;
+  const { useCases, metrics } = deps;
   // Compressed request bodies (Content-Encoding) are accepted, and JSON answers above
   // the threshold compressed. Reads keep their encodings with the cached list instead,
   // so the plugin's per-request hooks stay in this scope, off the read path.
@@ -70,7 +73,7 @@ async function registerWriteRoutes(app: App, deps: StatusListRouteDeps): Promise
       ),
     },
     async (request, reply) => {
-      const row = await createStatusList(useCases, { id: request.body.id, jwt: request.body.jwt });
+      const row = await metrics.countWrite('create', () => createStatusList(useCases, { id: request.body.id, jwt: request.body.jwt }));
       return reply.code(201).header('location', statusListLocation(deps.publicBaseUrl, row.id)).send(presentStatusListRecord(row));
     },
   );
@@ -88,7 +91,7 @@ async function registerWriteRoutes(app: App, deps: StatusListRouteDeps): Promise
       },
     },
     async (request) => {
-      const row = await updateStatusList(useCases, { id: parseListId(request.params.list_id), jwt: request.body.jwt });
+      const row = await metrics.countWrite('update', () => updateStatusList(useCases, { id: parseListId(request.params.list_id), jwt: request.body.jwt }));
       return presentStatusListRecord(row);
     },
   );
@@ -96,7 +99,9 @@ async function registerWriteRoutes(app: App, deps: StatusListRouteDeps): Promise
 
 /** GET (public, cached in memory and by HTTP caches) and its CORS preflight. */
 function registerReadRoutes(app: App, deps: StatusListRouteDeps): void {
-  const { useCases } = deps;
+  const { useCases, metrics } = deps;
+  // Reads that looked a list up, by where it was found; counted with their status once answered.
+  const lookups = new WeakMap<FastifyRequest, CacheOutcome>();
   // A successful read logs nothing at the production level: no child logger unless a line is logged.
   app.setChildLoggerFactory(createLazyRequestLogger);
   const representations = new StatusListRepresentations({ defaultMaxAgeSeconds: deps.defaultMaxAgeSeconds, compressionThreshold: COMPRESSION_THRESHOLD_BYTES });
@@ -146,14 +151,25 @@ function registerReadRoutes(app: App, deps: StatusListRouteDeps): void {
           },
         },
       ),
+      onResponse: (request, reply, done) => {
+        const cache = lookups.get(request);
+        if (cache) metrics.recordRead(cache, reply.statusCode);
+        done();
+      },
     },
     // Not an async function: a list this replica holds is answered without a promise
     // (the cache and the use case answer synchronously on a hit); a miss returns one.
     (request, reply) => {
       // Errors answered by this route carry them too, so a browser can read them.
       void reply.headers(CORS_HEADERS);
-      const list = readStatusList(useCases, { id: parseListId(request.params.list_id), time: request.query.time });
-      if (list instanceof Promise) return list.then((found) => sendList(request, reply, found));
+      const id = parseListId(request.params.list_id);
+      // readStatusList answers (or throws) synchronously exactly on a cache hit; `time` looks nothing up.
+      if (request.query.time === undefined) lookups.set(request, 'hit');
+      const list = readStatusList(useCases, { id, time: request.query.time });
+      if (list instanceof Promise) {
+        lookups.set(request, 'miss');
+        return list.then((found) => sendList(request, reply, found));
+      }
       return sendList(request, reply, list);
     },
   );

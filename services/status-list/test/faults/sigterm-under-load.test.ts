@@ -16,7 +16,7 @@ describe.skipIf(missingServer('postgres', 'SIGTERM under load'))('SIGTERM under 
   test('finishes in-flight requests, exits 0 within the grace period, and loses no acknowledged write', async ({ testDb }) => {
     const port = await freePort();
     const child = spawn(process.execPath, [MAIN], {
-      env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', API_KEY, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: testDb.url!, LOG_LEVEL: 'warn', SHUTDOWN_GRACE_MS: '5000' },
+      env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', API_KEY, PORT: String(port), HOST: '127.0.0.1', METRICS_PORT: '0', DATABASE_URL: testDb.url!, LOG_LEVEL: 'warn', SHUTDOWN_GRACE_MS: '5000' },
       stdio: 'ignore',
     });
     const exited = new Promise<{ code: number | null; at: number }>((resolve) => child.on('exit', (code) => resolve({ code, at: Date.now() })));

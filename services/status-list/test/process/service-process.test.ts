@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort, waitFor } from '@tessera/service-kit/testing';
+import { freePort, metricSample, scrapeMetrics, waitFor } from '@tessera/service-kit/testing';
 import { createTestStatusListDb, listUri, newListId } from '../support/harness.js';
 import { signStatusListToken } from '../support/status-list-token.js';
 
@@ -36,7 +36,8 @@ describe('status list process', () => {
     const testDb = await createTestStatusListDb();
     const port = await freePort();
     const apiKey = 'process-test-key-0123456789';
-    const env = { PATH: process.env.PATH ?? '', NODE_ENV: 'production', API_KEY: apiKey, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info', ...(testDb.url ? { DATABASE_URL: testDb.url } : { MIGRATE_ON_START: 'true' }) };
+    const metricsPort = await freePort();
+    const env = { PATH: process.env.PATH ?? '', NODE_ENV: 'production', API_KEY: apiKey, PORT: String(port), HOST: '127.0.0.1', METRICS_PORT: String(metricsPort), METRICS_HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info', ...(testDb.url ? { DATABASE_URL: testDb.url } : { MIGRATE_ON_START: 'true' }) };
     const child = spawn(process.execPath, [MAIN], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
@@ -48,7 +49,27 @@ describe('status list process', () => {
       const jwt = await signStatusListToken({ sub: listUri(id) });
       const created = await fetch(`${base}/status-lists`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': apiKey }, body: JSON.stringify({ id, jwt }) });
       expect(created.status).toBe(201);
-      expect(await (await fetch(`${base}/status-lists/${id}`)).text()).toBe(jwt);
+      const read = await fetch(`${base}/status-lists/${id}`);
+      expect(await read.text()).toBe(jwt);
+      expect((await fetch(`${base}/status-lists/${id}`, { headers: { 'if-none-match': read.headers.get('etag')! } })).status).toBe(304);
+      expect((await fetch(`${base}/status-lists/${newListId()}`)).status).toBe(404);
+
+      // Metrics: on METRICS_PORT only, with the read, the 304 and the write by their labels.
+      expect((await fetch(`${base}/metrics`)).status).toBe(404);
+      const scrape = await scrapeMetrics(`http://127.0.0.1:${metricsPort}/metrics`);
+      const series = (name: string, labels: Record<string, string> = {}) => metricSample(scrape, name, { service: 'status-list', ...labels });
+      expect(series('process_resident_memory_bytes')).toBeGreaterThan(0);
+      expect(series('tessera_status_list_reads_total', { cache: 'hit', status: '200' })).toBe(1);
+      expect(series('tessera_status_list_reads_total', { cache: 'hit', status: '304' })).toBe(1);
+      expect(series('tessera_status_list_reads_total', { cache: 'miss', status: '404' })).toBe(1);
+      expect(series('tessera_status_list_not_modified_total')).toBe(1);
+      expect(series('tessera_status_list_writes_total', { operation: 'create', result: 'ok' })).toBe(1);
+      expect(series('tessera_http_requests_total', { route: '/status-lists/:list_id', method: 'GET', status_class: '2xx' })).toBe(1);
+      expect(series('tessera_http_request_duration_seconds_bucket', { route: '/status-lists', method: 'POST', status_class: '2xx', le: '+Inf' })).toBe(1);
+      expect(series('tessera_db_pool_connections', { state: 'in_use' })).toBeGreaterThanOrEqual(0);
+      expect(series('tessera_db_pool_connections', { state: 'waiting' })).toBe(0);
+      expect(series('tessera_db_migrations_applied')).toBeGreaterThan(0);
+      expect(scrape).not.toContain(id);
       const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
       child.kill('SIGTERM');
       expect(await exited).toBe(0);

@@ -4,6 +4,7 @@ import { webhookTargetPolicyOf, type VerifierConfig } from '../config.js';
 import type { KeyEncryptionKey } from '../crypto/key-encryption.js';
 import type { VerifierDb } from '../db/types.js';
 import type { Clock } from '../domain/clock.js';
+import type { VerifierMetrics } from '../metrics/verifier-metrics.js';
 import { deliverDueWebhooks } from '../use-cases/deliver-due-webhooks.js';
 import { deleteEndedRateLimitWindows } from '../db/rate-limit-windows.js';
 import { createWebhookSender, type WebhookSender } from '../webhooks/create-webhook-sender.js';
@@ -23,6 +24,8 @@ export interface BackgroundJobsDeps {
   logger: Logger;
   /** How webhooks are POSTed; the guarded sender of the config unless given. */
   sendWebhook?: WebhookSender;
+  /** Expired sessions, purged data and webhook attempts are counted here. */
+  metrics: Pick<VerifierMetrics, 'countExpiredSessions' | 'countPurge' | 'countPurgeFailure' | 'countWebhookAttempt'>;
 }
 
 /** What every replica runs beside serving requests. */
@@ -49,12 +52,13 @@ export interface BackgroundJobs {
  *   in batches of RATE_LIMIT_CLEANUP_BATCH (SKIP LOCKED, so replicas share the work).
  */
 export function createBackgroundJobs(deps: BackgroundJobsDeps): BackgroundJobs {
-  const { config, db, bus, clock, logger } = deps;
+  const { config, db, bus, clock, logger, metrics } = deps;
   const lifetimes = createSessionLifetimesJob({
     db,
     bus,
     clock,
     logger,
+    metrics,
     expiryIntervalMs: config.SESSION_EXPIRY_SWEEP_MS,
     purgeIntervalMs: config.PURGE_INTERVAL_SECONDS * 1000,
     retentionDays: config.SESSION_RETENTION_DAYS,
@@ -84,6 +88,7 @@ export function createBackgroundJobs(deps: BackgroundJobsDeps): BackgroundJobs {
           // An attempt takes at most its timeout; the rest is room to record it before another replica may take the row.
           claimMs: config.WEBHOOK_TIMEOUT_MS + 60_000,
           batchSize: config.WEBHOOK_CONCURRENCY,
+          metrics,
         },
         { signal },
       ),

@@ -1,6 +1,7 @@
 import type { Logger, MessageBus } from '@tessera/service-kit';
 import type { VerifierDb } from '../db/types.js';
 import type { Clock } from '../domain/clock.js';
+import type { VerifierMetrics } from '../metrics/verifier-metrics.js';
 import { expireDueSessions } from '../use-cases/expire-due-sessions.js';
 import { purgePersonalData } from '../use-cases/purge-personal-data.js';
 import { createPeriodicJob, type PeriodicJob } from './periodic-job.js';
@@ -10,6 +11,8 @@ export interface SessionLifetimesJobDeps {
   bus: MessageBus;
   clock: Clock;
   logger: Logger;
+  /** Where expiries and purged rows are counted (no ids, no values). */
+  metrics: Pick<VerifierMetrics, 'countExpiredSessions' | 'countPurge' | 'countPurgeFailure'>;
   /** SESSION_EXPIRY_SWEEP_MS: how often open sessions past their end are expired. */
   expiryIntervalMs: number;
   /** PURGE_INTERVAL_SECONDS × 1000: how often presentation data and retired sessions are purged. */
@@ -32,16 +35,20 @@ export interface SessionLifetimesJobDeps {
  * never postpones a backlog. A purge run with work left is followed at once.
  */
 export function createSessionLifetimesJob(deps: SessionLifetimesJobDeps): PeriodicJob {
-  const { db, bus, clock, logger } = deps;
+  const { db, bus, clock, logger, metrics } = deps;
   let purgeDueAt = 0;
   return createPeriodicJob({
     name: 'session lifetimes',
     intervalMs: deps.expiryIntervalMs,
     logger,
     run: async (signal) => {
-      await expireDueSessions({ db, bus, clock });
+      metrics.countExpiredSessions(await expireDueSessions({ db, bus, clock }));
       if (signal.aborted || Date.now() < purgeDueAt) return false;
-      const report = await purgePersonalData({ db, clock, logger }, { retentionDays: deps.retentionDays, signal });
+      const report = await purgePersonalData({ db, clock, logger }, { retentionDays: deps.retentionDays, signal }).catch((error: unknown) => {
+        metrics.countPurgeFailure();
+        throw error;
+      });
+      metrics.countPurge(report);
       purgeDueAt = report.more ? 0 : Date.now() + deps.purgeIntervalMs;
       return report.more;
     },

@@ -1,6 +1,7 @@
 import { trustListChangedEvent, trustListGetRpc, type TrustListChangedEvent, type TrustListEntity, type TrustListSnapshot } from '@tessera/contracts';
 import { callService, dependencyUnavailable, subscribeEvents, type Logger, type MessageBus } from '@tessera/service-kit';
 import type { Clock } from '../domain/clock.js';
+import type { VerifierMetrics } from '../metrics/verifier-metrics.js';
 import type { ResolvedTrustStore } from '../verification/trust-store.js';
 import type { VerificationCache } from '../verification/verification-cache.js';
 import { resolveTrustListTrust } from './resolve-trust-list-trust.js';
@@ -15,7 +16,6 @@ export interface HeldTrustList {
   /** The trust the list grants, resolved on first use and kept with the snapshot. */
   trust(): ResolvedTrustStore;
 }
-
 export interface TrustListSnapshotsDeps {
   bus: MessageBus;
   clock: Clock;
@@ -26,6 +26,8 @@ export interface TrustListSnapshotsDeps {
   timeoutMs: number;
   /** TRUST_LIST_REFRESH_MS: how often every held list is asked for again (core NATS may drop a change event). */
   refreshMs: number;
+  /** Where each request for a list is counted and timed. */
+  metrics?: Pick<VerifierMetrics, 'observeTrustListFetch'>;
 }
 
 /** Re-asks at most this many times in one fetch when a change event announced a newer sequence than the answer had. */
@@ -140,7 +142,8 @@ export class TrustListSnapshots {
   }
 
   private ask(request: { ecosystemId: string; knownSequence?: number; orgId?: string }, requestId?: string): Promise<TrustListSnapshot> {
-    return callService(this.deps.bus, trustListGetRpc, request, { timeoutMs: this.deps.timeoutMs, ...(requestId ? { requestId } : {}) });
+    const ask = () => callService(this.deps.bus, trustListGetRpc, request, { timeoutMs: this.deps.timeoutMs, ...(requestId ? { requestId } : {}) });
+    return this.deps.metrics ? this.deps.metrics.observeTrustListFetch(ask) : ask();
   }
 
   /**

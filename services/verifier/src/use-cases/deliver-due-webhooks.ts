@@ -9,6 +9,7 @@ import type { Clock } from '../domain/clock.js';
 import { webhookEventBody } from '../domain/webhook-events.js';
 import { nextWebhookAttempt, type WebhookRetryPolicy } from '../domain/webhook-retry.js';
 import type { WebhookSender, WebhookSendOutcome } from '../webhooks/create-webhook-sender.js';
+import type { VerifierMetrics } from '../metrics/verifier-metrics.js';
 
 export interface DeliverDueWebhooksDeps {
   db: VerifierDb;
@@ -21,6 +22,7 @@ export interface DeliverDueWebhooksDeps {
   claimMs: number;
   /** Deliveries claimed (and sent concurrently) per run. */
   batchSize: number;
+  metrics: Pick<VerifierMetrics, 'countWebhookAttempt'>;
 }
 
 /**
@@ -62,6 +64,7 @@ async function deliverOne(deps: DeliverDueWebhooksDeps, delivery: ClaimedDeliver
     deliveredAt: succeeded ? attemptedAt : null,
     retryCount: failures,
   });
+  deps.metrics.countWebhookAttempt(status === 'pending' ? 'retrying' : status);
   // The target's origin only: a URL's path or query may carry the receiver's token.
   const facts = { deliveryId: delivery.id, eventType: delivery.eventType, orgId: delivery.orgId, target: originOf(delivery.url), statusCode: outcome.statusCode, error: outcome.error, durationMs: outcome.durationMs, status };
   if (succeeded) deps.logger.info(facts, 'webhook delivered');

@@ -14,6 +14,7 @@ import { admitWalletRequest } from './steps/admit-wallet-request.js';
 import { checkSessionOpen } from './steps/check-session-open.js';
 import type { PersistSessionExpiryDeps } from './steps/persist-session-expiry.js';
 import { loadSessionSigningKey } from './steps/session-signer.js';
+import type { VerifierMetrics } from '../metrics/verifier-metrics.js';
 import type { LoadSigningMaterial } from './steps/load-signing-material.js';
 
 export interface FetchRequestObjectDeps extends PersistSessionExpiryDeps {
@@ -21,6 +22,7 @@ export interface FetchRequestObjectDeps extends PersistSessionExpiryDeps {
   loadSigningMaterial: LoadSigningMaterial;
   logger: Logger;
   sessionLimits: SessionLimits;
+  metrics: Pick<VerifierMetrics, 'observeRequestObjectFetch'>;
 }
 
 export interface FetchRequestObjectInput {
@@ -39,7 +41,11 @@ export interface FetchRequestObjectInput {
  * and DC API sessions answer OAuth errors, fetches beyond the session's limit
  * (SESSION_REQUEST_FETCH_LIMIT per window) 429. Returns the compact JWS.
  */
-export async function fetchRequestObject(deps: FetchRequestObjectDeps, input: FetchRequestObjectInput): Promise<string> {
+export function fetchRequestObject(deps: FetchRequestObjectDeps, input: FetchRequestObjectInput): Promise<string> {
+  return deps.metrics.observeRequestObjectFetch(() => serveRequestObject(deps, input));
+}
+
+async function serveRequestObject(deps: FetchRequestObjectDeps, input: FetchRequestObjectInput): Promise<string> {
   if (input.walletMetadata !== undefined && !isWalletMetadata(input.walletMetadata)) throw new OAuthError(400, 'invalid_request', 'wallet_metadata must be a JSON object.');
   const now = deps.clock();
   const session = await admitWalletRequest(deps, {

@@ -8,6 +8,8 @@ import { readStatusListEntry } from './read-status-list.js';
 import type { ResolvedTrustStore } from './trust-store.js';
 
 export interface CreateStatusListCheckerOptions {
+  /** Where each fetch over HTTP (a cache miss) is counted and timed. */
+  metrics?: { observeStatusListFetch<T>(fetch: () => Promise<T>): Promise<T> };
   /**
    * The transport (injected for tests); defaults to `createStatusListFetch`, which
    * connects only to addresses the policy allows. An injected fetch gets the URL rules
@@ -103,7 +105,8 @@ export function createStatusListChecker(options: CreateStatusListCheckerOptions 
         const cached = cache.get(check.uri);
         const fresh = cached && cached.refetchAt > nowMs ? cached : undefined;
         if (cached && !fresh) cache.delete(check.uri);
-        const jwt = fresh?.jwt ?? (await fetchStatusListToken({ ...settings, uri: check.uri }));
+        const fetchToken = () => fetchStatusListToken({ ...settings, uri: check.uri });
+        const jwt = fresh?.jwt ?? (await (options.metrics ? options.metrics.observeStatusListFetch(fetchToken) : fetchToken()));
         const token = await verifyStatusListToken(jwt, check, { skewMs, statusSigningEku: options.statusSigningEku });
         if (!fresh) {
           if (token.ttl !== undefined && (token.iat + token.ttl) * 1000 + skewMs < nowMs) {

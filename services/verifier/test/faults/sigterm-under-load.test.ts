@@ -31,6 +31,7 @@ describe.skipIf(missingServer('postgres', 'verifier SIGTERM under load'))('verif
         PATH: process.env.PATH ?? '',
         NODE_ENV: 'production',
         PORT: String(port),
+        METRICS_PORT: '0',
         HOST: '127.0.0.1',
         DATABASE_URL: testDb.url!,
         PUBLIC_BASE_URL: 'https://verifier.sigterm.test',

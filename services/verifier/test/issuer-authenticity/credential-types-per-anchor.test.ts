@@ -152,7 +152,7 @@ describe('the platform bundle (TRUSTED_ISSUERS_FILE) as JSON with credentialType
     const bad = join(dir, 'bad.json');
     writeFileSync(bad, JSON.stringify([{ certificatePem: 'x', credentialTypes: [''] }]));
     const main = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
-    const env = { PATH: process.env.PATH, NODE_ENV: 'production', PUBLIC_BASE_URL, KEY_ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64'), OIDC_ISSUER: TEST_OIDC_ISSUER, OIDC_AUDIENCE: TEST_OIDC_AUDIENCE, OIDC_JWKS_URI: 'https://idp.example/jwks', TRUSTED_ISSUERS_FILE: bad, DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' };
+    const env = { PATH: process.env.PATH, NODE_ENV: 'production', PUBLIC_BASE_URL, KEY_ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64'), OIDC_ISSUER: TEST_OIDC_ISSUER, OIDC_AUDIENCE: TEST_OIDC_AUDIENCE, OIDC_JWKS_URI: 'https://idp.example/jwks', TRUSTED_ISSUERS_FILE: bad, DATA_DIR: dir, PORT: '0', METRICS_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' };
     const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
       const child = spawn(process.execPath, [main], { env, stdio: ['ignore', 'ignore', 'pipe'] });
       let text = '';

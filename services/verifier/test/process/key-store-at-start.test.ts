@@ -72,6 +72,7 @@ describe.skipIf(missingServer('postgres', 'verifier concurrent first start'))('c
       KEY_ENCRYPTION_KEY: generateKeyEncryptionKey(),
       ...TEST_OIDC_ENV,
       PORT: '0',
+      METRICS_PORT: '0',
       HOST: '127.0.0.1',
       LOG_LEVEL: 'silent',
     };

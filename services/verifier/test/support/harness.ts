@@ -1,4 +1,4 @@
-import { migrateDatabase, openDatabase, type App, type Logger, type MessageBus } from '@tessera/service-kit';
+import { migrateDatabase, openDatabase, type App, type Logger, type MessageBus, type ServiceMetrics } from '@tessera/service-kit';
 import {
   appCaller,
   createTestBusNamespace,
@@ -76,6 +76,8 @@ export interface Harness {
 }
 
 export interface HarnessOptions {
+  /** The app's metrics, when the test scrapes them; a registry of the app's own otherwise. */
+  metrics?: ServiceMetrics;
   /** Config variables over `testConfig`'s. */
   config?: Record<string, string>;
   /** Silent unless given. */
@@ -118,6 +120,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     now: () => new Date(Date.now() + clock.offsetMs),
     ...(options.trustedIssuers ? { trustedIssuers: options.trustedIssuers } : {}),
     ...(options.verificationCache ? { verificationCache: options.verificationCache } : {}),
+    ...(options.metrics ? { metrics: options.metrics } : {}),
     onTrustLists: (built) => (trustLists = built),
     onSessionEvents: (built) => (sessionEventHub = built),
   });

@@ -34,7 +34,7 @@ describe('TRUSTED_ISSUERS_FILE', () => {
   test('the process exits 1 with one clear line when the bundle is bad', async ({ dir }) => {
     const bad = join(dir, 'bad.pem');
     writeFileSync(bad, 'not a certificate');
-    const env = { PATH: process.env.PATH, NODE_ENV: 'production', PUBLIC_BASE_URL, KEY_ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64'), ...TEST_OIDC_ENV, TRUSTED_ISSUERS_FILE: bad, DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' };
+    const env = { PATH: process.env.PATH, NODE_ENV: 'production', PUBLIC_BASE_URL, KEY_ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64'), ...TEST_OIDC_ENV, TRUSTED_ISSUERS_FILE: bad, DATA_DIR: dir, PORT: '0', METRICS_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' };
     const { code, stderr } = await runUntilExit(env);
     expect(code).toBe(1);
     expect(stderr).toContain(`verifier: TRUSTED_ISSUERS_FILE: ${bad} holds no PEM certificate`);

@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServiceMetrics } from '@tessera/service-kit';
+import { metricSample } from '@tessera/service-kit/testing';
+import { createVerifierMetrics } from '../../src/metrics/verifier-metrics.js';
 import { createStatusListChecker, readStatusListEntry, type StatusListChecker } from '../../src/verification/index.js';
 import { createPki, NOW, NOW_SECONDS, type Pki } from './support/fixtures.js';
 import { createCa, createLeaf } from './support/pki.js';
@@ -114,6 +117,21 @@ describe('status checks during verification', () => {
     const issued = await issueSdJwtVc({ signingKey: issuerKey.privateKey, kid: `${did}#0`, claims: { status: { status_list: { idx: 2, uri } } }, disclosable: { given_name: 'Erika', age_over_18: true }, holderPublicJwk: holder.publicJwk });
     const result = await verify(pki, { vpToken: { pid: [await presentPid(issued, holder)] }, statusLists: checker, trust: { certificates: [], dids: [did] } });
     expect(result).toMatchObject({ ok: false, code: 'CREDENTIAL_SUSPENDED' });
+  });
+
+  it('counts and times fetches over HTTP by result (tessera_verifier_status_list_fetches_total), cache hits not', async () => {
+    const metrics = createServiceMetrics({ service: 'verifier' });
+    const counting = createStatusListChecker({ timeoutMs: 500, metrics: createVerifierMetrics(metrics.registry) });
+    const uri = await publish('/lists/counted', { ttl: 60 });
+    const vpToken = await presentWithStatus(uri, 0);
+    expect((await verify(pki, { vpToken, statusLists: counting })).ok).toBe(true);
+    expect((await verify(pki, { vpToken, statusLists: counting })).ok).toBe(true);
+    expect(await verify(pki, { vpToken: await presentWithStatus('http://127.0.0.1:1/lists/none', 0), statusLists: counting })).toMatchObject({ ok: false, code: 'STATUS_LIST_UNAVAILABLE' });
+    const scrape = await metrics.registry.metrics();
+    expect(metricSample(scrape, 'tessera_verifier_status_list_fetches_total', { result: 'ok' })).toBe(1);
+    expect(metricSample(scrape, 'tessera_verifier_status_list_fetches_total', { result: 'error' })).toBe(1);
+    expect(metricSample(scrape, 'tessera_verifier_status_list_fetch_duration_seconds_count', { result: 'ok' })).toBe(1);
+    expect(scrape).not.toContain('/lists/');
   });
 
   it('caches a token until its ttl and fetches it again afterwards', async () => {

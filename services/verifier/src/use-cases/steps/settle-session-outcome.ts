@@ -6,6 +6,7 @@ import type { VerifierDb } from '../../db/types.js';
 import type { Clock } from '../../domain/clock.js';
 import { presentationDataExpiresAt, retainedPresentations, summarisePresentations } from '../../domain/presentation-data.js';
 import type { VerifyPresentationResult } from '../../verification/index.js';
+import { presentationFormatOf, type VerifierMetrics } from '../../metrics/verifier-metrics.js';
 import type { DataKeyRing } from './data-key-ring.js';
 import { sealPresentationData } from './presentation-data.js';
 
@@ -27,6 +28,7 @@ export interface SettleSessionOutcomeDeps {
   clock: Clock;
   dataKeys: DataKeyRing;
   presentationData: PresentationDataSettings;
+  metrics: Pick<VerifierMetrics, 'countPresentation'>;
 }
 
 /** PRESENTATION_DATA_TTL_SECONDS and PRESENTATION_READ_GRACE_SECONDS. */
@@ -79,11 +81,13 @@ export async function settleSessionOutcome(
       ...(input.responseCodeHash ? { responseCodeHash: input.responseCodeHash } : {}),
     });
     if (!saved) return { won: false };
+    deps.metrics.countPresentation(presentationFormatOf(session.dcqlQuery), 'verified');
     publishEvent(deps.bus, sessionUpdatedEvent, { id: session.id, orgId: session.orgId, state: 'ResponseVerified' }, { requestId: input.requestId });
     return { won: true, settled: { state: 'ResponseVerified', session: saved.session, result: saved.result } };
   }
   const failed = await markResponseFailed(deps.db, { id: session.id, now, code: outcome.code, message: outcome.message });
   if (!failed) return { won: false };
+  deps.metrics.countPresentation(presentationFormatOf(session.dcqlQuery), outcome.code);
   publishEvent(deps.bus, sessionUpdatedEvent, { id: session.id, orgId: session.orgId, state: 'Error' }, { requestId: input.requestId });
   return { won: true, settled: { state: 'Error', session: failed, error: { code: outcome.code, message: outcome.message } } };
 }

@@ -13,6 +13,7 @@ import { verifierNotFound } from '../../domain/errors.js';
 import { buildAuthorizationRequestUri, buildClientMetadata, buildRequestObject } from '../../domain/request-object.js';
 import { resolveRequestSigner } from '../../domain/request-signer.js';
 import { isDcApiMode, isEncryptedMode } from '../../domain/response-mode.js';
+import type { VerifierMetrics } from '../../metrics/verifier-metrics.js';
 import { prepareSessionSigner, type PrepareSessionSignerDeps } from './session-signer.js';
 
 // Shared step of both create-session use cases: everything after their own
@@ -40,6 +41,7 @@ export interface StartPresentationSessionDeps extends PrepareSessionSignerDeps {
   baseUrl: string;
   /** Lifetime when the body gives no `expiresInSeconds`. */
   sessionTtlSeconds: number;
+  metrics: Pick<VerifierMetrics, 'countSessionCreated'>;
 }
 
 export interface StartPresentationSessionInput {
@@ -152,6 +154,7 @@ export async function startPresentationSession(deps: StartPresentationSessionDep
     throw inserted.missing === 'verifier' ? verifierNotFound(verifier.verifierId) : notFound('The verification template of this intent no longer exists.', ErrorCode.VERIFICATION_TEMPLATE_NOT_FOUND);
   }
   const { session } = inserted;
+  deps.metrics.countSessionCreated(options.responseMode, signer.method);
   publishEvent(deps.bus, sessionUpdatedEvent, { id: session.id, orgId: session.orgId, state: 'RequestCreated' }, { requestId: input.requestId });
   if (!dcApi) return { session, createdAt: now };
   return { session, createdAt: now, dcApiRequest: { protocol: 'openid4vp-v1-signed', data: { request: requestObject } } };
