@@ -12,6 +12,7 @@ import { quietLogLevel, registerHealthRoutes, type ReadinessCheck } from './heal
 import { parseTrustProxy } from './config.js';
 import { installEventStreams } from './event-stream.js';
 import type { Logger } from './logger.js';
+import { installRequestTracing } from './tracing/http-tracing.js';
 
 export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
 
@@ -57,6 +58,8 @@ export async function createApp(options: CreateAppOptions): Promise<App> {
       plugins: [addFormats.default as never],
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
+  // Before any route: the request span starts with each request's child logger.
+  installRequestTracing(app, options.name);
 
   // APIs answer JSON; the docs page sets its own CSP (swagger-ui staticCSP).
   const securityHeaders = computeSecurityHeaders({ contentSecurityPolicy: { directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } } });

@@ -29,3 +29,8 @@ export * from './route-schema.js';
 export * from './ids.js';
 export * from './pem.js';
 export { ifNoneMatchHits } from './http-caching.js';
+export * from './tracing/tracing-config.js';
+export * from './tracing/start-tracing.js';
+export { serviceTracer, runInSpan, markFailed } from './tracing/service-tracer.js';
+export { traceBus } from './tracing/bus-tracing.js';
+export { summariseStatement } from './tracing/statement-summary.js';

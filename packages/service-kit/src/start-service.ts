@@ -52,6 +52,7 @@ export async function openServiceDatabase<TSchema extends Record<string, unknown
   const { config } = options;
   const database = await openDatabase({
     schema: options.schema,
+    service: options.service,
     ...(config.DATABASE_URL
       ? { url: config.DATABASE_URL, poolSize: config.DB_POOL_SIZE, connectTimeoutSeconds: config.DB_CONNECT_TIMEOUT_SECONDS }
       : { dataDir: join(config.DATA_DIR, options.service) }),

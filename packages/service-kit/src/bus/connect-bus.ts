@@ -3,6 +3,7 @@ import type { Logger } from '../logger.js';
 import { InProcessBus, type InProcessHub } from './in-process-bus.js';
 import type { MessageBus } from './message-bus.js';
 import { NatsBus } from './nats-bus.js';
+import { traceBus } from '../tracing/bus-tracing.js';
 
 export interface ConnectBusOptions {
   /** NATS_URL; when absent the in-process transport is used. */
@@ -17,6 +18,10 @@ export interface ConnectBusOptions {
 
 /** NATS when a URL is configured, otherwise the in-process transport. */
 export async function connectBus(options: ConnectBusOptions): Promise<MessageBus> {
+  return traceBus(await connectTransport(options), options.name);
+}
+
+async function connectTransport(options: ConnectBusOptions): Promise<MessageBus> {
   if (!options.url) return new InProcessBus(options.hub);
   return NatsBus.connect({
     url: options.url,

@@ -5,6 +5,7 @@ import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import postgres from 'postgres';
 import { PGlite } from '@electric-sql/pglite';
+import { traceSqlClient } from '../tracing/db-tracing.js';
 
 /** A Drizzle database over either driver; queries take this or a transaction. */
 export type Db<TSchema extends Record<string, unknown> = Record<string, never>> = PgDatabase<PgQueryResultHKT, TSchema>;
@@ -40,6 +41,8 @@ export interface OpenDatabaseOptions<TSchema extends Record<string, unknown>> {
   connectTimeoutSeconds?: number;
   /** Per-statement timeout, so a stuck query fails instead of holding a request. */
   statementTimeoutMs?: number;
+  /** The service whose tracer records a span per statement (when it traces). */
+  service?: string;
 }
 
 /** Opens a Drizzle database: postgres-js when `url` is given, PGlite otherwise. */
@@ -54,7 +57,8 @@ export async function openDatabase<TSchema extends Record<string, unknown>>(
       onnotice: () => {},
       connection: { statement_timeout: options.statementTimeoutMs ?? 15000, application_name: 'tessera' },
     });
-    const db = drizzlePostgres(client, { schema: options.schema }) as unknown as Db<TSchema>;
+    const queried = options.service ? traceSqlClient(client, options.service) : client;
+    const db = drizzlePostgres(queried, { schema: options.schema }) as unknown as Db<TSchema>;
     return {
       db,
       kind: 'postgres',
