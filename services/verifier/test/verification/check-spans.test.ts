@@ -1,0 +1,57 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { InMemorySpanExporter } from '@opentelemetry/sdk-trace';
+import { startTracing, type Tracing } from '@tessera/service-kit';
+import { SERVICE_NAME } from '../../src/config.js';
+import { createPki, type Pki } from './support/fixtures.js';
+import { issuePid, presentPid, verify, type Holder } from './support/sd-jwt-scenario.js';
+import { generateEs256 } from './support/sd-jwt.js';
+
+// Issue 16 item 2: a span per verification check, with its outcome code and nothing of the presentation.
+const exporter = new InMemorySpanExporter();
+let tracing: Tracing;
+let pki: Pki;
+let holder: Holder;
+beforeAll(async () => {
+  tracing = startTracing({ service: SERVICE_NAME, exporter });
+  pki = await createPki();
+  holder = await generateEs256();
+});
+afterAll(() => tracing.shutdown());
+
+const checks = () => exporter.getFinishedSpans().map((span) => [span.name, span.attributes['tessera.verification.outcome']]);
+
+describe('verification check spans', () => {
+  it('a verified presentation has one span per check, each ok, holding no claim', async () => {
+    exporter.reset();
+    const issued = await issuePid(pki, holder);
+    expect(await verify(pki, { vpToken: { pid: [await presentPid(issued, holder)] } })).toMatchObject({ ok: true });
+    expect(checks()).toEqual([
+      ['verify vp_token_shape', 'ok'],
+      ['verify sd_jwt_vc_credential', 'ok'],
+      ['verify transaction_data', 'ok'],
+      ['verify dcql', 'ok'],
+      ['verify status', 'ok'],
+    ]);
+    for (const span of exporter.getFinishedSpans()) {
+      expect(Object.keys(span.attributes).sort()).toEqual(['tessera.verification.check', 'tessera.verification.outcome']);
+      expect(JSON.stringify(span.attributes)).not.toMatch(/Erika|Mustermann/);
+    }
+  });
+
+  it('a failing check carries its verification code and the checks after it do not run', async () => {
+    exporter.reset();
+    const issued = await issuePid(pki, holder);
+    expect(await verify(pki, { vpToken: { pid: [await presentPid(issued, holder, { nonce: 'another-nonce' })] } })).toMatchObject({ ok: false, code: 'NONCE_MISMATCH' });
+    expect(checks()).toEqual([
+      ['verify vp_token_shape', 'ok'],
+      ['verify sd_jwt_vc_credential', 'NONCE_MISMATCH'],
+      ['verify transaction_data', 'ok'],
+    ]);
+  });
+
+  it('a vp_token of the wrong shape is INVALID_VP_TOKEN at the first check', async () => {
+    exporter.reset();
+    expect(await verify(pki, { vpToken: 'not-an-object' })).toMatchObject({ ok: false, code: 'INVALID_VP_TOKEN' });
+    expect(checks()).toEqual([['verify vp_token_shape', 'INVALID_VP_TOKEN']]);
+  });
+});
