@@ -30,7 +30,8 @@
 // BENCH_DATABASE_URL, BENCH_NATS_URL, BENCH_PROFILE_DIR (CPU profiles of the verifier: the
 // whole child with --cpu-prof, and verifier-phase-<x>.cpuprofile covering each measured phase
 // alone). A subset of phases prints its rows but leaves bench/results/ as it is.
-// BENCH_TRACING: `compare` runs the phases (default b,d) with tracing off and then on in one run
+// BENCH_TRACING: `compare` runs the phases (default b,d) with tracing off and on in one run (ABBA,
+// BENCH_TRACING_ROUNDS pairs, default 2)
 // and prints the overhead (issue 16 item 5, bench/lib/tracing-overhead.mjs); `on` traces every
 // request to a local OTLP collector stub (BENCH_OTLP_PROTOCOL, default http/protobuf).
 import postgres from 'postgres';

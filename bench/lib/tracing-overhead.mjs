@@ -1,6 +1,6 @@
-// BENCH_TRACING=compare (issue 16 item 5): runs the benchmark script twice in one run,
-// tracing off and then on (every span sampled, exported to a local OTLP collector stub),
-// each against a fresh verifier and database, and prints on ÷ off per measured row.
+// BENCH_TRACING=compare (issue 16 item 5): runs the benchmark script with tracing off and
+// on (every span sampled, exported to a local OTLP collector stub) in one run, each run
+// against a fresh verifier and database, and prints on ÷ off per measured row.
 // The target: tracing costs at most 15 % (ratio >= 0.85). A child run writes its rows
 // to BENCH_ROWS_FILE.
 import { spawn } from 'node:child_process';
@@ -22,35 +22,47 @@ function runChild(script, mode, rowsFile, phases) {
   });
 }
 
-/** Rows a child run wrote (BENCH_ROWS_FILE), by metric. */
+/** Writes a child run's rows where the comparing run reads them (BENCH_ROWS_FILE). */
 export function writeRows(rows) {
   if (process.env.BENCH_ROWS_FILE) writeFileSync(process.env.BENCH_ROWS_FILE, JSON.stringify(rows));
 }
 
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+
 /**
- * Runs `scriptUrl` (this benchmark) with tracing off, then on, over `phases` (the
- * throughput phases; default b and d: verification alone and the whole flow) and
- * prints the ratios. Resolves with true when every ratio meets the target.
+ * Runs `scriptUrl` (this benchmark) with tracing off and on over `phases` (the
+ * throughput phases; default b and d: verification alone and the whole flow),
+ * BENCH_TRACING_ROUNDS times (default 2) in ABBA order — off, on, on, off, … — so a
+ * machine whose load drifts during the run weighs on both sides alike, and prints the
+ * ratio of the medians. Resolves with true when every ratio meets the target.
  */
 export async function compareTracingOverhead(scriptUrl, phases) {
   const script = fileURLToPath(scriptUrl);
+  const rounds = Math.max(1, Number(process.env.BENCH_TRACING_ROUNDS ?? 2));
   const dir = mkdtempSync(join(tmpdir(), 'bench-tracing-'));
   try {
-    const results = {};
-    for (const mode of ['off', 'on']) {
-      console.log(`\n== tracing ${mode} ==`);
-      const rowsFile = join(dir, `${mode}.json`);
-      await runChild(script, mode, rowsFile, phases);
-      results[mode] = JSON.parse(readFileSync(rowsFile, 'utf8'));
+    const results = { off: [], on: [] };
+    for (let round = 0; round < rounds; round++) {
+      for (const mode of round % 2 === 0 ? ['off', 'on'] : ['on', 'off']) {
+        console.log(`\n== round ${round + 1} of ${rounds}: tracing ${mode} ==`);
+        const rowsFile = join(dir, `${round}-${mode}.json`);
+        await runChild(script, mode, rowsFile, phases);
+        results[mode].push(JSON.parse(readFileSync(rowsFile, 'utf8')));
+      }
     }
-    console.log('\ntracing overhead (same run; on = every span sampled, exported over OTLP/HTTP to a local collector stub):');
+    console.log(`\ntracing overhead (same run, median of ${rounds} run(s) each; on = every span sampled, exported over OTLP/HTTP to a local collector stub):`);
     let pass = true;
-    for (const off of results.off) {
-      const on = results.on.find((row) => row.metric === off.metric);
-      if (!on || off.target === 'informative') continue;
-      const ratio = Number(on.value) / Number(off.value);
+    for (const row of results.off[0]) {
+      if (row.target === 'informative') continue;
+      const valuesOf = (mode) => results[mode].map((rows) => Number(rows.find((other) => other.metric === row.metric)?.value));
+      const [off, on] = [median(valuesOf('off')), median(valuesOf('on'))];
+      const ratio = on / off;
       pass &&= ratio >= TARGET_RATIO;
-      console.log(`  ${ratio >= TARGET_RATIO ? 'PASS' : 'MISS'}  ${off.metric}: on ${on.value} vs off ${off.value} → ratio ${ratio.toFixed(3)}, overhead ${((1 - ratio) * 100).toFixed(1)} % (target <= 15 %)`);
+      console.log(`  ${ratio >= TARGET_RATIO ? 'PASS' : 'MISS'}  ${row.metric}: on ${valuesOf('on').join(', ')} vs off ${valuesOf('off').join(', ')} → ratio of medians ${ratio.toFixed(3)}, overhead ${((1 - ratio) * 100).toFixed(1)} % (target <= 15 %)`);
     }
     return pass;
   } finally {

@@ -31,6 +31,6 @@ export * from './pem.js';
 export { ifNoneMatchHits } from './http-caching.js';
 export * from './tracing/tracing-config.js';
 export * from './tracing/start-tracing.js';
-export { serviceTracer, runInSpan, markFailed } from './tracing/service-tracer.js';
+export { serviceTracer } from './tracing/service-tracer.js';
 export { traceBus } from './tracing/bus-tracing.js';
 export { summariseStatement } from './tracing/statement-summary.js';

@@ -1,6 +1,6 @@
 import { context, propagation, SpanKind, trace, type Attributes, type Context, type Tracer } from '@opentelemetry/api';
 import type { EventHandler, MessageBus, MessageContext, RequestHandler, RequestOptions } from '../bus/message-bus.js';
-import { markFailed, serviceTracer } from './service-tracer.js';
+import { endWhenSettled, serviceTracer } from './service-tracer.js';
 
 /** W3C trace context headers (`traceparent`, `tracestate`) as a message carries them. */
 export type TraceContextHeaders = Record<string, string>;
@@ -50,17 +50,7 @@ class TracedBus implements MessageBus {
   request(subject: string, payload: unknown, options: RequestOptions = {}): Promise<unknown> {
     const span = this.tracer.startSpan(`request ${subject}`, { kind: SpanKind.CLIENT, attributes: attributesOf(subject, 'request', options.requestId) });
     const active = trace.setSpan(context.active(), span);
-    return context.with(active, () => this.bus.request(subject, payload, { ...options, traceContext: injectInto(active) })).then(
-      (reply) => {
-        span.end();
-        return reply;
-      },
-      (error: unknown) => {
-        markFailed(span, error);
-        span.end();
-        throw error;
-      },
-    );
+    return endWhenSettled(span, context.with(active, () => this.bus.request(subject, payload, { ...options, traceContext: injectInto(active) })));
   }
 
   respond(subject: string, queue: string, handler: RequestHandler): () => void {
@@ -83,17 +73,7 @@ class TracedBus implements MessageBus {
   private handleWithin<T>(kind: SpanKind, subject: string, message: MessageContext, run: () => Promise<T>): Promise<T> {
     const parent = parentOf(message);
     const span = this.tracer.startSpan(`process ${subject}`, { kind, attributes: attributesOf(subject, 'process', message.requestId) }, parent);
-    return context.with(trace.setSpan(parent, span), run).then(
-      (result) => {
-        span.end();
-        return result;
-      },
-      (error: unknown) => {
-        markFailed(span, error);
-        span.end();
-        throw error;
-      },
-    );
+    return endWhenSettled(span, context.with(trace.setSpan(parent, span), run));
   }
 
   ping(): Promise<void> {

@@ -1,6 +1,6 @@
 import { SpanKind, type Tracer } from '@opentelemetry/api';
 import type { Sql } from 'postgres';
-import { markFailed, serviceTracer } from './service-tracer.js';
+import { endWhenSettled, serviceTracer } from './service-tracer.js';
 import { summariseStatement } from './statement-summary.js';
 
 type Unsafe = Sql['unsafe'];
@@ -56,18 +56,7 @@ function tracedUnsafe(unsafe: Unsafe, target: Sql, tracer: Tracer): Unsafe {
     Object.defineProperty(query, 'then', {
       configurable: true,
       value(onFulfilled?: (value: unknown) => unknown, onRejected?: (reason: unknown) => unknown) {
-        settled ??= then.call(
-          query,
-          (rows: unknown) => {
-            span.end();
-            return rows;
-          },
-          (error: unknown) => {
-            markFailed(span, error);
-            span.end();
-            throw error;
-          },
-        );
+        settled ??= endWhenSettled(span, then.call(query, (rows: unknown) => rows) as Promise<unknown>);
         return settled.then(onFulfilled, onRejected);
       },
     });

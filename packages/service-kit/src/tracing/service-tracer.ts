@@ -1,12 +1,13 @@
-import type { Attributes, Span, Tracer } from '@opentelemetry/api';
+import type { Span, Tracer } from '@opentelemetry/api';
 import { SpanStatusCode } from '@opentelemetry/api';
 
 /**
  * The tracer of each service with tracing on, by service name. Several services may
  * run in one process (`npm start`, tests): each has its own provider and resource, so
  * its spans carry its own `service.name`. A service without an entry pays nothing:
- * instrumentation asks here once, at setup, and installs nothing when the answer is
- * `undefined`.
+ * the HTTP, bus and database instrumentation asks here once, at setup, and installs
+ * nothing when the answer is `undefined` (the verifier's checks ask per verification:
+ * one map lookup).
  */
 const tracers = new Map<string, Tracer>();
 
@@ -20,23 +21,19 @@ export function setServiceTracer(service: string, tracer: Tracer | undefined): v
   else tracers.delete(service);
 }
 
-/**
- * Runs `run` inside a span of `tracer` (a child of the active one) that ends when it
- * settles; a throw marks the span as an error with the error's type only (messages may
- * carry values). Without a tracer it is `run()` itself.
- */
-export async function runInSpan<T>(tracer: Tracer | undefined, name: string, attributes: Attributes, run: (span: Span | undefined) => Promise<T>): Promise<T> {
-  if (!tracer) return run(undefined);
-  return tracer.startActiveSpan(name, { attributes }, async (span) => {
-    try {
-      return await run(span);
-    } catch (error) {
-      markFailed(span, error);
-      throw error;
-    } finally {
+/** Ends `span` when `pending` settles, marking it failed on a rejection; resolves as `pending` does. */
+export function endWhenSettled<T>(span: Span, pending: Promise<T>): Promise<T> {
+  return pending.then(
+    (value) => {
       span.end();
-    }
-  });
+      return value;
+    },
+    (error: unknown) => {
+      markFailed(span, error);
+      span.end();
+      throw error;
+    },
+  );
 }
 
 /** An error status naming only the error's class: its message could hold request values. */
