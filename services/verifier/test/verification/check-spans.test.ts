@@ -25,13 +25,24 @@ describe('verification check spans', () => {
     exporter.reset();
     const issued = await issuePid(pki, holder);
     expect(await verify(pki, { vpToken: { pid: [await presentPid(issued, holder)] } })).toMatchObject({ ok: true });
+    // In the order they end: a presentation's rows inside its credential span.
     expect(checks()).toEqual([
       ['verify vp_token_shape', 'ok'],
+      ['verify issuer_signature', 'ok'],
+      ['verify disclosures', 'ok'],
+      ['verify issuer_trust', 'ok'],
+      ['verify issuer_identifier', 'ok'],
+      ['verify credential_type', 'ok'],
+      ['verify validity', 'ok'],
+      ['verify key_binding', 'ok'],
       ['verify sd_jwt_vc_credential', 'ok'],
       ['verify transaction_data', 'ok'],
       ['verify dcql', 'ok'],
       ['verify status', 'ok'],
     ]);
+    const spans = exporter.getFinishedSpans();
+    const credential = spans.find((span) => span.name === 'verify sd_jwt_vc_credential')!;
+    expect(spans.find((span) => span.name === 'verify key_binding')!.parentSpanContext?.spanId).toBe(credential.spanContext().spanId);
     for (const span of exporter.getFinishedSpans()) {
       expect(Object.keys(span.attributes).sort()).toEqual(['tessera.verification.check', 'tessera.verification.outcome']);
       expect(JSON.stringify(span.attributes)).not.toMatch(/Erika|Mustermann/);
@@ -44,6 +55,13 @@ describe('verification check spans', () => {
     expect(await verify(pki, { vpToken: { pid: [await presentPid(issued, holder, { nonce: 'another-nonce' })] } })).toMatchObject({ ok: false, code: 'NONCE_MISMATCH' });
     expect(checks()).toEqual([
       ['verify vp_token_shape', 'ok'],
+      ['verify issuer_signature', 'ok'],
+      ['verify disclosures', 'ok'],
+      ['verify issuer_trust', 'ok'],
+      ['verify issuer_identifier', 'ok'],
+      ['verify credential_type', 'ok'],
+      ['verify validity', 'ok'],
+      ['verify key_binding', 'NONCE_MISMATCH'],
       ['verify sd_jwt_vc_credential', 'NONCE_MISMATCH'],
       ['verify transaction_data', 'ok'],
     ]);
