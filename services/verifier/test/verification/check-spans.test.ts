@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InMemorySpanExporter } from '@opentelemetry/sdk-trace';
 import { startTracing, type Tracing } from '@tessera/service-kit';
 import { SERVICE_NAME } from '../../src/config.js';
-import { createPki, type Pki } from './support/fixtures.js';
+import { verifyPresentation } from '../../src/verification/index.js';
+import { CLIENT_ID, createPki, NONCE, noStatusLists, NOW, RESPONSE_URI, type Pki } from './support/fixtures.js';
+import { issueMdoc, MDL_DOCTYPE, MDL_NAMESPACE, presentMdoc } from './support/mdoc.js';
 import { issuePid, presentPid, verify, type Holder } from './support/sd-jwt-scenario.js';
 import { generateEs256 } from './support/sd-jwt.js';
 
@@ -63,6 +65,43 @@ describe('verification check spans', () => {
       ['verify validity', 'ok'],
       ['verify key_binding', 'NONCE_MISMATCH'],
       ['verify sd_jwt_vc_credential', 'NONCE_MISMATCH'],
+      ['verify transaction_data', 'ok'],
+    ]);
+  });
+
+  it('an mdoc presentation has its trust, doctype and validity rows inside its credential span; an expired one says CREDENTIAL_EXPIRED', async () => {
+    const DAY = 86_400_000;
+    const presentation = await presentMdoc({
+      issuerSigned: await issueMdoc({
+        namespaces: { [MDL_NAMESPACE]: { family_name: 'Mustermann', age_over_18: true } },
+        signerPrivateJwk: pki.documentSignerJwk,
+        certificates: [pki.documentSigner.der],
+        devicePublicJwk: holder.publicJwk,
+        validFrom: new Date(NOW.getTime() - 30 * DAY),
+        validUntil: new Date(NOW.getTime() - DAY),
+      }),
+      devicePrivateJwk: holder.privateJwk,
+      handover: { kind: 'redirect', clientId: CLIENT_ID, responseUri: RESPONSE_URI, nonce: NONCE },
+    });
+    exporter.reset();
+    const result = await verifyPresentation({
+      vpToken: { mdl: [presentation] },
+      dcqlQuery: { credentials: [{ id: 'mdl', format: 'mso_mdoc', meta: { doctype_value: MDL_DOCTYPE }, claims: [{ path: [MDL_NAMESPACE, 'age_over_18'] }] }] },
+      clientId: CLIENT_ID,
+      nonce: NONCE,
+      responseUri: RESPONSE_URI,
+      flow: { kind: 'redirect' },
+      trust: { certificates: [pki.iaca.pem], dids: [] },
+      statusLists: noStatusLists,
+      now: NOW,
+    });
+    expect(result).toMatchObject({ ok: false, code: 'CREDENTIAL_EXPIRED' });
+    expect(checks()).toEqual([
+      ['verify vp_token_shape', 'ok'],
+      ['verify issuer_trust', 'ok'],
+      ['verify credential_type', 'ok'],
+      ['verify validity', 'CREDENTIAL_EXPIRED'],
+      ['verify mdoc_credential', 'CREDENTIAL_EXPIRED'],
       ['verify transaction_data', 'ok'],
     ]);
   });
