@@ -4,9 +4,10 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { context, createContextKey, trace } from '@opentelemetry/api';
 import { InMemorySpanExporter } from '@opentelemetry/sdk-trace';
 import postgres from 'postgres';
-import { ConfigError, connectBus, createApp, InProcessBus, InProcessHub, readTracingConfig, serviceTracer, startTracing, summariseStatement, traceBus, type Tracing } from '../src/index.js';
+import { ConfigError, connectBus, NatsBus, createApp, InProcessBus, InProcessHub, readTracingConfig, serviceTracer, startTracing, summariseStatement, traceBus, type Tracing } from '../src/index.js';
 import { traceSqlClient } from '../src/tracing/db-tracing.js';
-import { captureLogger, silentLogger } from '../src/testing/index.js';
+import { connect as connectNats, headers as natsHeaders } from '@nats-io/transport-node';
+import { captureLogger, missingServer, silentLogger, testBackends } from '../src/testing/index.js';
 
 const started: Tracing[] = [];
 afterEach(async () => {
@@ -163,6 +164,42 @@ describe('tracing on', () => {
     expect(json.resourceSpans[0]!.resource.attributes).toContainEqual({ key: 'service.name', value: { stringValue: 'exported' } });
     expect(json.resourceSpans[0]!.scopeSpans[0]!.spans.map((span) => span.name)).toEqual(['one unit of work']);
     expect(received[1]!.body.includes(Buffer.from('one unit of work'))).toBe(true);
+  });
+});
+
+describe.skipIf(missingServer('nats', 'trace context over NATS'))('trace context over NATS', () => {
+  test('travels in the headers of a request and back in the headers of its reply', async () => {
+    const exporter = new InMemorySpanExporter();
+    started.push(startTracing({ service: 'nats-a', exporter }), startTracing({ service: 'nats-b', exporter }));
+    const url = testBackends().nats.url!;
+    const subject = `test.v1.traced.${Math.random().toString(36).slice(2)}`;
+    const callee = traceBus(await NatsBus.connect({ url, name: 'nats-b', logger: silentLogger() }), 'nats-b');
+    const caller = traceBus(await NatsBus.connect({ url, name: 'nats-a', logger: silentLogger() }), 'nats-a');
+    const raw = await connectNats({ servers: url });
+    try {
+      callee.respond(subject, 'test', async () => ({ ok: true }));
+      await callee.ping();
+      expect(await caller.request(subject, {}, { requestId: 'req-nats' })).toEqual({ ok: true });
+      const spans = exporter.getFinishedSpans();
+      const request = spans.find((span) => span.name === `request ${subject}`)!;
+      const handling = spans.find((span) => span.name === `process ${subject}`)!;
+      expect(handling.parentSpanContext?.spanId).toBe(request.spanContext().spanId);
+      expect(handling.spanContext().traceId).toBe(request.spanContext().traceId);
+      expect(handling.resource.attributes['service.name']).toBe('nats-b');
+
+      // On the wire, both ways: the request's traceparent in, the answering span's back.
+      const traceId = '0af7651916cd43dd8448eb211c80319c';
+      const sent = natsHeaders();
+      sent.set('traceparent', `00-${traceId}-b7ad6b7169203331-01`);
+      const reply = await raw.request(subject, JSON.stringify({}), { timeout: 2000, headers: sent });
+      const answered = exporter.getFinishedSpans().filter((span) => span.name === `process ${subject}`).at(-1)!;
+      expect(answered.spanContext().traceId).toBe(traceId);
+      expect(reply.headers?.get('traceparent')).toBe(`00-${traceId}-${answered.spanContext().spanId}-01`);
+    } finally {
+      await raw.close();
+      await caller.close();
+      await callee.close();
+    }
   });
 });
 

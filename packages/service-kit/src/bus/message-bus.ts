@@ -3,6 +3,8 @@ export interface MessageContext {
   requestId: string;
   /** W3C trace context (`traceparent`, `tracestate`) the message came with, when traced. */
   traceContext?: Record<string, string>;
+  /** Set by a traced responder: the trace context its reply carries back (the answering span). */
+  replyTraceContext?: Record<string, string>;
 }
 
 export type RequestHandler = (payload: unknown, context: MessageContext) => Promise<unknown>;

@@ -120,7 +120,8 @@ export class NatsBus implements MessageBus {
         }
         const context = contextOf(msg);
         void handler(parse(msg), context).then(
-          (reply) => msg.respond(JSON.stringify(reply)),
+          (reply) =>
+            msg.respond(JSON.stringify(reply), context.replyTraceContext ? { headers: headersFor({ requestId: context.requestId, traceContext: context.replyTraceContext }) } : undefined),
           (handlerError: unknown) => this.logger.error({ err: handlerError, subject, requestId: context.requestId }, 'NATS responder failed'),
         );
       },

@@ -73,7 +73,10 @@ class TracedBus implements MessageBus {
   private handleWithin<T>(kind: SpanKind, subject: string, message: MessageContext, run: () => Promise<T>): Promise<T> {
     const parent = parentOf(message);
     const span = this.tracer.startSpan(`process ${subject}`, { kind, attributes: attributesOf(subject, 'process', message.requestId) }, parent);
-    return endWhenSettled(span, context.with(trace.setSpan(parent, span), run));
+    const active = trace.setSpan(parent, span);
+    // A reply goes back with the answering span's context: the trace context travels both ways.
+    if (kind === SpanKind.SERVER) message.replyTraceContext = injectInto(active);
+    return endWhenSettled(span, context.with(active, run));
   }
 
   ping(): Promise<void> {
