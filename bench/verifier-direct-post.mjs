@@ -35,6 +35,10 @@
 // BENCH_DATABASE_URL, BENCH_NATS_URL, BENCH_PROFILE_DIR (CPU profiles of the verifier: the
 // whole child with --cpu-prof, and verifier-phase-<x>.cpuprofile covering each measured phase
 // alone). A subset of phases prints its rows but leaves bench/results/ as it is.
+// BENCH_TRACING: `compare` runs the phases (default b,d) with tracing off and on in one run (ABBA,
+// BENCH_TRACING_ROUNDS pairs, default 2)
+// and prints the overhead (issue 16 item 5, bench/lib/tracing-overhead.mjs); `on` traces every
+// request to a local OTLP collector stub (BENCH_OTLP_PROTOCOL, default http/protobuf).
 import postgres from 'postgres';
 import { measureEs256Sign, measureEs256Verify } from './lib/crypto-baselines.mjs';
 import { runFlows } from './lib/flow-load.mjs';
@@ -46,12 +50,18 @@ import { writeResult } from './lib/results.mjs';
 import { createLibraryVerifier } from './lib/sd-jwt-library-verify.mjs';
 import { createHolder, createIssuer, issuePid, PID_VCT, presentPid } from './lib/sd-jwt-issuer.mjs';
 import { pidQuery, startVerifierBench } from './lib/verifier-setup.mjs';
+import { startOtlpCollectorStub } from './lib/otlp-collector-stub.mjs';
+import { compareTracingOverhead, writeRows } from './lib/tracing-overhead.mjs';
 
 const ALL_PHASES = ['a', 'b', 'c', 'd', 'm'];
 const phases = (process.env.BENCH_PHASES ?? ALL_PHASES.join(',')).split(',').map((phase) => phase.trim()).filter(Boolean);
 if (phases.length === 0 || phases.some((phase) => !ALL_PHASES.includes(phase))) {
   console.error(`BENCH_PHASES must list some of ${ALL_PHASES.join(',')}; got ${JSON.stringify(process.env.BENCH_PHASES)}`);
   process.exit(2);
+}
+if (process.env.BENCH_TRACING === 'compare') {
+  const comparedPhases = process.env.BENCH_PHASES ? phases : ['b', 'd'];
+  process.exit((await compareTracingOverhead(import.meta.url, comparedPhases)) ? 0 : 1);
 }
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
 // Counts of flows are whole multiples of the connections, so every connection ends on a whole flow.
@@ -64,7 +74,8 @@ const VERIFIER_ID = 'desk';
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 
 const issuer = await createIssuer();
-const bench = await startVerifierBench();
+const collector = process.env.BENCH_TRACING === 'on' ? await startOtlpCollectorStub({ protocol: process.env.BENCH_OTLP_PROTOCOL }) : undefined;
+const bench = await startVerifierBench({ env: collector?.env ?? {} });
 const sql = postgres(bench.databaseUrl, { max: 1, onnotice: () => {} });
 const auth = { authorization: `Bearer ${bench.token}` };
 /** Why each failed phase failed; any entry makes the run exit 1. */
@@ -383,7 +394,10 @@ try {
 } finally {
   await sql.end();
   await bench.stop();
+  await collector?.stop();
 }
+if (collector) console.log(`  tracing on: the collector stub received ${collector.stats.exports} OTLP exports, ${(collector.stats.bytes / 1e6).toFixed(1)} MB`);
+writeRows(rows);
 
 console.log('');
 if (phases.length === ALL_PHASES.length) writeResult('verifier-direct-post', rows);

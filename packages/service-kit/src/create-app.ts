@@ -13,6 +13,7 @@ import { parseTrustProxy } from './config.js';
 import { installEventStreams } from './event-stream.js';
 import type { Logger } from './logger.js';
 import { installHttpMetrics, type HttpMetrics } from './metrics/http-metrics.js';
+import { installRequestTracing } from './tracing/http-tracing.js';
 
 export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
 
@@ -62,6 +63,8 @@ export async function createApp(options: CreateAppOptions): Promise<App> {
       plugins: [addFormats.default as never],
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
+  // Before any route: the request span starts with each request's child logger.
+  installRequestTracing(app, options.name);
   if (options.metrics) installHttpMetrics(app, options.metrics);
 
   // APIs answer JSON; the docs page sets its own CSP (swagger-ui staticCSP).

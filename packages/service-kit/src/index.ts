@@ -34,3 +34,8 @@ export * from './ids.js';
 export * from './pem.js';
 export { ifNoneMatchHits } from './http-caching.js';
 export * from './metrics/index.js';
+export * from './tracing/tracing-config.js';
+export * from './tracing/start-tracing.js';
+export { serviceTracer } from './tracing/service-tracer.js';
+export { traceBus } from './tracing/bus-tracing.js';
+export { summariseStatement } from './tracing/statement-summary.js';

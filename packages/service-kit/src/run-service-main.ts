@@ -3,6 +3,8 @@ import { createLogger, type Logger } from './logger.js';
 import { installShutdownHandlers } from './shutdown.js';
 import type { InProcessHub } from './bus/in-process-bus.js';
 import type { RunningService } from './start-service.js';
+import { readTracingConfig } from './tracing/tracing-config.js';
+import { startTracing, type Tracing } from './tracing/start-tracing.js';
 
 /** What every service's config has that the process around it reads. */
 export interface ProcessConfig {
@@ -49,7 +51,9 @@ export async function runServiceMain(services: ServiceDefinition<any>[], options
   const problems: string[] = [];
   for (const service of services) {
     try {
-      configs.push(service.loadConfig(options.envFor?.(service) ?? process.env));
+      const env = options.envFor?.(service) ?? process.env;
+      configs.push(service.loadConfig(env));
+      readTracingConfig(env, service.name);
     } catch (error) {
       if (!(error instanceof ConfigError)) throw error;
       problems.push(`${service.name}: invalid configuration`, ...error.problems.map((problem) => `  ${problem}`));
@@ -61,8 +65,12 @@ export async function runServiceMain(services: ServiceDefinition<any>[], options
   }
 
   const running: RunningService[] = [];
+  // Before each service opens anything: its app, bus and database ask for its tracer when set up.
+  const tracings: Tracing[] = services.map((service) => startTracing({ service: service.name, env: options.envFor?.(service) ?? process.env }));
   const closeAll = async () => {
     for (const service of [...running].reverse()) await service.close();
+    // Last: the spans of the shutdown itself are flushed too.
+    for (const tracing of tracings) await tracing.shutdown().catch(() => {});
   };
   for (const [index, service] of services.entries()) {
     const config = configs[index]!;

@@ -64,6 +64,7 @@ export async function openServiceDatabase<TSchema extends Record<string, unknown
   const { config } = options;
   const database = await openDatabase({
     schema: options.schema,
+    service: options.service,
     ...(config.DATABASE_URL
       ? {
           url: config.DATABASE_URL,

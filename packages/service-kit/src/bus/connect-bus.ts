@@ -4,6 +4,7 @@ import type { Logger } from '../logger.js';
 import { InProcessBus, type InProcessHub } from './in-process-bus.js';
 import type { MessageBus } from './message-bus.js';
 import { NatsBus, type ConnectNatsOptions } from './nats-bus.js';
+import { traceBus } from '../tracing/bus-tracing.js';
 
 export interface ConnectBusOptions extends Omit<ConnectNatsOptions, 'url'> {
   /** NATS_URL; when absent the in-process transport is used. */
@@ -13,6 +14,10 @@ export interface ConnectBusOptions extends Omit<ConnectNatsOptions, 'url'> {
 
 /** NATS when a URL is configured, otherwise the in-process transport. */
 export async function connectBus(options: ConnectBusOptions): Promise<MessageBus> {
+  return traceBus(await connectTransport(options), options.name);
+}
+
+async function connectTransport(options: ConnectBusOptions): Promise<MessageBus> {
   const { url, hub, ...nats } = options;
   if (!url) return new InProcessBus(hub);
   return NatsBus.connect({ ...nats, url });

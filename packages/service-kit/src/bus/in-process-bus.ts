@@ -5,6 +5,7 @@ import {
   type EventHandler,
   type MessageBus,
   type MessageContext,
+  type PublishOptions,
   type RequestHandler,
   type RequestOptions,
 } from './message-bus.js';
@@ -45,6 +46,13 @@ function deliveryTargets<H>(subscribers: Subscriber<H>[]): H[] {
   return targets;
 }
 
+/** What the handler sees, as NATS headers would carry it: the request id and the trace context, copied. */
+function contextFor(options: PublishOptions): MessageContext {
+  const context: MessageContext = { requestId: options.requestId ?? randomUUID() };
+  if (options.traceContext) context.traceContext = { ...options.traceContext };
+  return context;
+}
+
 function remove<H>(map: Map<string, Subscriber<H>[]>, subject: string, subscriber: Subscriber<H>): void {
   map.set(subject, (map.get(subject) ?? []).filter((entry) => entry !== subscriber));
 }
@@ -60,7 +68,7 @@ export class InProcessBus implements MessageBus {
     if (this.closed) throw new BusUnavailableError(subject, 'closed');
     const [handler] = deliveryTargets(this.hub.responders.get(subject) ?? []);
     if (!handler) throw new BusUnavailableError(subject, 'no-responders');
-    const context: MessageContext = { requestId: options.requestId ?? randomUUID() };
+    const context = contextFor(options);
     const timeoutMs = options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
@@ -82,9 +90,9 @@ export class InProcessBus implements MessageBus {
     return unsubscribe;
   }
 
-  publish(subject: string, payload: unknown, options: { requestId?: string } = {}): void {
+  publish(subject: string, payload: unknown, options: PublishOptions = {}): void {
     if (this.closed) return;
-    const context: MessageContext = { requestId: options.requestId ?? randomUUID() };
+    const context = contextFor(options);
     for (const handler of deliveryTargets(this.hub.listeners.get(subject) ?? [])) {
       // Events are fire-and-forget, as over NATS: a failing listener does not reach the publisher.
       queueMicrotask(() => void Promise.resolve().then(() => handler(wireCopy(payload), context)).catch(() => {}));

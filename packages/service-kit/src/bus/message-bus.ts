@@ -1,6 +1,10 @@
 /** Context of a message: every request carries an `x-request-id` header. */
 export interface MessageContext {
   requestId: string;
+  /** W3C trace context (`traceparent`, `tracestate`) the message came with, when traced. */
+  traceContext?: Record<string, string>;
+  /** Set by a traced responder: the trace context its reply carries back (the answering span). */
+  replyTraceContext?: Record<string, string>;
 }
 
 export type RequestHandler = (payload: unknown, context: MessageContext) => Promise<unknown>;
@@ -10,7 +14,11 @@ export interface RequestOptions {
   /** Default 2000 ms (ARCHITECTURE.md, Inter-service contract). */
   timeoutMs?: number;
   requestId?: string;
+  /** W3C trace context headers to send with the message (set by the tracing decorator). */
+  traceContext?: Record<string, string>;
 }
+
+export type PublishOptions = Pick<RequestOptions, 'requestId' | 'traceContext'>;
 
 /**
  * Request/reply and events between services, with NATS semantics. Implemented over a
@@ -23,7 +31,7 @@ export interface MessageBus {
   request(subject: string, payload: unknown, options?: RequestOptions): Promise<unknown>;
   /** Answers requests on `subject` as one member of queue group `queue`. Returns an unsubscribe function. */
   respond(subject: string, queue: string, handler: RequestHandler): () => void;
-  publish(subject: string, payload: unknown, options?: { requestId?: string }): void;
+  publish(subject: string, payload: unknown, options?: PublishOptions): void;
   /** Receives events; with `queue`, one member of the group gets each event. */
   subscribe(subject: string, handler: EventHandler, options?: { queue?: string }): () => void;
   /** Resolves when the transport is connected and answers. */
@@ -33,6 +41,8 @@ export interface MessageBus {
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 2000;
 export const REQUEST_ID_HEADER = 'x-request-id';
+/** The W3C trace context headers a traced message carries (https://www.w3.org/TR/trace-context/). */
+export const TRACE_CONTEXT_HEADERS = ['traceparent', 'tracestate'] as const;
 
 /** A request got no answer: nobody listens, it timed out, or the connection is closed. */
 export class BusUnavailableError extends Error {

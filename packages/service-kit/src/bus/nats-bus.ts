@@ -14,7 +14,10 @@ import {
   BusUnavailableError,
   DEFAULT_REQUEST_TIMEOUT_MS,
   REQUEST_ID_HEADER,
+  TRACE_CONTEXT_HEADERS,
   type EventHandler,
+  type MessageContext,
+  type PublishOptions,
   type MessageBus,
   type RequestHandler,
   type RequestOptions,
@@ -37,8 +40,23 @@ export interface ConnectNatsOptions {
   tls?: { caFile?: string };
 }
 
-function requestIdOf(msg: Msg): string {
-  return msg.headers?.get(REQUEST_ID_HEADER) || randomUUID();
+/** The headers of an outgoing message: its request id and, when traced, its trace context. */
+function headersFor(options: PublishOptions) {
+  const h = natsHeaders();
+  h.set(REQUEST_ID_HEADER, options.requestId ?? randomUUID());
+  if (options.traceContext) for (const [name, value] of Object.entries(options.traceContext)) h.set(name, value);
+  return h;
+}
+
+/** What a received message tells its handler: request id and, when it carries one, trace context. */
+function contextOf(msg: Msg): MessageContext {
+  const context: MessageContext = { requestId: msg.headers?.get(REQUEST_ID_HEADER) || randomUUID() };
+  if (msg.headers?.has('traceparent')) {
+    const traceContext: Record<string, string> = {};
+    for (const name of TRACE_CONTEXT_HEADERS) if (msg.headers.has(name)) traceContext[name] = msg.headers.get(name);
+    context.traceContext = traceContext;
+  }
+  return context;
 }
 
 function parse(msg: Msg): unknown {
@@ -86,8 +104,7 @@ export class NatsBus implements MessageBus {
 
   async request(subject: string, payload: unknown, options: RequestOptions = {}): Promise<unknown> {
     if (this.nc.isClosed()) throw new BusUnavailableError(subject, 'closed');
-    const h = natsHeaders();
-    h.set(REQUEST_ID_HEADER, options.requestId ?? randomUUID());
+    const h = headersFor(options);
     try {
       const msg = await this.nc.request(subject, JSON.stringify(payload), {
         timeout: options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
@@ -113,9 +130,10 @@ export class NatsBus implements MessageBus {
           this.logger.error({ err: error, subject }, 'NATS subscription failed');
           return;
         }
-        const context = { requestId: requestIdOf(msg) };
+        const context = contextOf(msg);
         void handler(parse(msg), context).then(
-          (reply) => msg.respond(JSON.stringify(reply)),
+          (reply) =>
+            msg.respond(JSON.stringify(reply), context.replyTraceContext ? { headers: headersFor({ requestId: context.requestId, traceContext: context.replyTraceContext }) } : undefined),
           (handlerError: unknown) => this.logger.error({ err: handlerError, subject, requestId: context.requestId }, 'NATS responder failed'),
         );
       },
@@ -123,9 +141,8 @@ export class NatsBus implements MessageBus {
     return () => sub.unsubscribe();
   }
 
-  publish(subject: string, payload: unknown, options: { requestId?: string } = {}): void {
-    const h = natsHeaders();
-    h.set(REQUEST_ID_HEADER, options.requestId ?? randomUUID());
+  publish(subject: string, payload: unknown, options: PublishOptions = {}): void {
+    const h = headersFor(options);
     try {
       this.nc.publish(subject, JSON.stringify(payload), { headers: h });
     } catch (error) {
@@ -138,7 +155,7 @@ export class NatsBus implements MessageBus {
       ...(options.queue ? { queue: options.queue } : {}),
       callback: (error, msg) => {
         if (error) return;
-        const context = { requestId: requestIdOf(msg) };
+        const context = contextOf(msg);
         void Promise.resolve()
           .then(() => handler(parse(msg), context))
           .catch((handlerError: unknown) => this.logger.error({ err: handlerError, subject }, 'NATS event handler failed'));

@@ -7,6 +7,7 @@ import postgres from 'postgres';
 import { PGlite } from '@electric-sql/pglite';
 import { postgresSslOptions } from './postgres-tls.js';
 import type { PoolObserver } from '../metrics/database-metrics.js';
+import { traceSqlClient } from '../tracing/db-tracing.js';
 
 /** A Drizzle database over either driver; queries take this or a transaction. */
 export type Db<TSchema extends Record<string, unknown> = Record<string, never>> = PgDatabase<PgQueryResultHKT, TSchema>;
@@ -46,6 +47,8 @@ export interface OpenDatabaseOptions<TSchema extends Record<string, unknown>> {
   statementTimeoutMs?: number;
   /** Told when a query or transaction takes and gives back a pool connection (metrics). */
   pool?: PoolObserver;
+  /** The service whose tracer records a span per statement (when it traces). */
+  service?: string;
 }
 
 /** Opens a Drizzle database: postgres-js when `url` is given, PGlite otherwise. */
@@ -62,7 +65,8 @@ export async function openDatabase<TSchema extends Record<string, unknown>>(
       onnotice: () => {},
       connection: { statement_timeout: options.statementTimeoutMs ?? 15000, application_name: 'tessera' },
     });
-    const db = drizzlePostgres(options.pool ? observePool(client, options.pool) : client, { schema: options.schema }) as unknown as Db<TSchema>;
+    const traced = options.service ? traceSqlClient(client, options.service) : client;
+    const db = drizzlePostgres(options.pool ? observePool(traced, options.pool) : traced, { schema: options.schema }) as unknown as Db<TSchema>;
     return {
       db,
       kind: 'postgres',

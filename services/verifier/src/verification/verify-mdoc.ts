@@ -2,6 +2,7 @@ import { parse, Verifier } from '@auth0/mdl';
 import { checkCredentialType } from './check-credential-type.js';
 import { CheckRow, describeError, failure, type CheckFailure } from './check-order.js';
 import { checkValidityWindow } from './check-validity-window.js';
+import { traceCheck } from './trace-check.js';
 import { mdocValueToJson } from './mdoc-claims.js';
 import { encodeTranscriptAsDataItem } from './session-transcript.js';
 import { certificateFingerprint, chainAnchorsOf, type ResolvedTrustStore } from './trust-store.js';
@@ -58,7 +59,11 @@ export async function verifyMdoc(options: VerifyMdocOptions): Promise<VerifyMdoc
   const issuerAuth = document.issuerSigned.issuerAuth;
 
   const chain = (issuerAuth as unknown as { x5chain?: Uint8Array[] }).x5chain ?? [];
-  const validated = await validateCertificateChain({ chain, ...chainAnchorsOf(options.trust), now: options.now, purpose: MDOC_ISSUER }).catch((error: unknown) => ({ ok: false as const, message: describeError(error) }));
+  const validated = await traceCheck(
+    'issuer_trust',
+    () => validateCertificateChain({ chain, ...chainAnchorsOf(options.trust), now: options.now, purpose: MDOC_ISSUER }).catch((error: unknown) => ({ ok: false as const, message: describeError(error) })),
+    (result) => (result.ok ? 'ok' : 'ISSUER_NOT_TRUSTED'),
+  );
   if (!validated.ok) return fail(CheckRow.ISSUER_TRUSTED, 'ISSUER_NOT_TRUSTED', `The issuer of credential query "${id}" is not trusted: ${validated.message}.`);
 
   let mso: ReturnType<() => typeof issuerAuth.decodedPayload>;
@@ -76,16 +81,19 @@ export async function verifyMdoc(options: VerifyMdocOptions): Promise<VerifyMdoc
     anchor: validated.anchor,
   };
   // The MSO's doctype, which its signature covers (row 12 checks it equals the document's).
-  const wrongType = checkCredentialType({ credentialQueryId: id, credentialType: typeof mso.docType === 'string' ? mso.docType : undefined, issuerTrust, trust: options.trust });
+  const docType = mso.docType;
+  const wrongType = await traceCheck('credential_type', () => checkCredentialType({ credentialQueryId: id, credentialType: typeof docType === 'string' ? docType : undefined, issuerTrust, trust: options.trust }));
   if (wrongType) return { ok: false, failure: wrongType };
   const validity = mso.validityInfo as { validFrom?: unknown; validUntil?: unknown } | undefined;
-  const window = checkValidityWindow({
-    credentialQueryId: id,
-    notBefore: asDate(validity?.validFrom, 'validFrom'),
-    notAfter: asDate(validity?.validUntil, 'validUntil'),
-    now: options.now,
-    clockSkewSeconds: options.clockSkewSeconds,
-  });
+  const window = await traceCheck('validity', () =>
+    checkValidityWindow({
+      credentialQueryId: id,
+      notBefore: asDate(validity?.validFrom, 'validFrom'),
+      notAfter: asDate(validity?.validUntil, 'validUntil'),
+      now: options.now,
+      clockSkewSeconds: options.clockSkewSeconds,
+    }),
+  );
   if (!window.ok) return { ok: false, failure: window.failure };
 
   const failed: Array<{ category: string; id: AssessmentId; check: string; reason?: string }> = [];

@@ -11,6 +11,7 @@ import { buildSessionTranscript, computeJwkThumbprint } from './session-transcri
 import type { StatusListChecker } from './status-list-checker.js';
 import { nameTrustedEntity } from './name-trusted-entity.js';
 import { isResolvedTrustStore, resolveTrustStore, type ResolvedTrustStore, type TrustStore } from './trust-store.js';
+import { traceCheck } from './trace-check.js';
 import type { VerificationCache } from './verification-cache.js';
 import type { VerifiedCredential } from './verified-credential.js';
 import { verifyMdoc } from './verify-mdoc.js';
@@ -88,7 +89,7 @@ export async function verifyPresentation(options: VerifyPresentationOptions): Pr
   try {
     const query = loadDcqlQuery(options.dcqlQuery);
     if (!query.ok) return reject(failure(CheckRow.VP_TOKEN_SHAPE, 'INVALID_VP_TOKEN', `The session's DCQL query cannot be used: ${query.message}.`));
-    const shape = checkVpTokenShape({ vpToken: options.vpToken, query: query.query });
+    const shape = await traceCheck('vp_token_shape', () => checkVpTokenShape({ vpToken: options.vpToken, query: query.query }));
     if (!shape.ok) return reject(shape.failure);
 
     const trust = isResolvedTrustStore(options.trust) ? options.trust : resolveTrustStore(options.trust, options.cache);
@@ -97,14 +98,15 @@ export async function verifyPresentation(options: VerifyPresentationOptions): Pr
     const verified: Array<{ entry: PresentationEntry; credential: VerifiedCredential }> = [];
     for (const entry of shape.entries) {
       stage = entry.format === 'mso_mdoc' ? { row: CheckRow.MDOC_ISSUER_SIGNATURE, code: 'ISSUER_SIGNATURE_INVALID' } : { row: CheckRow.SD_JWT_ISSUER_SIGNATURE, code: 'ISSUER_SIGNATURE_INVALID' };
-      const result = entry.format === 'mso_mdoc' ? await verifyMdocEntry(entry, options, trust, settings) : await verifySdJwtEntry(entry, options, trust, settings);
+      const result = await traceCheck(entry.format === 'mso_mdoc' ? 'mdoc_credential' : 'sd_jwt_vc_credential', () =>
+        entry.format === 'mso_mdoc' ? verifyMdocEntry(entry, options, trust, settings) : verifySdJwtEntry(entry, options, trust, settings),
+      );
       if (result.ok) verified.push({ entry, credential: result.credential });
       else failures.push(result.failure);
     }
 
     stage = { row: CheckRow.TRANSACTION_DATA, code: 'TRANSACTION_DATA_MISMATCH' };
-    failures.push(
-      ...[
+    const transactionDataFailure = await traceCheck('transaction_data', () =>
         checkTransactionData({
           transactionData: options.transactionData ?? [],
           presentations: shape.entries.map((entry) => {
@@ -112,20 +114,20 @@ export async function verifyPresentation(options: VerifyPresentationOptions): Pr
             return { credentialQueryId: entry.credentialQueryId, format: entry.format, ...(credential?.keyBindingPayload ? { keyBindingPayload: credential.keyBindingPayload } : {}) };
           }),
         }),
-      ].filter((item): item is CheckFailure => item !== undefined),
     );
+    if (transactionDataFailure) failures.push(transactionDataFailure);
     const earliest = firstFailure(failures);
     if (earliest) return reject(earliest);
 
     stage = { row: CheckRow.DCQL, code: 'DCQL_NOT_SATISFIED' };
     const credentials = verified.map((item) => item.credential);
-    const dcql = evaluateDcql({ query: query.query, credentials });
+    const dcql = await traceCheck('dcql', () => evaluateDcql({ query: query.query, credentials }));
     if (!dcql.ok) return reject(dcql.failure);
 
     stage = { row: CheckRow.STATUS, code: 'STATUS_LIST_UNAVAILABLE' };
     const presentations: VerifiedPresentation[] = [];
     for (const [index, credential] of credentials.entries()) {
-      const status = await checkCredentialStatus({ credential, statusLists: options.statusLists, trust, now: options.now, clockSkewSeconds: settings.clockSkewSeconds });
+      const status = await traceCheck('status', () => checkCredentialStatus({ credential, statusLists: options.statusLists, trust, now: options.now, clockSkewSeconds: settings.clockSkewSeconds }));
       if (!status.ok) return reject(status.failure);
       // Minimised here, so nothing downstream (result, stored row, DC API answer) ever holds the rest.
       const minimised = minimiseClaims({ format: credential.format, claims: credential.claims, selection: dcql.selections[index]! });

@@ -8,6 +8,7 @@ import { checkIssuerIdentifier } from './check-issuer-identifier.js';
 import { checkIssuerTrust, findIssuerKey, JWS_ALGORITHMS } from './issuer-key.js';
 import type { ResolvedTrustStore } from './trust-store.js';
 import { checkValidityWindow } from './check-validity-window.js';
+import { traceCheck } from './trace-check.js';
 import type { VerifiedCredential } from './verified-credential.js';
 import { verifyKeyBinding } from './verify-key-binding.js';
 import { SD_JWT_VC_ISSUER } from '../crypto/certificate-purposes.js';
@@ -65,44 +66,58 @@ export async function verifySdJwtVc(options: VerifySdJwtVcOptions): Promise<Veri
     issuerKey = { ok: false, message: describeError(error) };
   }
   if (!issuerKey.ok) return fail(CheckRow.ISSUER_TRUSTED, 'ISSUER_NOT_TRUSTED', `The issuer of credential query "${id}" is not trusted: ${issuerKey.message}.`);
-  try {
-    await compactVerify(issuerJwt, issuerKey.source.key, { algorithms: JWS_ALGORITHMS });
-  } catch (error) {
-    return fail(CheckRow.SD_JWT_ISSUER_SIGNATURE, 'ISSUER_SIGNATURE_INVALID', `The issuer signature of credential query "${id}" is invalid (${describeError(error)}).`);
-  }
+  const { source } = issuerKey;
+  const badSignature = await traceCheck('issuer_signature', () =>
+    compactVerify(issuerJwt, source.key, { algorithms: JWS_ALGORITHMS }).then(
+      () => undefined,
+      (error: unknown) => failure(CheckRow.SD_JWT_ISSUER_SIGNATURE, 'ISSUER_SIGNATURE_INVALID', `The issuer signature of credential query "${id}" is invalid (${describeError(error)}).`),
+    ),
+  );
+  if (badSignature) return { ok: false, failure: badSignature };
 
   const sdAlg = payload._sd_alg ?? 'sha-256';
-  const disclosureInvalid = (reason: string): VerifySdJwtVcResult =>
-    fail(CheckRow.SD_JWT_ISSUER_SIGNATURE, 'DISCLOSURE_INVALID', `The disclosures of credential query "${id}" are invalid: ${reason}.`);
-  if (typeof sdAlg !== 'string' || !SD_ALGS.includes(sdAlg)) return disclosureInvalid(`_sd_alg ${JSON.stringify(sdAlg)} is not supported`);
-  let claims: Record<string, unknown>;
-  try {
-    const sdJwt = await new SDJwtVcInstance({ hasher: digest }).decode(sdHashInput);
-    const disclosures = await Promise.all(
-      (sdJwt.disclosures ?? []).map(async (disclosure) => ({
-        digest: await disclosure.digest({ hasher: digest, alg: sdAlg }),
-        ...(disclosure.key !== undefined ? { name: disclosure.key } : {}),
-        value: disclosure.value,
-      })),
-    );
-    const problem = checkDisclosures({ payload, disclosures });
-    if (problem) return disclosureInvalid(problem);
-    claims = (await sdJwt.getClaims(digest)) as Record<string, unknown>;
-  } catch (error) {
-    return disclosureInvalid(describeError(error));
-  }
+  const disclosureInvalid = (reason: string): CheckFailure => failure(CheckRow.SD_JWT_ISSUER_SIGNATURE, 'DISCLOSURE_INVALID', `The disclosures of credential query "${id}" are invalid: ${reason}.`);
+  if (typeof sdAlg !== 'string' || !SD_ALGS.includes(sdAlg)) return { ok: false, failure: disclosureInvalid(`_sd_alg ${JSON.stringify(sdAlg)} is not supported`) };
+  let claims: Record<string, unknown> = {};
+  const badDisclosures = await traceCheck('disclosures', async () => {
+    try {
+      const sdJwt = await new SDJwtVcInstance({ hasher: digest }).decode(sdHashInput);
+      const disclosures = await Promise.all(
+        (sdJwt.disclosures ?? []).map(async (disclosure) => ({
+          digest: await disclosure.digest({ hasher: digest, alg: sdAlg }),
+          ...(disclosure.key !== undefined ? { name: disclosure.key } : {}),
+          value: disclosure.value,
+        })),
+      );
+      const problem = checkDisclosures({ payload, disclosures });
+      if (problem) return disclosureInvalid(problem);
+      claims = (await sdJwt.getClaims(digest)) as Record<string, unknown>;
+      return undefined;
+    } catch (error) {
+      return disclosureInvalid(describeError(error));
+    }
+  });
+  if (badDisclosures) return { ok: false, failure: badDisclosures };
 
-  const trusted = await checkIssuerTrust({ source: issuerKey.source, trust: options.trust, now: options.now, purpose: SD_JWT_VC_ISSUER }).catch((error: unknown) => ({ ok: false as const, message: describeError(error) }));
+  const trusted = await traceCheck(
+    'issuer_trust',
+    () => checkIssuerTrust({ source, trust: options.trust, now: options.now, purpose: SD_JWT_VC_ISSUER }).catch((error: unknown) => ({ ok: false as const, message: describeError(error) })),
+    (result) => (result.ok ? 'ok' : 'ISSUER_NOT_TRUSTED'),
+  );
   if (!trusted.ok) return fail(CheckRow.ISSUER_TRUSTED, 'ISSUER_NOT_TRUSTED', `The issuer of credential query "${id}" is not trusted: ${trusted.message}.`);
-  const wrongIssuer = checkIssuerIdentifier({ credentialQueryId: id, iss: payload.iss, source: issuerKey.source });
+  const wrongIssuer = await traceCheck('issuer_identifier', () => checkIssuerIdentifier({ credentialQueryId: id, iss: payload.iss, source }));
   if (wrongIssuer) return { ok: false, failure: wrongIssuer };
-  const wrongType = checkCredentialType({ credentialQueryId: id, credentialType: typeof payload.vct === 'string' ? payload.vct : undefined, issuerTrust: trusted.trust, trust: options.trust });
+  const wrongType = await traceCheck('credential_type', () =>
+    checkCredentialType({ credentialQueryId: id, credentialType: typeof payload.vct === 'string' ? payload.vct : undefined, issuerTrust: trusted.trust, trust: options.trust }),
+  );
   if (wrongType) return { ok: false, failure: wrongType };
 
-  const window = checkValidityWindow({ credentialQueryId: id, notBefore: seconds(payload.nbf, 'nbf'), notAfter: seconds(payload.exp, 'exp'), now: options.now, clockSkewSeconds: options.clockSkewSeconds });
+  const window = await traceCheck('validity', () =>
+    checkValidityWindow({ credentialQueryId: id, notBefore: seconds(payload.nbf, 'nbf'), notAfter: seconds(payload.exp, 'exp'), now: options.now, clockSkewSeconds: options.clockSkewSeconds }),
+  );
   if (!window.ok) return { ok: false, failure: window.failure };
 
-  const binding = await verifyKeyBinding({
+  const binding = await traceCheck('key_binding', () => verifyKeyBinding({
     credentialQueryId: id,
     kbJwt,
     required: options.requireHolderBinding,
@@ -114,7 +129,7 @@ export async function verifySdJwtVc(options: VerifySdJwtVcOptions): Promise<Veri
     now: options.now,
     kbMaxAgeSeconds: options.kbMaxAgeSeconds,
     clockSkewSeconds: options.clockSkewSeconds,
-  });
+  }));
   if (!binding.ok) return binding;
 
   const { cnf: _cnf, _sd_alg: _alg, ...visible } = claims;
