@@ -39,6 +39,7 @@
 // BENCH_TRACING_ROUNDS pairs, default 2)
 // and prints the overhead (issue 16 item 5, bench/lib/tracing-overhead.mjs); `on` traces every
 // request to a local OTLP collector stub (BENCH_OTLP_PROTOCOL, default http/protobuf).
+import { createSessionStep, directPostStep, fetchRequestObjectStep, readResultStep as readResultStepOf } from './lib/verification-steps.mjs';
 import postgres from 'postgres';
 import { measureEs256Sign, measureEs256Verify } from './lib/crypto-baselines.mjs';
 import { runFlows } from './lib/flow-load.mjs';
@@ -71,82 +72,20 @@ const warmup = roundUp(Number(process.env.BENCH_WARMUP_SESSIONS ?? 300));
 const durationSeconds = Number(process.env.BENCH_DURATION ?? 10);
 const baselineSeconds = Number(process.env.BENCH_BASELINE_SECONDS ?? 5);
 const VERIFIER_ID = 'desk';
-const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 
 const issuer = await createIssuer();
 const collector = process.env.BENCH_TRACING === 'on' ? await startOtlpCollectorStub({ protocol: process.env.BENCH_OTLP_PROTOCOL }) : undefined;
 const bench = await startVerifierBench({ env: collector?.env ?? {} });
 const sql = postgres(bench.databaseUrl, { max: 1, onnotice: () => {} });
-const auth = { authorization: `Bearer ${bench.token}` };
 /** Why each failed phase failed; any entry makes the run exit 1. */
 const problems = [];
 const rows = [];
 
 // ---- the relying party's and the wallet's requests, each answer checked ------------------------
-/** The relying party creates a direct_post session for `dcql`; the wallet will find request_uri in authorizationRequestUri. */
-function createStep(dcql) {
-  const request = {
-    method: 'POST',
-    path: `${bench.managementPath}/presentation?verifierId=${VERIFIER_ID}`,
-    headers: { ...auth, 'content-type': 'application/json' },
-    body: JSON.stringify({ dcql, responseMode: 'direct_post', expiresInSeconds: 3600 }),
-  };
-  return {
-    name: 'create session',
-    request: () => request,
-    check: (status, text, context) => {
-      if (status !== 201) return `${status} ${text.slice(0, 300)}`;
-      const session = JSON.parse(text).data;
-      const requestUri = new URL(session.authorizationRequestUri).searchParams.get('request_uri');
-      if (!requestUri) return `no request_uri in ${session.authorizationRequestUri}`;
-      context.session = session;
-      context.requestPath = new URL(requestUri).pathname;
-      return undefined;
-    },
-  };
-}
-
-/** The wallet fetches the request object (GET request_uri) and reads its payload. */
-const fetchStep = {
-  name: 'fetch request object',
-  request: (context) => ({ method: 'GET', path: context.requestPath }),
-  check: (status, text, context) => {
-    if (status !== 200) return `${status} ${text.slice(0, 300)}`;
-    const payload = JSON.parse(Buffer.from(text.split('.')[1] ?? '', 'base64url').toString('utf8'));
-    const { session } = context;
-    if (payload.nonce !== session.nonce || payload.state !== session.payloadState || payload.response_mode !== 'direct_post' || typeof payload.response_uri !== 'string') {
-      return `the request object does not match its session: ${JSON.stringify({ nonce: payload.nonce, state: payload.state, response_mode: payload.response_mode })}`;
-    }
-    context.request = payload;
-    context.signingInputLength = text.lastIndexOf('.');
-    return undefined;
-  },
-};
-
-/** The wallet posts the answer `build(context)` returns ({ path, body }) to response_uri; 200 `{}` means verified. */
-function respondStep(build) {
-  return {
-    name: 'answer (direct_post)',
-    request: (context) => {
-      const { path, body } = build(context);
-      return { method: 'POST', path, headers: FORM, body };
-    },
-    check: (status, text) => (status === 200 && text === '{}' ? undefined : `${status} ${text.slice(0, 300)}`),
-  };
-}
-
-/** The relying party reads what the session proved (409 unless ResponseVerified). */
-const readResultStep = {
-  name: 'read result',
-  request: (context) => ({ method: 'GET', path: `${bench.managementPath}/verifier-presentation-response?verificationPresentationId=${context.session.id}`, headers: auth }),
-  check: (status, text) => {
-    if (status !== 200) return `${status} ${text.slice(0, 300)}`;
-    const result = JSON.parse(text).data;
-    const claims = result.presentations?.[0]?.claims;
-    if (result.state !== 'ResponseVerified' || claims?.given_name !== 'Erika' || claims?.family_name !== 'Mustermann') return `not the verified names: ${text.slice(0, 300)}`;
-    return undefined;
-  },
-};
+const createStep = (dcql) => createSessionStep(bench, { dcql, verifierId: VERIFIER_ID });
+const fetchStep = fetchRequestObjectStep;
+const respondStep = directPostStep;
+const readResultStep = readResultStepOf(bench);
 
 /** `count` sessions for `dcql`, created and fetched by the wallet over HTTP: [{ session, request, signingInputLength }]. */
 async function prepareSessions(count, dcql, over = connections) {

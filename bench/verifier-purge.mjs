@@ -21,6 +21,7 @@ import { runFlows } from './lib/flow-load.mjs';
 import { writeResult } from './lib/results.mjs';
 import { createHolder, createIssuer, issuePid, PID_VCT, presentPid } from './lib/sd-jwt-issuer.mjs';
 import { pidQuery, startVerifierBench } from './lib/verifier-setup.mjs';
+import { createSessionStep, directPostStep, fetchRequestObjectStep, readResultStep } from './lib/verification-steps.mjs';
 
 const PURGE_LOCK_KEY = 1_550_015_001;
 const backlog = Number(process.env.BENCH_PURGE_SESSIONS ?? 1_000_000);
@@ -28,63 +29,24 @@ const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const durationSeconds = Number(process.env.BENCH_DURATION ?? 10);
 const warmup = Math.max(1, Math.ceil(Number(process.env.BENCH_WARMUP_SESSIONS ?? 300) / connections)) * connections;
 const VERIFIER_ID = 'desk';
-const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 
 const issuer = await createIssuer();
 const bench = await startVerifierBench({ env: { PURGE_INTERVAL_SECONDS: '1' } });
 const sql = postgres(bench.databaseUrl, { max: 3, onnotice: () => {} });
-const auth = { authorization: `Bearer ${bench.token}` };
 const problems = [];
 
 // ---- one whole verification, every answer checked (as verifier-direct-post phase d) ----------
-const createStep = {
-  name: 'create session',
-  request: () => ({
-    method: 'POST',
-    path: `${bench.managementPath}/presentation?verifierId=${VERIFIER_ID}`,
-    headers: { ...auth, 'content-type': 'application/json' },
-    body: JSON.stringify({ dcql: pidQuery(PID_VCT), responseMode: 'direct_post', expiresInSeconds: 3600 }),
-  }),
-  check: (status, text, context) => {
-    if (status !== 201) return `${status} ${text.slice(0, 300)}`;
-    context.session = JSON.parse(text).data;
-    context.requestPath = new URL(new URL(context.session.authorizationRequestUri).searchParams.get('request_uri')).pathname;
-    return undefined;
-  },
-};
-const fetchStep = {
-  name: 'fetch request object',
-  request: (context) => ({ method: 'GET', path: context.requestPath }),
-  check: (status, text, context) => {
-    if (status !== 200) return `${status} ${text.slice(0, 300)}`;
-    context.request = JSON.parse(Buffer.from(text.split('.')[1] ?? '', 'base64url').toString('utf8'));
-    return undefined;
-  },
-};
 const wallet = Array.from({ length: Math.max(1000, connections) }, () => {
   const holder = createHolder();
   return { holder, issued: issuePid(issuer, holder) };
 });
 let used = 0;
-const answerStep = {
-  name: 'answer (direct_post)',
-  request: ({ request }) => {
-    const { holder, issued } = wallet[used++ % wallet.length];
-    const presentation = presentPid(issued, holder, { nonce: request.nonce, aud: request.client_id });
-    return { method: 'POST', path: new URL(request.response_uri).pathname, headers: FORM, body: new URLSearchParams({ vp_token: JSON.stringify({ pid: [presentation] }), state: request.state }).toString() };
-  },
-  check: (status, text) => (status === 200 && text === '{}' ? undefined : `${status} ${text.slice(0, 300)}`),
-};
-const readStep = {
-  name: 'read result',
-  request: (context) => ({ method: 'GET', path: `${bench.managementPath}/verifier-presentation-response?verificationPresentationId=${context.session.id}`, headers: auth }),
-  check: (status, text) => {
-    if (status !== 200) return `${status} ${text.slice(0, 300)}`;
-    const claims = JSON.parse(text).data.presentations?.[0]?.claims;
-    return claims?.given_name === 'Erika' && claims?.family_name === 'Mustermann' ? undefined : `not the verified names: ${text.slice(0, 300)}`;
-  },
-};
-const steps = [createStep, fetchStep, answerStep, readStep];
+const answerStep = directPostStep(({ request }) => {
+  const { holder, issued } = wallet[used++ % wallet.length];
+  const presentation = presentPid(issued, holder, { nonce: request.nonce, aud: request.client_id });
+  return { path: new URL(request.response_uri).pathname, body: new URLSearchParams({ vp_token: JSON.stringify({ pid: [presentation] }), state: request.state }).toString() };
+});
+const steps = [createSessionStep(bench, { dcql: pidQuery(PID_VCT), verifierId: VERIFIER_ID }), fetchRequestObjectStep, answerStep, readResultStep(bench)];
 const settle = (name, run) => {
   if (run.failures > 0) problems.push(`(${name}): ${run.failures} failures: ${JSON.stringify(run.samples)}`);
   return run.failures === 0;
