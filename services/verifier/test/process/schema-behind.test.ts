@@ -41,6 +41,8 @@ describe.skipIf(missingServer('postgres', 'verifier replicas against an older sc
         PATH: process.env.PATH ?? '',
         NODE_ENV: 'production',
         HOST: '127.0.0.1',
+        // Two replicas on one host: each its own metrics port (production's default is fixed).
+        METRICS_PORT: '0',
         DATABASE_URL: url,
         PUBLIC_BASE_URL: 'https://verifier.schema.test',
         KEY_ENCRYPTION_KEY: generateKeyEncryptionKey(),
