@@ -99,7 +99,7 @@ if (compose.error) {
   await report.check('compose observability profile', () =>
     problemsOrOk(composeObservabilityRules(compose.raw), 'prometheus scraping each METRICS_PORT, grafana with the dashboard and data source, otel-collector -> jaeger; pinned images, 127.0.0.1 ports'),
   );
-  await report.check('compose transport', () => problemsOrOk(composeTransportRules(compose.raw), 'plain NATS only with NATS_ALLOW_INSECURE (local only)'));
+  await report.check('compose transport', () => problemsOrOk(composeTransportRules(compose.raw), 'PostgreSQL with ssl=on, verify-full with a mounted CA; NATS on nats-server.conf, tls:// as the service\'s user, CA and password mounted; no NATS_ALLOW_INSECURE'));
 }
 
 // ---------------------------------------------------------------- Kubernetes
@@ -130,7 +130,7 @@ if (kubectlOk) {
     await report.check(`k8s transport ${overlay}`, () =>
       problemsOrOk(
         transportSecurityRules(overlay, objects, examples),
-        overlay === 'prod' ? 'PostgreSQL verify-full with tessera-postgres-ca in every pod; NATS tls:// as the service\'s user, CA and password as files; NATS egress to the NATS pods' : 'plain NATS only with NATS_ALLOW_INSECURE (local only)',
+        overlay === 'prod' ? 'PostgreSQL verify-full with tessera-postgres-ca in every pod; NATS tls:// as the service\'s user, CA and password as files; NATS egress to the NATS pods' : 'PostgreSQL with ssl=on, verify-full with tessera-postgres-ca in every pod; NATS on nats-server.conf, tls:// as the service\'s user, CA and password as files',
       ),
     );
   }
