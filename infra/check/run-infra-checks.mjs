@@ -139,7 +139,10 @@ if (kubectlOk) {
     await report.check('k8s rules self-test', () => {
       const examplePath = join(K8S_ROOT, 'overlays', 'prod', 'secret.example.yaml');
       const examples = [...parseYamlDocuments(readFileSync(examplePath, 'utf8'), examplePath), ...clusterObjects()];
-      const missed = missedMutations(prod, (objects) => checkRules('prod', objects, { providedSecrets: providedSecretsOf('prod'), ports, examples }));
+      const missed = missedMutations(prod, (objects) => [
+        ...checkRules('prod', objects, { providedSecrets: providedSecretsOf('prod'), ports, examples }),
+        ...transportSecurityRules('prod', objects, examples),
+      ]);
       return problemsOrOk(missed.map((name) => `no rule caught: ${name}`), `each of ${Object.keys(MUTATIONS).length} mutations of the prod overlay (one per rule) is caught`);
     });
   }
