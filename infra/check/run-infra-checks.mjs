@@ -26,6 +26,7 @@ import { checkRules, checkUnknownFields, findKubectl, K8S_ROOT, migrateContainer
 import { composeObservabilityRules } from './lib/compose-observability.mjs';
 import { checkAdapterRules, checkDashboard, checkRequestRateHpa, checkRuleExpressions, crdValidators, isCustomResource, loadCatalogue, missingFromScrape, MONITORED_OVERLAYS, monitoringRules, renderWithRequestRate, validateCustomResources } from './lib/monitoring.mjs';
 import { composeTransportRules, transportSecurityRules } from './lib/transport-security.mjs';
+import { devTlsRules } from './lib/dev-tls.mjs';
 import { containerEnv, createDatabase, dropDatabase, EXTRA_SECRETS, makeOidc, mountVolumes, OIDC, randomSecrets, runInImage, sealBundle, SMOKE, startInImage, stop, waitReady } from './lib/smoke.mjs';
 import { assert, CheckFailure, freePort, REPO_ROOT, Reporter, SERVICE_NAMES } from './lib/util.mjs';
 
@@ -100,6 +101,7 @@ if (compose.error) {
     problemsOrOk(composeObservabilityRules(compose.raw), 'prometheus scraping each METRICS_PORT, grafana with the dashboard and data source, otel-collector -> jaeger; pinned images, 127.0.0.1 ports'),
   );
   await report.check('compose transport', () => problemsOrOk(composeTransportRules(compose.raw), 'PostgreSQL with ssl=on, verify-full with a mounted CA; NATS on nats-server.conf, tls:// as the service\'s user, CA and password mounted; no NATS_ALLOW_INSECURE'));
+  await report.check('dev tls', () => problemsOrOk(devTlsRules(), 'infra/dev-tls: PostgreSQL and NATS certificates chain to the dev CA, match their keys, name their hosts, valid > 1 year'));
 }
 
 // ---------------------------------------------------------------- Kubernetes
