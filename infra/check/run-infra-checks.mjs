@@ -26,6 +26,7 @@ import { checkRules, checkUnknownFields, findKubectl, K8S_ROOT, migrateContainer
 import { composeObservabilityRules } from './lib/compose-observability.mjs';
 import { checkAdapterRules, checkDashboard, checkRequestRateHpa, checkRuleExpressions, crdValidators, isCustomResource, loadCatalogue, missingFromScrape, MONITORED_OVERLAYS, monitoringRules, renderWithRequestRate, validateCustomResources } from './lib/monitoring.mjs';
 import { composeTransportRules, transportSecurityRules } from './lib/transport-security.mjs';
+import { devTlsRules } from './lib/dev-tls.mjs';
 import { containerEnv, createDatabase, dropDatabase, EXTRA_SECRETS, makeOidc, mountVolumes, OIDC, randomSecrets, runInImage, sealBundle, SMOKE, startInImage, stop, waitReady } from './lib/smoke.mjs';
 import { assert, CheckFailure, freePort, REPO_ROOT, Reporter, SERVICE_NAMES } from './lib/util.mjs';
 
@@ -99,7 +100,8 @@ if (compose.error) {
   await report.check('compose observability profile', () =>
     problemsOrOk(composeObservabilityRules(compose.raw), 'prometheus scraping each METRICS_PORT, grafana with the dashboard and data source, otel-collector -> jaeger; pinned images, 127.0.0.1 ports'),
   );
-  await report.check('compose transport', () => problemsOrOk(composeTransportRules(compose.raw), 'plain NATS only with NATS_ALLOW_INSECURE (local only)'));
+  await report.check('compose transport', () => problemsOrOk(composeTransportRules(compose.raw), 'PostgreSQL with ssl=on, verify-full with a mounted CA; NATS on nats-server.conf, tls:// as the service\'s user, CA and password mounted; no NATS_ALLOW_INSECURE'));
+  await report.check('dev tls', () => problemsOrOk(devTlsRules(), 'infra/dev-tls: PostgreSQL and NATS certificates chain to the dev CA, match their keys, name their hosts, valid > 1 year'));
 }
 
 // ---------------------------------------------------------------- Kubernetes
@@ -130,7 +132,7 @@ if (kubectlOk) {
     await report.check(`k8s transport ${overlay}`, () =>
       problemsOrOk(
         transportSecurityRules(overlay, objects, examples),
-        overlay === 'prod' ? 'PostgreSQL verify-full with tessera-postgres-ca in every pod; NATS tls:// as the service\'s user, CA and password as files; NATS egress to the NATS pods' : 'plain NATS only with NATS_ALLOW_INSECURE (local only)',
+        overlay === 'prod' ? 'PostgreSQL verify-full with tessera-postgres-ca in every pod; NATS tls:// as the service\'s user, CA and password as files; NATS egress to the NATS pods' : 'PostgreSQL with ssl=on, verify-full with tessera-postgres-ca in every pod; NATS on nats-server.conf, tls:// as the service\'s user, CA and password as files',
       ),
     );
   }
@@ -139,7 +141,10 @@ if (kubectlOk) {
     await report.check('k8s rules self-test', () => {
       const examplePath = join(K8S_ROOT, 'overlays', 'prod', 'secret.example.yaml');
       const examples = [...parseYamlDocuments(readFileSync(examplePath, 'utf8'), examplePath), ...clusterObjects()];
-      const missed = missedMutations(prod, (objects) => checkRules('prod', objects, { providedSecrets: providedSecretsOf('prod'), ports, examples }));
+      const missed = missedMutations(prod, (objects) => [
+        ...checkRules('prod', objects, { providedSecrets: providedSecretsOf('prod'), ports, examples }),
+        ...transportSecurityRules('prod', objects, examples),
+      ]);
       return problemsOrOk(missed.map((name) => `no rule caught: ${name}`), `each of ${Object.keys(MUTATIONS).length} mutations of the prod overlay (one per rule) is caught`);
     });
   }

@@ -1,5 +1,5 @@
 // The rules' own test: each mutation breaks one property of the rendered prod overlay, as
-// an edit that undoes an issue 17 fix would; `checkRules` must report a new problem for
+// an edit that undoes an issue 17 fix would; the rules (`checkRules` and the transport rules) must report a new problem for
 // every one. So a rule that can no longer fail (a typo in a path, a selector that matches
 // nothing) fails this check instead of passing silently.
 const deployment = (objects, name) => objects.find((o) => o.kind === 'Deployment' && o.metadata.name === name);
@@ -15,6 +15,11 @@ export const MUTATIONS = {
   // item 3: images
   'image by tag in prod': (o) => (pod(o, 'verifier').containers[0].image = 'registry.tessera.example/tessera/verifier:0.1.0'),
   'latest tag': (o) => (pod(o, 'ecosystem').containers[0].image = 'tessera/ecosystem:latest'),
+  // items 4 and 5: transport security (the same rules hold compose and the dev overlay)
+  'NATS over plain nats://': (o) => Object.assign(o.find((x) => x.kind === 'ConfigMap' && x.metadata.name.startsWith('verifier-config')).data, { NATS_URL: 'nats://nats.nats.svc.cluster.local:4222' }),
+  'NATS_ALLOW_INSECURE set': (o) => pod(o, 'ecosystem').containers[0].env.push({ name: 'NATS_ALLOW_INSECURE', value: 'true' }),
+  'PostgreSQL CA not mounted': (o) => (pod(o, 'status-list').containers[0].volumeMounts = pod(o, 'status-list').containers[0].volumeMounts.filter((m) => m.name !== 'postgres-ca')),
+  'NATS as another service': (o) => (pod(o, 'verifier').containers[0].env.find((e) => e.name === 'NATS_USER').value = 'ecosystem'),
   // item 6: edges
   'management API on the public Ingress': (o) => ingress(o, 'tessera').spec.rules[0].http.paths.push({ path: '/v1/orgs/', pathType: 'Prefix', backend: { service: { name: 'verifier', port: { name: 'http' } } } }),
   '/docs on the internal Ingress': (o) => ingress(o, 'tessera-internal').spec.rules[0].http.paths.push({ path: '/docs', pathType: 'Prefix', backend: { service: { name: 'verifier', port: { name: 'http' } } } }),
