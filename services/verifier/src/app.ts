@@ -113,7 +113,7 @@ export async function buildApp(deps: VerifierAppDeps): Promise<App> {
   // One per app: organisations' data keys, unwrapped once per replica (presentation data at rest).
   const dataKeys = createDataKeyRing({ db, keyEncryptionKey, clock });
   const answerDeps = { db, bus, clock, keyEncryptionKey, dataKeys, logger, sessionLimits, presentationData, metrics, ...verificationDeps };
-  // The expiry sweeper and the webhook worker (jobs/background-jobs.ts), started once the app is ready.
+  // The session lifetimes job, the webhook worker and the rate-limit cleanup (jobs/background-jobs.ts), started once the app is ready.
   const jobs = createBackgroundJobs({ config, db, bus, clock, keyEncryptionKey, logger, metrics, ...(deps.sendWebhook ? { sendWebhook: deps.sendWebhook } : {}) });
 
   const app = await createApp({

@@ -132,7 +132,7 @@ export const presentationSessions = verifierSchema.table(
     index('sessions_org_created_id_idx').on(t.orgId, t.createdAt, t.id),
     // Expiry on read touches only open sessions past their end.
     index('sessions_open_org_expires_idx').on(t.orgId, t.expiresAt).where(sql`state in ('RequestCreated', 'RequestUriRetrieved')`),
-    // The expiry sweeper (use-cases/expire-due-sessions.ts): open sessions past their end, across organisations, oldest first.
+    // Expiry by the session lifetimes job (use-cases/expire-due-sessions.ts): open sessions past their end, across organisations, oldest first.
     index('sessions_open_expires_idx').on(t.expiresAt).where(sql`state in ('RequestCreated', 'RequestUriRetrieved')`),
     index('sessions_open_verifier_idx').on(t.verifierRef).where(sql`state in ('RequestCreated', 'RequestUriRetrieved')`),
     index('sessions_open_template_idx').on(t.templateId).where(sql`state in ('RequestCreated', 'RequestUriRetrieved')`),

@@ -65,7 +65,7 @@ export function createVerifierMetrics(registry: Registry): VerifierMetrics {
   const statusListDuration = new Histogram({ name: 'tessera_verifier_status_list_fetch_duration_seconds', help: 'Time of a status list fetch over HTTP, by result.', labelNames: ['result'], buckets: LATENCY_BUCKETS, registers });
   const purged = new Counter({ name: 'tessera_verifier_purged_total', help: 'Personal data purged, by kind (read_once_claims, expired_claims, sessions).', labelNames: ['kind'], registers });
   const purgeRuns = new Counter({ name: 'tessera_verifier_purge_runs_total', help: 'Runs of the personal-data purge by result (purged: this replica held the lock; skipped: another did; failed).', labelNames: ['result'], registers });
-  const expired = new Counter({ name: 'tessera_verifier_sessions_expired_total', help: 'Open sessions the expiry sweeper moved to Error/SESSION_EXPIRED.', registers });
+  const expired = new Counter({ name: 'tessera_verifier_sessions_expired_total', help: 'Open sessions the session lifetimes job moved to Error/SESSION_EXPIRED.', registers });
   const timed = (counter: Counter<'result'>, histogram: Histogram<'result'>) => (result: string, seconds: number) => {
     counter.inc({ result });
     histogram.observe({ result }, seconds);
