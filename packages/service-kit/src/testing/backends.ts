@@ -224,12 +224,26 @@ export function findNatsServerBinary(): string | undefined {
 export async function startPrivateNats(options: { config?: string; env?: Record<string, string>; tls?: boolean } = {}): Promise<PrivateServer | undefined> {
   const binary = findNatsServerBinary();
   if (!binary) return undefined;
-  const port = await freePort();
+  // A port found free may be taken by a parallel test before the server binds it, and a
+  // loaded machine may take seconds to start it: a few attempts, each on a fresh port.
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    const started = await startNatsOnce(binary, await freePort(), options);
+    if ('server' in started) return started.server;
+    if (attempt === 3) process.stderr.write(`nats-server did not start (${options.config ?? 'no config'}): ${started.output.slice(-2000)}\n`);
+  }
+  return undefined;
+}
+
+async function startNatsOnce(binary: string, port: number, options: { config?: string; env?: Record<string, string>; tls?: boolean }): Promise<{ server: PrivateServer } | { output: string }> {
   let child: ChildProcess | undefined;
+  let output = '';
   const start = async () => {
     const args = [...(options.config ? ['-c', options.config] : []), '-a', '127.0.0.1', '-p', String(port)];
-    child = spawn(binary, args, { stdio: 'ignore', env: { ...process.env, ...options.env } });
-    if (!(await waitForPort(port, 5000))) throw new Error('nats-server did not start');
+    const spawned = spawn(binary, args, { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...options.env } });
+    child = spawned;
+    // What the server says on the way out explains a failed start; bounded, it is only read then.
+    spawned.stderr?.on('data', (chunk: Buffer) => void (output = (output + chunk.toString('utf8')).slice(-4000)));
+    if (!(await waitForPort(port, 15_000, spawned))) throw new Error('nats-server did not start');
   };
   const stop = async () => {
     const running = child;
@@ -244,9 +258,9 @@ export async function startPrivateNats(options: { config?: string; env?: Record<
     await start();
   } catch {
     await stop();
-    return undefined;
+    return { output };
   }
-  return { url: `${options.tls ? 'tls' : 'nats'}://127.0.0.1:${port}`, stop, start, destroy: stop };
+  return { server: { url: `${options.tls ? 'tls' : 'nats'}://127.0.0.1:${port}`, stop, start, destroy: stop } };
 }
 
 async function startLocalNats(): Promise<{ url: string; stop: () => Promise<void> } | undefined> {
@@ -254,9 +268,11 @@ async function startLocalNats(): Promise<{ url: string; stop: () => Promise<void
   return server && { url: server.url, stop: server.destroy };
 }
 
-async function waitForPort(port: number, timeoutMs: number): Promise<boolean> {
+async function waitForPort(port: number, timeoutMs: number, server?: ChildProcess): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
+    // A server that exited will never listen: no use waiting out the deadline.
+    if (server && server.exitCode !== null) return false;
     const open = await new Promise<boolean>((resolve) => {
       const socket = netConnect(port, '127.0.0.1');
       socket.once('connect', () => {
