@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { shouldMigrateOnStart } from './config.js';
 import { openDatabase, type Database } from './db/database.js';
-import { countAppliedMigrations, migrateDatabase } from './db/migrate.js';
+import { migrateDatabase } from './db/migrate.js';
 import { waitForCurrentSchema } from './wait-for-schema.js';
 import type { App } from './create-app.js';
 import type { Logger } from './logger.js';
@@ -81,13 +81,14 @@ export async function openServiceDatabase<TSchema extends Record<string, unknown
       await migrateDatabase(database, { service: options.service, migrationsFolder: options.migrationsFolder, url: config.DATABASE_URL, caFile: config.DATABASE_CA_FILE });
       options.logger.info('migrations applied');
     }
-    // The schema-version check: nothing below meets a schema older than the code.
-    await waitForCurrentSchema(database, { service: options.service, migrationsFolder: options.migrationsFolder, logger: options.logger, listenOn: config, ...(options.schemaRecheckMs ? { recheckMs: options.schemaRecheckMs } : {}) });
+    // The schema-version check: nothing below meets a schema older than the code. Its
+    // reading of the migrations table is also what the migrations gauge reports.
+    const version = await waitForCurrentSchema(database, { service: options.service, migrationsFolder: options.migrationsFolder, logger: options.logger, listenOn: config, ...(options.schemaRecheckMs ? { recheckMs: options.schemaRecheckMs } : {}) });
+    options.metrics?.migrationsApplied.set(version.applied);
   } catch (error) {
     await database.close().catch(() => {});
     throw error;
   }
-  options.metrics?.migrationsApplied.set(await countAppliedMigrations(database, options.service));
   return database;
 }
 

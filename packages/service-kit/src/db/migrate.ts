@@ -3,11 +3,9 @@ import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import type { PgliteDatabase } from 'drizzle-orm/pglite';
-import { sql } from 'drizzle-orm';
 import postgres from 'postgres';
 import type { Database } from './database.js';
 import { postgresSslOptions } from './postgres-tls.js';
-import { rowsOf } from './rows-of.js';
 
 export interface MigrateOptions {
   /** Service name: keys the advisory lock and names the migrations table. */
@@ -65,17 +63,4 @@ export async function migrateDatabase<T extends Record<string, unknown>>(
   }
   if (!options.url) throw new Error('migrateDatabase needs the url of a postgres database');
   await migratePostgresUrl(options.url, options);
-}
-
-/**
- * How many migrations the service's migrations table records as applied (0 before the
- * first migration created it): what the `tessera_db_migrations_applied` gauge shows.
- */
-export async function countAppliedMigrations<T extends Record<string, unknown>>(database: Database<T>, service: string): Promise<number> {
-  const { migrationsSchema, migrationsTable } = migrationConfig({ service, migrationsFolder: '' });
-  const table = `${migrationsSchema}.${migrationsTable}`;
-  const [row] = rowsOf<{ exists: boolean }>(await database.db.execute(sql`select to_regclass(${table}) is not null as exists`));
-  if (!row?.exists) return 0;
-  const [count] = rowsOf<{ n: number | string }>(await database.db.execute(sql.raw(`select count(*)::int as n from "${migrationsSchema}"."${migrationsTable}"`)));
-  return Number(count?.n ?? 0);
 }
