@@ -5,7 +5,12 @@ import { defineConfig } from 'vitest/config';
 // then embedded) and every test file gets its own fresh database from it.
 export default defineConfig({
   test: {
-    include: ['packages/*/test/**/*.test.ts', 'services/*/test/**/*.test.ts', 'bench/test/**/*.test.ts', 'demo/test/**/*.test.ts'],
+    include: [
+      'packages/*/test/**/*.test.ts',
+      'services/*/test/**/*.test.ts',
+      'bench/test/**/*.test.ts',
+      'demo/test/**/*.test.ts',
+    ],
     globalSetup: ['./packages/service-kit/dist/testing/global-setup.js'],
     reporters: ['default', './scripts/summary-reporter.mjs'],
     testTimeout: 30000,

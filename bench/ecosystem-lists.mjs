@@ -23,7 +23,12 @@ const dir = mkdtempSync(join(tmpdir(), 'bench-ecosystem-'));
 const pg = await startBenchPostgres();
 const databaseUrl = await createBenchDatabase(pg.url, 'bench_ecosystem');
 const oidc = await createBenchOidc(dir);
-const service = await startChildServer(join(here, 'servers/ecosystem-server.mjs'), { ...oidc.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', DATA_DIR: dir });
+const service = await startChildServer(join(here, 'servers/ecosystem-server.mjs'), {
+  ...oidc.env,
+  DATABASE_URL: databaseUrl,
+  LOG_LEVEL: 'warn',
+  DATA_DIR: dir,
+});
 
 const sql = postgres(databaseUrl, { max: 2, onnotice: () => {} });
 await sql`insert into ecosystem.organisations (id, name, owner_user_id, owner_email) values ('bench-lead', 'Bench lead', 'bench-owner', 'owner@bench.example')`;
@@ -44,11 +49,30 @@ const large = await seedEcosystem(100_000);
 await sql`vacuum analyze ecosystem.intents`;
 await sql.end();
 
-const token = await oidc.sign({ sub: 'bench-owner', email: 'owner@bench.example', orgRoles: { 'bench-lead': ['owner'] } });
-const pageOf = (ecosystemId) => () => ({ path: `/v1/intent/ecosystem/${ecosystemId}?pageNumber=1&pageSize=10`, headers: { authorization: `Bearer ${token}` } });
+const token = await oidc.sign({
+  sub: 'bench-owner',
+  email: 'owner@bench.example',
+  orgRoles: { 'bench-lead': ['owner'] },
+});
+const pageOf = (ecosystemId) => () => ({
+  path: `/v1/intent/ecosystem/${ecosystemId}?pageNumber=1&pageSize=10`,
+  headers: { authorization: `Bearer ${token}` },
+});
 const measure = async (ecosystemId) => {
-  await runLoad({ url: service.url, connections, durationSeconds: Math.min(3, duration), pickRequest: pageOf(ecosystemId), expectStatus: 200 });
-  return runLoad({ url: service.url, connections, durationSeconds: duration, pickRequest: pageOf(ecosystemId), expectStatus: 200 });
+  await runLoad({
+    url: service.url,
+    connections,
+    durationSeconds: Math.min(3, duration),
+    pickRequest: pageOf(ecosystemId),
+    expectStatus: 200,
+  });
+  return runLoad({
+    url: service.url,
+    connections,
+    durationSeconds: duration,
+    pickRequest: pageOf(ecosystemId),
+    expectStatus: 200,
+  });
 };
 const withSmall = await measure(small);
 const withLarge = await measure(large);

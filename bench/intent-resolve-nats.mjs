@@ -23,7 +23,14 @@ const [pg, nats] = await Promise.all([startBenchPostgres(), startBenchNats()]);
 const databaseUrl = await createBenchDatabase(pg.url, 'bench_intents');
 const oidc = await createBenchOidc(dir);
 // NATS_ALLOW_INSECURE: the benchmark's own loopback NATS is plain and anonymous (local only).
-const ecosystem = await startChildServer(join(here, 'servers/ecosystem-server.mjs'), { ...oidc.env, DATABASE_URL: databaseUrl, NATS_URL: nats.url, NATS_ALLOW_INSECURE: 'true', LOG_LEVEL: 'warn', DATA_DIR: dir });
+const ecosystem = await startChildServer(join(here, 'servers/ecosystem-server.mjs'), {
+  ...oidc.env,
+  DATABASE_URL: databaseUrl,
+  NATS_URL: nats.url,
+  NATS_ALLOW_INSECURE: 'true',
+  LOG_LEVEL: 'warn',
+  DATA_DIR: dir,
+});
 const echo = await startChildServer(join(here, 'servers/nats-echo.mjs'), { NATS_URL: nats.url });
 
 // One ecosystem with a lead, an intent and its ecosystem-wide verifier template.
@@ -37,7 +44,11 @@ await sql`insert into ecosystem.intents (id, ecosystem_id, name, description, cr
 await sql`insert into ecosystem.intent_templates (id, intent_id, template_id, role, created_by, last_changed_by) values (${randomUUID()}, ${intentId}, 'template-1', 'verifier', 'bench-owner', 'bench-owner')`;
 await sql.end();
 
-const client = await NatsBus.connect({ url: nats.url, name: 'bench-client', logger: createLogger({ name: 'bench', level: 'warn' }) });
+const client = await NatsBus.connect({
+  url: nats.url,
+  name: 'bench-client',
+  logger: createLogger({ name: 'bench', level: 'warn' }),
+});
 const resolveRequest = { ecosystemId, intent: 'Age-Check', orgId: 'bench-lead', role: 'verifier' };
 
 /** Requests/s with `concurrency` requests in flight for `seconds`; every reply must be ok. */
@@ -72,7 +83,14 @@ rmSync(dir, { recursive: true, force: true });
 const ratio = resolved.perSecond / baseline.perSecond;
 console.log(`\nintent-resolve-nats: ${concurrency} requests in flight, ${duration} s per run`);
 writeResult('intent-resolve-nats', [
-  { metric: 'ecosystem.v1.intent.resolve replies/s (ecosystem service, PostgreSQL)', value: resolved.perSecond.toFixed(0), baseline: `${baseline.perSecond.toFixed(0)} (bare NATS echo)`, ratio, target: '>= 0.5', pass: ratio >= 0.5 },
+  {
+    metric: 'ecosystem.v1.intent.resolve replies/s (ecosystem service, PostgreSQL)',
+    value: resolved.perSecond.toFixed(0),
+    baseline: `${baseline.perSecond.toFixed(0)} (bare NATS echo)`,
+    ratio,
+    target: '>= 0.5',
+    pass: ratio >= 0.5,
+  },
 ]);
 if (resolved.failed + baseline.failed > 0) {
   console.error(`${resolved.failed + baseline.failed} requests failed`);

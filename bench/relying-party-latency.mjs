@@ -26,7 +26,9 @@ const VERIFIER_ID = 'desk';
 
 const issuer = await createIssuer();
 const receiver = await startWebhookReceiver();
-const bench = await startVerifierBench({ env: { WEBHOOK_DENY_PRIVATE_ADDRESSES: 'false', WEBHOOK_ALLOW_HTTP: 'true' } });
+const bench = await startVerifierBench({
+  env: { WEBHOOK_DENY_PRIVATE_ADDRESSES: 'false', WEBHOOK_ALLOW_HTTP: 'true' },
+});
 const auth = { authorization: `Bearer ${bench.token}` };
 const sse = [];
 const webhook = [];
@@ -34,12 +36,24 @@ const polled = [];
 let failure;
 try {
   await expectStatus(bench.call('POST', '/verifier', { verifierId: VERIFIER_ID }), 201, 'verifier');
-  await expectStatus(bench.call('POST', '/trust-anchors', { certificatePem: issuer.caPem, label: 'bench issuer' }), 201, 'trust anchor');
-  await expectStatus(bench.call('PUT', `/verifier/${VERIFIER_ID}/webhook`, { url: receiver.url, events: ['presentation.verified'] }), 200, 'webhook');
+  await expectStatus(
+    bench.call('POST', '/trust-anchors', { certificatePem: issuer.caPem, label: 'bench issuer' }),
+    201,
+    'trust anchor',
+  );
+  await expectStatus(
+    bench.call('PUT', `/verifier/${VERIFIER_ID}/webhook`, { url: receiver.url, events: ['presentation.verified'] }),
+    200,
+    'webhook',
+  );
 
   for (let index = 0; index < sessions; index++) {
     const holder = createHolder();
-    const session = await createSession(bench, VERIFIER_ID, { dcql: pidQuery(PID_VCT), responseMode: 'direct_post', expiresInSeconds: 600 });
+    const session = await createSession(bench, VERIFIER_ID, {
+      dcql: pidQuery(PID_VCT),
+      responseMode: 'direct_post',
+      expiresInSeconds: 600,
+    });
     const request = await fetchRequestObject(bench.url, session.authorizationRequestId);
     const vpToken = presentPid(issuePid(issuer, holder), holder, { nonce: request.nonce, aud: request.client_id });
     const stream = await followEvents(session.id);
@@ -53,7 +67,11 @@ try {
       body: new URLSearchParams({ vp_token: JSON.stringify({ pid: [vpToken] }), state: request.state }),
     });
     if (answer.status !== 200) throw new Error(`the wallet's answer: ${answer.status} ${await answer.text()}`);
-    const [sseAt, webhookAt, polledAt] = await Promise.all([stream.verified, receiver.arrival(session.id), poller.verified]);
+    const [sseAt, webhookAt, polledAt] = await Promise.all([
+      stream.verified,
+      receiver.arrival(session.id),
+      poller.verified,
+    ]);
     stream.close();
     sse.push(sseAt - sentAt);
     webhook.push(webhookAt - sentAt);
@@ -70,22 +88,40 @@ if (failure) {
   process.exit(1);
 }
 
-const describe = (values) => `median ${percentile(values, 0.5).toFixed(0)} ms, p95 ${percentile(values, 0.95).toFixed(0)} ms`;
+const describe = (values) =>
+  `median ${percentile(values, 0.5).toFixed(0)} ms, p95 ${percentile(values, 0.95).toFixed(0)} ms`;
 const poll = percentile(polled, 0.5);
 console.log(`relying-party latency over ${sessions} sessions (wallet sends → relying party knows):`);
 console.log(`  SSE      ${describe(sse)}`);
 console.log(`  webhook  ${describe(webhook)}`);
 console.log(`  polling  ${describe(polled)} (every ${pollMs} ms)`);
 writeResult('relying-party-latency', [
-  { metric: 'SSE event latency (median)', value: `${percentile(sse, 0.5).toFixed(0)} ms`, baseline: `polling every ${pollMs} ms: ${poll.toFixed(0)} ms`, ratio: poll / percentile(sse, 0.5), target: 'reported (polling ÷ SSE)', pass: true },
-  { metric: 'webhook delivery latency (median)', value: `${percentile(webhook, 0.5).toFixed(0)} ms`, baseline: `polling every ${pollMs} ms: ${poll.toFixed(0)} ms`, ratio: poll / percentile(webhook, 0.5), target: 'reported (polling ÷ webhook)', pass: true },
+  {
+    metric: 'SSE event latency (median)',
+    value: `${percentile(sse, 0.5).toFixed(0)} ms`,
+    baseline: `polling every ${pollMs} ms: ${poll.toFixed(0)} ms`,
+    ratio: poll / percentile(sse, 0.5),
+    target: 'reported (polling ÷ SSE)',
+    pass: true,
+  },
+  {
+    metric: 'webhook delivery latency (median)',
+    value: `${percentile(webhook, 0.5).toFixed(0)} ms`,
+    baseline: `polling every ${pollMs} ms: ${poll.toFixed(0)} ms`,
+    ratio: poll / percentile(webhook, 0.5),
+    target: 'reported (polling ÷ webhook)',
+    pass: true,
+  },
 ]);
 
 // ---- the three ways of learning the outcome ---------------------------------------------------
 /** Opens the session's event stream; resolves once the initial state arrived. `verified`: when ResponseVerified arrived. */
 async function followEvents(sessionId) {
   const controller = new AbortController();
-  const response = await fetch(`${bench.url}${bench.managementPath}/verifier-presentation-events?id=${sessionId}`, { headers: { ...auth, accept: 'text/event-stream' }, signal: controller.signal });
+  const response = await fetch(`${bench.url}${bench.managementPath}/verifier-presentation-events?id=${sessionId}`, {
+    headers: { ...auth, accept: 'text/event-stream' },
+    signal: controller.signal,
+  });
   if (response.status !== 200) throw new Error(`event stream: ${response.status} ${await response.text()}`);
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = '';
@@ -100,7 +136,11 @@ async function followEvents(sessionId) {
       while ((end = buffer.indexOf('\n\n')) >= 0) {
         const block = buffer.slice(0, end);
         buffer = buffer.slice(end + 2);
-        const data = block.split('\n').filter((line) => line.startsWith('data:')).map((line) => line.slice(5).trim()).join('\n');
+        const data = block
+          .split('\n')
+          .filter((line) => line.startsWith('data:'))
+          .map((line) => line.slice(5).trim())
+          .join('\n');
         if (!data) continue;
         const event = JSON.parse(data);
         resolveFirst();
@@ -118,7 +158,9 @@ async function followEvents(sessionId) {
 function startPolling(sessionId) {
   const verified = (async () => {
     for (;;) {
-      const response = await fetch(`${bench.url}${bench.managementPath}/verifier-presentation?id=${sessionId}`, { headers: auth });
+      const response = await fetch(`${bench.url}${bench.managementPath}/verifier-presentation?id=${sessionId}`, {
+        headers: auth,
+      });
       const state = (await response.json()).data?.state;
       if (state === 'ResponseVerified') return performance.now();
       if (state === 'Error') throw new Error(`session ${sessionId} failed`);
@@ -147,7 +189,10 @@ function startWebhookReceiver() {
     server.listen(0, '127.0.0.1', () => {
       resolve({
         url: `http://127.0.0.1:${server.address().port}/webhook`,
-        arrival: (sessionId) => (arrivals.has(sessionId) ? Promise.resolve(arrivals.get(sessionId)) : new Promise((done) => waiting.set(sessionId, done))),
+        arrival: (sessionId) =>
+          arrivals.has(sessionId)
+            ? Promise.resolve(arrivals.get(sessionId))
+            : new Promise((done) => waiting.set(sessionId, done)),
         close: () => new Promise((done) => server.close(done)),
       });
     });

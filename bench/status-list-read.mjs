@@ -64,7 +64,8 @@ function startScraping(url) {
   const timer = setInterval(() => {
     fetch(url).then(
       async (response) => {
-        if (response.status !== 200 || !(await response.text()).includes('tessera_status_list_reads_total')) failure ??= new Error(`scrape answered ${response.status}`);
+        if (response.status !== 200 || !(await response.text()).includes('tessera_status_list_reads_total'))
+          failure ??= new Error(`scrape answered ${response.status}`);
         scrapes++;
       },
       (error) => (failure ??= error),
@@ -91,7 +92,13 @@ function signToken(sub) {
 /** Measures one side for one slice: requests, p99 and the server's CPU time. */
 async function measureSlice(server, pickRequest, expectStatus) {
   const cpuBefore = cpuMicros(server.child.pid);
-  const result = await runLoad({ url: server.url, connections, durationSeconds: sliceSeconds, pickRequest, expectStatus });
+  const result = await runLoad({
+    url: server.url,
+    connections,
+    durationSeconds: sliceSeconds,
+    pickRequest,
+    expectStatus,
+  });
   const cpuAfter = cpuMicros(server.child.pid);
   return { ...result, cpuMicros: cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore };
 }
@@ -108,12 +115,18 @@ async function compare(service, baseline, pickService, pickBaseline, expectStatu
   for (let i = 0; i < slices; i++) {
     const order = i % 2 === 0 ? ['service', 'baseline'] : ['baseline', 'service'];
     for (const side of order) {
-      sides[side].push(side === 'service' ? await measureSlice(service, pickService, expectStatus) : await measureSlice(baseline, pickBaseline, expectStatus));
+      sides[side].push(
+        side === 'service'
+          ? await measureSlice(service, pickService, expectStatus)
+          : await measureSlice(baseline, pickBaseline, expectStatus),
+      );
     }
   }
   const summarize = (runs) => {
     const total = runs.reduce((sum, run) => sum + run.total, 0);
-    const cpu = runs.every((run) => run.cpuMicros !== undefined) ? runs.reduce((sum, run) => sum + run.cpuMicros, 0) : undefined;
+    const cpu = runs.every((run) => run.cpuMicros !== undefined)
+      ? runs.reduce((sum, run) => sum + run.cpuMicros, 0)
+      : undefined;
     return {
       requestsPerSecond: total / (runs.length * sliceSeconds),
       p99Ms: median(runs.map((run) => run.p99Ms)),
@@ -147,18 +160,29 @@ async function benchStore(store) {
     LOG_LEVEL: 'warn',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
   };
-  const service = await startChildServer(join(here, 'servers/status-list-server.mjs'), { ...serviceEnv, METRICS_ENABLED: 'true', METRICS_PORT: String(metricsPort) });
+  const service = await startChildServer(join(here, 'servers/status-list-server.mjs'), {
+    ...serviceEnv,
+    METRICS_ENABLED: 'true',
+    METRICS_PORT: String(metricsPort),
+  });
   try {
     const lists = [];
     for (let i = 0; i < listCount; i++) {
       const id = randomUUID();
       const jwt = signToken(`${service.url}/status-lists/${id}`);
-      const response = await fetch(`${service.url}/status-lists`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': apiKey }, body: JSON.stringify({ id, jwt }) });
+      const response = await fetch(`${service.url}/status-lists`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
+        body: JSON.stringify({ id, jwt }),
+      });
       if (response.status !== 201) throw new Error(`seeding failed: ${response.status} ${await response.text()}`);
       lists.push({ id, etag: `"${createHash('sha256').update(jwt).digest('base64url')}"` });
     }
     const bodyBytes = (await (await fetch(`${service.url}/status-lists/${lists[0].id}`)).arrayBuffer()).byteLength;
-    const baseline = await startChildServer(join(here, 'servers/bare-server.mjs'), { NODE_ENV: 'production', BODY_BYTES: String(bodyBytes) });
+    const baseline = await startChildServer(join(here, 'servers/bare-server.mjs'), {
+      NODE_ENV: 'production',
+      BODY_BYTES: String(bodyBytes),
+    });
     try {
       const pick = () => lists[Math.floor(Math.random() * lists.length)];
       const getService = () => ({ path: `/status-lists/${pick().id}` });
@@ -167,10 +191,18 @@ async function benchStore(store) {
         const list = pick();
         return { path: `/status-lists/${list.id}`, headers: { 'if-none-match': list.etag } };
       };
-      const revalidateBaseline = () => ({ path: `/status-lists/${pick().id}`, headers: { 'if-none-match': '"baseline"' } });
+      const revalidateBaseline = () => ({
+        path: `/status-lists/${pick().id}`,
+        headers: { 'if-none-match': '"baseline"' },
+      });
 
       // Warm-up: both paths of both servers, so the JIT has seen them before any slice counts.
-      for (const [server, pickRequest, status] of [[service, getService, 200], [baseline, getBaseline, 200], [service, revalidateService, 304], [baseline, revalidateBaseline, 304]]) {
+      for (const [server, pickRequest, status] of [
+        [service, getService, 200],
+        [baseline, getBaseline, 200],
+        [service, revalidateService, 304],
+        [baseline, revalidateBaseline, 304],
+      ]) {
         await runLoad({ url: server.url, connections, durationSeconds: 2, pickRequest, expectStatus: status });
       }
       const measuredFrom = (Date.now() - startedAt) / 1000;
@@ -180,9 +212,18 @@ async function benchStore(store) {
       };
       // PGlite is one process's database: the metrics-off twin needs a server to share.
       if (!databaseUrl) return { store, bodyBytes, measuredFrom, results };
-      const withoutMetrics = await startChildServer(join(here, 'servers/status-list-server.mjs'), { ...serviceEnv, METRICS_ENABLED: 'false' });
+      const withoutMetrics = await startChildServer(join(here, 'servers/status-list-server.mjs'), {
+        ...serviceEnv,
+        METRICS_ENABLED: 'false',
+      });
       try {
-        await runLoad({ url: withoutMetrics.url, connections, durationSeconds: 2, pickRequest: getService, expectStatus: 200 });
+        await runLoad({
+          url: withoutMetrics.url,
+          connections,
+          durationSeconds: 2,
+          pickRequest: getService,
+          expectStatus: 200,
+        });
         const scraping = startScraping(`http://127.0.0.1:${metricsPort}/metrics`);
         const metrics = await compare(service, withoutMetrics, getService, getService, 200);
         return { store, bodyBytes, measuredFrom, results, metrics: { ...metrics, scrapes: scraping.stop() } };
@@ -206,32 +247,72 @@ async function benchStore(store) {
 
 const STORE_NAMES = { postgres: 'PostgreSQL', pglite: 'PGlite' };
 const fmt = (n) => n.toFixed(0).padStart(8);
-const cpu = (side) => (side.cpuMicrosPerRequest === undefined ? '     n/a' : `${side.cpuMicrosPerRequest.toFixed(1).padStart(6)} µs`);
+const cpu = (side) =>
+  side.cpuMicrosPerRequest === undefined ? '     n/a' : `${side.cpuMicrosPerRequest.toFixed(1).padStart(6)} µs`;
 const rows = [];
 let serviceErrors = 0;
 for (const store of stores) {
   const { bodyBytes, measuredFrom, results, metrics } = await benchStore(store);
   const name = STORE_NAMES[store];
-  console.log(`\nstatus-list-read on ${name}: ${listCount} lists, ${bodyBytes}-byte tokens, ${connections} connections, ${duration} s per side in ${sliceSeconds} s slices`);
-  if (process.env.BENCH_PROFILE_DIR) console.log(`  (load from ${measuredFrom.toFixed(0)} s after the service started: profile-summary --from ${measuredFrom.toFixed(0)})`);
-  console.log('                  service req/s   baseline req/s   ratio   service p99   baseline p99   server CPU/request (service, baseline)   errors');
+  console.log(
+    `\nstatus-list-read on ${name}: ${listCount} lists, ${bodyBytes}-byte tokens, ${connections} connections, ${duration} s per side in ${sliceSeconds} s slices`,
+  );
+  if (process.env.BENCH_PROFILE_DIR)
+    console.log(
+      `  (load from ${measuredFrom.toFixed(0)} s after the service started: profile-summary --from ${measuredFrom.toFixed(0)})`,
+    );
+  console.log(
+    '                  service req/s   baseline req/s   ratio   service p99   baseline p99   server CPU/request (service, baseline)   errors',
+  );
   for (const [kind, r] of Object.entries(results)) {
-    console.log(`  ${kind.padEnd(14)} ${fmt(r.service.requestsPerSecond)}        ${fmt(r.baseline.requestsPerSecond)}        ${r.ratio.toFixed(2)}   ${String(r.service.p99Ms).padStart(6)} ms    ${String(r.baseline.p99Ms).padStart(6)} ms    ${cpu(r.service)}, ${cpu(r.baseline)}                 ${r.service.errors + r.baseline.errors}`);
+    console.log(
+      `  ${kind.padEnd(14)} ${fmt(r.service.requestsPerSecond)}        ${fmt(r.baseline.requestsPerSecond)}        ${r.ratio.toFixed(2)}   ${String(r.service.p99Ms).padStart(6)} ms    ${String(r.baseline.p99Ms).padStart(6)} ms    ${cpu(r.service)}, ${cpu(r.baseline)}                 ${r.service.errors + r.baseline.errors}`,
+    );
     serviceErrors += r.service.errors;
   }
-  console.log(`ratio on ${name}: GET 200 = ${results.get.ratio.toFixed(2)}, 304 = ${results.revalidate.ratio.toFixed(2)} (target >= ${TARGET.toFixed(2)} each)`);
-  if (metrics) {
-    console.log(`  metrics on vs off, GET 200: ${fmt(metrics.service.requestsPerSecond).trim()} vs ${fmt(metrics.baseline.requestsPerSecond).trim()} req/s, p99 ${metrics.service.p99Ms} vs ${metrics.baseline.p99Ms} ms, server CPU ${cpu(metrics.service).trim()} vs ${cpu(metrics.baseline).trim()}/request, ${metrics.scrapes} scrapes`);
-    console.log(`metrics ratio on ${name}: ${metrics.ratio.toFixed(3)} = ${((1 - metrics.ratio) * 100).toFixed(1)} % overhead (target ratio >= ${METRICS_TARGET.toFixed(2)})`);
-    serviceErrors += metrics.service.errors + metrics.baseline.errors;
-  }
-  const cpuNote = (r) => (r.service.cpuMicrosPerRequest === undefined ? '' : `, server CPU ${r.service.cpuMicrosPerRequest.toFixed(0)} vs ${r.baseline.cpuMicrosPerRequest.toFixed(0)} µs/request`);
-  rows.push(
-    { metric: `GET 200 req/s, ${name}, ${listCount} lists (p99 ${results.get.service.p99Ms} ms${cpuNote(results.get)})`, value: fmt(results.get.service.requestsPerSecond).trim(), baseline: `${fmt(results.get.baseline.requestsPerSecond).trim()} (bare Fastify)`, ratio: results.get.ratio, target: `>= ${TARGET.toFixed(2)}`, pass: results.get.ratio >= TARGET },
-    { metric: `If-None-Match 304 req/s, ${name} (p99 ${results.revalidate.service.p99Ms} ms${cpuNote(results.revalidate)})`, value: fmt(results.revalidate.service.requestsPerSecond).trim(), baseline: `${fmt(results.revalidate.baseline.requestsPerSecond).trim()} (bare Fastify)`, ratio: results.revalidate.ratio, target: `>= ${TARGET.toFixed(2)}`, pass: results.revalidate.ratio >= TARGET },
+  console.log(
+    `ratio on ${name}: GET 200 = ${results.get.ratio.toFixed(2)}, 304 = ${results.revalidate.ratio.toFixed(2)} (target >= ${TARGET.toFixed(2)} each)`,
   );
   if (metrics) {
-    rows.push({ metric: `GET 200 req/s with metrics on (scraped every second), ${name} (p99 ${metrics.service.p99Ms} ms${cpuNote(metrics)})`, value: fmt(metrics.service.requestsPerSecond).trim(), baseline: `${fmt(metrics.baseline.requestsPerSecond).trim()} (METRICS_ENABLED=false)`, ratio: metrics.ratio, target: `>= ${METRICS_TARGET.toFixed(2)}`, pass: metrics.ratio >= METRICS_TARGET });
+    console.log(
+      `  metrics on vs off, GET 200: ${fmt(metrics.service.requestsPerSecond).trim()} vs ${fmt(metrics.baseline.requestsPerSecond).trim()} req/s, p99 ${metrics.service.p99Ms} vs ${metrics.baseline.p99Ms} ms, server CPU ${cpu(metrics.service).trim()} vs ${cpu(metrics.baseline).trim()}/request, ${metrics.scrapes} scrapes`,
+    );
+    console.log(
+      `metrics ratio on ${name}: ${metrics.ratio.toFixed(3)} = ${((1 - metrics.ratio) * 100).toFixed(1)} % overhead (target ratio >= ${METRICS_TARGET.toFixed(2)})`,
+    );
+    serviceErrors += metrics.service.errors + metrics.baseline.errors;
+  }
+  const cpuNote = (r) =>
+    r.service.cpuMicrosPerRequest === undefined
+      ? ''
+      : `, server CPU ${r.service.cpuMicrosPerRequest.toFixed(0)} vs ${r.baseline.cpuMicrosPerRequest.toFixed(0)} µs/request`;
+  rows.push(
+    {
+      metric: `GET 200 req/s, ${name}, ${listCount} lists (p99 ${results.get.service.p99Ms} ms${cpuNote(results.get)})`,
+      value: fmt(results.get.service.requestsPerSecond).trim(),
+      baseline: `${fmt(results.get.baseline.requestsPerSecond).trim()} (bare Fastify)`,
+      ratio: results.get.ratio,
+      target: `>= ${TARGET.toFixed(2)}`,
+      pass: results.get.ratio >= TARGET,
+    },
+    {
+      metric: `If-None-Match 304 req/s, ${name} (p99 ${results.revalidate.service.p99Ms} ms${cpuNote(results.revalidate)})`,
+      value: fmt(results.revalidate.service.requestsPerSecond).trim(),
+      baseline: `${fmt(results.revalidate.baseline.requestsPerSecond).trim()} (bare Fastify)`,
+      ratio: results.revalidate.ratio,
+      target: `>= ${TARGET.toFixed(2)}`,
+      pass: results.revalidate.ratio >= TARGET,
+    },
+  );
+  if (metrics) {
+    rows.push({
+      metric: `GET 200 req/s with metrics on (scraped every second), ${name} (p99 ${metrics.service.p99Ms} ms${cpuNote(metrics)})`,
+      value: fmt(metrics.service.requestsPerSecond).trim(),
+      baseline: `${fmt(metrics.baseline.requestsPerSecond).trim()} (METRICS_ENABLED=false)`,
+      ratio: metrics.ratio,
+      target: `>= ${METRICS_TARGET.toFixed(2)}`,
+      pass: metrics.ratio >= METRICS_TARGET,
+    });
   }
 }
 console.log('');

@@ -39,7 +39,12 @@
 // BENCH_TRACING_ROUNDS pairs, default 2)
 // and prints the overhead (issue 16 item 5, bench/lib/tracing-overhead.mjs); `on` traces every
 // request to a local OTLP collector stub (BENCH_OTLP_PROTOCOL, default http/protobuf).
-import { createSessionStep, directPostStep, fetchRequestObjectStep, readResultStep as readResultStepOf } from './lib/verification-steps.mjs';
+import {
+  createSessionStep,
+  directPostStep,
+  fetchRequestObjectStep,
+  readResultStep as readResultStepOf,
+} from './lib/verification-steps.mjs';
 import postgres from 'postgres';
 import { measureEs256Sign, measureEs256Verify } from './lib/crypto-baselines.mjs';
 import { runFlows } from './lib/flow-load.mjs';
@@ -55,9 +60,14 @@ import { startOtlpCollectorStub } from './lib/otlp-collector-stub.mjs';
 import { compareTracingOverhead, writeRows } from './lib/tracing-overhead.mjs';
 
 const ALL_PHASES = ['a', 'b', 'c', 'd', 'm'];
-const phases = (process.env.BENCH_PHASES ?? ALL_PHASES.join(',')).split(',').map((phase) => phase.trim()).filter(Boolean);
+const phases = (process.env.BENCH_PHASES ?? ALL_PHASES.join(','))
+  .split(',')
+  .map((phase) => phase.trim())
+  .filter(Boolean);
 if (phases.length === 0 || phases.some((phase) => !ALL_PHASES.includes(phase))) {
-  console.error(`BENCH_PHASES must list some of ${ALL_PHASES.join(',')}; got ${JSON.stringify(process.env.BENCH_PHASES)}`);
+  console.error(
+    `BENCH_PHASES must list some of ${ALL_PHASES.join(',')}; got ${JSON.stringify(process.env.BENCH_PHASES)}`,
+  );
   process.exit(2);
 }
 if (process.env.BENCH_TRACING === 'compare') {
@@ -74,7 +84,10 @@ const baselineSeconds = Number(process.env.BENCH_BASELINE_SECONDS ?? 5);
 const VERIFIER_ID = 'desk';
 
 const issuer = await createIssuer();
-const collector = process.env.BENCH_TRACING === 'on' ? await startOtlpCollectorStub({ protocol: process.env.BENCH_OTLP_PROTOCOL }) : undefined;
+const collector =
+  process.env.BENCH_TRACING === 'on'
+    ? await startOtlpCollectorStub({ protocol: process.env.BENCH_OTLP_PROTOCOL })
+    : undefined;
 const bench = await startVerifierBench({ env: collector?.env ?? {} });
 const sql = postgres(bench.databaseUrl, { max: 1, onnotice: () => {} });
 /** Why each failed phase failed; any entry makes the run exit 1. */
@@ -99,7 +112,8 @@ async function prepareSessions(count, dcql, over = connections) {
     },
   };
   const run = await runFlows({ url: bench.url, connections: over, steps: [createStep(dcql), collect], flows: count });
-  if (run.failures > 0 || prepared.length < count) throw new Error(`preparing ${count} sessions failed: ${run.failures} failures, ${JSON.stringify(run.samples)}`);
+  if (run.failures > 0 || prepared.length < count)
+    throw new Error(`preparing ${count} sessions failed: ${run.failures} failures, ${JSON.stringify(run.samples)}`);
   return prepared.slice(0, count);
 }
 
@@ -109,13 +123,22 @@ const formBody = (vpToken, state) => new URLSearchParams({ vp_token: JSON.string
 function answerWithPid({ request }) {
   const holder = createHolder();
   const presentation = presentPid(issuePid(issuer, holder), holder, { nonce: request.nonce, aud: request.client_id });
-  return { path: new URL(request.response_uri).pathname, body: formBody({ pid: [presentation] }, request.state), presentation, nonce: request.nonce };
+  return {
+    path: new URL(request.response_uri).pathname,
+    body: formBody({ pid: [presentation] }, request.state),
+    presentation,
+    nonce: request.nonce,
+  };
 }
 
 /** The mdoc answer to a prepared session: a fresh device key and mDL, the device signature over its SessionTranscript. */
 async function answerWithMdl({ request }) {
   const device = createDevice();
-  const presentation = await presentMdl(await issueMdl(issuer, device), device, { clientId: request.client_id, responseUri: request.response_uri, nonce: request.nonce });
+  const presentation = await presentMdl(await issueMdl(issuer, device), device, {
+    clientId: request.client_id,
+    responseUri: request.response_uri,
+    nonce: request.nonce,
+  });
   return { path: new URL(request.response_uri).pathname, body: formBody({ mdl: [presentation] }, request.state) };
 }
 
@@ -131,25 +154,36 @@ async function profiled(phase, measure) {
 /** Records a phase's failures; true when it had none. */
 function settle(phase, run, expected) {
   const ok = run.failures === 0 && (expected === undefined || run.completed === expected);
-  if (!ok) problems.push(`(${phase}): ${run.completed} of ${expected ?? run.started} complete, ${run.failures} failures: ${JSON.stringify(run.samples)}`);
+  if (!ok)
+    problems.push(
+      `(${phase}): ${run.completed} of ${expected ?? run.started} complete, ${run.failures} failures: ${JSON.stringify(run.samples)}`,
+    );
   return ok;
 }
 
-const describe = (run) => `${run.completed}/${run.started} in ${run.seconds.toFixed(1)} s, p99 ${run.latencyP99Ms} ms, ${run.failures} failures, load generator ${(run.loadGeneratorCpu * 100).toFixed(0)} % of a core`;
+const describe = (run) =>
+  `${run.completed}/${run.started} in ${run.seconds.toFixed(1)} s, p99 ${run.latencyP99Ms} ms, ${run.failures} failures, load generator ${(run.loadGeneratorCpu * 100).toFixed(0)} % of a core`;
 
 /** Answers prepared sessions with pre-built answers (warm-up first), then checks each session is ResponseVerified in the database. */
 async function answerPrepared(phase, warmupAnswers, measuredAnswers, preparedSessions) {
   const answerAll = (answers) => {
     let next = 0;
-    return runFlows({ url: bench.url, connections, steps: [respondStep(() => answers[next++])], flows: answers.length });
+    return runFlows({
+      url: bench.url,
+      connections,
+      steps: [respondStep(() => answers[next++])],
+      flows: answers.length,
+    });
   };
   const warm = await answerAll(warmupAnswers);
   settle(`${phase} warm-up`, warm, warmupAnswers.length);
   const run = await profiled(phase, () => answerAll(measuredAnswers));
   const ids = preparedSessions.map(({ session }) => session.id);
-  const [{ verified }] = await sql`select count(*)::int as verified from verifier.presentation_sessions where state = 'ResponseVerified' and id in ${sql(ids)}`;
+  const [{ verified }] =
+    await sql`select count(*)::int as verified from verifier.presentation_sessions where state = 'ResponseVerified' and id in ${sql(ids)}`;
   const ok = settle(phase, run, measuredAnswers.length) && verified === ids.length;
-  if (verified !== ids.length) problems.push(`(${phase}): ${verified} of ${ids.length} sessions ResponseVerified in the database`);
+  if (verified !== ids.length)
+    problems.push(`(${phase}): ${verified} of ${ids.length} sessions ResponseVerified in the database`);
   return { run, ok, verified };
 }
 
@@ -174,7 +208,8 @@ function startScraping(url) {
   const timer = setInterval(() => {
     fetch(url).then(
       async (response) => {
-        if (response.status !== 200 || !(await response.text()).includes('tessera_verifier_presentations_total')) problems.push(`(m): a scrape of ${url} answered ${response.status}`);
+        if (response.status !== 200 || !(await response.text()).includes('tessera_verifier_presentations_total'))
+          problems.push(`(m): a scrape of ${url} answered ${response.status}`);
         scrapes++;
       },
       (error) => problems.push(`(m): a scrape of ${url} failed: ${error.message}`),
@@ -199,7 +234,12 @@ async function measureMetricsCost(steps) {
     for (let i = 0; i < slices; i++) {
       for (const side of i % 2 === 0 ? ['on', 'off'] : ['off', 'on']) {
         const cpuBefore = cpuMicros(pids[side]);
-        const run = await runFlows({ url: side === 'on' ? bench.url : twin.url, connections, steps, durationSeconds: sliceSeconds });
+        const run = await runFlows({
+          url: side === 'on' ? bench.url : twin.url,
+          connections,
+          steps,
+          durationSeconds: sliceSeconds,
+        });
         settle(`m (metrics ${side})`, run);
         sides[side].completed += run.perSecond * run.seconds;
         sides[side].seconds += run.seconds;
@@ -213,8 +253,13 @@ async function measureMetricsCost(steps) {
     // Server CPU per verification: less disturbed by other work on the machine than the rates.
     const cpuOn = sides.on.cpu / sides.on.completed;
     const cpuOff = sides.off.cpu / sides.off.completed;
-    console.log(`  (m) metrics on vs off            ${on.toFixed(0).padStart(7)} vs ${off.toFixed(0)} verifications/s, ratio ${ratio.toFixed(3)} = ${((1 - ratio) * 100).toFixed(1)} % overhead (${scrapes} scrapes)`);
-    if (Number.isFinite(cpuOn)) console.log(`      verifier CPU per verification: ${cpuOn.toFixed(0)} µs on vs ${cpuOff.toFixed(0)} µs off (${((cpuOn / cpuOff - 1) * 100).toFixed(1)} %)`);
+    console.log(
+      `  (m) metrics on vs off            ${on.toFixed(0).padStart(7)} vs ${off.toFixed(0)} verifications/s, ratio ${ratio.toFixed(3)} = ${((1 - ratio) * 100).toFixed(1)} % overhead (${scrapes} scrapes)`,
+    );
+    if (Number.isFinite(cpuOn))
+      console.log(
+        `      verifier CPU per verification: ${cpuOn.toFixed(0)} µs on vs ${cpuOff.toFixed(0)} µs off (${((cpuOn / cpuOff - 1) * 100).toFixed(1)} %)`,
+      );
     return {
       metric: `(m) whole verifications/s with metrics on (scraped every second) over metrics off (METRICS_ENABLED=false twin), alternating ${sliceSeconds} s slices, ${durationSeconds} s each${Number.isFinite(cpuOn) ? ` (verifier CPU ${cpuOn.toFixed(0)} vs ${cpuOff.toFixed(0)} µs/verification)` : ''}`,
       value: on.toFixed(0),
@@ -229,7 +274,8 @@ async function measureMetricsCost(steps) {
 }
 
 try {
-  if ((await bench.call('POST', '/verifier', { verifierId: VERIFIER_ID })).status !== 201) throw new Error('verifier not created');
+  if ((await bench.call('POST', '/verifier', { verifierId: VERIFIER_ID })).status !== 201)
+    throw new Error('verifier not created');
   // The organisation's trust anchor: the issuer's CA; its leaf signs both the SD-JWT VCs and the mdocs.
   const anchor = await bench.call('POST', '/trust-anchors', { certificatePem: issuer.caPem, label: 'bench issuer' });
   if (anchor.status !== 201) throw new Error(`trust anchor not added: ${JSON.stringify(anchor.body)}`);
@@ -242,8 +288,12 @@ try {
   const es256Sign = measureEs256Sign(baselineSeconds, [sample.signingInputLength]);
   const es256Verify = measureEs256Verify(baselineSeconds, [issuerJwt.lastIndexOf('.'), kbJwt.lastIndexOf('.')]);
   const verifyBound = es256Verify / 2;
-  console.log(`\nverifier-direct-post: phases ${phases.join(',')}; ${sessions} sessions (+${warmup} warm-up) in a, b, c; (d) ${durationSeconds} s; ${connections} connections`);
-  console.log(`  node:crypto ES256 sign ${es256Sign.toFixed(0)}/s, verify ${es256Verify.toFixed(0)}/s (÷ 2 = ${verifyBound.toFixed(0)}/s)`);
+  console.log(
+    `\nverifier-direct-post: phases ${phases.join(',')}; ${sessions} sessions (+${warmup} warm-up) in a, b, c; (d) ${durationSeconds} s; ${connections} connections`,
+  );
+  console.log(
+    `  node:crypto ES256 sign ${es256Sign.toFixed(0)}/s, verify ${es256Verify.toFixed(0)}/s (÷ 2 = ${verifyBound.toFixed(0)}/s)`,
+  );
 
   // ---- (a) create a session + the wallet fetches its request object --------------------------------
   if (phases.includes('a')) {
@@ -252,7 +302,9 @@ try {
     const run = await profiled('a', () => runFlows({ url: bench.url, connections, steps, flows: sessions }));
     const ok = settle('a', run, sessions);
     const ratio = run.perSecond / es256Sign;
-    console.log(`  (a) create + fetch request object ${run.perSecond.toFixed(0).padStart(7)} sessions/s  (${describe(run)})`);
+    console.log(
+      `  (a) create + fetch request object ${run.perSecond.toFixed(0).padStart(7)} sessions/s  (${describe(run)})`,
+    );
     rows.push({
       metric: `(a) sessions created + request objects fetched/s over HTTP (${sessions} sessions, ${connections} connections)`,
       value: run.perSecond.toFixed(0),
@@ -267,9 +319,16 @@ try {
   if (phases.includes('b')) {
     const prepared = await prepareSessions(warmup + sessions, pidQuery(PID_VCT));
     const answers = prepared.map(answerWithPid);
-    const { run, ok, verified } = await answerPrepared('b', answers.slice(0, warmup), answers.slice(warmup), prepared.slice(warmup));
+    const { run, ok, verified } = await answerPrepared(
+      'b',
+      answers.slice(0, warmup),
+      answers.slice(warmup),
+      prepared.slice(warmup),
+    );
     const ratio = run.perSecond / verifyBound;
-    console.log(`  (b) SD-JWT VC direct_post        ${run.perSecond.toFixed(0).padStart(7)} presentations/s  (${describe(run)}; ${verified} ResponseVerified)`);
+    console.log(
+      `  (b) SD-JWT VC direct_post        ${run.perSecond.toFixed(0).padStart(7)} presentations/s  (${describe(run)}; ${verified} ResponseVerified)`,
+    );
     // The same presentations, verified by the SD-JWT library alone in this process.
     const verifyWithLibrary = createLibraryVerifier(issuer);
     const measured = answers.slice(warmup);
@@ -284,7 +343,8 @@ try {
       pass: ok && ratio >= 0.25,
     });
     rows.push({
-      metric: '(b) the same, against @sd-jwt/sd-jwt-vc alone in-process (issuer signature + KB-JWT, no HTTP, no database)',
+      metric:
+        '(b) the same, against @sd-jwt/sd-jwt-vc alone in-process (issuer signature + KB-JWT, no HTTP, no database)',
       value: run.perSecond.toFixed(0),
       baseline: `${library.toFixed(0)} library verifications/s`,
       ratio: run.perSecond / library,
@@ -298,9 +358,16 @@ try {
     const prepared = await prepareSessions(warmup + sessions, mdlQuery());
     const answers = [];
     for (const item of prepared) answers.push(await answerWithMdl(item));
-    const { run, ok, verified } = await answerPrepared('c', answers.slice(0, warmup), answers.slice(warmup), prepared.slice(warmup));
+    const { run, ok, verified } = await answerPrepared(
+      'c',
+      answers.slice(0, warmup),
+      answers.slice(warmup),
+      prepared.slice(warmup),
+    );
     const ratio = run.perSecond / verifyBound;
-    console.log(`  (c) mdoc direct_post            ${run.perSecond.toFixed(0).padStart(7)} presentations/s  (${describe(run)}; ${verified} ResponseVerified)`);
+    console.log(
+      `  (c) mdoc direct_post            ${run.perSecond.toFixed(0).padStart(7)} presentations/s  (${describe(run)}; ${verified} ResponseVerified)`,
+    );
     rows.push({
       metric: `(c) mdoc DeviceResponses (x5chain, device signature) verified/s via direct_post over HTTP (${sessions} sessions, ${connections} connections)`,
       value: run.perSecond.toFixed(0),
@@ -318,7 +385,9 @@ try {
     if (phases.includes('d')) {
       const run = await profiled('d', () => runFlows({ url: bench.url, connections, steps, durationSeconds }));
       const ok = settle('d', run);
-      console.log(`  (d) whole verifications         ${run.perSecond.toFixed(0).padStart(7)} verifications/s  (${describe(run)})`);
+      console.log(
+        `  (d) whole verifications         ${run.perSecond.toFixed(0).padStart(7)} verifications/s  (${describe(run)})`,
+      );
       rows.push({
         metric: `(d) whole verifications/s (create → fetch request object → direct_post → read result) over HTTP, ${connections} in flight, ${durationSeconds} s`,
         value: run.perSecond.toFixed(0),
@@ -335,12 +404,19 @@ try {
   await bench.stop();
   await collector?.stop();
 }
-if (collector) console.log(`  tracing on: the collector stub received ${collector.stats.exports} OTLP exports, ${(collector.stats.bytes / 1e6).toFixed(1)} MB`);
+if (collector)
+  console.log(
+    `  tracing on: the collector stub received ${collector.stats.exports} OTLP exports, ${(collector.stats.bytes / 1e6).toFixed(1)} MB`,
+  );
 writeRows(rows);
 
 console.log('');
 if (phases.length === ALL_PHASES.length) writeResult('verifier-direct-post', rows);
-else for (const row of rows) console.log(`  ${row.pass ? 'PASS' : 'MISS'}  ${row.metric}: ${row.value} vs ${row.baseline} → ratio ${row.ratio.toFixed(3)} (target ${row.target})`);
+else
+  for (const row of rows)
+    console.log(
+      `  ${row.pass ? 'PASS' : 'MISS'}  ${row.metric}: ${row.value} vs ${row.baseline} → ratio ${row.ratio.toFixed(3)} (target ${row.target})`,
+    );
 if (problems.length > 0) {
   console.error(`\nnot every answer was right:\n  ${problems.join('\n  ')}`);
   process.exit(1);

@@ -21,7 +21,12 @@ import { runFlows } from './lib/flow-load.mjs';
 import { writeResult } from './lib/results.mjs';
 import { createHolder, createIssuer, issuePid, PID_VCT, presentPid } from './lib/sd-jwt-issuer.mjs';
 import { pidQuery, startVerifierBench } from './lib/verifier-setup.mjs';
-import { createSessionStep, directPostStep, fetchRequestObjectStep, readResultStep } from './lib/verification-steps.mjs';
+import {
+  createSessionStep,
+  directPostStep,
+  fetchRequestObjectStep,
+  readResultStep,
+} from './lib/verification-steps.mjs';
 
 const PURGE_LOCK_KEY = 1_550_015_001;
 const backlog = Number(process.env.BENCH_PURGE_SESSIONS ?? 1_000_000);
@@ -44,9 +49,17 @@ let used = 0;
 const answerStep = directPostStep(({ request }) => {
   const { holder, issued } = wallet[used++ % wallet.length];
   const presentation = presentPid(issued, holder, { nonce: request.nonce, aud: request.client_id });
-  return { path: new URL(request.response_uri).pathname, body: new URLSearchParams({ vp_token: JSON.stringify({ pid: [presentation] }), state: request.state }).toString() };
+  return {
+    path: new URL(request.response_uri).pathname,
+    body: new URLSearchParams({ vp_token: JSON.stringify({ pid: [presentation] }), state: request.state }).toString(),
+  };
 });
-const steps = [createSessionStep(bench, { dcql: pidQuery(PID_VCT), verifierId: VERIFIER_ID }), fetchRequestObjectStep, answerStep, readResultStep(bench)];
+const steps = [
+  createSessionStep(bench, { dcql: pidQuery(PID_VCT), verifierId: VERIFIER_ID }),
+  fetchRequestObjectStep,
+  answerStep,
+  readResultStep(bench),
+];
 const settle = (name, run) => {
   if (run.failures > 0) problems.push(`(${name}): ${run.failures} failures: ${JSON.stringify(run.samples)}`);
   return run.failures === 0;
@@ -54,18 +67,31 @@ const settle = (name, run) => {
 
 /** Results not purged yet, and sessions past retention not deleted yet. */
 async function remaining() {
-  const [row] = await sql`select (select count(*) from verifier.presentation_results where claims_state <> 'purged' and data_expires_at <= now())::int as results,
+  const [row] =
+    await sql`select (select count(*) from verifier.presentation_results where claims_state <> 'purged' and data_expires_at <= now())::int as results,
     (select count(*) from verifier.presentation_sessions where created_at < now() - interval '30 days')::int as sessions`;
   return row;
 }
 
 /** `count` copies of verified session `id` with its result, past their lifetime and retention, 100,000 per statement. */
 async function seedBacklog(id, count) {
-  const columns = async (table) => (await sql`select column_name from information_schema.columns where table_schema = 'verifier' and table_name = ${table} order by ordinal_position`).map((row) => row.column_name);
+  const columns = async (table) =>
+    (
+      await sql`select column_name from information_schema.columns where table_schema = 'verifier' and table_name = ${table} order by ordinal_position`
+    ).map((row) => row.column_name);
   const sessionColumns = await columns('presentation_sessions');
   const resultColumns = await columns('presentation_results');
-  const sessionExpression = { id: 'gen_random_uuid()', authorization_request_id: `md5(random()::text || g::text) || g::text`, created_at: `now() - interval '31 days' - g * interval '1 millisecond'` };
-  const resultExpression = { session_id: 'copies.id', data_expires_at: `now() - interval '1 hour'`, read_expires_at: 'null', claims_state: `'full'` };
+  const sessionExpression = {
+    id: 'gen_random_uuid()',
+    authorization_request_id: `md5(random()::text || g::text) || g::text`,
+    created_at: `now() - interval '31 days' - g * interval '1 millisecond'`,
+  };
+  const resultExpression = {
+    session_id: 'copies.id',
+    data_expires_at: `now() - interval '1 hour'`,
+    read_expires_at: 'null',
+    claims_state: `'full'`,
+  };
   const sessionSelect = sessionColumns.map((c) => sessionExpression[c] ?? `s."${c}"`).join(', ');
   const resultSelect = resultColumns.map((c) => resultExpression[c] ?? `r."${c}"`).join(', ');
   const started = performance.now();
@@ -82,18 +108,25 @@ async function seedBacklog(id, count) {
       [id],
     );
   }
-  await sql.unsafe('insert into verifier.session_counts (org_id, total) select org_id, count(*) from verifier.presentation_sessions group by org_id on conflict (org_id) do update set total = excluded.total');
+  await sql.unsafe(
+    'insert into verifier.session_counts (org_id, total) select org_id, count(*) from verifier.presentation_sessions group by org_id on conflict (org_id) do update set total = excluded.total',
+  );
   await sql.unsafe('vacuum analyze verifier.presentation_sessions');
   await sql.unsafe('vacuum analyze verifier.presentation_results');
-  console.log(`  seeded ${count} expired sessions with results in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  console.log(
+    `  seeded ${count} expired sessions with results in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
 }
 
 let releaseLock = () => {};
 try {
-  if ((await bench.call('POST', '/verifier', { verifierId: VERIFIER_ID })).status !== 201) throw new Error('verifier not created');
+  if ((await bench.call('POST', '/verifier', { verifierId: VERIFIER_ID })).status !== 201)
+    throw new Error('verifier not created');
   const anchor = await bench.call('POST', '/trust-anchors', { certificatePem: issuer.caPem, label: 'bench issuer' });
   if (anchor.status !== 201) throw new Error(`trust anchor not added: ${JSON.stringify(anchor.body)}`);
-  console.log(`\nverifier-purge: ${backlog} expired sessions; ${durationSeconds} s per window; ${connections} connections`);
+  console.log(
+    `\nverifier-purge: ${backlog} expired sessions; ${durationSeconds} s per window; ${connections} connections`,
+  );
 
   // Hold the purge off (as another replica's batch would) until the baseline is measured.
   const locked = new Promise((resolveLocked, rejectLocked) => {
@@ -119,8 +152,11 @@ try {
   const baseline = await runFlows({ url: bench.url, connections, steps, durationSeconds });
   settle('baseline', baseline);
   const held = await remaining();
-  if (held.results !== before.results) problems.push(`the purge ran while its lock was held: ${JSON.stringify({ before, held })}`);
-  console.log(`  baseline (purge held off)   ${baseline.perSecond.toFixed(0).padStart(6)} verifications/s, p99 ${baseline.latencyP99Ms.toFixed(0)} ms`);
+  if (held.results !== before.results)
+    problems.push(`the purge ran while its lock was held: ${JSON.stringify({ before, held })}`);
+  console.log(
+    `  baseline (purge held off)   ${baseline.perSecond.toFixed(0).padStart(6)} verifications/s, p99 ${baseline.latencyP99Ms.toFixed(0)} ms`,
+  );
 
   releaseLock();
   // The service's next run (within PURGE_INTERVAL_SECONDS) takes it from here.
@@ -130,7 +166,9 @@ try {
   settle('during purge', during);
   const end = await remaining();
   const purged = { results: start.results - end.results, sessions: start.sessions - end.sessions };
-  console.log(`  during the purge            ${during.perSecond.toFixed(0).padStart(6)} verifications/s, p99 ${during.latencyP99Ms.toFixed(0)} ms; purged meanwhile ${purged.results} results, ${purged.sessions} sessions; left ${end.results} / ${end.sessions}`);
+  console.log(
+    `  during the purge            ${during.perSecond.toFixed(0).padStart(6)} verifications/s, p99 ${during.latencyP99Ms.toFixed(0)} ms; purged meanwhile ${purged.results} results, ${purged.sessions} sessions; left ${end.results} / ${end.sessions}`,
+  );
   const ranThroughout = purged.results + purged.sessions > 0 && end.results + end.sessions > 0;
   if (!ranThroughout) problems.push(`the purge did not run throughout the window: ${JSON.stringify({ start, end })}`);
   const ratio = during.perSecond / baseline.perSecond;

@@ -9,7 +9,9 @@ import { runPnpm } from './pnpm.mjs';
 
 const benchDir = fileURLToPath(new URL('../bench', import.meta.url));
 const wanted = process.argv.slice(2);
-const all = readdirSync(benchDir).filter((file) => file.endsWith('.mjs')).map((file) => file.replace(/\.mjs$/, ''));
+const all = readdirSync(benchDir)
+  .filter((file) => file.endsWith('.mjs'))
+  .map((file) => file.replace(/\.mjs$/, ''));
 const selected = wanted.length > 0 ? wanted : all;
 const unknown = selected.filter((name) => !all.includes(name));
 if (unknown.length > 0) {
@@ -50,7 +52,9 @@ function writeResultsTable() {
   ];
   for (const result of results) {
     for (const row of result.rows) {
-      lines.push(`| ${result.name} | ${escape(row.metric)} | ${escape(row.value)} | ${escape(row.baseline)} | ${Number(row.ratio).toFixed(3)} | ${escape(row.target)} | ${row.pass ? 'yes' : '**no**'} | ${result.date.slice(0, 16).replace('T', ' ')} |`);
+      lines.push(
+        `| ${result.name} | ${escape(row.metric)} | ${escape(row.value)} | ${escape(row.baseline)} | ${Number(row.ratio).toFixed(3)} | ${escape(row.target)} | ${row.pass ? 'yes' : '**no**'} | ${result.date.slice(0, 16).replace('T', ' ')} |`,
+      );
     }
   }
   const file = join(benchDir, 'RESULTS.md');
@@ -58,7 +62,10 @@ function writeResultsTable() {
   const end = '<!-- latest-runs:end -->';
   const table = `${start}\n${lines.join('\n')}\n${end}`;
   const current = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmark results\n\n## Latest runs\n\n';
-  const next = current.includes(start) && current.includes(end) ? current.slice(0, current.indexOf(start)) + table + current.slice(current.indexOf(end) + end.length) : `${current.trimEnd()}\n\n${table}\n`;
+  const next =
+    current.includes(start) && current.includes(end)
+      ? current.slice(0, current.indexOf(start)) + table + current.slice(current.indexOf(end) + end.length)
+      : `${current.trimEnd()}\n\n${table}\n`;
   writeFileSync(file, next);
   console.log(`\nwrote the latest runs into bench/RESULTS.md (${results.length} benchmarks)`);
 }

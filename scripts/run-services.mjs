@@ -39,7 +39,9 @@ if (unknown.length > 0) {
 }
 
 const { runServiceMain } = await import(pathToFileURL(join(root, 'packages/service-kit/dist/index.js')).href);
-const selected = SERVICES.filter((s) => (only.length === 0 || only.includes(s.name)) && existsSync(join(root, 'services', s.name, 'dist/server.js')));
+const selected = SERVICES.filter(
+  (s) => (only.length === 0 || only.includes(s.name)) && existsSync(join(root, 'services', s.name, 'dist/server.js')),
+);
 const definitions = [];
 for (const service of selected) {
   const server = await import(pathToFileURL(join(root, 'services', service.name, 'dist/server.js')).href);
@@ -56,7 +58,8 @@ function envFor(definition) {
     DATA_DIR: dataDir,
     PORT: port,
     HOST: process.env.HOST ?? '127.0.0.1',
-    PUBLIC_BASE_URL: process.env[`${service.portVar.replace('_PORT', '')}_PUBLIC_BASE_URL`] ?? `http://localhost:${port}`,
+    PUBLIC_BASE_URL:
+      process.env[`${service.portVar.replace('_PORT', '')}_PUBLIC_BASE_URL`] ?? `http://localhost:${port}`,
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
   };
 }
@@ -75,7 +78,11 @@ console.log(`\n  access token for the management APIs:`);
 console.log(`    npm run token -- --sub alice --email alice@example.com --org <orgId>:owner [--platform-admin]`);
 const verifier = running.find((s) => s.name === 'verifier');
 if (verifier) {
-  console.log(`\n  reference relying-party page (demo/web): npm run demo -- --web, then http://localhost:${process.env.WEB_DEMO_PORT ?? 3010}/`);
+  console.log(
+    `\n  reference relying-party page (demo/web): npm run demo -- --web, then http://localhost:${process.env.WEB_DEMO_PORT ?? 3010}/`,
+  );
 }
-console.log(`\n  transport: ${process.env.NATS_URL ? `NATS at ${process.env.NATS_URL}` : 'in-process (set NATS_URL to use NATS)'}; database: ${process.env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : 'embedded PGlite'}`);
+console.log(
+  `\n  transport: ${process.env.NATS_URL ? `NATS at ${process.env.NATS_URL}` : 'in-process (set NATS_URL to use NATS)'}; database: ${process.env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : 'embedded PGlite'}`,
+);
 console.log(`  Ctrl-C stops everything.\n${line}\n`);

@@ -6,7 +6,8 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { runPnpm } from './pnpm.mjs';
 
-const USAGE = 'usage: npm run token -- --sub <id> [--email <e>] [--platform-admin] [--org <orgId>:<role>[,<role>]]... [--expires <seconds>]';
+const USAGE =
+  'usage: npm run token -- --sub <id> [--email <e>] [--platform-admin] [--org <orgId>:<role>[,<role>]]... [--expires <seconds>]';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const kit = join(root, 'packages/service-kit/dist/index.js');
 
@@ -37,14 +38,18 @@ for (let i = 0; i < argv.length; i++) {
   } else fail(`unknown argument ${arg}`);
 }
 if (!options.sub) fail('--sub is required');
-if (!Number.isInteger(options.expiresInSeconds) || options.expiresInSeconds <= 0) fail('--expires takes a positive number of seconds');
+if (!Number.isInteger(options.expiresInSeconds) || options.expiresInSeconds <= 0)
+  fail('--expires takes a positive number of seconds');
 
 function fail(message) {
   console.error(`${message}\n${USAGE}`);
   process.exit(2);
 }
 
-if (!existsSync(kit)) runPnpm(['exec', 'turbo', 'run', 'build', '--filter=@tessera/service-kit', '--output-logs=errors-only'], { stdio: ['ignore', 'ignore', 'inherit'] });
+if (!existsSync(kit))
+  runPnpm(['exec', 'turbo', 'run', 'build', '--filter=@tessera/service-kit', '--output-logs=errors-only'], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
 const { mintDevToken } = await import(pathToFileURL(kit).href);
 const dataDir = resolve(process.env.DATA_DIR ?? join(root, '.data'));
 process.stdout.write(`${await mintDevToken(dataDir, options)}\n`);

@@ -9,8 +9,13 @@ import { spawn } from 'node:child_process';
 export function startChildServer(script, env = {}, { ipc = false } = {}) {
   return new Promise((resolve, reject) => {
     // BENCH_PROFILE_DIR=<dir> writes a CPU profile of each server, to find what is slow.
-    const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
-    const child = spawn(process.execPath, [...profile, script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit', ...(ipc ? ['ipc'] : [])] });
+    const profile = process.env.BENCH_PROFILE_DIR
+      ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`]
+      : [];
+    const child = spawn(process.execPath, [...profile, script], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'inherit', ...(ipc ? ['ipc'] : [])],
+    });
     let buffer = '';
     const timer = setTimeout(() => reject(new Error(`${script} did not start`)), 60000);
     child.stdout.on('data', (chunk) => {

@@ -14,16 +14,20 @@ export function measureEs256Sign(seconds, inputLengths) {
   const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const inputs = inputLengths.map(signingInput);
   return measureLoop(seconds, (i) => {
-    if (sign('sha256', inputs[i % inputs.length], { key: privateKey, dsaEncoding: 'ieee-p1363' }).length !== 64) throw new Error('ES256 sign failed');
+    if (sign('sha256', inputs[i % inputs.length], { key: privateKey, dsaEncoding: 'ieee-p1363' }).length !== 64)
+      throw new Error('ES256 sign failed');
   });
 }
 
 /** ES256 verify/s over inputs of `inputLengths` bytes, in turn; every signature must verify. */
 export function measureEs256Verify(seconds, inputLengths) {
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  const signed = inputLengths.map(signingInput).map((data) => ({ data, signature: sign('sha256', data, { key: privateKey, dsaEncoding: 'ieee-p1363' }) }));
+  const signed = inputLengths
+    .map(signingInput)
+    .map((data) => ({ data, signature: sign('sha256', data, { key: privateKey, dsaEncoding: 'ieee-p1363' }) }));
   return measureLoop(seconds, (i) => {
     const { data, signature } = signed[i % signed.length];
-    if (!verify('sha256', data, { key: publicKey, dsaEncoding: 'ieee-p1363' }, signature)) throw new Error('ES256 verify failed');
+    if (!verify('sha256', data, { key: publicKey, dsaEncoding: 'ieee-p1363' }, signature))
+      throw new Error('ES256 verify failed');
   });
 }

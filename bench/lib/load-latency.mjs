@@ -14,7 +14,16 @@ export function quantile(sorted, q) {
  * other answers, errors and timeouts. `requests` is autocannon's request sequence
  * (default: one request built by `pickRequest()`).
  */
-export async function runTimedLoad({ url, connections, durationSeconds, amount, pickRequest, requests, expectStatus = 200, warmupSeconds = 0 }) {
+export async function runTimedLoad({
+  url,
+  connections,
+  durationSeconds,
+  amount,
+  pickRequest,
+  requests,
+  expectStatus = 200,
+  warmupSeconds = 0,
+}) {
   const times = [];
   const byStatus = {};
   let recording = warmupSeconds === 0;
@@ -44,7 +53,9 @@ export async function runTimedLoad({ url, connections, durationSeconds, amount, 
   const result = await instance;
   const seconds = (performance.now() - windowStart) / 1000;
   times.sort((a, b) => a - b);
-  const unexpected = Object.entries(byStatus).filter(([code]) => Number(code) !== expectStatus).reduce((sum, [, n]) => sum + n, 0);
+  const unexpected = Object.entries(byStatus)
+    .filter(([code]) => Number(code) !== expectStatus)
+    .reduce((sum, [, n]) => sum + n, 0);
   return {
     requestsPerSecond: counted / seconds,
     p50Ms: quantile(times, 0.5),
@@ -52,7 +63,9 @@ export async function runTimedLoad({ url, connections, durationSeconds, amount, 
     p99Ms: quantile(times, 0.99),
     total: counted,
     byStatus,
-    serverErrors: Object.entries(byStatus).filter(([code]) => Number(code) >= 500).reduce((sum, [, n]) => sum + n, 0),
+    serverErrors: Object.entries(byStatus)
+      .filter(([code]) => Number(code) >= 500)
+      .reduce((sum, [, n]) => sum + n, 0),
     /** Connection errors and timeouts over the whole run (warm-up included). */
     socketErrors: result.errors + result.timeouts,
     errors: result.errors + result.timeouts + unexpected,

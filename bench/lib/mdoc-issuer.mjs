@@ -35,20 +35,31 @@ const unused = () => {
 const mdocContext = {
   crypto: {
     random: (length) => new Uint8Array(randomBytes(length)),
-    digest: ({ digestAlgorithm, bytes }) => new Uint8Array(createHash(digestAlgorithm.replace('-', '').toLowerCase()).update(bytes).digest()),
+    digest: ({ digestAlgorithm, bytes }) =>
+      new Uint8Array(createHash(digestAlgorithm.replace('-', '').toLowerCase()).update(bytes).digest()),
     calculateEphemeralMacKey: unused,
   },
   cose: {
     sign1: {
       sign: ({ toBeSigned, key }) => {
         const { kty, crv, x, y, d } = key.jwk;
-        return new Uint8Array(sign('sha256', toBeSigned, { key: createPrivateKey({ key: { kty, crv, x, y, d }, format: 'jwk' }), dsaEncoding: 'ieee-p1363' }));
+        return new Uint8Array(
+          sign('sha256', toBeSigned, {
+            key: createPrivateKey({ key: { kty, crv, x, y, d }, format: 'jwk' }),
+            dsaEncoding: 'ieee-p1363',
+          }),
+        );
       },
       verify: unused,
     },
     mac0: { sign: unused, verify: unused },
   },
-  x509: { getIssuerNameField: unused, getPublicKey: unused, verifyCertificateChain: unused, getCertificateData: unused },
+  x509: {
+    getIssuerNameField: unused,
+    getPublicKey: unused,
+    verifyCertificateChain: unused,
+    getCertificateData: unused,
+  },
 };
 
 /** A device key pair as JWKs (the mdoc's DeviceKey and the wallet's signing key). */
@@ -72,7 +83,11 @@ export function issueMdl(issuer, device) {
     signingKey: CoseKey.fromJwk(issuer.privateKey.export({ format: 'jwk' })),
     algorithm: SignatureAlgorithm.ES256,
     digestAlgorithm: 'SHA-256',
-    validityInfo: { signed: new Date(now - DAY), validFrom: new Date(now - DAY), validUntil: new Date(now + 365 * DAY) },
+    validityInfo: {
+      signed: new Date(now - DAY),
+      validFrom: new Date(now - DAY),
+      validUntil: new Date(now + 365 * DAY),
+    },
     // The device key carries `alg`: the verifier's mdoc library refuses device signatures by a key without one.
     deviceKeyInfo: { deviceKey: DeviceKey.fromJwk({ ...device.publicJwk, alg: 'ES256' }) },
     certificates: issuer.x5c.map((der) => new Uint8Array(Buffer.from(der, 'base64'))),
@@ -87,10 +102,16 @@ export function issueMdl(issuer, device) {
 export async function presentMdl(issuerSigned, device, { clientId, responseUri, nonce }) {
   const sessionTranscript = await SessionTranscript.forOid4Vp({ clientId, responseUri, nonce }, mdocContext);
   const deviceNamespaces = DeviceNamespaces.create({ deviceNamespaces: new Map() });
-  const deviceAuthentication = DeviceAuthentication.create({ sessionTranscript, docType: MDL_DOCTYPE, deviceNamespaces });
+  const deviceAuthentication = DeviceAuthentication.create({
+    sessionTranscript,
+    docType: MDL_DOCTYPE,
+    deviceNamespaces,
+  });
   const deviceSignature = await DeviceSignature.create(
     {
-      protectedHeaders: ProtectedHeaders.create({ protectedHeaders: new Map([[Header.Algorithm, SignatureAlgorithm.ES256]]) }),
+      protectedHeaders: ProtectedHeaders.create({
+        protectedHeaders: new Map([[Header.Algorithm, SignatureAlgorithm.ES256]]),
+      }),
       unprotectedHeaders: UnprotectedHeaders.create({}),
       detachedPayload: deviceAuthentication.encode({ asDataItem: true }),
       signingKey: CoseKey.fromJwk(device.privateJwk),
@@ -99,7 +120,10 @@ export async function presentMdl(issuerSigned, device, { clientId, responseUri, 
   );
   const document = Document.create({
     docType: MDL_DOCTYPE,
-    issuerSigned: IssuerSigned.create({ issuerNamespaces: issuerSigned.issuerNamespaces, issuerAuth: issuerSigned.issuerAuth }),
+    issuerSigned: IssuerSigned.create({
+      issuerNamespaces: issuerSigned.issuerNamespaces,
+      issuerAuth: issuerSigned.issuerAuth,
+    }),
     deviceSigned: DeviceSigned.create({ deviceNamespaces, deviceAuth: DeviceAuth.create({ deviceSignature }) }),
   });
   return DeviceResponse.createSimple({ documents: [document] }).encodedForOid4Vp;

@@ -10,7 +10,10 @@ export const BENCH_AUDIENCE = 'tessera-api';
 export async function createBenchOidc(dir) {
   const { privateKey, publicKey } = await generateKeyPair('ES256');
   const jwksFile = join(dir, 'jwks.json');
-  writeFileSync(jwksFile, JSON.stringify({ keys: [{ ...(await exportJWK(publicKey)), kid: 'bench', alg: 'ES256', use: 'sig' }] }));
+  writeFileSync(
+    jwksFile,
+    JSON.stringify({ keys: [{ ...(await exportJWK(publicKey)), kid: 'bench', alg: 'ES256', use: 'sig' }] }),
+  );
   return {
     env: { OIDC_ISSUER: BENCH_ISSUER, OIDC_AUDIENCE: BENCH_AUDIENCE, OIDC_JWKS_FILE: jwksFile },
     sign: ({ sub, email, platformAdmin = false, orgRoles = {} }) =>

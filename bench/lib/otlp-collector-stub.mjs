@@ -17,7 +17,9 @@ export async function startOtlpCollectorStub({ protocol = 'http/protobuf' } = {}
       }
       // An empty ExportTraceServiceResponse: `{}` in JSON, zero bytes in protobuf.
       const json = String(request.headers['content-type']).includes('json');
-      response.writeHead(200, { 'content-type': json ? 'application/json' : 'application/x-protobuf' }).end(json ? '{}' : '');
+      response
+        .writeHead(200, { 'content-type': json ? 'application/json' : 'application/x-protobuf' })
+        .end(json ? '{}' : '');
     });
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));

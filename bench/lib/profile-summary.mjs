@@ -78,7 +78,8 @@ function findPackageName(file) {
 export function classify(callFrame) {
   const { url, functionName } = callFrame;
   if (!url) {
-    if (['(garbage collector)', '(program)', '(idle)', '(root)'].includes(functionName)) return { pkg: functionName, file: functionName };
+    if (['(garbage collector)', '(program)', '(idle)', '(root)'].includes(functionName))
+      return { pkg: functionName, file: functionName };
     return { pkg: '(native)', file: '(native)' };
   }
   if (url.startsWith('node:')) {
@@ -128,7 +129,11 @@ export function summarizeProfiles(paths, window = {}) {
       add(byPackage, pkg, micros);
       add(byFile, file, micros);
       const name = node.callFrame.functionName || '(anonymous)';
-      add(byFunction, node.callFrame.url ? `${name}  ${file}:${node.callFrame.lineNumber + 1}` : `${name}  ${file}`, micros);
+      add(
+        byFunction,
+        node.callFrame.url ? `${name}  ${file}:${node.callFrame.lineNumber + 1}` : `${name}  ${file}`,
+        micros,
+      );
     }
   }
   return { totalMicros: total, idleMicros: idle, busyMicros: total - idle, byPackage, byFile, byFunction };
@@ -152,7 +157,9 @@ function printTable(title, map, busy, top) {
   console.log(`\n${title.padEnd(width)}   self ms   % busy`);
   for (const [key, micros] of rows) {
     const shown = key.length > width ? `…${key.slice(key.length - width + 1)}` : key;
-    console.log(`${shown.padEnd(width)}  ${(micros / 1000).toFixed(0).padStart(8)}   ${((100 * micros) / busy).toFixed(1).padStart(5)} %`);
+    console.log(
+      `${shown.padEnd(width)}  ${(micros / 1000).toFixed(0).padStart(8)}   ${((100 * micros) / busy).toFixed(1).padStart(5)} %`,
+    );
   }
 }
 
@@ -174,12 +181,16 @@ function main(argv) {
   }
   const profiles = expandProfilePaths(paths);
   if (profiles.length === 0) {
-    console.error('usage: node bench/lib/profile-summary.mjs [--top N] [--files] [--functions] [--from S] [--to S] <profile.cpuprofile | dir>...');
+    console.error(
+      'usage: node bench/lib/profile-summary.mjs [--top N] [--files] [--functions] [--from S] [--to S] <profile.cpuprofile | dir>...',
+    );
     process.exit(2);
   }
   const summary = summarizeProfiles(profiles, window);
   const ms = (micros) => (micros / 1000).toFixed(0);
-  console.log(`${profiles.length} profile(s): ${ms(summary.totalMicros)} ms sampled, ${ms(summary.busyMicros)} ms busy (${((100 * summary.busyMicros) / Math.max(1, summary.totalMicros)).toFixed(0)} %), idle excluded below`);
+  console.log(
+    `${profiles.length} profile(s): ${ms(summary.totalMicros)} ms sampled, ${ms(summary.busyMicros)} ms busy (${((100 * summary.busyMicros) / Math.max(1, summary.totalMicros)).toFixed(0)} %), idle excluded below`,
+  );
   printTable('package', summary.byPackage, summary.busyMicros, top);
   if (files) printTable('file', summary.byFile, summary.busyMicros, top);
   if (functions) printTable('function', summary.byFunction, summary.busyMicros, top);

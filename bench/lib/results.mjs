@@ -13,8 +13,13 @@ const resultsDir = fileURLToPath(new URL('../results', import.meta.url));
  */
 export function writeResult(name, rows) {
   mkdirSync(resultsDir, { recursive: true });
-  writeFileSync(join(resultsDir, `${name}.json`), JSON.stringify({ name, date: new Date().toISOString(), rows }, null, 2));
+  writeFileSync(
+    join(resultsDir, `${name}.json`),
+    JSON.stringify({ name, date: new Date().toISOString(), rows }, null, 2),
+  );
   for (const row of rows) {
-    console.log(`  ${row.pass ? 'PASS' : 'MISS'}  ${row.metric}: ${row.value} vs ${row.baseline} → ratio ${row.ratio.toFixed(2)} (target ${row.target})`);
+    console.log(
+      `  ${row.pass ? 'PASS' : 'MISS'}  ${row.metric}: ${row.value} vs ${row.baseline} → ratio ${row.ratio.toFixed(2)} (target ${row.target})`,
+    );
   }
 }

@@ -33,7 +33,10 @@ export async function createIssuer(name = 'Bench PID Issuer') {
     signingAlgorithm: ALGORITHM,
     publicKey: caKeys.publicKey,
     signingKey: caKeys.privateKey,
-    extensions: [new x509.BasicConstraintsExtension(true, 0, true), new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign, true)],
+    extensions: [
+      new x509.BasicConstraintsExtension(true, 0, true),
+      new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign, true),
+    ],
   });
   const leafKeys = await webcrypto.subtle.generateKey(ALGORITHM, true, ['sign', 'verify']);
   const leaf = await x509.X509CertificateGenerator.create({
@@ -81,7 +84,10 @@ export function issuePid(issuer, holder) {
     _sd_alg: 'sha-256',
     cnf: { jwk: holder.publicJwk },
   };
-  return { jwt: signEs256({ alg: 'ES256', typ: 'dc+sd-jwt', x5c: issuer.x5c }, payload, issuer.privateKey), disclosures };
+  return {
+    jwt: signEs256({ alg: 'ES256', typ: 'dc+sd-jwt', x5c: issuer.x5c }, payload, issuer.privateKey),
+    disclosures,
+  };
 }
 
 /** The presentation the wallet sends: issuer JWT, given_name and family_name, and a KB-JWT for `nonce`/`aud`. */

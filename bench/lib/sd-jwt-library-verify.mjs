@@ -7,7 +7,8 @@ import { createPublicKey, verify, X509Certificate } from 'node:crypto';
 import { digest } from '@sd-jwt/crypto-nodejs';
 import { SDJwtVcInstance } from '@sd-jwt/sd-jwt-vc';
 
-const es256 = (key, data, signature) => verify('sha256', Buffer.from(data), { key, dsaEncoding: 'ieee-p1363' }, Buffer.from(signature, 'base64url'));
+const es256 = (key, data, signature) =>
+  verify('sha256', Buffer.from(data), { key, dsaEncoding: 'ieee-p1363' }, Buffer.from(signature, 'base64url'));
 
 /**
  * @param {{ x5c: string[] }} issuer from createIssuer (bench/lib/sd-jwt-issuer.mjs)
@@ -18,10 +19,15 @@ export function createLibraryVerifier(issuer) {
   const library = new SDJwtVcInstance({
     hasher: digest,
     verifier: (data, signature) => es256(issuerKey, data, signature),
-    kbVerifier: (data, signature, payload) => es256(createPublicKey({ key: payload.cnf.jwk, format: 'jwk' }), data, signature),
+    kbVerifier: (data, signature, payload) =>
+      es256(createPublicKey({ key: payload.cnf.jwk, format: 'jwk' }), data, signature),
   });
   return async ({ presentation, nonce }) => {
-    const verified = await library.verify(presentation, { keyBindingNonce: nonce, requiredClaimKeys: ['given_name', 'family_name'] });
-    if (!verified.kb || verified.payload.given_name !== 'Erika') throw new Error('the library did not verify the presentation with its key binding');
+    const verified = await library.verify(presentation, {
+      keyBindingNonce: nonce,
+      requiredClaimKeys: ['given_name', 'family_name'],
+    });
+    if (!verified.kb || verified.payload.given_name !== 'Erika')
+      throw new Error('the library did not verify the presentation with its key binding');
   };
 }

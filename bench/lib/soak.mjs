@@ -18,7 +18,10 @@ export async function runSoak({ server, seconds, connections, pickRequest, warmu
   const result = await run;
   const rssEnd = await residentBytes(server.child.pid);
   const stats = result.statusCodeStats ?? {};
-  const count = (predicate) => Object.entries(stats).filter(([code]) => predicate(Number(code))).reduce((sum, [, s]) => sum + s.count, 0);
+  const count = (predicate) =>
+    Object.entries(stats)
+      .filter(([code]) => predicate(Number(code)))
+      .reduce((sum, [, s]) => sum + s.count, 0);
   return {
     requestsPerSecond: result.requests.average,
     total: result.requests.total,
@@ -35,7 +38,21 @@ export async function runSoak({ server, seconds, connections, pickRequest, warmu
 export function soakRows(label, soak, seconds, connections) {
   const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
   return [
-    { metric: `${label}: 5xx in a ${seconds} s soak at ${connections} connections (${soak.total} requests, ${soak.requestsPerSecond.toFixed(0)} req/s)`, value: String(soak.serverErrors), baseline: '0', ratio: soak.serverErrors, target: '0', pass: soak.serverErrors === 0 && soak.transportErrors === 0 },
-    { metric: `${label}: resident memory, end of soak vs after warm-up`, value: mb(soak.rssEnd), baseline: mb(soak.rssStart), ratio: soak.rssRatio, target: '< 1.5', pass: soak.rssRatio < 1.5 },
+    {
+      metric: `${label}: 5xx in a ${seconds} s soak at ${connections} connections (${soak.total} requests, ${soak.requestsPerSecond.toFixed(0)} req/s)`,
+      value: String(soak.serverErrors),
+      baseline: '0',
+      ratio: soak.serverErrors,
+      target: '0',
+      pass: soak.serverErrors === 0 && soak.transportErrors === 0,
+    },
+    {
+      metric: `${label}: resident memory, end of soak vs after warm-up`,
+      value: mb(soak.rssEnd),
+      baseline: mb(soak.rssStart),
+      ratio: soak.rssRatio,
+      target: '< 1.5',
+      pass: soak.rssRatio < 1.5,
+    },
   ];
 }

@@ -18,7 +18,9 @@ function runChild(script, mode, rowsFile, phases) {
       stdio: ['ignore', 'inherit', 'inherit'],
     });
     child.once('error', reject);
-    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`the tracing ${mode} run exited ${code}`))));
+    child.once('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`the tracing ${mode} run exited ${code}`)),
+    );
   });
 }
 
@@ -54,15 +56,20 @@ export async function compareTracingOverhead(scriptUrl, phases) {
         results[mode].push(JSON.parse(readFileSync(rowsFile, 'utf8')));
       }
     }
-    console.log(`\ntracing overhead (same run, median of ${rounds} run(s) each; on = every span sampled, exported over OTLP/HTTP to a local collector stub):`);
+    console.log(
+      `\ntracing overhead (same run, median of ${rounds} run(s) each; on = every span sampled, exported over OTLP/HTTP to a local collector stub):`,
+    );
     let pass = true;
     for (const row of results.off[0]) {
       if (row.target === 'informative') continue;
-      const valuesOf = (mode) => results[mode].map((rows) => Number(rows.find((other) => other.metric === row.metric)?.value));
+      const valuesOf = (mode) =>
+        results[mode].map((rows) => Number(rows.find((other) => other.metric === row.metric)?.value));
       const [off, on] = [median(valuesOf('off')), median(valuesOf('on'))];
       const ratio = on / off;
       pass &&= ratio >= TARGET_RATIO;
-      console.log(`  ${ratio >= TARGET_RATIO ? 'PASS' : 'MISS'}  ${row.metric}: on ${valuesOf('on').join(', ')} vs off ${valuesOf('off').join(', ')} → ratio of medians ${ratio.toFixed(3)}, overhead ${((1 - ratio) * 100).toFixed(1)} % (target <= 15 %)`);
+      console.log(
+        `  ${ratio >= TARGET_RATIO ? 'PASS' : 'MISS'}  ${row.metric}: on ${valuesOf('on').join(', ')} vs off ${valuesOf('off').join(', ')} → ratio of medians ${ratio.toFixed(3)}, overhead ${((1 - ratio) * 100).toFixed(1)} % (target <= 15 %)`,
+      );
     }
     return pass;
   } finally {

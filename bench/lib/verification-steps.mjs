@@ -34,7 +34,12 @@ export const fetchRequestObjectStep = {
     if (status !== 200) return `${status} ${text.slice(0, 300)}`;
     const payload = JSON.parse(Buffer.from(text.split('.')[1] ?? '', 'base64url').toString('utf8'));
     const { session } = context;
-    if (payload.nonce !== session.nonce || payload.state !== session.payloadState || payload.response_mode !== 'direct_post' || typeof payload.response_uri !== 'string') {
+    if (
+      payload.nonce !== session.nonce ||
+      payload.state !== session.payloadState ||
+      payload.response_mode !== 'direct_post' ||
+      typeof payload.response_uri !== 'string'
+    ) {
       return `the request object does not match its session: ${JSON.stringify({ nonce: payload.nonce, state: payload.state, response_mode: payload.response_mode })}`;
     }
     context.request = payload;
@@ -59,12 +64,17 @@ export function directPostStep(build) {
 export function readResultStep(bench) {
   return {
     name: 'read result',
-    request: (context) => ({ method: 'GET', path: `${bench.managementPath}/verifier-presentation-response?verificationPresentationId=${context.session.id}`, headers: { authorization: `Bearer ${bench.token}` } }),
+    request: (context) => ({
+      method: 'GET',
+      path: `${bench.managementPath}/verifier-presentation-response?verificationPresentationId=${context.session.id}`,
+      headers: { authorization: `Bearer ${bench.token}` },
+    }),
     check: (status, text) => {
       if (status !== 200) return `${status} ${text.slice(0, 300)}`;
       const result = JSON.parse(text).data;
       const claims = result.presentations?.[0]?.claims;
-      if (result.state !== 'ResponseVerified' || claims?.given_name !== 'Erika' || claims?.family_name !== 'Mustermann') return `not the verified names: ${text.slice(0, 300)}`;
+      if (result.state !== 'ResponseVerified' || claims?.given_name !== 'Erika' || claims?.family_name !== 'Mustermann')
+        return `not the verified names: ${text.slice(0, 300)}`;
       return undefined;
     },
   };

@@ -40,7 +40,10 @@ export async function startVerifierBench({ orgId = 'org-bench', otherOrgs = [], 
   const dir = mkdtempSync(join(tmpdir(), 'bench-verifier-'));
   const { publicKey, privateKey } = await generateKeyPair('ES256');
   const jwksFile = join(dir, 'jwks.json');
-  writeFileSync(jwksFile, JSON.stringify({ keys: [{ ...(await exportJWK(publicKey)), kid: 'bench', alg: 'ES256', use: 'sig' }] }));
+  writeFileSync(
+    jwksFile,
+    JSON.stringify({ keys: [{ ...(await exportJWK(publicKey)), kid: 'bench', alg: 'ES256', use: 'sig' }] }),
+  );
   const port = await freePort();
   const metricsPort = await freePort();
   // One environment for the verifier and any twin of it (same database, keys and identity provider).
@@ -62,7 +65,12 @@ export async function startVerifierBench({ orgId = 'org-bench', otherOrgs = [], 
     ...(process.env.BENCH_NATS_URL ? { NATS_URL: process.env.BENCH_NATS_URL, NATS_ALLOW_INSECURE: 'true' } : {}),
     ...env,
   };
-  const startOn = (listenPort, extra = {}) => startChildServer(serverScript, { ...childEnv, PORT: String(listenPort), PUBLIC_BASE_URL: `http://localhost:${listenPort}`, ...extra }, { ipc: Boolean(process.env.BENCH_PROFILE_DIR) });
+  const startOn = (listenPort, extra = {}) =>
+    startChildServer(
+      serverScript,
+      { ...childEnv, PORT: String(listenPort), PUBLIC_BASE_URL: `http://localhost:${listenPort}`, ...extra },
+      { ipc: Boolean(process.env.BENCH_PROFILE_DIR) },
+    );
   let service;
   try {
     service = await startOn(port);
@@ -71,7 +79,10 @@ export async function startVerifierBench({ orgId = 'org-bench', otherOrgs = [], 
     rmSync(dir, { recursive: true, force: true });
     throw error;
   }
-  const token = await new SignJWT({ realm_access: { roles: [] }, resource_access: Object.fromEntries([orgId, ...otherOrgs].map((org) => [org, { roles: ['admin'] }])) })
+  const token = await new SignJWT({
+    realm_access: { roles: [] },
+    resource_access: Object.fromEntries([orgId, ...otherOrgs].map((org) => [org, { roles: ['admin'] }])),
+  })
     .setProtectedHeader({ alg: 'ES256', kid: 'bench', typ: 'JWT' })
     .setIssuer(OIDC_ISSUER)
     .setAudience(OIDC_AUDIENCE)
@@ -84,7 +95,10 @@ export async function startVerifierBench({ orgId = 'org-bench', otherOrgs = [], 
   async function call(method, path, body, org = orgId) {
     const response = await fetch(`${service.url}/v1/orgs/${org}/oid4vp${path}`, {
       method,
-      headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      },
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
     });
     const text = await response.text();
@@ -129,7 +143,17 @@ export async function pool(count, concurrency, task) {
 
 /** DCQL query for one SD-JWT VC with two claims. */
 export function pidQuery(vct) {
-  return { combine: 'all', credentials: [{ id: 'pid', format: 'dc+sd-jwt', meta: { vct_values: [vct] }, claims: [{ path: ['given_name'] }, { path: ['family_name'] }] }] };
+  return {
+    combine: 'all',
+    credentials: [
+      {
+        id: 'pid',
+        format: 'dc+sd-jwt',
+        meta: { vct_values: [vct] },
+        claims: [{ path: ['given_name'] }, { path: ['family_name'] }],
+      },
+    ],
+  };
 }
 
 /** Creates a session through the management API; throws unless 201. */

@@ -11,7 +11,10 @@ export interface DemoWalletCredential {
 }
 
 /** The demo issuer issues an age credential for Alex Doe, bound to a fresh holder key, with a status list entry. */
-export async function issueDemoCredential(options: { issuer: DemoIssuer; status: { idx: number; uri: string } }): Promise<DemoWalletCredential> {
+export async function issueDemoCredential(options: {
+  issuer: DemoIssuer;
+  status: { idx: number; uri: string };
+}): Promise<DemoWalletCredential> {
   const holder = await webcrypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, ['sign', 'verify']);
   const credential = await issueSdJwtVc(options.issuer, {
     vct: DEMO_VCT,

@@ -56,7 +56,12 @@ export async function createDemoIssuer(name = 'Demo Issuing Authority'): Promise
       await x509.AuthorityKeyIdentifierExtension.create(ca),
     ],
   });
-  return { caPem: ca.toString('pem'), signingKey: signingKeys.privateKey, x5c: [Buffer.from(leaf.rawData).toString('base64')], name };
+  return {
+    caPem: ca.toString('pem'),
+    signingKey: signingKeys.privateKey,
+    x5c: [Buffer.from(leaf.rawData).toString('base64')],
+    name,
+  };
 }
 
 /**
@@ -64,12 +69,18 @@ export async function createDemoIssuer(name = 'Demo Issuing Authority'): Promise
  * token signed by the issuer's own certificate (verifiers trust a list only from the
  * credential's issuer) and issued now (`iat` is required; a list older than its ttl is stale).
  */
-export async function signStatusList(issuer: DemoIssuer, options: { uri: string; statuses: number[]; ttlSeconds: number }): Promise<string> {
+export async function signStatusList(
+  issuer: DemoIssuer,
+  options: { uri: string; statuses: number[]; ttlSeconds: number },
+): Promise<string> {
   const bytes = Buffer.alloc(Math.ceil(options.statuses.length / 8));
   options.statuses.forEach((status, index) => {
     bytes[index >> 3]! |= (status & 1) << (index & 7);
   });
-  return new SignJWT({ status_list: { bits: 1, lst: deflateSync(bytes, { level: 9 }).toString('base64url') }, ttl: options.ttlSeconds })
+  return new SignJWT({
+    status_list: { bits: 1, lst: deflateSync(bytes, { level: 9 }).toString('base64url') },
+    ttl: options.ttlSeconds,
+  })
     .setProtectedHeader({ alg: 'ES256', typ: 'statuslist+jwt', x5c: issuer.x5c })
     .setSubject(options.uri)
     .setIssuedAt()
@@ -94,7 +105,9 @@ export async function issueSdJwtVc(
   const disclosures = new Map<string, string>();
   const digests: string[] = [];
   for (const [name, value] of Object.entries(options.claims)) {
-    const disclosure = Buffer.from(JSON.stringify([randomBytes(16).toString('base64url'), name, value])).toString('base64url');
+    const disclosure = Buffer.from(JSON.stringify([randomBytes(16).toString('base64url'), name, value])).toString(
+      'base64url',
+    );
     disclosures.set(name, disclosure);
     digests.push(createHash('sha256').update(disclosure).digest('base64url'));
   }

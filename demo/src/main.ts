@@ -30,11 +30,23 @@ async function main(): Promise<void> {
 
   printStep('Issuer publishes a status list (1 bit per credential, all valid)');
   const issuer = await createDemoIssuer();
-  const statusList = await publishStatusList({ statusListUrl: STATUS_LIST, apiKey: statusListApiKey(DATA_DIR), issuer });
+  const statusList = await publishStatusList({
+    statusListUrl: STATUS_LIST,
+    apiKey: statusListApiKey(DATA_DIR),
+    issuer,
+  });
   printDetail('status list', statusList.uri);
 
-  printStep('Platform admin invites an organisation to lead an ecosystem; it forms one, with an intent, a verifier, a template, and trusts the issuer');
-  const rp = await setUpRelyingParty({ urls, dataDir: DATA_DIR, run, issuerCaPem: issuer.caPem, issuerName: issuer.name });
+  printStep(
+    'Platform admin invites an organisation to lead an ecosystem; it forms one, with an intent, a verifier, a template, and trusts the issuer',
+  );
+  const rp = await setUpRelyingParty({
+    urls,
+    dataDir: DATA_DIR,
+    run,
+    issuerCaPem: issuer.caPem,
+    issuerName: issuer.name,
+  });
   const { orgId, ecosystemId, ownerToken: owner } = rp;
   const org = (path: string) => `${VERIFIER}/v1/orgs/${orgId}/oid4vp/${path}`;
   printDetail('organisation', orgId);
@@ -43,24 +55,36 @@ async function main(): Promise<void> {
   printDetail('template', `${rp.templateId} mapped to intent ${DEMO_INTENT}`);
 
   printStep('The demo wallet receives a credential (SD-JWT VC, status list entry 3)');
-  const { credential, holderKey } = await issueDemoCredential({ issuer, status: { idx: STATUS_INDEX, uri: statusList.uri } });
+  const { credential, holderKey } = await issueDemoCredential({
+    issuer,
+    status: { idx: STATUS_INDEX, uri: statusList.uri },
+  });
   const platformCa = await (await fetch(`${VERIFIER}/oid4vp/platform-ca.pem`)).text();
 
   /** An intent-based session, shown as a link and QR code: what a shop's till would display. */
   const requestPresentation = async (label: string) => {
-    const created = await callJson('POST', `${org('intent-based-verification-presentation')}?verifierId=${rp.verifierId}&ecosystemId=${ecosystemId}`, {
-      token: owner,
-      body: { intent: DEMO_INTENT, responseMode: 'direct_post' },
-    });
+    const created = await callJson(
+      'POST',
+      `${org('intent-based-verification-presentation')}?verifierId=${rp.verifierId}&ecosystemId=${ecosystemId}`,
+      {
+        token: owner,
+        body: { intent: DEMO_INTENT, responseMode: 'direct_post' },
+      },
+    );
     const session = created.data;
     printDetail(`${label} request`, session.authorizationRequestUri);
-    qrcode.generate(session.authorizationRequestUri, { small: true }, (code) => process.stdout.write(`${code.replace(/^/gm, '     ')}\n`));
+    qrcode.generate(session.authorizationRequestUri, { small: true }, (code) =>
+      process.stdout.write(`${code.replace(/^/gm, '     ')}\n`),
+    );
     return session as { id: string; authorizationRequestUri: string };
   };
   /** The demo wallet scans the request, checks it and presents the credential. */
   const answerRequest = async (session: { id: string; authorizationRequestUri: string }) => {
     const request = await fetchAuthorizationRequest(session.authorizationRequestUri, platformCa);
-    printDetail('wallet checked the request of', `${request.client_metadata?.client_name ?? request.client_id} (${request.client_id.split(':')[0]})`);
+    printDetail(
+      'wallet checked the request of',
+      `${request.client_metadata?.client_name ?? request.client_id} (${request.client_id.split(':')[0]})`,
+    );
     const answer = await postResponse(request, await presentSdJwtVc({ request, credential, holderKey }));
     printDetail('verifier answered the wallet', `${answer.status} ${JSON.stringify(answer.body)}`);
     const record = await callJson('GET', `${org('verifier-presentation')}?id=${session.id}`, { token: owner });
@@ -70,8 +94,13 @@ async function main(): Promise<void> {
 
   printStep('Intent-based presentation request, shown as a QR code; the wallet presents');
   const first = await present('presentation');
-  if (first.record.state !== 'ResponseVerified') throw new Error(`expected ResponseVerified, got ${JSON.stringify(first.record)}`);
-  const result = await callJson('GET', `${org('verifier-presentation-response')}?verificationPresentationId=${first.id}`, { token: owner });
+  if (first.record.state !== 'ResponseVerified')
+    throw new Error(`expected ResponseVerified, got ${JSON.stringify(first.record)}`);
+  const result = await callJson(
+    'GET',
+    `${org('verifier-presentation-response')}?verificationPresentationId=${first.id}`,
+    { token: owner },
+  );
   printDetail('session', green(first.record.state));
   printDetail('verified claims', result.data.presentations[0].claims);
 
@@ -79,7 +108,12 @@ async function main(): Promise<void> {
   const registry = `${ECOSYSTEM}/v1/ecosystem/${ecosystemId}`;
   const entity = await callJson('POST', `${registry}/trusted-entities`, {
     token: owner,
-    body: { name: issuer.name, role: 'issuer', allowedCredentialTypes: [{ format: 'dc+sd-jwt', vct: DEMO_VCT }], certificates: [{ pem: issuer.caPem }] },
+    body: {
+      name: issuer.name,
+      role: 'issuer',
+      allowedCredentialTypes: [{ format: 'dc+sd-jwt', vct: DEMO_VCT }],
+      certificates: [{ pem: issuer.caPem }],
+    },
   });
   const entityId = entity.data.id as string;
   await callJson('PUT', `${registry}/trust-policy`, { token: owner, body: { policy: 'ecosystem' } });
@@ -87,22 +121,40 @@ async function main(): Promise<void> {
   const listResponse = await fetch(`${registry}/trust-list`, { headers: { authorization: `Bearer ${owner}` } });
   const signedList = await listResponse.text();
   if (!listResponse.ok) throw new Error(`GET trust-list answered ${listResponse.status}: ${signedList.slice(0, 300)}`);
-  const [listHeader, listPayload] = signedList.split('.').slice(0, 2).map((part) => JSON.parse(Buffer.from(part, 'base64url').toString('utf8')) as Record<string, any>);
-  printDetail('signed trust list', `${listResponse.headers.get('content-type')}, typ ${listHeader!.typ}, sequence ${listPayload!.LoTE.ListAndSchemeInformation.LoTESequenceNumber}`);
+  const [listHeader, listPayload] = signedList
+    .split('.')
+    .slice(0, 2)
+    .map((part) => JSON.parse(Buffer.from(part, 'base64url').toString('utf8')) as Record<string, any>);
+  printDetail(
+    'signed trust list',
+    `${listResponse.headers.get('content-type')}, typ ${listHeader!.typ}, sequence ${listPayload!.LoTE.ListAndSchemeInformation.LoTESequenceNumber}`,
+  );
 
   printStep("A presentation verified against the ecosystem's list names the trusted entity");
   const listed = await present('listed');
-  if (listed.record.state !== 'ResponseVerified') throw new Error(`expected ResponseVerified, got ${JSON.stringify(listed.record)}`);
-  const listedResult = (await callJson('GET', `${org('verifier-presentation-response')}?verificationPresentationId=${listed.id}`, { token: owner })).data.presentations[0];
+  if (listed.record.state !== 'ResponseVerified')
+    throw new Error(`expected ResponseVerified, got ${JSON.stringify(listed.record)}`);
+  const listedResult = (
+    await callJson('GET', `${org('verifier-presentation-response')}?verificationPresentationId=${listed.id}`, {
+      token: owner,
+    })
+  ).data.presentations[0];
   printDetail('session', green(listed.record.state));
-  printDetail('trusted through', `${listedResult.trustedEntityName} (${listedResult.trustedEntityId}), trust list sequence ${listedResult.trustListSequence}`);
-  if (listedResult.trustedEntityId !== entityId) throw new Error(`expected the entity ${entityId} to be named, got ${JSON.stringify(listedResult)}`);
+  printDetail(
+    'trusted through',
+    `${listedResult.trustedEntityName} (${listedResult.trustedEntityId}), trust list sequence ${listedResult.trustListSequence}`,
+  );
+  if (listedResult.trustedEntityId !== entityId)
+    throw new Error(`expected the entity ${entityId} to be named, got ${JSON.stringify(listedResult)}`);
 
   // A request shown before the suspension and answered after it: the answer is judged by the list as it is then.
   // (A request created while no issuer qualifies is refused at once: 409 NO_TRUSTED_ISSUER.)
   printStep('A shop shows a request; meanwhile the lead suspends the issuer; then the wallet answers');
   const pending = await requestPresentation('pending');
-  await callJson('POST', `${registry}/trusted-entities/${entityId}/status`, { token: owner, body: { status: 'suspended', reason: 'Signing key under investigation' } });
+  await callJson('POST', `${registry}/trusted-entities/${entityId}/status`, {
+    token: owner,
+    body: { status: 'suspended', reason: 'Signing key under investigation' },
+  });
   printDetail('trusted entity', red('suspended'));
   // Replicas learn of the change from the registry's event; the bound is one second.
   await new Promise((resolveWait) => setTimeout(resolveWait, 1000));
@@ -113,7 +165,10 @@ async function main(): Promise<void> {
   }
 
   printStep('The lead reactivates the issuer');
-  await callJson('POST', `${registry}/trusted-entities/${entityId}/status`, { token: owner, body: { status: 'active', reason: 'Investigation closed' } });
+  await callJson('POST', `${registry}/trusted-entities/${entityId}/status`, {
+    token: owner,
+    body: { status: 'active', reason: 'Investigation closed' },
+  });
   await new Promise((resolveWait) => setTimeout(resolveWait, 1000));
   printDetail('trusted entity', green('active'));
 
@@ -128,7 +183,9 @@ async function main(): Promise<void> {
   if (second.record.state !== 'Error' || second.record.error?.code !== 'CREDENTIAL_REVOKED') {
     throw new Error(`expected Error CREDENTIAL_REVOKED, got ${JSON.stringify(second.record)}`);
   }
-  process.stdout.write(`\n${bold(green('Demo complete:'))} verified, trusted through the registry, refused while suspended, revoked, rejected as revoked.\n`);
+  process.stdout.write(
+    `\n${bold(green('Demo complete:'))} verified, trusted through the registry, refused while suspended, revoked, rejected as revoked.\n`,
+  );
 }
 
 main().catch((error: unknown) => {

@@ -5,7 +5,17 @@ import type { ServiceUrls } from './services.js';
 
 /** The query both demos ask with: the age credential's `age_over_18` and `given_name`. */
 export const DEMO_DCQL = {
-  query: { combine: 'all', credentials: [{ id: 'age', format: 'dc+sd-jwt', meta: { vct_values: [DEMO_VCT] }, claims: [{ path: ['age_over_18'] }, { path: ['given_name'] }] }] },
+  query: {
+    combine: 'all',
+    credentials: [
+      {
+        id: 'age',
+        format: 'dc+sd-jwt',
+        meta: { vct_values: [DEMO_VCT] },
+        claims: [{ path: ['age_over_18'] }, { path: ['given_name'] }],
+      },
+    ],
+  },
 } as const;
 
 export const DEMO_INTENT = 'age-verification';
@@ -30,29 +40,67 @@ export interface DemoRelyingParty {
  * `demo-shop` and trusts the demo issuer's CA. Tokens are minted with the
  * development signing key of `npm start` (in `dataDir`).
  */
-export async function setUpRelyingParty(options: { urls: ServiceUrls; dataDir: string; run: string; issuerCaPem: string; issuerName: string; clientName?: string }): Promise<DemoRelyingParty> {
+export async function setUpRelyingParty(options: {
+  urls: ServiceUrls;
+  dataDir: string;
+  run: string;
+  issuerCaPem: string;
+  issuerName: string;
+  clientName?: string;
+}): Promise<DemoRelyingParty> {
   const { urls, dataDir, run } = options;
   const orgId = `demo-org-${run}`;
   const ownerEmail = `owner-${run}@demo.tessera.example`;
   const org = (path: string) => `${urls.verifier}/v1/orgs/${orgId}/oid4vp/${path}`;
-  const admin = await mintDevToken(dataDir, { sub: 'demo-admin', email: 'admin@demo.tessera.example', platformAdmin: true });
-  const ownerToken = await mintDevToken(dataDir, { sub: `demo-owner-${run}`, email: ownerEmail, orgRoles: { [orgId]: ['owner', 'admin', 'verifier'] } });
+  const admin = await mintDevToken(dataDir, {
+    sub: 'demo-admin',
+    email: 'admin@demo.tessera.example',
+    platformAdmin: true,
+  });
+  const ownerToken = await mintDevToken(dataDir, {
+    sub: `demo-owner-${run}`,
+    email: ownerEmail,
+    orgRoles: { [orgId]: ['owner', 'admin', 'verifier'] },
+  });
 
-  await callJson('PUT', `${urls.ecosystem}/v1/organisations/${orgId}`, { token: ownerToken, body: { name: `Demo City Council ${run}` } });
+  await callJson('PUT', `${urls.ecosystem}/v1/organisations/${orgId}`, {
+    token: ownerToken,
+    body: { name: `Demo City Council ${run}` },
+  });
   await callJson('POST', `${urls.ecosystem}/v1/invitations`, { token: admin, body: { email: ownerEmail } });
   const ecosystem = await callJson('POST', `${urls.ecosystem}/v1/ecosystem/${orgId}/create`, {
     token: ownerToken,
     body: { name: `Demo Ecosystem ${run}`, description: 'Age checks for local shops' },
   });
   const ecosystemId = ecosystem.data.id as string;
-  const intent = await callJson('POST', `${urls.ecosystem}/v1/intent/ecosystem/${ecosystemId}`, { token: ownerToken, body: { name: DEMO_INTENT, description: 'Prove you are over 18' } });
+  const intent = await callJson('POST', `${urls.ecosystem}/v1/intent/ecosystem/${ecosystemId}`, {
+    token: ownerToken,
+    body: { name: DEMO_INTENT, description: 'Prove you are over 18' },
+  });
 
-  await callJson('POST', org('verifier'), { token: ownerToken, body: { verifierId: DEMO_VERIFIER_ID, clientMetadata: { client_name: options.clientName ?? 'Demo Shop' } } });
+  await callJson('POST', org('verifier'), {
+    token: ownerToken,
+    body: { verifierId: DEMO_VERIFIER_ID, clientMetadata: { client_name: options.clientName ?? 'Demo Shop' } },
+  });
   const template = await callJson('POST', org('verification-template'), {
     token: ownerToken,
     body: { name: 'Over 18', signerOption: 'X509_P256', templateJson: { dcql: DEMO_DCQL } },
   });
-  await callJson('POST', `${urls.ecosystem}/v1/intent/${intent.data.id}/template`, { token: ownerToken, body: { templateId: template.data.id, role: 'verifier', description: 'What a shop asks for' } });
-  await callJson('POST', org('trust-anchors'), { token: ownerToken, body: { certificatePem: options.issuerCaPem, label: options.issuerName } });
-  return { orgId, ownerEmail, ownerToken, ecosystemId, intentId: intent.data.id as string, templateId: template.data.id as string, verifierId: DEMO_VERIFIER_ID };
+  await callJson('POST', `${urls.ecosystem}/v1/intent/${intent.data.id}/template`, {
+    token: ownerToken,
+    body: { templateId: template.data.id, role: 'verifier', description: 'What a shop asks for' },
+  });
+  await callJson('POST', org('trust-anchors'), {
+    token: ownerToken,
+    body: { certificatePem: options.issuerCaPem, label: options.issuerName },
+  });
+  return {
+    orgId,
+    ownerEmail,
+    ownerToken,
+    ecosystemId,
+    intentId: intent.data.id as string,
+    templateId: template.data.id as string,
+    verifierId: DEMO_VERIFIER_ID,
+  };
 }

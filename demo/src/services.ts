@@ -25,6 +25,7 @@ export function dataDirFromEnv(env: NodeJS.ProcessEnv = process.env): string {
 export function statusListApiKey(dataDir: string, env: NodeJS.ProcessEnv = process.env): string {
   if (env.STATUS_LIST_API_KEY) return env.STATUS_LIST_API_KEY;
   const secrets = JSON.parse(readFileSync(join(dataDir, 'dev-secrets.json'), 'utf8')) as Record<string, string>;
-  if (!secrets.STATUS_LIST_API_KEY) throw new Error('no STATUS_LIST_API_KEY: set it, or run the demo against `npm start`');
+  if (!secrets.STATUS_LIST_API_KEY)
+    throw new Error('no STATUS_LIST_API_KEY: set it, or run the demo against `npm start`');
   return secrets.STATUS_LIST_API_KEY;
 }

@@ -13,7 +13,11 @@ export interface PublishedStatusList {
  * Publishes a 16-entry, 1-bit status list signed by the issuer, all valid, with a
  * one-second ttl so a revocation reaches verifiers within a second.
  */
-export async function publishStatusList(options: { statusListUrl: string; apiKey: string; issuer: DemoIssuer }): Promise<PublishedStatusList> {
+export async function publishStatusList(options: {
+  statusListUrl: string;
+  apiKey: string;
+  issuer: DemoIssuer;
+}): Promise<PublishedStatusList> {
   const { statusListUrl, apiKey, issuer } = options;
   const listId = webcrypto.randomUUID();
   const uri = `${statusListUrl}/status-lists/${listId}`;

@@ -1,7 +1,16 @@
 import 'reflect-metadata';
 import { createHash, randomBytes, type webcrypto } from 'node:crypto';
 import * as x509 from '@peculiar/x509';
-import { CompactEncrypt, compactVerify, decodeProtectedHeader, importJWK, importX509, SignJWT, type JWK, type JWTPayload } from 'jose';
+import {
+  CompactEncrypt,
+  compactVerify,
+  decodeProtectedHeader,
+  importJWK,
+  importX509,
+  SignJWT,
+  type JWK,
+  type JWTPayload,
+} from 'jose';
 import type { IssuedCredential } from './issuer.js';
 
 /** What the demo wallet reads from a verified request object (OpenID4VP 1.0 §5). */
@@ -13,7 +22,11 @@ export interface AuthorizationRequest extends JWTPayload {
   response_uri: string;
   response_mode: string;
   dcql_query: { credentials: Array<{ id: string; format: string; claims?: Array<{ path: string[] }> }> };
-  client_metadata?: { client_name?: string; jwks?: { keys: JWK[] }; encrypted_response_enc_values_supported?: string[] };
+  client_metadata?: {
+    client_name?: string;
+    jwks?: { keys: JWK[] };
+    encrypted_response_enc_values_supported?: string[];
+  };
   /** DC API requests: the origins the request may be used from (OpenID4VP 1.0 Appendix A.2). */
   expected_origins?: string[];
 }
@@ -24,7 +37,10 @@ export interface AuthorizationRequest extends JWTPayload {
  * chains to the trusted CA, the JWS verifies with the leaf, and `client_id` is the
  * leaf's hash (`x509_hash`) or its DNS name (`x509_san_dns`).
  */
-export async function fetchAuthorizationRequest(authorizationRequestUri: string, trustedCaPem: string): Promise<AuthorizationRequest> {
+export async function fetchAuthorizationRequest(
+  authorizationRequestUri: string,
+  trustedCaPem: string,
+): Promise<AuthorizationRequest> {
   const params = new URL(authorizationRequestUri).searchParams;
   const requestUri = params.get('request_uri');
   const clientId = params.get('client_id');
@@ -35,9 +51,11 @@ export async function fetchAuthorizationRequest(authorizationRequestUri: string,
     headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/oauth-authz-req+jwt' },
     body: new URLSearchParams({ wallet_nonce: walletNonce }).toString(),
   });
-  if (!response.ok) throw new Error(`fetching the request object answered ${response.status}: ${await response.text()}`);
+  if (!response.ok)
+    throw new Error(`fetching the request object answered ${response.status}: ${await response.text()}`);
   const claims = await verifySignedRequest(await response.text(), trustedCaPem, clientId);
-  if (claims.wallet_nonce !== undefined && claims.wallet_nonce !== walletNonce) throw new Error('wallet_nonce was not echoed');
+  if (claims.wallet_nonce !== undefined && claims.wallet_nonce !== walletNonce)
+    throw new Error('wallet_nonce was not echoed');
   return claims;
 }
 
@@ -46,13 +64,19 @@ export async function fetchAuthorizationRequest(authorizationRequestUri: string,
  * trusted CA, the JWS verifies with the leaf, and `client_id` (when the caller knows
  * the one it expects) is the leaf's hash (`x509_hash`) or its DNS name (`x509_san_dns`).
  */
-async function verifySignedRequest(jws: string, trustedCaPem: string, expectedClientId?: string): Promise<AuthorizationRequest> {
+async function verifySignedRequest(
+  jws: string,
+  trustedCaPem: string,
+  expectedClientId?: string,
+): Promise<AuthorizationRequest> {
   const header = decodeProtectedHeader(jws);
   const [leafBase64] = header.x5c ?? [];
-  if (!leafBase64 || header.typ !== 'oauth-authz-req+jwt') throw new Error('the request object is not an x5c-signed oauth-authz-req+jwt');
+  if (!leafBase64 || header.typ !== 'oauth-authz-req+jwt')
+    throw new Error('the request object is not an x5c-signed oauth-authz-req+jwt');
   const leaf = new x509.X509Certificate(Buffer.from(leafBase64, 'base64'));
   const ca = new x509.X509Certificate(trustedCaPem);
-  if (!(await leaf.verify({ publicKey: ca.publicKey, date: new Date() }))) throw new Error('the request signer does not chain to the trusted CA');
+  if (!(await leaf.verify({ publicKey: ca.publicKey, date: new Date() })))
+    throw new Error('the request signer does not chain to the trusted CA');
   const { payload } = await compactVerify(jws, await importX509(leaf.toString('pem'), String(header.alg)));
   const claims = JSON.parse(new TextDecoder().decode(payload)) as AuthorizationRequest;
   const clientId = expectedClientId ?? claims.client_id;
@@ -68,9 +92,14 @@ async function verifySignedRequest(jws: string, trustedCaPem: string, expectedCl
  * `data.request`) as a wallet must: the signature as for a request by reference, and
  * the calling origin among the request's `expected_origins` (OpenID4VP 1.0 Appendix A).
  */
-export async function readDcApiRequest(options: { data: { request: string }; origin: string; trustedCaPem: string }): Promise<AuthorizationRequest> {
+export async function readDcApiRequest(options: {
+  data: { request: string };
+  origin: string;
+  trustedCaPem: string;
+}): Promise<AuthorizationRequest> {
   const request = await verifySignedRequest(options.data.request, options.trustedCaPem);
-  if (!request.expected_origins?.includes(options.origin)) throw new Error(`the request is not meant for the origin ${options.origin}`);
+  if (!request.expected_origins?.includes(options.origin))
+    throw new Error(`the request is not meant for the origin ${options.origin}`);
   return request;
 }
 
@@ -98,9 +127,19 @@ export async function presentSdJwtVc(options: {
 }
 
 /** Posts a `direct_post` response and returns the verifier's answer. */
-export async function postResponse(request: AuthorizationRequest, vpToken: Record<string, string[]>): Promise<{ status: number; body: unknown }> {
-  const form = new URLSearchParams({ vp_token: JSON.stringify(vpToken), ...(request.state ? { state: request.state } : {}) });
-  const response = await fetch(request.response_uri, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form.toString() });
+export async function postResponse(
+  request: AuthorizationRequest,
+  vpToken: Record<string, string[]>,
+): Promise<{ status: number; body: unknown }> {
+  const form = new URLSearchParams({
+    vp_token: JSON.stringify(vpToken),
+    ...(request.state ? { state: request.state } : {}),
+  });
+  const response = await fetch(request.response_uri, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: form.toString(),
+  });
   const text = await response.text();
   return { status: response.status, body: text ? JSON.parse(text) : undefined };
 }
@@ -111,7 +150,10 @@ export async function postResponse(request: AuthorizationRequest, vpToken: Recor
  * the first of the verifier's `encrypted_response_enc_values_supported` (A128GCM when
  * it names none), no compression. What the browser returns as the credential's `data`.
  */
-export async function encryptDcApiResponse(request: AuthorizationRequest, vpToken: Record<string, string[]>): Promise<{ response: string }> {
+export async function encryptDcApiResponse(
+  request: AuthorizationRequest,
+  vpToken: Record<string, string[]>,
+): Promise<{ response: string }> {
   const jwk = request.client_metadata?.jwks?.keys.find((key) => key.use === undefined || key.use === 'enc');
   if (!jwk) throw new Error('the request has no encryption key in client_metadata.jwks');
   const enc = request.client_metadata?.encrypted_response_enc_values_supported?.[0] ?? 'A128GCM';
@@ -135,7 +177,12 @@ export async function answerDcApiRequest(options: {
   holderKey: webcrypto.CryptoKey;
 }): Promise<Record<string, unknown>> {
   const request = await readDcApiRequest(options);
-  const vpToken = await presentSdJwtVc({ request, credential: options.credential, holderKey: options.holderKey, origin: options.origin });
+  const vpToken = await presentSdJwtVc({
+    request,
+    credential: options.credential,
+    holderKey: options.holderKey,
+    origin: options.origin,
+  });
   if (request.response_mode === 'dc_api.jwt') return encryptDcApiResponse(request, vpToken);
   if (request.response_mode === 'dc_api') return { vp_token: vpToken };
   throw new Error(`${request.response_mode} is not a Digital Credentials API response mode`);

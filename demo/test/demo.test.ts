@@ -30,7 +30,9 @@ describe('npm start + npm run demo', () => {
   it('prints the base URLs, docs and the token command', () => {
     for (const port of ports) expect(output).toContain(`http://localhost:${port}/docs`);
     expect(output).toContain('npm run token --');
-    expect(output).toContain('reference relying-party page (demo/web): npm run demo -- --web, then http://localhost:3010/');
+    expect(output).toContain(
+      'reference relying-party page (demo/web): npm run demo -- --web, then http://localhost:3010/',
+    );
   });
 
   it('runs the story: verified, trusted through the registry, refused while suspended, rejected as revoked', async () => {

@@ -42,7 +42,17 @@ function setStatus(text, state) {
 function reset() {
   events?.close();
   events = undefined;
-  for (const id of ['request', 'qr-figure', 'same-device', 'request-details', 'demo-wallet', 'result', 'verified', 'refused']) $(id).hidden = true;
+  for (const id of [
+    'request',
+    'qr-figure',
+    'same-device',
+    'request-details',
+    'demo-wallet',
+    'result',
+    'verified',
+    'refused',
+  ])
+    $(id).hidden = true;
   $('claims').replaceChildren();
   $('issuer').textContent = '';
   $('qr-code').removeAttribute('src');
@@ -88,7 +98,9 @@ function showClaims(result) {
       list.append(term, detail);
     }
     const type = presentation.vct ?? presentation.doctype;
-    const validUntil = presentation.validUntil ? `, valid until ${new Date(presentation.validUntil).toLocaleDateString()}` : '';
+    const validUntil = presentation.validUntil
+      ? `, valid until ${new Date(presentation.validUntil).toLocaleDateString()}`
+      : '';
     const trustedThrough = presentation.trustedEntityName ? `, trusted through ${presentation.trustedEntityName}` : '';
     $('issuer').textContent = `Credential ${type}, issued by ${presentation.issuer}${validUntil}${trustedThrough}.`;
   }
@@ -123,12 +135,14 @@ function follow(sessionId, { sameDevice = false } = {}) {
     // Terminal: the stream ends here; close it so EventSource does not reconnect.
     stream.close();
     if (update.state !== 'ResponseVerified') showRefusal(update.error);
-    else if (sameDevice) setStatus('Your wallet answered; it brings you back to this page with the result.', 'RequestUriRetrieved');
+    else if (sameDevice)
+      setStatus('Your wallet answered; it brings you back to this page with the result.', 'RequestUriRetrieved');
     else void showResult(() => api('GET', `/api/presentations/${sessionId}/result`));
   });
   stream.addEventListener('error', () => {
     // EventSource reconnects by itself (sending Last-Event-ID); only a refused stream is final.
-    if (stream.readyState === EventSource.CLOSED && $('result').hidden) setStatus('Lost the connection to the page’s backend. Start again.', 'Error');
+    if (stream.readyState === EventSource.CLOSED && $('result').hidden)
+      setStatus('Lost the connection to the page’s backend. Start again.', 'Error');
   });
 }
 
@@ -190,19 +204,30 @@ async function startWithBrowserWallet() {
     let credential;
     try {
       if (!navigator.credentials?.get) throw new Error('this browser has no Credential Management API');
-      credential = await navigator.credentials.get({ digital: { requests: [{ protocol: session.dcApiRequest.protocol, data: session.dcApiRequest.data }] } });
+      credential = await navigator.credentials.get({
+        digital: { requests: [{ protocol: session.dcApiRequest.protocol, data: session.dcApiRequest.data }] },
+      });
     } catch (error) {
       events?.close();
-      showRefusal({ code: 'BROWSER_WALLET_UNAVAILABLE', message: `The browser did not return a credential: ${error?.message ?? error}` });
+      showRefusal({
+        code: 'BROWSER_WALLET_UNAVAILABLE',
+        message: `The browser did not return a credential: ${error?.message ?? error}`,
+      });
       return;
     }
     if (!credential || credential.protocol !== session.dcApiRequest.protocol) {
       events?.close();
-      showRefusal({ code: 'BROWSER_WALLET_UNAVAILABLE', message: 'The browser returned no credential for this request.' });
+      showRefusal({
+        code: 'BROWSER_WALLET_UNAVAILABLE',
+        message: 'The browser returned no credential for this request.',
+      });
       return;
     }
     setStatus('Checking the answer…', 'RequestUriRetrieved');
-    const forwarded = await api('POST', `/api/presentations/${session.id}/dc-api-response`, { response: credential.data, origin: location.origin });
+    const forwarded = await api('POST', `/api/presentations/${session.id}/dc-api-response`, {
+      response: credential.data,
+      origin: location.origin,
+    });
     // A verified or failed verification arrives over the event stream; a refused forward leaves the session open.
     if (!forwarded.ok) {
       events?.close();

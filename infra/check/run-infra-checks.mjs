@@ -14,7 +14,17 @@
 // pnpm deploy --prod --legacy) into a temp dir, run the Deployment's migrate init container's command with its env
 // against a fresh database (twice), start the image's CMD with the image ENV + base ConfigMap +
 // Secrets, wait for /health/ready, run the image's HEALTHCHECK, make real HTTP calls, SIGTERM -> 0.
-import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { dockerfilePath, defaultPortOf, houseRules, lintDockerfile } from './lib/dockerfile.mjs';
@@ -22,12 +32,51 @@ import { buildLikeDockerfile, loadDockerignore, makeBuildContext, makeToolShims 
 import { missedMutations, MUTATIONS } from './lib/rule-mutations.mjs';
 import { externalSecretRules, loadExternalSecretExamples } from './lib/external-secrets.mjs';
 import { composeRules, loadCompose, runDclint, validateComposeSchema } from './lib/compose.mjs';
-import { checkRules, checkUnknownFields, findKubectl, K8S_ROOT, migrateContainerOf, OVERLAYS, parseYamlDocuments, providedSecretsOf, render, validateSchemas } from './lib/kubernetes.mjs';
+import {
+  checkRules,
+  checkUnknownFields,
+  findKubectl,
+  K8S_ROOT,
+  migrateContainerOf,
+  OVERLAYS,
+  parseYamlDocuments,
+  providedSecretsOf,
+  render,
+  validateSchemas,
+} from './lib/kubernetes.mjs';
 import { composeObservabilityRules } from './lib/compose-observability.mjs';
-import { checkAdapterRules, checkDashboard, checkRequestRateHpa, checkRuleExpressions, crdValidators, isCustomResource, loadCatalogue, missingFromScrape, MONITORED_OVERLAYS, monitoringRules, renderWithRequestRate, validateCustomResources } from './lib/monitoring.mjs';
+import {
+  checkAdapterRules,
+  checkDashboard,
+  checkRequestRateHpa,
+  checkRuleExpressions,
+  crdValidators,
+  isCustomResource,
+  loadCatalogue,
+  missingFromScrape,
+  MONITORED_OVERLAYS,
+  monitoringRules,
+  renderWithRequestRate,
+  validateCustomResources,
+} from './lib/monitoring.mjs';
 import { composeTransportRules, transportSecurityRules } from './lib/transport-security.mjs';
 import { devTlsRules } from './lib/dev-tls.mjs';
-import { containerEnv, createDatabase, dropDatabase, EXTRA_SECRETS, makeOidc, mountVolumes, OIDC, randomSecrets, runInImage, sealBundle, SMOKE, startInImage, stop, waitReady } from './lib/smoke.mjs';
+import {
+  containerEnv,
+  createDatabase,
+  dropDatabase,
+  EXTRA_SECRETS,
+  makeOidc,
+  mountVolumes,
+  OIDC,
+  randomSecrets,
+  runInImage,
+  sealBundle,
+  SMOKE,
+  startInImage,
+  stop,
+  waitReady,
+} from './lib/smoke.mjs';
 import { assert, CheckFailure, freePort, REPO_ROOT, Reporter, SERVICE_NAMES } from './lib/util.mjs';
 
 const argv = process.argv.slice(2);
@@ -46,7 +95,9 @@ const problemsOrOk = (problems, ok) => {
   if (problems.length > 0) throw new CheckFailure(`\n${problems.map((p) => `    - ${p}`).join('\n')}`);
   return ok;
 };
-const hasSource = (service) => existsSync(join(REPO_ROOT, 'services', service, 'src', 'main.ts')) && existsSync(join(REPO_ROOT, 'services', service, 'src', 'config.ts'));
+const hasSource = (service) =>
+  existsSync(join(REPO_ROOT, 'services', service, 'src', 'main.ts')) &&
+  existsSync(join(REPO_ROOT, 'services', service, 'src', 'config.ts'));
 const ports = Object.fromEntries(SERVICE_NAMES.filter(hasSource).map((service) => [service, defaultPortOf(service)]));
 
 // ---------------------------------------------------------------- Dockerfiles
@@ -59,21 +110,48 @@ for (const service of services) {
     continue;
   }
   const text = readFileSync(path, 'utf8');
-  await report.check(`dockerfile lint ${service}`, () => problemsOrOk(lintDockerfile(text), 'dockerfile-utils: no problems'));
+  await report.check(`dockerfile lint ${service}`, () =>
+    problemsOrOk(lintDockerfile(text), 'dockerfile-utils: no problems'),
+  );
   if (hasSource(service)) {
     await report.check(`dockerfile rules ${service}`, () =>
-      problemsOrOk(houseRules(service, text), 'multi-stage, turbo prune + pnpm deploy --prod --legacy, pinned tools, USER 1000, tini, HEALTHCHECK, port, env'),
+      problemsOrOk(
+        houseRules(service, text),
+        'multi-stage, turbo prune + pnpm deploy --prod --legacy, pinned tools, USER 1000, tini, HEALTHCHECK, port, env',
+      ),
     );
-  } else report.skip(`dockerfile rules ${service}`, `services/${service}/src/main.ts or src/config.ts does not exist yet`);
+  } else
+    report.skip(`dockerfile rules ${service}`, `services/${service}/src/main.ts or src/config.ts does not exist yet`);
 }
 await report.check('dockerignore', () => {
   const { excluded } = loadDockerignore();
   const problems = [];
-  for (const path of ['node_modules', 'packages/service-kit/node_modules', 'services/verifier/dist', '.git', '.data', 'infra/node_modules']) {
+  for (const path of [
+    'node_modules',
+    'packages/service-kit/node_modules',
+    'services/verifier/dist',
+    '.git',
+    '.data',
+    'infra/node_modules',
+  ]) {
     if (!excluded(path)) problems.push(`${path} should be excluded from the build context`);
   }
-  const needed = ['package.json', 'pnpm-lock.yaml', 'pnpm-workspace.yaml', 'turbo.json', 'tsconfig.base.json', 'packages/contracts/src/index.ts', 'packages/service-kit/src/index.ts'];
-  for (const service of services.filter(hasSource)) needed.push(`services/${service}/src/main.ts`, `services/${service}/package.json`, `services/${service}/drizzle/meta/_journal.json`, `services/${service}/Dockerfile`);
+  const needed = [
+    'package.json',
+    'pnpm-lock.yaml',
+    'pnpm-workspace.yaml',
+    'turbo.json',
+    'tsconfig.base.json',
+    'packages/contracts/src/index.ts',
+    'packages/service-kit/src/index.ts',
+  ];
+  for (const service of services.filter(hasSource))
+    needed.push(
+      `services/${service}/src/main.ts`,
+      `services/${service}/package.json`,
+      `services/${service}/drizzle/meta/_journal.json`,
+      `services/${service}/Dockerfile`,
+    );
   for (const path of needed) if (excluded(path)) problems.push(`${path} is needed by the image build but excluded`);
   return problemsOrOk(problems, 'dependencies and build output out, sources and manifests in');
 });
@@ -96,12 +174,30 @@ if (compose.error) {
     return problemsOrOk(problems, `${title} (${schemaPath}), as written and interpolated`);
   });
   await report.check('compose lint', async () => problemsOrOk(await runDclint(), 'dclint, infra/check/dclint.json'));
-  await report.check('compose rules', () => problemsOrOk(composeRules(compose.raw, ports), 'postgres, nats (JetStream) healthy -> *-migrate completed -> services healthy'));
-  await report.check('compose observability profile', () =>
-    problemsOrOk(composeObservabilityRules(compose.raw), 'prometheus scraping each METRICS_PORT, grafana with the dashboard and data source, otel-collector -> jaeger; pinned images, 127.0.0.1 ports'),
+  await report.check('compose rules', () =>
+    problemsOrOk(
+      composeRules(compose.raw, ports),
+      'postgres, nats (JetStream) healthy -> *-migrate completed -> services healthy',
+    ),
   );
-  await report.check('compose transport', () => problemsOrOk(composeTransportRules(compose.raw), 'PostgreSQL with ssl=on, verify-full with a mounted CA; NATS on nats-server.conf, tls:// as the service\'s user, CA and password mounted; no NATS_ALLOW_INSECURE'));
-  await report.check('dev tls', () => problemsOrOk(devTlsRules(), 'infra/dev-tls: PostgreSQL and NATS certificates chain to the dev CA, match their keys, name their hosts, valid > 1 year'));
+  await report.check('compose observability profile', () =>
+    problemsOrOk(
+      composeObservabilityRules(compose.raw),
+      'prometheus scraping each METRICS_PORT, grafana with the dashboard and data source, otel-collector -> jaeger; pinned images, 127.0.0.1 ports',
+    ),
+  );
+  await report.check('compose transport', () =>
+    problemsOrOk(
+      composeTransportRules(compose.raw),
+      "PostgreSQL with ssl=on, verify-full with a mounted CA; NATS on nats-server.conf, tls:// as the service's user, CA and password mounted; no NATS_ALLOW_INSECURE",
+    ),
+  );
+  await report.check('dev tls', () =>
+    problemsOrOk(
+      devTlsRules(),
+      'infra/dev-tls: PostgreSQL and NATS certificates chain to the dev CA, match their keys, name their hosts, valid > 1 year',
+    ),
+  );
 }
 
 // ---------------------------------------------------------------- Kubernetes
@@ -124,15 +220,23 @@ if (kubectlOk) {
     if (overlay === 'prod') examples.push(...clusterObjects());
     const core = objects.filter((o) => !isCustomResource(o));
     await report.check(`k8s schema ${overlay}`, () =>
-      problemsOrOk(validateSchemas([...core, ...examples]), `${core.length + examples.length} objects valid against the Kubernetes OpenAPI schemas (kubernetes-models)`),
+      problemsOrOk(
+        validateSchemas([...core, ...examples]),
+        `${core.length + examples.length} objects valid against the Kubernetes OpenAPI schemas (kubernetes-models)`,
+      ),
     );
     await report.check(`k8s rules ${overlay}`, () =>
-      problemsOrOk(checkRules(overlay, objects, { providedSecrets: providedSecretsOf(overlay), ports, examples }), 'probes, resources, security, migrate init containers, HPA, PDBs, Services, references, NetworkPolicies'),
+      problemsOrOk(
+        checkRules(overlay, objects, { providedSecrets: providedSecretsOf(overlay), ports, examples }),
+        'probes, resources, security, migrate init containers, HPA, PDBs, Services, references, NetworkPolicies',
+      ),
     );
     await report.check(`k8s transport ${overlay}`, () =>
       problemsOrOk(
         transportSecurityRules(overlay, objects, examples),
-        overlay === 'prod' ? 'PostgreSQL verify-full with tessera-postgres-ca in every pod; NATS tls:// as the service\'s user, CA and password as files; NATS egress to the NATS pods' : 'PostgreSQL with ssl=on, verify-full with tessera-postgres-ca in every pod; NATS on nats-server.conf, tls:// as the service\'s user, CA and password as files',
+        overlay === 'prod'
+          ? "PostgreSQL verify-full with tessera-postgres-ca in every pod; NATS tls:// as the service's user, CA and password as files; NATS egress to the NATS pods"
+          : "PostgreSQL with ssl=on, verify-full with tessera-postgres-ca in every pod; NATS on nats-server.conf, tls:// as the service's user, CA and password as files",
       ),
     );
   }
@@ -145,21 +249,35 @@ if (kubectlOk) {
         ...checkRules('prod', objects, { providedSecrets: providedSecretsOf('prod'), ports, examples }),
         ...transportSecurityRules('prod', objects, examples),
       ]);
-      return problemsOrOk(missed.map((name) => `no rule caught: ${name}`), `each of ${Object.keys(MUTATIONS).length} mutations of the prod overlay (one per rule) is caught`);
+      return problemsOrOk(
+        missed.map((name) => `no rule caught: ${name}`),
+        `each of ${Object.keys(MUTATIONS).length} mutations of the prod overlay (one per rule) is caught`,
+      );
     });
   }
-  const all = [...rendered].filter(([target]) => target !== 'base').map(([target, objects]) => [target.replace('overlays/', ''), objects.filter((o) => !isCustomResource(o))]);
+  const all = [...rendered]
+    .filter(([target]) => target !== 'base')
+    .map(([target, objects]) => [target.replace('overlays/', ''), objects.filter((o) => !isCustomResource(o))]);
   for (const overlay of OVERLAYS) {
     const examplePath = join(K8S_ROOT, 'overlays', overlay, 'secret.example.yaml');
-    if (existsSync(examplePath)) all.push([`${overlay}_secrets`, parseYamlDocuments(readFileSync(examplePath, 'utf8'), examplePath)]);
+    if (existsSync(examplePath))
+      all.push([`${overlay}_secrets`, parseYamlDocuments(readFileSync(examplePath, 'utf8'), examplePath)]);
   }
   all.push(['cluster', clusterObjects()]);
-  await report.check('k8s unknown fields', async () => problemsOrOk(await checkUnknownFields(all), 'no field the Kubernetes API does not define (tsc against kubernetes-models types)'));
+  await report.check('k8s unknown fields', async () =>
+    problemsOrOk(
+      await checkUnknownFields(all),
+      'no field the Kubernetes API does not define (tsc against kubernetes-models types)',
+    ),
+  );
 }
 
 await report.check('external secrets example', () => {
   const objects = loadExternalSecretExamples();
-  return problemsOrOk(externalSecretRules(objects), `${objects.length} objects in infra/external-secrets: v1 API, store defined, tessera-keys kept (Orphan, Retain, keep annotations)`);
+  return problemsOrOk(
+    externalSecretRules(objects),
+    `${objects.length} objects in infra/external-secrets: v1 API, store defined, tessera-keys kept (Orphan, Retain, keep annotations)`,
+  );
 });
 
 // ---------------------------------------------------------------- monitoring (issue 16, items 3 and 4)
@@ -172,7 +290,9 @@ if (kubectlOk) {
     await report.check(`monitoring rules ${overlay}`, () =>
       problemsOrOk(
         monitoringRules(objects, { monitoring }),
-        monitoring ? 'metrics ports, headless metrics Services, a ServiceMonitor each, scrapes from "monitoring" only, the alerts' : 'metrics ports at METRICS_PORT, not public',
+        monitoring
+          ? 'metrics ports, headless metrics Services, a ServiceMonitor each, scrapes from "monitoring" only, the alerts'
+          : 'metrics ports at METRICS_PORT, not public',
       ),
     );
     if (!monitoring) continue;
@@ -180,18 +300,31 @@ if (kubectlOk) {
     await report.check(`monitoring CRD schema ${overlay}`, () => {
       const versions = [...new Set([...crdValidators().values()].map((v) => v.crdVersion))].join(', ');
       return problemsOrOk(
-        [...(custom.length === 0 ? ['no ServiceMonitor or PrometheusRule rendered'] : []), ...validateCustomResources(custom)],
+        [
+          ...(custom.length === 0 ? ['no ServiceMonitor or PrometheusRule rendered'] : []),
+          ...validateCustomResources(custom),
+        ],
         `${custom.length} objects valid against the Prometheus Operator ${versions} CRD schemas, no unknown field`,
       );
     });
     await report.check(`monitoring promql ${overlay}`, () => {
       const { problems, alerts } = checkRuleExpressions(objects, catalogue);
-      return problemsOrOk(problems, `${alerts.length} alerts and their recording rules parse (Prometheus' PromQL grammar) and use only exported series and labels`);
+      return problemsOrOk(
+        problems,
+        `${alerts.length} alerts and their recording rules parse (Prometheus' PromQL grammar) and use only exported series and labels`,
+      );
     });
   }
   await report.check('monitoring hpa request rate', async () => {
     const objects = await renderWithRequestRate();
-    return problemsOrOk([...validateSchemas(objects.filter((o) => !isCustomResource(o))), ...checkRequestRateHpa(objects), ...checkAdapterRules(catalogue)], `prod + components/hpa-request-rate: CPU and the Pods metric the adapter rule serves (${objects.length} objects)`);
+    return problemsOrOk(
+      [
+        ...validateSchemas(objects.filter((o) => !isCustomResource(o))),
+        ...checkRequestRateHpa(objects),
+        ...checkAdapterRules(catalogue),
+      ],
+      `prod + components/hpa-request-rate: CPU and the Pods metric the adapter rule serves (${objects.length} objects)`,
+    );
   });
 }
 await report.check('grafana dashboard', () => {
@@ -211,7 +344,10 @@ async function runtimeChecks() {
   const adminUrl = process.env.TEST_DATABASE_URL;
   const natsUrl = process.env.TEST_NATS_URL;
   const haveServers = await report.check('runtime servers', () => {
-    assert(adminUrl && natsUrl, 'TEST_DATABASE_URL and TEST_NATS_URL must be set (a PostgreSQL superuser URL and a NATS URL), or pass --static-only');
+    assert(
+      adminUrl && natsUrl,
+      'TEST_DATABASE_URL and TEST_NATS_URL must be set (a PostgreSQL superuser URL and a NATS URL), or pass --static-only',
+    );
     return `PostgreSQL ${new URL(adminUrl).host}, NATS ${natsUrl}`;
   });
   const base = rendered.get('base');
@@ -225,7 +361,14 @@ async function runtimeChecks() {
   const work = mkdtempSync(join(tmpdir(), 'tessera-infra-check-'));
   // The bundles run as the image's uid: it must reach them, the JWKS file and the volumes.
   chmodSync(work, 0o755);
-  const toolEnv = { PATH: process.env.PATH, HOME: process.env.HOME, CI: 'true', TURBO_TELEMETRY_DISABLED: '1', DO_NOT_TRACK: '1', npm_config_update_notifier: 'false' };
+  const toolEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    CI: 'true',
+    TURBO_TELEMETRY_DISABLED: '1',
+    DO_NOT_TRACK: '1',
+    npm_config_update_notifier: 'false',
+  };
   const contextDir = join(work, 'context');
   const binDir = join(work, 'bin');
   let oidc;
@@ -243,10 +386,24 @@ async function runtimeChecks() {
       const main = `services/${service}/src/main.ts`;
       const dist = `services/${service}/dist/main.js`;
       if (!existsSync(join(REPO_ROOT, main)) || !existsSync(join(REPO_ROOT, dist))) {
-        report.skip(`image ${service}`, `${existsSync(join(REPO_ROOT, main)) ? dist : main} does not exist yet: the service is not built, so it is not checked`);
+        report.skip(
+          `image ${service}`,
+          `${existsSync(join(REPO_ROOT, main)) ? dist : main} does not exist yet: the service is not built, so it is not checked`,
+        );
         continue;
       }
-      await smokeService(service, { work, contextDir, binDir, toolEnv, oidc, adminUrl, natsUrl, configMaps, provided, base });
+      await smokeService(service, {
+        work,
+        contextDir,
+        binDir,
+        toolEnv,
+        oidc,
+        adminUrl,
+        natsUrl,
+        configMaps,
+        provided,
+        base,
+      });
     }
   } finally {
     if (keep) console.log(`kept ${work}`);
@@ -254,16 +411,33 @@ async function runtimeChecks() {
   }
 }
 
-async function smokeService(service, { work, contextDir, binDir, toolEnv, oidc, adminUrl, natsUrl, configMaps, provided, base }) {
+async function smokeService(
+  service,
+  { work, contextDir, binDir, toolEnv, oidc, adminUrl, natsUrl, configMaps, provided, base },
+) {
   const find = (kind, name) => base.find((o) => o.kind === kind && o.metadata.name === name);
   let image;
   const built = await report.check(`image ${service}`, async () => {
-    image = await buildLikeDockerfile({ dockerfileText: readFileSync(dockerfilePath(service), 'utf8'), contextDir, workDir: join(work, service), binDir, env: toolEnv });
+    image = await buildLikeDockerfile({
+      dockerfileText: readFileSync(dockerfilePath(service), 'utf8'),
+      contextDir,
+      workDir: join(work, service),
+      binDir,
+      env: toolEnv,
+    });
     const has = (path) => existsSync(join(image.appDir, path));
-    for (const path of ['package.json', 'dist/main.js', 'dist/migrate.js', 'drizzle/meta/_journal.json', 'node_modules/@tessera/service-kit/dist/index.js', 'node_modules/@tessera/contracts/dist/index.js']) {
+    for (const path of [
+      'package.json',
+      'dist/main.js',
+      'dist/migrate.js',
+      'drizzle/meta/_journal.json',
+      'node_modules/@tessera/service-kit/dist/index.js',
+      'node_modules/@tessera/contracts/dist/index.js',
+    ]) {
       assert(has(path), `the image would lack ${path}`);
     }
-    for (const devOnly of ['typescript', 'drizzle-kit', '@types/node']) assert(!has(`node_modules/${devOnly}`), `the image would contain the devDependency ${devOnly}`);
+    for (const devOnly of ['typescript', 'drizzle-kit', '@types/node'])
+      assert(!has(`node_modules/${devOnly}`), `the image would contain the devDependency ${devOnly}`);
     return `bundle ${megabytes(image.appDir)} MB (turbo prune, pnpm install --frozen-lockfile, build, pnpm deploy --prod --legacy)`;
   });
   if (!built) return;
@@ -271,9 +445,23 @@ async function smokeService(service, { work, contextDir, binDir, toolEnv, oidc, 
   // of /app nobody may write, with the pod's volumes (an emptyDir /tmp) the only writable place.
   const sealed = await report.check(`bundle read-only ${service}`, async () => {
     image = sealBundle(image, join(work, service, 'app'));
-    const probe = await runInImage(image, ['node', '-e', "try { require('node:fs').writeFileSync('probe', 'x'); process.exit(3) } catch (error) { process.exit(error.code === 'EACCES' || error.code === 'EROFS' ? 0 : 4) }"], {}, 15_000);
-    assert(probe.code === 0, `a write into the bundle ${probe.code === 3 ? 'succeeded' : `failed oddly (${probe.stderr.trim()})`}: it must be read-only for the service's user`);
-    return image.runAs ? `runs as uid ${image.runAs.uid}:${image.runAs.gid} (setpriv, the Dockerfile's USER); a write into the bundle is refused` : `runs as uid ${process.getuid?.()} (not root: cannot switch to the Dockerfile's USER ${image.user}); a write into the bundle is refused`;
+    const probe = await runInImage(
+      image,
+      [
+        'node',
+        '-e',
+        "try { require('node:fs').writeFileSync('probe', 'x'); process.exit(3) } catch (error) { process.exit(error.code === 'EACCES' || error.code === 'EROFS' ? 0 : 4) }",
+      ],
+      {},
+      15_000,
+    );
+    assert(
+      probe.code === 0,
+      `a write into the bundle ${probe.code === 3 ? 'succeeded' : `failed oddly (${probe.stderr.trim()})`}: it must be read-only for the service's user`,
+    );
+    return image.runAs
+      ? `runs as uid ${image.runAs.uid}:${image.runAs.gid} (setpriv, the Dockerfile's USER); a write into the bundle is refused`
+      : `runs as uid ${process.getuid?.()} (not root: cannot switch to the Dockerfile's USER ${image.user}); a write into the bundle is refused`;
   });
   if (!sealed) return;
 
@@ -284,20 +472,41 @@ async function smokeService(service, { work, contextDir, binDir, toolEnv, oidc, 
     const url = await createDatabase(adminUrl, database);
     const generated = { DATABASE_URL: url, ...randomSecrets() };
     const unknownKeys = secretKeys.filter((key) => !(key in generated));
-    assert(unknownKeys.length === 0, `secret.example.yaml lists ${unknownKeys.join(', ')} for ${service}-secrets; the check cannot make such values`);
+    assert(
+      unknownKeys.length === 0,
+      `secret.example.yaml lists ${unknownKeys.join(', ')} for ${service}-secrets; the check cannot make such values`,
+    );
     const extraDir = join(work, service, 'extra-secrets');
     mkdirSync(extraDir, { recursive: true });
     if (image.runAs) chownSync(extraDir, image.runAs.uid, image.runAs.gid);
-    secrets = { [`${service}-secrets`]: Object.fromEntries(secretKeys.map((key) => [key, generated[key]])), ...(await EXTRA_SECRETS[service]?.({ image, dir: extraDir })) };
+    secrets = {
+      [`${service}-secrets`]: Object.fromEntries(secretKeys.map((key) => [key, generated[key]])),
+      ...(await EXTRA_SECRETS[service]?.({ image, dir: extraDir })),
+    };
     // As the pod does: its init container first, with that container's env, before the server.
     const deployment = find('Deployment', service);
     const container = deployment && migrateContainerOf(deployment);
     assert(container, `Deployment ${service} has no \`migrate\` init container in the base`);
-    const env = mountVolumes({ podSpec: deployment.spec.template.spec, container, secrets, env: containerEnv({ imageEnv: image.env, container, configMaps, secrets }), root: join(work, service, 'migrate-volumes'), image });
+    const env = mountVolumes({
+      podSpec: deployment.spec.template.spec,
+      container,
+      secrets,
+      env: containerEnv({ imageEnv: image.env, container, configMaps, secrets }),
+      root: join(work, service, 'migrate-volumes'),
+      image,
+    });
     const command = [...(container.command ?? []), ...(container.args ?? image.cmd)];
     for (const attempt of ['first', 'again']) {
       const result = await runInImage(image, command, env, 120_000);
-      assert(result.code === 0, `${command.join(' ')} (${attempt}) exited ${result.code}\n${(result.stdout + result.stderr).trim().split('\n').slice(-15).map((l) => `    | ${l}`).join('\n')}`);
+      assert(
+        result.code === 0,
+        `${command.join(' ')} (${attempt}) exited ${result.code}\n${(result.stdout + result.stderr)
+          .trim()
+          .split('\n')
+          .slice(-15)
+          .map((l) => `    | ${l}`)
+          .join('\n')}`,
+      );
     }
     return `initContainer \`${command.join(' ')}\` with its env: exit 0, and 0 again (a second pod finds nothing to do)`;
   });
@@ -313,7 +522,14 @@ async function smokeService(service, { work, contextDir, binDir, toolEnv, oidc, 
     const ready = await report.check(`start ${service}`, async () => {
       const container = deployment.spec.template.spec.containers[0];
       env = containerEnv({ imageEnv: image.env, container, configMaps, secrets });
-      env = mountVolumes({ podSpec: deployment.spec.template.spec, container, secrets, env, root: join(work, service, 'volumes'), image });
+      env = mountVolumes({
+        podSpec: deployment.spec.template.spec,
+        container,
+        secrets,
+        env,
+        root: join(work, service, 'volumes'),
+        image,
+      });
       // Only what differs between a cluster and this machine: addresses and the OIDC keys.
       Object.assign(env, { PORT: String(port), HOST: '127.0.0.1' });
       if ('METRICS_PORT' in env) Object.assign(env, { METRICS_PORT: String(metricsPort), METRICS_HOST: '127.0.0.1' });
@@ -324,7 +540,10 @@ async function smokeService(service, { work, contextDir, binDir, toolEnv, oidc, 
         Object.assign(env, { OIDC_ISSUER: OIDC.issuer, OIDC_AUDIENCE: OIDC.audience, OIDC_JWKS_FILE: oidc.file });
         delete env.OIDC_JWKS_URI;
       }
-      assert(env.NODE_ENV === 'production' && env.MIGRATE_ON_START === 'false', 'the Deployment must run with NODE_ENV=production and MIGRATE_ON_START=false');
+      assert(
+        env.NODE_ENV === 'production' && env.MIGRATE_ON_START === 'false',
+        'the Deployment must run with NODE_ENV=production and MIGRATE_ON_START=false',
+      );
       handle = startInImage(image, env);
       const { ms, body } = await waitReady(baseUrl, handle);
       return `\`${image.cmd.join(' ')}\` NODE_ENV=production${image.runAs ? ` as uid ${image.runAs.uid}` : ''}, read-only bundle, writable /tmp only: /health/ready 200 after ${(ms / 1000).toFixed(1)}s ${body}`;
@@ -345,7 +564,10 @@ async function smokeService(service, { work, contextDir, binDir, toolEnv, oidc, 
         });
         assert(response.status === 200, `GET /metrics on METRICS_PORT: ${response.status}`);
         const missing = missingFromScrape(service, await response.text(), catalogue);
-        return problemsOrOk(missing, 'every series infra/observability/metrics-catalogue.json lists for it is declared, with its type');
+        return problemsOrOk(
+          missing,
+          'every series infra/observability/metrics-catalogue.json lists for it is declared, with its type',
+        );
       });
     } else report.skip(`metrics ${service}`, 'packages/service-kit/src/metrics does not exist yet');
     await report.check(`shutdown ${service}`, async () => {

@@ -32,12 +32,20 @@ export class BrowserSessions {
     return { browserId, setCookie: `${COOKIE}=${browserId}; Path=/; HttpOnly; SameSite=Lax` };
   }
 
-  remember(sessionId: string, owner: { browserId: string; authorizationRequestUri?: string; sameDevice: boolean }): void {
+  remember(
+    sessionId: string,
+    owner: { browserId: string; authorizationRequestUri?: string; sameDevice: boolean },
+  ): void {
     if (this.sessions.size >= MAX_SESSIONS) this.sessions.delete(this.sessions.keys().next().value!);
-    this.sessions.set(sessionId, { browserId: owner.browserId, sameDevice: owner.sameDevice, ...(owner.authorizationRequestUri ? { authorizationRequestUri: owner.authorizationRequestUri } : {}) });
+    this.sessions.set(sessionId, {
+      browserId: owner.browserId,
+      sameDevice: owner.sameDevice,
+      ...(owner.authorizationRequestUri ? { authorizationRequestUri: owner.authorizationRequestUri } : {}),
+    });
     if (owner.sameDevice) {
       this.latestSameDevice.delete(owner.browserId);
-      if (this.latestSameDevice.size >= MAX_SESSIONS) this.latestSameDevice.delete(this.latestSameDevice.keys().next().value!);
+      if (this.latestSameDevice.size >= MAX_SESSIONS)
+        this.latestSameDevice.delete(this.latestSameDevice.keys().next().value!);
       this.latestSameDevice.set(owner.browserId, sessionId);
     }
   }

@@ -22,12 +22,21 @@ export class DemoWallet {
   /** Scans a request URI, checks the request and posts the presentation; answers what the verifier told the wallet. */
   async answerRequest(authorizationRequestUri: string): Promise<{ status: number; body: unknown }> {
     const request = await fetchAuthorizationRequest(authorizationRequestUri, this.trustedCaPem);
-    return postResponse(request, await presentSdJwtVc({ request, credential: this.held.credential, holderKey: this.held.holderKey }));
+    return postResponse(
+      request,
+      await presentSdJwtVc({ request, credential: this.held.credential, holderKey: this.held.holderKey }),
+    );
   }
 
   /** What a browser wallet returns to `navigator.credentials.get` for a request from `origin` (encrypted for `dc_api.jwt`). */
   answerDcApiRequest(data: { request: string }, origin: string): Promise<Record<string, unknown>> {
-    return answerDcApiRequest({ data, origin, trustedCaPem: this.trustedCaPem, credential: this.held.credential, holderKey: this.held.holderKey });
+    return answerDcApiRequest({
+      data,
+      origin,
+      trustedCaPem: this.trustedCaPem,
+      credential: this.held.credential,
+      holderKey: this.held.holderKey,
+    });
   }
 
   /** The issuer revokes (or reinstates) the credential; verifiers see it within the list's one-second ttl. */

@@ -11,7 +11,11 @@ import type { PageContext } from './page-context.js';
 export function requirePageOrigin(context: PageContext, request: IncomingMessage): string {
   const origin = request.headers.origin;
   if (typeof origin !== 'string' || !context.allowedOrigins.includes(origin)) {
-    throw new PageError(403, 'ORIGIN_NOT_ALLOWED', `requests must come from the page (${context.allowedOrigins.join(', ')})`);
+    throw new PageError(
+      403,
+      'ORIGIN_NOT_ALLOWED',
+      `requests must come from the page (${context.allowedOrigins.join(', ')})`,
+    );
   }
   return origin;
 }

@@ -30,12 +30,21 @@ const ROUTES: Array<{ method: string; path: RegExp; route: PageRoute }> = [
  * platform error body; an unexpected failure is logged and answered 502, since it is
  * almost always the verifier being unreachable.
  */
-export function handlePageRequests(context: PageContext, log: (line: string) => void = (line) => process.stderr.write(`${line}\n`)) {
+export function handlePageRequests(
+  context: PageContext,
+  log: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
+) {
   return (request: IncomingMessage, response: ServerResponse): void => {
     void serve(context, request, response).catch((error: unknown) => {
       if (error instanceof PageError) return sendError(response, error);
-      log(`demo web: ${request.method} ${request.url} failed: ${error instanceof Error ? error.message : String(error)}`);
-      if (!response.headersSent) sendError(response, new PageError(502, 'VERIFIER_UNAVAILABLE', 'the verifier could not be reached or answered unexpectedly'));
+      log(
+        `demo web: ${request.method} ${request.url} failed: ${error instanceof Error ? error.message : String(error)}`,
+      );
+      if (!response.headersSent)
+        sendError(
+          response,
+          new PageError(502, 'VERIFIER_UNAVAILABLE', 'the verifier could not be reached or answered unexpectedly'),
+        );
       else response.end();
     });
   };
@@ -48,8 +57,14 @@ async function serve(context: PageContext, request: IncomingMessage, response: S
 
   const matches = ROUTES.map((entry) => ({ entry, match: entry.path.exec(url.pathname) })).filter((m) => m.match);
   const found = matches.find((m) => m.entry.method === request.method);
-  if (found) return found.entry.route(context, { request, response, url, params: { ...found.match!.groups }, browserId });
+  if (found)
+    return found.entry.route(context, { request, response, url, params: { ...found.match!.groups }, browserId });
   if (matches.length > 0) throw new PageError(405, 'METHOD_NOT_ALLOWED', `${request.method} is not allowed here`);
   if (request.method === 'GET' && (await serveStaticFile(url.pathname, response))) return;
-  sendJson(response, 404, { statusCode: 404, error: 'Not Found', code: 'NOT_FOUND', message: `${url.pathname} is not a page or API of this demo` });
+  sendJson(response, 404, {
+    statusCode: 404,
+    error: 'Not Found',
+    code: 'NOT_FOUND',
+    message: `${url.pathname} is not a page or API of this demo`,
+  });
 }

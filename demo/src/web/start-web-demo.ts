@@ -41,8 +41,18 @@ export interface WebDemo {
 export async function startWebDemo(options: WebDemoOptions): Promise<WebDemo> {
   const { urls, dataDir } = options;
   const issuer = await createDemoIssuer();
-  const statusList = await publishStatusList({ statusListUrl: urls.statusList, apiKey: statusListApiKey(dataDir), issuer });
-  const relyingParty = await setUpRelyingParty({ urls, dataDir, run: randomBytes(3).toString('hex'), issuerCaPem: issuer.caPem, issuerName: issuer.name });
+  const statusList = await publishStatusList({
+    statusListUrl: urls.statusList,
+    apiKey: statusListApiKey(dataDir),
+    issuer,
+  });
+  const relyingParty = await setUpRelyingParty({
+    urls,
+    dataDir,
+    run: randomBytes(3).toString('hex'),
+    issuerCaPem: issuer.caPem,
+    issuerName: issuer.name,
+  });
   const held = await issueDemoCredential({ issuer, status: { idx: STATUS_INDEX, uri: statusList.uri } });
   const platformCa = await fetch(`${urls.verifier}/oid4vp/platform-ca.pem`);
   if (!platformCa.ok) throw new Error(`the verifier's platform CA answered ${platformCa.status}`);

@@ -17,7 +17,8 @@ const FILES: Record<string, { file: string; type: string }> = {
  * in the URL after a same-device redirect never leaves the page.
  */
 const SECURITY_HEADERS = {
-  'content-security-policy': "default-src 'self'; img-src 'self'; script-src 'self'; style-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+  'content-security-policy':
+    "default-src 'self'; img-src 'self'; script-src 'self'; style-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
 };
@@ -27,7 +28,12 @@ export async function serveStaticFile(pathname: string, response: ServerResponse
   const entry = FILES[pathname];
   if (!entry) return false;
   const content = await readFile(fileURLToPath(new URL(entry.file, WEB_DIR)));
-  response.writeHead(200, { 'content-type': entry.type, 'content-length': content.length, 'cache-control': 'no-cache', ...SECURITY_HEADERS });
+  response.writeHead(200, {
+    'content-type': entry.type,
+    'content-length': content.length,
+    'cache-control': 'no-cache',
+    ...SECURITY_HEADERS,
+  });
   response.end(content);
   return true;
 }

@@ -26,7 +26,10 @@ export class VerifierApi {
   private async call(method: string, path: string, body?: unknown): Promise<VerifierAnswer> {
     const response = await fetch(this.url(path), {
       method,
-      headers: { authorization: `Bearer ${this.relyingParty.ownerToken}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      headers: {
+        authorization: `Bearer ${this.relyingParty.ownerToken}`,
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      },
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
     });
     const text = await response.text();
@@ -37,7 +40,12 @@ export class VerifierApi {
    * Starts a session: intent-based (`intent-based-verification-presentation`, the
    * ecosystem's template) or direct (`presentation` with the demo's DCQL query).
    */
-  createPresentation(options: { kind: RequestKind; responseMode: 'direct_post' | 'dc_api.jwt'; redirectUri?: string; expectedOrigins?: string[] }): Promise<VerifierAnswer> {
+  createPresentation(options: {
+    kind: RequestKind;
+    responseMode: 'direct_post' | 'dc_api.jwt';
+    redirectUri?: string;
+    expectedOrigins?: string[];
+  }): Promise<VerifierAnswer> {
     const session = {
       responseMode: options.responseMode,
       ...(options.redirectUri ? { redirectUri: options.redirectUri } : {}),
@@ -46,19 +54,30 @@ export class VerifierApi {
     const verifierId = encodeURIComponent(this.relyingParty.verifierId);
     if (options.kind === 'intent') {
       const ecosystemId = encodeURIComponent(this.relyingParty.ecosystemId);
-      return this.call('POST', `intent-based-verification-presentation?verifierId=${verifierId}&ecosystemId=${ecosystemId}`, { intent: DEMO_INTENT, ...session });
+      return this.call(
+        'POST',
+        `intent-based-verification-presentation?verifierId=${verifierId}&ecosystemId=${ecosystemId}`,
+        { intent: DEMO_INTENT, ...session },
+      );
     }
     return this.call('POST', `presentation?verifierId=${verifierId}`, { dcql: DEMO_DCQL.query, ...session });
   }
 
   /** What a verified session proved; with `responseCode`, only for the browser the wallet redirected. */
   readResult(sessionId: string, responseCode?: string): Promise<VerifierAnswer> {
-    const query = new URLSearchParams({ verificationPresentationId: sessionId, ...(responseCode !== undefined ? { responseCode } : {}) });
+    const query = new URLSearchParams({
+      verificationPresentationId: sessionId,
+      ...(responseCode !== undefined ? { responseCode } : {}),
+    });
     return this.call('GET', `verifier-presentation-response?${query}`);
   }
 
   /** The browser wallet's answer over the Digital Credentials API, with the origin the browser reported. */
-  verifyDcApiResponse(options: { sessionId: string; authorizationResponse: Record<string, unknown>; origin: string }): Promise<VerifierAnswer> {
+  verifyDcApiResponse(options: {
+    sessionId: string;
+    authorizationResponse: Record<string, unknown>;
+    origin: string;
+  }): Promise<VerifierAnswer> {
     return this.call('POST', 'verify-authorization-response', {
       verificationSessionId: options.sessionId,
       authorizationResponse: options.authorizationResponse,

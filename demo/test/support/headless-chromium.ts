@@ -13,8 +13,11 @@ export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
  */
 export function missingChromium(suite: string): boolean {
   if (existsSync(CHROMIUM_PATH)) return false;
-  if (process.env.CI) throw new Error(`"${suite}" needs Chromium at ${CHROMIUM_PATH}; .ci/run installs Debian's chromium package`);
-  process.stderr.write(`[tessera] skipping "${suite}": needs Chromium at ${CHROMIUM_PATH} (apt-get install chromium), none found\n`);
+  if (process.env.CI)
+    throw new Error(`"${suite}" needs Chromium at ${CHROMIUM_PATH}; .ci/run installs Debian's chromium package`);
+  process.stderr.write(
+    `[tessera] skipping "${suite}": needs Chromium at ${CHROMIUM_PATH} (apt-get install chromium), none found\n`,
+  );
   return true;
 }
 
@@ -29,7 +32,16 @@ export async function launchHeadlessChromium(): Promise<{ context: BrowserContex
     executablePath: CHROMIUM_PATH,
     headless: true,
     viewport: { width: 900, height: 1100 },
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   return {
     context,

@@ -20,8 +20,18 @@ export interface ServicesProcess {
 export async function startServicesProcess(dataDir: string): Promise<ServicesProcess> {
   const ports = [await freePort(), await freePort(), await freePort()];
   const [verifier, ecosystem, statusList] = ports;
-  const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATA_DIR: dataDir, VERIFIER_PORT: String(verifier), ECOSYSTEM_PORT: String(ecosystem), STATUS_LIST_PORT: String(statusList) };
-  const child = spawn(process.execPath, [join(root, 'scripts/run-services.mjs')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const env = {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '',
+    DATA_DIR: dataDir,
+    VERIFIER_PORT: String(verifier),
+    ECOSYSTEM_PORT: String(ecosystem),
+    STATUS_LIST_PORT: String(statusList),
+  };
+  const child = spawn(process.execPath, [join(root, 'scripts/run-services.mjs')], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
@@ -34,7 +44,11 @@ export async function startServicesProcess(dataDir: string): Promise<ServicesPro
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   return {
-    urls: { verifier: `http://localhost:${verifier}`, ecosystem: `http://localhost:${ecosystem}`, statusList: `http://localhost:${statusList}` },
+    urls: {
+      verifier: `http://localhost:${verifier}`,
+      ecosystem: `http://localhost:${ecosystem}`,
+      statusList: `http://localhost:${statusList}`,
+    },
     ports,
     output: () => output,
     child,

@@ -64,7 +64,8 @@ describe.skipIf(missingChromium(SUITE))(SUITE, () => {
 
   async function claimsOnPage(page: Page): Promise<Record<string, string>> {
     const claims: Record<string, string> = {};
-    for (const detail of await page.locator('#claims dd').all()) claims[(await detail.getAttribute('data-claim'))!] = (await detail.textContent())!;
+    for (const detail of await page.locator('#claims dd').all())
+      claims[(await detail.getAttribute('data-claim'))!] = (await detail.textContent())!;
     return claims;
   }
 
@@ -95,9 +96,12 @@ describe.skipIf(missingChromium(SUITE))(SUITE, () => {
   it("(b) DC API flow: the browser wallet's encrypted dc_api.jwt answer for the page's origin is forwarded and verified", async () => {
     const { page, calls } = await openPage();
     // The browser wallet: navigator.credentials.get answered by the demo wallet, computed in Node.
-    await page.exposeFunction('tesseraDemoWallet', (data: { request: string }, origin: string) => web.demoWallet.answerDcApiRequest(data, origin));
+    await page.exposeFunction('tesseraDemoWallet', (data: { request: string }, origin: string) =>
+      web.demoWallet.answerDcApiRequest(data, origin),
+    );
     await page.addInitScript(() => {
-      const answer = (window as unknown as { tesseraDemoWallet(data: unknown, origin: string): Promise<unknown> }).tesseraDemoWallet;
+      const answer = (window as unknown as { tesseraDemoWallet(data: unknown, origin: string): Promise<unknown> })
+        .tesseraDemoWallet;
       Object.defineProperty(navigator, 'credentials', {
         configurable: true,
         value: {
@@ -119,7 +123,11 @@ describe.skipIf(missingChromium(SUITE))(SUITE, () => {
     expect(body.origin).toBe(new URL(web.url).origin);
     // What the browser handed over is a JWE to the session's key, not a plaintext vp_token.
     expect(Object.keys(body.response)).toEqual(['response']);
-    expect(decodeProtectedHeader(body.response.response)).toMatchObject({ alg: 'ECDH-ES', enc: 'A128GCM', kid: expect.any(String) });
+    expect(decodeProtectedHeader(body.response.response)).toMatchObject({
+      alg: 'ECDH-ES',
+      enc: 'A128GCM',
+      kid: expect.any(String),
+    });
     expect(pathsOf(calls).filter((path) => path.endsWith('/result'))).toHaveLength(1);
     await page.screenshot({ path: join(OUTPUT_DIR, 'dc-api-flow-verified.png'), fullPage: true });
     await page.close();
@@ -130,7 +138,9 @@ describe.skipIf(missingChromium(SUITE))(SUITE, () => {
     try {
       // The demo issuer's control on the page revokes the credential.
       await page.goto(web.url);
-      const revoked = page.waitForResponse((response) => response.url().endsWith('/api/demo-credential/status') && response.request().method() === 'PUT');
+      const revoked = page.waitForResponse(
+        (response) => response.url().endsWith('/api/demo-credential/status') && response.request().method() === 'PUT',
+      );
       await page.getByLabel('The demo credential is revoked').check();
       expect((await revoked).status()).toBe(200);
       expect(web.demoWallet.revoked).toBe(true);
@@ -198,20 +208,52 @@ describe.skipIf(missingChromium(SUITE))(SUITE, () => {
       expect((await fetch(new URL(`/api/presentations/${sessionId}/${path}`, web.url))).status).toBe(404);
     }
     const post = (origin?: string) =>
-      fetch(new URL('/api/presentations', web.url), { method: 'POST', headers: { 'content-type': 'application/json', ...(origin ? { origin } : {}) }, body: JSON.stringify({ request: 'intent', flow: 'dc-api' }) });
+      fetch(new URL('/api/presentations', web.url), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(origin ? { origin } : {}) },
+        body: JSON.stringify({ request: 'intent', flow: 'dc-api' }),
+      });
     expect((await post()).status).toBe(403);
     expect((await post('https://attacker.example')).status).toBe(403);
-    const bad = await fetch(new URL('/api/presentations', web.url), { method: 'POST', headers: { 'content-type': 'application/json', origin: new URL(web.url).origin }, body: JSON.stringify({ request: 'everything', flow: 'dc-api' }) });
+    const bad = await fetch(new URL('/api/presentations', web.url), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: new URL(web.url).origin },
+      body: JSON.stringify({ request: 'everything', flow: 'dc-api' }),
+    });
     expect(bad.status).toBe(400);
-    expect(await bad.json()).toMatchObject({ statusCode: 400, code: 'VALIDATION_FAILED', message: expect.stringContaining('request must be one of') });
+    expect(await bad.json()).toMatchObject({
+      statusCode: 400,
+      code: 'VALIDATION_FAILED',
+      message: expect.stringContaining('request must be one of'),
+    });
 
     // Malformed input from the page's own origin: a clear 4xx, nothing started.
     const origin = new URL(web.url).origin;
-    const send = (path: string, init: RequestInit) => fetch(new URL(path, web.url), { ...init, headers: { origin, ...(init.headers as Record<string, string>) } });
+    const send = (path: string, init: RequestInit) =>
+      fetch(new URL(path, web.url), { ...init, headers: { origin, ...(init.headers as Record<string, string>) } });
     const codeOf = async (response: Response) => [response.status, ((await response.json()) as { code: string }).code];
-    expect(await codeOf(await send('/api/presentations', { method: 'POST', body: 'request=intent' }))).toEqual([415, 'UNSUPPORTED_MEDIA_TYPE']);
-    expect(await codeOf(await send('/api/presentations', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"request":' }))).toEqual([400, 'VALIDATION_FAILED']);
-    expect(await codeOf(await send('/api/presentations', { method: 'POST', headers: { 'content-type': 'application/json' }, body: `"${'x'.repeat(300 * 1024)}"` }))).toEqual([413, 'BODY_TOO_LARGE']);
+    expect(await codeOf(await send('/api/presentations', { method: 'POST', body: 'request=intent' }))).toEqual([
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
+    ]);
+    expect(
+      await codeOf(
+        await send('/api/presentations', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{"request":',
+        }),
+      ),
+    ).toEqual([400, 'VALIDATION_FAILED']);
+    expect(
+      await codeOf(
+        await send('/api/presentations', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: `"${'x'.repeat(300 * 1024)}"`,
+        }),
+      ),
+    ).toEqual([413, 'BODY_TOO_LARGE']);
     expect(await codeOf(await send('/api/presentations', { method: 'DELETE' }))).toEqual([405, 'METHOD_NOT_ALLOWED']);
     expect(await codeOf(await send('/nowhere', { method: 'GET' }))).toEqual([404, 'NOT_FOUND']);
     expect(await codeOf(await send('/api/same-device-result', { method: 'GET' }))).toEqual([400, 'VALIDATION_FAILED']);

@@ -26,7 +26,8 @@ export function interpolate(value, env = {}) {
     });
   }
   if (Array.isArray(value)) return value.map((item) => interpolate(item, env));
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, interpolate(v, env)]));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, interpolate(v, env)]));
   return value;
 }
 
@@ -43,8 +44,17 @@ export function validateComposeSchema(raw) {
   const ajv = new Ajv({ allErrors: true, strict: false });
   const validate = ajv.compile(schema);
   const problems = [];
-  for (const [label, document] of [['as written', raw], ['interpolated', interpolate(raw)]]) {
-    if (!validate(document)) problems.push(...validate.errors.map((e) => `${label}: ${e.instancePath || '/'} ${e.message}${e.params?.additionalProperty ? ` (${e.params.additionalProperty})` : ''}`));
+  for (const [label, document] of [
+    ['as written', raw],
+    ['interpolated', interpolate(raw)],
+  ]) {
+    if (!validate(document))
+      problems.push(
+        ...validate.errors.map(
+          (e) =>
+            `${label}: ${e.instancePath || '/'} ${e.message}${e.params?.additionalProperty ? ` (${e.params.additionalProperty})` : ''}`,
+        ),
+      );
   }
   const { version } = JSON.parse(readFileSync(join(dclintDir(), 'package.json'), 'utf8'));
   return { problems, schemaPath: `dclint@${version}/schemas/compose.schema.json`, title: schema.title };
@@ -52,7 +62,11 @@ export function validateComposeSchema(raw) {
 
 export async function runDclint() {
   const bin = join(dclintDir(), 'bin', 'dclint.cjs');
-  const result = await run(process.execPath, [bin, '-c', join(INFRA_ROOT, 'check', 'dclint.json'), '--max-warnings', '0', '--no-color', COMPOSE_FILE], { cwd: REPO_ROOT, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' }, timeoutMs: 60_000 });
+  const result = await run(
+    process.execPath,
+    [bin, '-c', join(INFRA_ROOT, 'check', 'dclint.json'), '--max-warnings', '0', '--no-color', COMPOSE_FILE],
+    { cwd: REPO_ROOT, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' }, timeoutMs: 60_000 },
+  );
   return result.code === 0 ? [] : [(result.stdout + result.stderr).trim()];
 }
 
@@ -64,33 +78,65 @@ export function composeRules(raw, ports) {
   const dependsOn = (name) => services[name]?.depends_on ?? {};
   want(services.postgres?.healthcheck, 'postgres: healthcheck missing');
   want(services.nats?.healthcheck, 'nats: healthcheck missing');
-  want(/--jetstream|(^|\s)-js(\s|$)/.test((services.nats?.command ?? []).join(' ')), 'nats: JetStream is not switched on (--jetstream)');
+  want(
+    /--jetstream|(^|\s)-js(\s|$)/.test((services.nats?.command ?? []).join(' ')),
+    'nats: JetStream is not switched on (--jetstream)',
+  );
   // Issue 17, item 3: images this repository does not build are pinned by digest — those
   // `docker compose up` starts; opt-in profiles (the observability tools) are development aids.
   for (const [name, service] of Object.entries(services)) {
     if (service.build || !service.image || service.profiles?.length > 0) continue;
     const ours = Object.values(services).some((other) => other.build && other.image === service.image);
-    if (!ours) want(/@sha256:[0-9a-f]{64}$/.test(service.image), `${name}: image ${service.image} must be pinned by digest (name:tag@sha256:<64 hex>)`);
+    if (!ours)
+      want(
+        /@sha256:[0-9a-f]{64}$/.test(service.image),
+        `${name}: image ${service.image} must be pinned by digest (name:tag@sha256:<64 hex>)`,
+      );
   }
   for (const [service, port] of Object.entries(ports)) {
     const main = services[service];
     const migrate = services[`${service}-migrate`];
     if (!want(main, `${service}: missing`) || !want(migrate, `${service}-migrate: missing`)) continue;
-    want(main.build?.dockerfile === `services/${service}/Dockerfile` && existsSync(join(REPO_ROOT, main.build.context ?? '.', main.build.dockerfile)), `${service}: build must use services/${service}/Dockerfile with the repository root as context`);
+    want(
+      main.build?.dockerfile === `services/${service}/Dockerfile` &&
+        existsSync(join(REPO_ROOT, main.build.context ?? '.', main.build.dockerfile)),
+      `${service}: build must use services/${service}/Dockerfile with the repository root as context`,
+    );
     want(main.image === migrate.image, `${service}-migrate must run the service's image`);
-    want(JSON.stringify(migrate.command) === JSON.stringify(['node', 'dist/migrate.js']), `${service}-migrate: command must be ["node","dist/migrate.js"]`);
+    want(
+      JSON.stringify(migrate.command) === JSON.stringify(['node', 'dist/migrate.js']),
+      `${service}-migrate: command must be ["node","dist/migrate.js"]`,
+    );
     want(migrate.restart === 'no', `${service}-migrate: restart must be "no" (it exits)`);
-    want(dependsOn(`${service}-migrate`).postgres?.condition === 'service_healthy', `${service}-migrate: must wait for postgres to be healthy`);
-    want(dependsOn(service)[`${service}-migrate`]?.condition === 'service_completed_successfully', `${service}: must wait for ${service}-migrate to complete successfully`);
-    want(dependsOn(service).postgres?.condition === 'service_healthy', `${service}: must wait for postgres to be healthy`);
+    want(
+      dependsOn(`${service}-migrate`).postgres?.condition === 'service_healthy',
+      `${service}-migrate: must wait for postgres to be healthy`,
+    );
+    want(
+      dependsOn(service)[`${service}-migrate`]?.condition === 'service_completed_successfully',
+      `${service}: must wait for ${service}-migrate to complete successfully`,
+    );
+    want(
+      dependsOn(service).postgres?.condition === 'service_healthy',
+      `${service}: must wait for postgres to be healthy`,
+    );
     if (service !== 'status-list') {
       want(dependsOn(service).nats?.condition === 'service_healthy', `${service}: must wait for nats to be healthy`);
       want(main.environment?.NATS_URL, `${service}: NATS_URL missing`);
     }
-    want(main.healthcheck?.test?.join(' ').includes('/health'), `${service}: healthcheck must call /health or /health/ready`);
+    want(
+      main.healthcheck?.test?.join(' ').includes('/health'),
+      `${service}: healthcheck must call /health or /health/ready`,
+    );
     want(String(main.environment?.PORT) === String(port), `${service}: PORT must be ${port}`);
-    want(main.environment?.MIGRATE_ON_START === 'false' && main.environment?.NODE_ENV === 'production', `${service}: NODE_ENV=production and MIGRATE_ON_START=false expected`);
-    want((main.ports ?? []).some((p) => String(p).endsWith(`:${port}`)), `${service}: port ${port} not published`);
+    want(
+      main.environment?.MIGRATE_ON_START === 'false' && main.environment?.NODE_ENV === 'production',
+      `${service}: NODE_ENV=production and MIGRATE_ON_START=false expected`,
+    );
+    want(
+      (main.ports ?? []).some((p) => String(p).endsWith(`:${port}`)),
+      `${service}: port ${port} not published`,
+    );
   }
   return problems;
 }

@@ -9,7 +9,10 @@ import { join } from 'node:path';
 import { REPO_ROOT } from './util.mjs';
 
 export const DEV_TLS_DIR = join(REPO_ROOT, 'infra', 'dev-tls');
-const SERVERS = { postgres: ['postgres', 'localhost'], nats: ['nats', 'nats.tessera-dev.svc.cluster.local', 'localhost'] };
+const SERVERS = {
+  postgres: ['postgres', 'localhost'],
+  nats: ['nats', 'nats.tessera-dev.svc.cluster.local', 'localhost'],
+};
 const MIN_REMAINING_DAYS = 365;
 
 /** Problems of infra/dev-tls/ at time `now`. */
@@ -19,7 +22,11 @@ export function devTlsRules(now = new Date()) {
   const ca = new X509Certificate(readFileSync(join(DEV_TLS_DIR, 'ca.crt')));
   want(ca.ca && ca.subject.includes('INSECURE'), 'ca.crt: must be a CA whose name says INSECURE');
   const horizon = new Date(now.getTime() + MIN_REMAINING_DAYS * 86_400_000);
-  const lasts = (cert, file) => want(new Date(cert.validTo) > horizon, `${file}: expires ${cert.validTo}, within ${MIN_REMAINING_DAYS} days: sh infra/dev-tls/generate.sh`);
+  const lasts = (cert, file) =>
+    want(
+      new Date(cert.validTo) > horizon,
+      `${file}: expires ${cert.validTo}, within ${MIN_REMAINING_DAYS} days: sh infra/dev-tls/generate.sh`,
+    );
   lasts(ca, 'ca.crt');
   for (const [server, hosts] of Object.entries(SERVERS)) {
     const cert = new X509Certificate(readFileSync(join(DEV_TLS_DIR, server, 'tls.crt')));

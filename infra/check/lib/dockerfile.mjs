@@ -21,10 +21,19 @@ export function parseDockerfile(text) {
   for (const instruction of dockerfile.getInstructions()) {
     const keyword = instruction.getKeyword();
     const flags = Object.fromEntries(
-      (typeof instruction.getFlags === 'function' ? instruction.getFlags() : []).map((flag) => [flag.getName(), flag.getValue()]),
+      (typeof instruction.getFlags === 'function' ? instruction.getFlags() : []).map((flag) => [
+        flag.getName(),
+        flag.getValue(),
+      ]),
     );
     const content = instruction.getArgumentsContent() ?? '';
-    const entry = { keyword, content, flags, words: instruction.getArguments().map((argument) => argument.getValue()), line: instruction.getRange().start.line + 1 };
+    const entry = {
+      keyword,
+      content,
+      flags,
+      words: instruction.getArguments().map((argument) => argument.getValue()),
+      line: instruction.getRange().start.line + 1,
+    };
     if (keyword === 'ARG' && stages.length === 0) {
       const [name, value] = content.split('=');
       globalArgs[name.trim()] = value?.trim();
@@ -131,46 +140,101 @@ export function houseRules(service, text) {
   const versions = rootToolVersions();
   const runs = stages.flatMap((stage) => stage.instructions.filter((i) => i.keyword === 'RUN').map((i) => i.content));
   want(stages.length >= 3, `multi-stage build expected (prune, build, runtime); found ${stages.length} stage(s)`);
-  want(runs.some((r) => r.includes(`pnpm@${versions.pnpm}`)), `pnpm must be installed pinned as pnpm@${versions.pnpm} (root packageManager)`);
-  want(runs.some((r) => r.includes(`turbo@${versions.turbo}`)), `turbo must be installed pinned as turbo@${versions.turbo} (root devDependencies)`);
-  want(runs.some((r) => r.includes(`turbo prune ${pkg} --docker`)), `missing \`turbo prune ${pkg} --docker\``);
-  want(runs.some((r) => r.includes('pnpm install --frozen-lockfile')), 'missing `pnpm install --frozen-lockfile`');
-  want(runs.some((r) => r.includes(`--filter=${pkg}`) && r.includes('deploy --prod --legacy')), `missing \`pnpm --filter=${pkg} deploy --prod --legacy\``);
+  want(
+    runs.some((r) => r.includes(`pnpm@${versions.pnpm}`)),
+    `pnpm must be installed pinned as pnpm@${versions.pnpm} (root packageManager)`,
+  );
+  want(
+    runs.some((r) => r.includes(`turbo@${versions.turbo}`)),
+    `turbo must be installed pinned as turbo@${versions.turbo} (root devDependencies)`,
+  );
+  want(
+    runs.some((r) => r.includes(`turbo prune ${pkg} --docker`)),
+    `missing \`turbo prune ${pkg} --docker\``,
+  );
+  want(
+    runs.some((r) => r.includes('pnpm install --frozen-lockfile')),
+    'missing `pnpm install --frozen-lockfile`',
+  );
+  want(
+    runs.some((r) => r.includes(`--filter=${pkg}`) && r.includes('deploy --prod --legacy')),
+    `missing \`pnpm --filter=${pkg} deploy --prod --legacy\``,
+  );
   const runtime = stages.at(-1);
   const final = (keyword) => runtime.instructions.filter((i) => i.keyword === keyword);
-  want(runtime.base === stages[0].base, `runtime stage should start from the same Node image as the build (${stages[0].base}), not ${runtime.base}`);
+  want(
+    runtime.base === stages[0].base,
+    `runtime stage should start from the same Node image as the build (${stages[0].base}), not ${runtime.base}`,
+  );
   // Issue 17, item 3: a supported LTS, every base pinned by digest, no package manager at run time.
   const major = /^node:(\d+)[.-]/.exec(runtime.base)?.[1];
-  want(SUPPORTED_NODE_MAJORS.includes(major), `runtime image should be a supported Node.js LTS (${SUPPORTED_NODE_MAJORS.join(' or ')}), got ${runtime.base}`);
+  want(
+    SUPPORTED_NODE_MAJORS.includes(major),
+    `runtime image should be a supported Node.js LTS (${SUPPORTED_NODE_MAJORS.join(' or ')}), got ${runtime.base}`,
+  );
   const engines = rootEngines();
-  want(major && enginesAllowMajor(engines, Number(major)), `root package.json engines.node (${engines}) must include the image's Node.js ${major}`);
-  want(engines.split('||').every((alternative) => /^\s*\^\d+/.test(alternative) || /<\s*\d+/.test(alternative)), `root package.json engines.node (${engines}) must name the tested majors (^X or >=X <Y), not an open range`);
+  want(
+    major && enginesAllowMajor(engines, Number(major)),
+    `root package.json engines.node (${engines}) must include the image's Node.js ${major}`,
+  );
+  want(
+    engines.split('||').every((alternative) => /^\s*\^\d+/.test(alternative) || /<\s*\d+/.test(alternative)),
+    `root package.json engines.node (${engines}) must name the tested majors (^X or >=X <Y), not an open range`,
+  );
   for (const stage of stages.filter((s) => !stages.some((other) => other.name === s.base))) {
-    want(/@sha256:[0-9a-f]{64}$/.test(stage.base), `stage ${stage.name}: base image ${stage.base} must be pinned by digest (name:tag@sha256:<64 hex>)`);
+    want(
+      /@sha256:[0-9a-f]{64}$/.test(stage.base),
+      `stage ${stage.name}: base image ${stage.base} must be pinned by digest (name:tag@sha256:<64 hex>)`,
+    );
   }
-  const removed = runtime.instructions.filter((i) => i.keyword === 'RUN' && /\brm\b/.test(i.content)).map((i) => i.content).join(' ');
+  const removed = runtime.instructions
+    .filter((i) => i.keyword === 'RUN' && /\brm\b/.test(i.content))
+    .map((i) => i.content)
+    .join(' ');
   for (const tool of ['npm', 'npx', 'corepack']) {
-    want(new RegExp(`/usr/local/bin/${tool}(\\s|$)`).test(removed), `runtime stage must remove ${tool} (rm /usr/local/bin/${tool}): no package manager at run time`);
+    want(
+      new RegExp(`/usr/local/bin/${tool}(\\s|$)`).test(removed),
+      `runtime stage must remove ${tool} (rm /usr/local/bin/${tool}): no package manager at run time`,
+    );
   }
-  want(/\/usr\/local\/lib\/node_modules(\s|$)/.test(removed) || /\/usr\/local\/lib\/node_modules\/npm(\s|$)/.test(removed), 'runtime stage must remove npm itself (/usr/local/lib/node_modules/npm), not only its links');
+  want(
+    /\/usr\/local\/lib\/node_modules(\s|$)/.test(removed) || /\/usr\/local\/lib\/node_modules\/npm(\s|$)/.test(removed),
+    'runtime stage must remove npm itself (/usr/local/lib/node_modules/npm), not only its links',
+  );
   const user = final('USER').at(-1)?.content ?? '';
   want(/^[1-9]\d*(:\d+)?$/.test(user), `final USER must be a numeric non-root uid (got "${user || 'none'}")`);
   const entrypoint = execForm(final('ENTRYPOINT').at(-1)?.content ?? '');
-  want(entrypoint && /(^|\/)(tini|dumb-init)$/.test(entrypoint[0]), 'ENTRYPOINT must be tini or dumb-init in exec form');
-  if (entrypoint) want(runtime.instructions.some((i) => i.keyword === 'RUN' && i.content.includes(entrypoint[0].split('/').pop())), `${entrypoint[0]} is not installed in the runtime stage`);
+  want(
+    entrypoint && /(^|\/)(tini|dumb-init)$/.test(entrypoint[0]),
+    'ENTRYPOINT must be tini or dumb-init in exec form',
+  );
+  if (entrypoint)
+    want(
+      runtime.instructions.some((i) => i.keyword === 'RUN' && i.content.includes(entrypoint[0].split('/').pop())),
+      `${entrypoint[0]} is not installed in the runtime stage`,
+    );
   const cmd = execForm(final('CMD').at(-1)?.content ?? '');
   want(JSON.stringify(cmd) === JSON.stringify(['node', 'dist/main.js']), 'CMD must be ["node", "dist/main.js"]');
   const healthcheck = final('HEALTHCHECK').at(-1);
   const healthArgs = healthcheck && execForm(healthcheck.content);
-  want(healthArgs && /\/health(\/ready)?['"]/.test(healthArgs.join(' ')), 'HEALTHCHECK CMD in exec form calling /health or /health/ready expected');
-  want(final('EXPOSE').some((i) => i.content === String(port)), `EXPOSE ${port} expected (DEFAULT_PORT in src/config.ts)`);
+  want(
+    healthArgs && /\/health(\/ready)?['"]/.test(healthArgs.join(' ')),
+    'HEALTHCHECK CMD in exec form calling /health or /health/ready expected',
+  );
+  want(
+    final('EXPOSE').some((i) => i.content === String(port)),
+    `EXPOSE ${port} expected (DEFAULT_PORT in src/config.ts)`,
+  );
   const env = stageEnv(runtime);
   want(env.NODE_ENV === 'production', 'ENV NODE_ENV=production expected in the runtime stage');
   want(env.PORT === String(port), `ENV PORT=${port} expected`);
   want(env.MIGRATE_ON_START === 'false', 'ENV MIGRATE_ON_START=false expected (the migrate init container migrates)');
   const copies = final('COPY').map((i) => i.content);
   for (const needed of ['dist', 'drizzle', 'node_modules', 'package.json']) {
-    want(copies.some((c) => c.split(/\s+/)[0].endsWith(`/${needed}`)), `runtime stage must copy ${needed} from the deployed bundle`);
+    want(
+      copies.some((c) => c.split(/\s+/)[0].endsWith(`/${needed}`)),
+      `runtime stage must copy ${needed} from the deployed bundle`,
+    );
   }
   return problems;
 }

@@ -22,23 +22,47 @@ export function externalSecretRules(objects) {
   const stores = objects.filter((o) => ['SecretStore', 'ClusterSecretStore'].includes(o.kind));
   const externalSecrets = objects.filter((o) => o.kind === 'ExternalSecret');
   for (const object of objects) {
-    want(object.apiVersion === 'external-secrets.io/v1', `${object.kind}/${object.metadata?.name}: apiVersion must be external-secrets.io/v1 (v1beta1 is deprecated), got ${object.apiVersion}`);
+    want(
+      object.apiVersion === 'external-secrets.io/v1',
+      `${object.kind}/${object.metadata?.name}: apiVersion must be external-secrets.io/v1 (v1beta1 is deprecated), got ${object.apiVersion}`,
+    );
     want(typeof object.metadata?.name === 'string', `${object.kind}: metadata.name is required`);
   }
   for (const store of stores) {
     const providers = Object.keys(store.spec?.provider ?? {});
-    want(providers.length === 1, `${store.kind}/${store.metadata.name}: spec.provider must name exactly one provider, got ${providers.join(', ') || 'none'}`);
+    want(
+      providers.length === 1,
+      `${store.kind}/${store.metadata.name}: spec.provider must name exactly one provider, got ${providers.join(', ') || 'none'}`,
+    );
   }
   const keys = externalSecrets.find((o) => o.spec?.target?.name === KEYS_SECRET);
   if (!want(keys, `no ExternalSecret targets Secret ${KEYS_SECRET}`)) return problems;
   const ref = keys.spec.secretStoreRef ?? {};
-  want(stores.some((s) => s.kind === (ref.kind ?? 'SecretStore') && s.metadata.name === ref.name), `ExternalSecret/${keys.metadata.name}: secretStoreRef ${ref.kind ?? 'SecretStore'}/${ref.name} is not defined beside it`);
-  want(keys.spec.target.creationPolicy === 'Orphan', `ExternalSecret/${keys.metadata.name}: target.creationPolicy must be Orphan (deleting the ExternalSecret must leave ${KEYS_SECRET})`);
-  want(keys.spec.target.deletionPolicy === 'Retain', `ExternalSecret/${keys.metadata.name}: target.deletionPolicy must be Retain (a missing remote key must not delete ${KEYS_SECRET})`);
+  want(
+    stores.some((s) => s.kind === (ref.kind ?? 'SecretStore') && s.metadata.name === ref.name),
+    `ExternalSecret/${keys.metadata.name}: secretStoreRef ${ref.kind ?? 'SecretStore'}/${ref.name} is not defined beside it`,
+  );
+  want(
+    keys.spec.target.creationPolicy === 'Orphan',
+    `ExternalSecret/${keys.metadata.name}: target.creationPolicy must be Orphan (deleting the ExternalSecret must leave ${KEYS_SECRET})`,
+  );
+  want(
+    keys.spec.target.deletionPolicy === 'Retain',
+    `ExternalSecret/${keys.metadata.name}: target.deletionPolicy must be Retain (a missing remote key must not delete ${KEYS_SECRET})`,
+  );
   const annotations = keys.spec.target.template?.metadata?.annotations ?? {};
-  want(Object.entries(KEEP_ANNOTATIONS).every(([key, value]) => annotations[key] === value), `ExternalSecret/${keys.metadata.name}: the Secret's template must carry the Argo CD and Flux keep annotations`);
+  want(
+    Object.entries(KEEP_ANNOTATIONS).every(([key, value]) => annotations[key] === value),
+    `ExternalSecret/${keys.metadata.name}: the Secret's template must carry the Argo CD and Flux keep annotations`,
+  );
   const data = keys.spec.data ?? [];
-  want(data.some((d) => d.secretKey === 'KEY_ENCRYPTION_KEY' && d.remoteRef?.key), `ExternalSecret/${keys.metadata.name}: data must map KEY_ENCRYPTION_KEY from a remoteRef.key`);
-  want(/^\d+[smh]$/.test(keys.spec.refreshInterval ?? ''), `ExternalSecret/${keys.metadata.name}: refreshInterval must be a duration such as 1h`);
+  want(
+    data.some((d) => d.secretKey === 'KEY_ENCRYPTION_KEY' && d.remoteRef?.key),
+    `ExternalSecret/${keys.metadata.name}: data must map KEY_ENCRYPTION_KEY from a remoteRef.key`,
+  );
+  want(
+    /^\d+[smh]$/.test(keys.spec.refreshInterval ?? ''),
+    `ExternalSecret/${keys.metadata.name}: refreshInterval must be a duration such as 1h`,
+  );
   return problems;
 }

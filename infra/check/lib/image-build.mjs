@@ -5,7 +5,19 @@
 // stage's root; the tools stage's `npm install --global pnpm@X turbo@Y` is replaced by
 // shims of exactly those versions, and the runtime stage's apt-get (tini) is skipped.
 // So the bundle started by the smoke test is the one the image would contain.
-import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync, chmodSync, copyFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  symlinkSync,
+  writeFileSync,
+  chmodSync,
+  copyFileSync,
+} from 'node:fs';
 import { dirname, join, posix, relative } from 'node:path';
 import { assert, CheckFailure, REPO_ROOT, run, runOrFail } from './util.mjs';
 import { parseDockerfile, rootToolVersions, stageEnv } from './dockerfile.mjs';
@@ -86,9 +98,15 @@ export async function makeToolShims(binDir, env) {
   const cached = existsSync(npxDir)
     ? readdirSync(npxDir)
         .map((hash) => join(npxDir, hash, 'node_modules', 'pnpm'))
-        .find((dir) => existsSync(join(dir, 'package.json')) && JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).version === versions.pnpm)
+        .find(
+          (dir) =>
+            existsSync(join(dir, 'package.json')) &&
+            JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).version === versions.pnpm,
+        )
     : undefined;
-  const pnpm = cached ? `exec "${process.execPath}" "${join(cached, 'bin', 'pnpm.cjs')}" "$@"` : `exec npx -y pnpm@${versions.pnpm} "$@"`;
+  const pnpm = cached
+    ? `exec "${process.execPath}" "${join(cached, 'bin', 'pnpm.cjs')}" "$@"`
+    : `exec npx -y pnpm@${versions.pnpm} "$@"`;
   writeFileSync(join(binDir, 'pnpm'), `#!/bin/sh\n${pnpm}\n`);
   const turboBin = join(REPO_ROOT, 'node_modules', '.bin', 'turbo');
   assert(existsSync(turboBin), 'node_modules/.bin/turbo is missing: install the workspace first');
@@ -134,7 +152,10 @@ export async function buildLikeDockerfile({ dockerfileText, contextDir, workDir,
           assert(fromRoot, `${where}: unknown stage ${instruction.flags.from}`);
           for (const source of words) {
             const from = join(fromRoot, instruction.flags.from ? source : posix.normalize(source));
-            assert(existsSync(from), `${where}: ${source} does not exist ${instruction.flags.from ? `in stage ${instruction.flags.from}` : 'in the build context (.dockerignore?)'}`);
+            assert(
+              existsSync(from),
+              `${where}: ${source} does not exist ${instruction.flags.from ? `in stage ${instruction.flags.from}` : 'in the build context (.dockerignore?)'}`,
+            );
             const isDir = lstatSync(from).isDirectory();
             const to = isDir || dest.endsWith('/') ? inStage(dest) : inStage(dest);
             if (isDir) cpSync(from, to, { recursive: true, verbatimSymlinks: true });
@@ -152,7 +173,10 @@ export async function buildLikeDockerfile({ dockerfileText, contextDir, workDir,
           if (/^npm install --global /.test(command)) {
             // The tools stage: the shims stand in for exactly these versions.
             for (const [, name, version] of command.matchAll(/\b(pnpm|turbo)@(\S+)/g)) {
-              assert(shimVersions[name] === version, `${where}: installs ${name}@${version}, but the workspace pins ${name}@${shimVersions[name]}`);
+              assert(
+                shimVersions[name] === version,
+                `${where}: installs ${name}@${version}, but the workspace pins ${name}@${shimVersions[name]}`,
+              );
             }
             log(`${where} (shims: pnpm@${shimVersions.pnpm}, turbo@${shimVersions.turbo})`);
             break;
@@ -161,10 +185,14 @@ export async function buildLikeDockerfile({ dockerfileText, contextDir, workDir,
             log(`${where} (system packages: skipped)`);
             break;
           }
-          const mapped = command.replace(/(^|\s)(\/[A-Za-z][^\s]*)/g, (_, space, path) => `${space}${join(root, path)}`);
+          const mapped = command.replace(
+            /(^|\s)(\/[A-Za-z][^\s]*)/g,
+            (_, space, path) => `${space}${join(root, path)}`,
+          );
           log(`${where} ${command}`);
           const result = await run('sh', ['-c', mapped], { cwd: inStage('.'), env: stepEnv, timeoutMs: 300_000 });
-          if (result.code !== 0) throw new CheckFailure(`${where} \`${command}\` exited ${result.code}\n${tailOf(result)}`);
+          if (result.code !== 0)
+            throw new CheckFailure(`${where} \`${command}\` exited ${result.code}\n${tailOf(result)}`);
           break;
         }
         case 'ENV':
@@ -194,7 +222,12 @@ export async function buildLikeDockerfile({ dockerfileText, contextDir, workDir,
 }
 
 function tailOf(result) {
-  return (result.stdout + result.stderr).trimEnd().split('\n').slice(-25).map((l) => `    | ${l}`).join('\n');
+  return (result.stdout + result.stderr)
+    .trimEnd()
+    .split('\n')
+    .slice(-25)
+    .map((l) => `    | ${l}`)
+    .join('\n');
 }
 
 export function relativeToRepo(path) {

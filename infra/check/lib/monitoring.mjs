@@ -47,8 +47,21 @@ export const isCustomResource = (object) => String(object.apiVersion).startsWith
 function closeObjects(schema) {
   if (Array.isArray(schema)) return schema.map(closeObjects);
   if (!schema || typeof schema !== 'object') return schema;
-  const out = Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, key === 'properties' ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, closeObjects(v)])) : closeObjects(value)]));
-  if (schema.type === 'object' && schema.properties && !schema['x-kubernetes-preserve-unknown-fields'] && schema.additionalProperties === undefined) out.additionalProperties = false;
+  const out = Object.fromEntries(
+    Object.entries(schema).map(([key, value]) => [
+      key,
+      key === 'properties'
+        ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, closeObjects(v)]))
+        : closeObjects(value),
+    ]),
+  );
+  if (
+    schema.type === 'object' &&
+    schema.properties &&
+    !schema['x-kubernetes-preserve-unknown-fields'] &&
+    schema.additionalProperties === undefined
+  )
+    out.additionalProperties = false;
   if (schema['x-kubernetes-int-or-string']) {
     delete out.type;
     out.anyOf = [{ type: 'integer' }, { type: 'string' }];
@@ -66,7 +79,11 @@ export function crdValidators() {
     formats: { int64: true, int32: true, 'date-time': true },
     // Go's RE2 writes case-insensitivity inline, `^(?i)…`; JavaScript takes it as a flag.
     code: {
-      regExp: Object.assign((pattern, flags) => (pattern.includes('(?i)') ? new RegExp(pattern.replace('(?i)', ''), `${flags}i`) : new RegExp(pattern, flags)), { code: 'RegExp' }),
+      regExp: Object.assign(
+        (pattern, flags) =>
+          pattern.includes('(?i)') ? new RegExp(pattern.replace('(?i)', ''), `${flags}i`) : new RegExp(pattern, flags),
+        { code: 'RegExp' },
+      ),
     },
   });
   validators = new Map();
@@ -74,7 +91,10 @@ export function crdValidators() {
     const crd = parse(readFileSync(join(CRD_DIR, file), 'utf8'));
     for (const version of crd.spec.versions) {
       const schema = closeObjects(version.schema.openAPIV3Schema);
-      validators.set(`${crd.spec.group}/${version.name} ${crd.spec.names.kind}`, { validate: ajv.compile(schema), crdVersion: crd.metadata.annotations['operator.prometheus.io/version'] });
+      validators.set(`${crd.spec.group}/${version.name} ${crd.spec.names.kind}`, {
+        validate: ajv.compile(schema),
+        crdVersion: crd.metadata.annotations['operator.prometheus.io/version'],
+      });
     }
   }
   return validators;
@@ -90,7 +110,12 @@ export function validateCustomResources(objects) {
       continue;
     }
     if (!entry.validate(object)) {
-      problems.push(...entry.validate.errors.map((e) => `${describe(object)}: ${e.instancePath || '/'} ${e.message}${e.params?.additionalProperty ? ` (${e.params.additionalProperty})` : ''}`));
+      problems.push(
+        ...entry.validate.errors.map(
+          (e) =>
+            `${describe(object)}: ${e.instancePath || '/'} ${e.message}${e.params?.additionalProperty ? ` (${e.params.additionalProperty})` : ''}`,
+        ),
+      );
     }
   }
   return problems;
@@ -121,7 +146,10 @@ export function missingFromScrape(service, text, { exported }) {
   return Object.entries(exported)
     .filter(([, entry]) => (entry.services ?? SERVICES).includes(service))
     .filter(([name, entry]) => declared.get(name) !== entry.type)
-    .map(([name, entry]) => `${name}: ${declared.has(name) ? `declared ${declared.get(name)}, catalogue says ${entry.type}` : 'not exported'}`);
+    .map(
+      ([name, entry]) =>
+        `${name}: ${declared.has(name) ? `declared ${declared.get(name)}, catalogue says ${entry.type}` : 'not exported'}`,
+    );
 }
 
 /**
@@ -146,7 +174,9 @@ export function checkPromql(expr, { series, targetLabels }, recorded = new Set()
         return false;
       }
       if (node.type.isError) {
-        problems.push(`syntax error at ${node.from}: …${expr.slice(Math.max(0, node.from - 20), node.from + 20).replace(/\s+/g, ' ')}…`);
+        problems.push(
+          `syntax error at ${node.from}: …${expr.slice(Math.max(0, node.from - 20), node.from + 20).replace(/\s+/g, ' ')}…`,
+        );
         return false;
       }
       if (node.name !== 'VectorSelector') return undefined;
@@ -167,25 +197,32 @@ export function checkPromql(expr, { series, targetLabels }, recorded = new Set()
       const allowed = new Set([...series.get(name), ...targetLabels]);
       for (const label of allowed) available.add(label);
       node.node.cursor().iterate((child) => {
-        if (child.name === 'LabelName' && !allowed.has(text(child))) problems.push(`${name} has no label ${text(child)}`);
+        if (child.name === 'LabelName' && !allowed.has(text(child)))
+          problems.push(`${name} has no label ${text(child)}`);
       });
       return false;
     },
   });
-  if (!unknownLabels) for (const label of grouping) if (!available.has(label)) problems.push(`no series here has the label ${label} it groups or matches by`);
+  if (!unknownLabels)
+    for (const label of grouping)
+      if (!available.has(label)) problems.push(`no series here has the label ${label} it groups or matches by`);
   return problems;
 }
 
 /** Every alert and recording rule of the PrometheusRules, checked with `checkPromql`. */
 export function checkRuleExpressions(objects, catalogue) {
   const problems = [];
-  const rules = objects.filter((o) => o.kind === 'PrometheusRule').flatMap((o) => o.spec.groups.flatMap((g) => g.rules.map((rule) => ({ owner: describe(o), group: g.name, rule }))));
+  const rules = objects
+    .filter((o) => o.kind === 'PrometheusRule')
+    .flatMap((o) => o.spec.groups.flatMap((g) => g.rules.map((rule) => ({ owner: describe(o), group: g.name, rule }))));
   const recorded = new Set(rules.map(({ rule }) => rule.record).filter(Boolean));
   for (const { owner, group, rule } of rules) {
-    for (const problem of checkPromql(rule.expr, catalogue, recorded)) problems.push(`${owner} ${group}/${rule.alert ?? rule.record}: ${problem}`);
+    for (const problem of checkPromql(rule.expr, catalogue, recorded))
+      problems.push(`${owner} ${group}/${rule.alert ?? rule.record}: ${problem}`);
     if (rule.alert) {
       if (!rule.labels?.severity) problems.push(`${owner} ${rule.alert}: no severity label`);
-      if (!rule.annotations?.summary || !rule.annotations?.description) problems.push(`${owner} ${rule.alert}: summary and description annotations expected`);
+      if (!rule.annotations?.summary || !rule.annotations?.description)
+        problems.push(`${owner} ${rule.alert}: summary and description annotations expected`);
     }
   }
   return { problems, alerts: rules.filter(({ rule }) => rule.alert).map(({ rule }) => rule) };
@@ -197,7 +234,9 @@ export const DASHBOARD_FILE = join(OBSERVABILITY_ROOT, 'grafana', 'dashboards', 
 
 /** Grafana's own variables become values PromQL accepts ($__rate_interval -> a duration). */
 function expandGrafanaVariables(expr) {
-  return expr.replace(/\$__(rate_)?interval|\$__range/g, '5m').replace(/\$\{(\w+)(?::\w+)?\}|\$(\w+)/g, (_, a, b) => `grafana_${a ?? b}`);
+  return expr
+    .replace(/\$__(rate_)?interval|\$__range/g, '5m')
+    .replace(/\$\{(\w+)(?::\w+)?\}|\$(\w+)/g, (_, a, b) => `grafana_${a ?? b}`);
 }
 
 /** Panels (with the rows' nested panels) and what each one queries. */
@@ -235,12 +274,30 @@ export function checkDashboard(catalogue) {
     for (const problem of checkPromql(expandGrafanaVariables(expr), catalogue)) problems.push(`${where}: ${problem}`);
   }
   const titles = panels.map((p) => p.title?.toLowerCase() ?? '');
-  for (const needed of ['requests', 'errors', 'latency', 'verifications by outcome', 'per replica', 'intent resolutions', 'cache hit ratio']) {
-    want(titles.some((t) => t.includes(needed)), `dashboard: no panel titled "…${needed}…" (issue 16, item 4)`);
+  for (const needed of [
+    'requests',
+    'errors',
+    'latency',
+    'verifications by outcome',
+    'per replica',
+    'intent resolutions',
+    'cache hit ratio',
+  ]) {
+    want(
+      titles.some((t) => t.includes(needed)),
+      `dashboard: no panel titled "…${needed}…" (issue 16, item 4)`,
+    );
   }
   // Per service: the traffic, error and latency panels group by, or select, the label "service".
   for (const needed of ['requests', 'errors', 'latency']) {
-    want(panels.some((p) => p.title?.toLowerCase().includes(needed) && (p.targets ?? []).some((t) => /by \([^)]*\bservice\b|service=~"\$service"/.test(t.expr))), `dashboard: no "${needed}" panel per service`);
+    want(
+      panels.some(
+        (p) =>
+          p.title?.toLowerCase().includes(needed) &&
+          (p.targets ?? []).some((t) => /by \([^)]*\bservice\b|service=~"\$service"/.test(t.expr)),
+      ),
+      `dashboard: no "${needed}" panel per service`,
+    );
   }
   return { problems, panels: panels.length, queries: queries.length };
 }
@@ -257,9 +314,15 @@ export function checkAdapterRules(catalogue) {
   if (!rule) return [`${relative(INFRA_ROOT, ADAPTER_FILE)}: no rule names ${REQUEST_RATE_METRIC}`];
   const seriesName = /^(\w+)/.exec(rule.seriesQuery)?.[1];
   problems.push(...checkPromql(rule.seriesQuery, catalogue).map((p) => `seriesQuery: ${p}`));
-  if (!new RegExp(rule.name.matches).test(seriesName)) problems.push(`name.matches ${rule.name.matches} does not match ${seriesName}`);
-  for (const label of ['namespace', 'pod']) if (!rule.resources?.overrides?.[label]) problems.push(`resources.overrides.${label} missing: the HPA's Pods metric needs it`);
-  const query = rule.metricsQuery.replaceAll('<<.Series>>', seriesName).replaceAll('<<.LabelMatchers>>', 'namespace="tessera"').replaceAll('<<.GroupBy>>', 'pod');
+  if (!new RegExp(rule.name.matches).test(seriesName))
+    problems.push(`name.matches ${rule.name.matches} does not match ${seriesName}`);
+  for (const label of ['namespace', 'pod'])
+    if (!rule.resources?.overrides?.[label])
+      problems.push(`resources.overrides.${label} missing: the HPA's Pods metric needs it`);
+  const query = rule.metricsQuery
+    .replaceAll('<<.Series>>', seriesName)
+    .replaceAll('<<.LabelMatchers>>', 'namespace="tessera"')
+    .replaceAll('<<.GroupBy>>', 'pod');
   problems.push(...checkPromql(query, catalogue).map((p) => `metricsQuery: ${p}`));
   return problems;
 }
@@ -284,10 +347,13 @@ export function checkRequestRateHpa(objects) {
   const problems = [];
   const hpa = objects.find((o) => o.kind === 'HorizontalPodAutoscaler' && o.metadata.name === 'verifier');
   if (!hpa) return ['HorizontalPodAutoscaler verifier missing'];
-  if (!hpa.spec.metrics.some((m) => m.type === 'Resource' && m.resource.name === 'cpu')) problems.push('HPA verifier: CPU must stay (it works without the adapter)');
+  if (!hpa.spec.metrics.some((m) => m.type === 'Resource' && m.resource.name === 'cpu'))
+    problems.push('HPA verifier: CPU must stay (it works without the adapter)');
   const pods = hpa.spec.metrics.find((m) => m.type === 'Pods');
-  if (pods?.pods.metric.name !== REQUEST_RATE_METRIC) problems.push(`HPA verifier: a Pods metric ${REQUEST_RATE_METRIC} expected`);
-  else if (pods.pods.target.type !== 'AverageValue' || !pods.pods.target.averageValue) problems.push('HPA verifier: the request-rate target must be an AverageValue per pod');
+  if (pods?.pods.metric.name !== REQUEST_RATE_METRIC)
+    problems.push(`HPA verifier: a Pods metric ${REQUEST_RATE_METRIC} expected`);
+  else if (pods.pods.target.type !== 'AverageValue' || !pods.pods.target.averageValue)
+    problems.push('HPA verifier: the request-rate target must be an AverageValue per pod');
   return problems;
 }
 
@@ -312,45 +378,105 @@ export function monitoringRules(objects, { monitoring }) {
     if (!want(deployment, `Deployment ${service} missing`)) continue;
     const podLabels = deployment.spec.template.metadata.labels;
     const container = deployment.spec.template.spec.containers[0];
-    want(container.ports?.some((p) => p.name === 'metrics' && p.containerPort === port), `Deployment ${service}: container port "metrics" ${port} missing`);
+    want(
+      container.ports?.some((p) => p.name === 'metrics' && p.containerPort === port),
+      `Deployment ${service}: container port "metrics" ${port} missing`,
+    );
     const config = configMaps.get(container.envFrom?.find((s) => s.configMapRef)?.configMapRef.name) ?? {};
-    want(String(config.METRICS_PORT) === String(port), `Deployment ${service}: METRICS_PORT should be ${port} in its ConfigMap, is ${config.METRICS_PORT}`);
+    want(
+      String(config.METRICS_PORT) === String(port),
+      `Deployment ${service}: METRICS_PORT should be ${port} in its ConfigMap, is ${config.METRICS_PORT}`,
+    );
 
-    const services = byKind('Service').filter((s) => matches(s.spec.selector, podLabels) && Object.keys(s.spec.selector ?? {}).length > 0);
-    const metricsServices = services.filter((s) => s.spec.ports.some((p) => p.targetPort === 'metrics' || p.targetPort === port));
-    for (const s of metricsServices) want(s.spec.ports.every((p) => p.targetPort === 'metrics' || p.targetPort === port), `Service ${s.metadata.name}: exposes /metrics beside other ports`);
+    const services = byKind('Service').filter(
+      (s) => matches(s.spec.selector, podLabels) && Object.keys(s.spec.selector ?? {}).length > 0,
+    );
+    const metricsServices = services.filter((s) =>
+      s.spec.ports.some((p) => p.targetPort === 'metrics' || p.targetPort === port),
+    );
+    for (const s of metricsServices)
+      want(
+        s.spec.ports.every((p) => p.targetPort === 'metrics' || p.targetPort === port),
+        `Service ${s.metadata.name}: exposes /metrics beside other ports`,
+      );
     const publicService = byKind('Service').find((s) => s.metadata.name === service);
-    want(publicService && !metricsServices.includes(publicService), `Service ${service} (public) must not expose the metrics port`);
+    want(
+      publicService && !metricsServices.includes(publicService),
+      `Service ${service} (public) must not expose the metrics port`,
+    );
     for (const ingress of byKind('Ingress')) {
       for (const path of (ingress.spec.rules ?? []).flatMap((r) => r.http?.paths ?? [])) {
-        want(!metricsServices.some((s) => s.metadata.name === path.backend.service.name), `Ingress ${ingress.metadata.name}: routes to the metrics Service ${path.backend.service.name}`);
+        want(
+          !metricsServices.some((s) => s.metadata.name === path.backend.service.name),
+          `Ingress ${ingress.metadata.name}: routes to the metrics Service ${path.backend.service.name}`,
+        );
       }
     }
     // Only the monitoring namespace is admitted to the metrics port.
     const policies = byKind('NetworkPolicy').filter((p) => matches(p.spec.podSelector.matchLabels, podLabels));
-    const admitting = policies.flatMap((p) => (p.spec.ingress ?? []).filter((rule) => rule.ports === undefined || portsOf(rule).includes(port)).map((rule) => ({ policy: p, rule })));
+    const admitting = policies.flatMap((p) =>
+      (p.spec.ingress ?? [])
+        .filter((rule) => rule.ports === undefined || portsOf(rule).includes(port))
+        .map((rule) => ({ policy: p, rule })),
+    );
     for (const { policy, rule } of admitting) {
-      const onlyMonitoring = (rule.from ?? []).length > 0 && rule.from.every((peer) => peer.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'] === MONITORING_NAMESPACE);
-      want(onlyMonitoring, `NetworkPolicy ${policy.metadata.name}: admits ${service}:${port} (/metrics) from outside the namespace "${MONITORING_NAMESPACE}"`);
+      const onlyMonitoring =
+        (rule.from ?? []).length > 0 &&
+        rule.from.every(
+          (peer) => peer.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'] === MONITORING_NAMESPACE,
+        );
+      want(
+        onlyMonitoring,
+        `NetworkPolicy ${policy.metadata.name}: admits ${service}:${port} (/metrics) from outside the namespace "${MONITORING_NAMESPACE}"`,
+      );
     }
     if (!monitoring) continue;
     want(admitting.length > 0, `NetworkPolicy: nothing admits Prometheus to ${service}:${port}`);
     const metricsService = metricsServices[0];
     if (!want(metricsService, `Service ${service}-metrics: no Service exposes ${service}'s metrics port`)) continue;
-    want(metricsService.spec.clusterIP === 'None', `Service ${metricsService.metadata.name}: headless expected (Prometheus scrapes each pod)`);
+    want(
+      metricsService.spec.clusterIP === 'None',
+      `Service ${metricsService.metadata.name}: headless expected (Prometheus scrapes each pod)`,
+    );
     const portName = metricsService.spec.ports[0].name;
-    const monitor = byKind('ServiceMonitor').find((m) => matches(m.spec.selector.matchLabels, metricsService.metadata.labels));
+    const monitor = byKind('ServiceMonitor').find((m) =>
+      matches(m.spec.selector.matchLabels, metricsService.metadata.labels),
+    );
     if (!want(monitor, `ServiceMonitor: none selects Service ${metricsService.metadata.name}`)) continue;
-    want(!byKind('Service').some((s) => s !== metricsService && matches(monitor.spec.selector.matchLabels, s.metadata.labels)), `ServiceMonitor ${monitor.metadata.name}: selects more than the metrics Service`);
+    want(
+      !byKind('Service').some(
+        (s) => s !== metricsService && matches(monitor.spec.selector.matchLabels, s.metadata.labels),
+      ),
+      `ServiceMonitor ${monitor.metadata.name}: selects more than the metrics Service`,
+    );
     const endpoint = monitor.spec.endpoints?.[0];
-    want(endpoint?.port === portName && (endpoint.path ?? '/metrics') === '/metrics', `ServiceMonitor ${monitor.metadata.name}: endpoint port ${portName}, path /metrics expected`);
-    want(endpoint?.honorLabels === true, `ServiceMonitor ${monitor.metadata.name}: honorLabels must be true (the series' own "service" label)`);
-    want(endpoint?.relabelings?.some((r) => r.targetLabel === 'service'), `ServiceMonitor ${monitor.metadata.name}: must set the target label "service" (dashboards and alerts group by it)`);
+    want(
+      endpoint?.port === portName && (endpoint.path ?? '/metrics') === '/metrics',
+      `ServiceMonitor ${monitor.metadata.name}: endpoint port ${portName}, path /metrics expected`,
+    );
+    want(
+      endpoint?.honorLabels === true,
+      `ServiceMonitor ${monitor.metadata.name}: honorLabels must be true (the series' own "service" label)`,
+    );
+    want(
+      endpoint?.relabelings?.some((r) => r.targetLabel === 'service'),
+      `ServiceMonitor ${monitor.metadata.name}: must set the target label "service" (dashboards and alerts group by it)`,
+    );
   }
   if (monitoring) {
-    const alerts = byKind('PrometheusRule').flatMap((o) => o.spec.groups.flatMap((g) => g.rules)).filter((r) => r.alert);
-    for (const name of REQUIRED_ALERTS) want(alerts.some((a) => a.alert === name), `PrometheusRule: alert ${name} missing`);
-    for (const service of SERVICES) want(alerts.some((a) => a.alert === 'TesseraHighLatencyP99' && a.expr.includes(`service="${service}"`)), `PrometheusRule: no p99 latency alert for ${service}`);
+    const alerts = byKind('PrometheusRule')
+      .flatMap((o) => o.spec.groups.flatMap((g) => g.rules))
+      .filter((r) => r.alert);
+    for (const name of REQUIRED_ALERTS)
+      want(
+        alerts.some((a) => a.alert === name),
+        `PrometheusRule: alert ${name} missing`,
+      );
+    for (const service of SERVICES)
+      want(
+        alerts.some((a) => a.alert === 'TesseraHighLatencyP99' && a.expr.includes(`service="${service}"`)),
+        `PrometheusRule: no p99 latency alert for ${service}`,
+      );
   }
   return problems;
 }

@@ -9,40 +9,89 @@ const pod = (objects, name) => deployment(objects, name).spec.template.spec;
 
 export const MUTATIONS = {
   // item 2: migrations
-  'a migration Job in the applied set': (o) => o.push({ apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'verifier-migrate', namespace: 'tessera' }, spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'm', image: 'x@sha256:' + '0'.repeat(64) }] } } } }),
+  'a migration Job in the applied set': (o) =>
+    o.push({
+      apiVersion: 'batch/v1',
+      kind: 'Job',
+      metadata: { name: 'verifier-migrate', namespace: 'tessera' },
+      spec: {
+        template: {
+          spec: { restartPolicy: 'Never', containers: [{ name: 'm', image: 'x@sha256:' + '0'.repeat(64) }] },
+        },
+      },
+    }),
   'no migrate init container': (o) => delete pod(o, 'status-list').initContainers,
-  'migrate init container on another image': (o) => (pod(o, 'ecosystem').initContainers[0].image = 'registry.tessera.example/tessera/ecosystem@sha256:' + 'f'.repeat(64)),
+  'migrate init container on another image': (o) =>
+    (pod(o, 'ecosystem').initContainers[0].image =
+      'registry.tessera.example/tessera/ecosystem@sha256:' + 'f'.repeat(64)),
   // item 3: images
-  'image by tag in prod': (o) => (pod(o, 'verifier').containers[0].image = 'registry.tessera.example/tessera/verifier:0.1.0'),
+  'image by tag in prod': (o) =>
+    (pod(o, 'verifier').containers[0].image = 'registry.tessera.example/tessera/verifier:0.1.0'),
   'latest tag': (o) => (pod(o, 'ecosystem').containers[0].image = 'tessera/ecosystem:latest'),
   // items 4 and 5: transport security (the same rules hold compose and the dev overlay)
-  'NATS over plain nats://': (o) => Object.assign(o.find((x) => x.kind === 'ConfigMap' && x.metadata.name.startsWith('verifier-config')).data, { NATS_URL: 'nats://nats.nats.svc.cluster.local:4222' }),
-  'NATS_ALLOW_INSECURE set': (o) => pod(o, 'ecosystem').containers[0].env.push({ name: 'NATS_ALLOW_INSECURE', value: 'true' }),
-  'PostgreSQL CA not mounted': (o) => (pod(o, 'status-list').containers[0].volumeMounts = pod(o, 'status-list').containers[0].volumeMounts.filter((m) => m.name !== 'postgres-ca')),
-  'NATS as another service': (o) => (pod(o, 'verifier').containers[0].env.find((e) => e.name === 'NATS_USER').value = 'ecosystem'),
+  'NATS over plain nats://': (o) =>
+    Object.assign(o.find((x) => x.kind === 'ConfigMap' && x.metadata.name.startsWith('verifier-config')).data, {
+      NATS_URL: 'nats://nats.nats.svc.cluster.local:4222',
+    }),
+  'NATS_ALLOW_INSECURE set': (o) =>
+    pod(o, 'ecosystem').containers[0].env.push({ name: 'NATS_ALLOW_INSECURE', value: 'true' }),
+  'PostgreSQL CA not mounted': (o) =>
+    (pod(o, 'status-list').containers[0].volumeMounts = pod(o, 'status-list').containers[0].volumeMounts.filter(
+      (m) => m.name !== 'postgres-ca',
+    )),
+  'NATS as another service': (o) =>
+    (pod(o, 'verifier').containers[0].env.find((e) => e.name === 'NATS_USER').value = 'ecosystem'),
   // item 6: edges
-  'management API on the public Ingress': (o) => ingress(o, 'tessera').spec.rules[0].http.paths.push({ path: '/v1/orgs/', pathType: 'Prefix', backend: { service: { name: 'verifier', port: { name: 'http' } } } }),
-  '/docs on the internal Ingress': (o) => ingress(o, 'tessera-internal').spec.rules[0].http.paths.push({ path: '/docs', pathType: 'Prefix', backend: { service: { name: 'verifier', port: { name: 'http' } } } }),
+  'management API on the public Ingress': (o) =>
+    ingress(o, 'tessera').spec.rules[0].http.paths.push({
+      path: '/v1/orgs/',
+      pathType: 'Prefix',
+      backend: { service: { name: 'verifier', port: { name: 'http' } } },
+    }),
+  '/docs on the internal Ingress': (o) =>
+    ingress(o, 'tessera-internal').spec.rules[0].http.paths.push({
+      path: '/docs',
+      pathType: 'Prefix',
+      backend: { service: { name: 'verifier', port: { name: 'http' } } },
+    }),
   'trust list not published': (o) => ingress(o, 'tessera-trust-list').spec.rules[0].http.paths.pop(),
   'internal Ingress without its allowlist': (o) => delete ingress(o, 'tessera-internal').metadata.annotations,
   'verifier egress reaches link-local': (o) => policy(o, 'verifier').spec.egress[0].to[0].ipBlock.except.splice(3, 1),
   'PostgreSQL egress to anywhere': (o) => delete policy(o, 'allow-postgres-egress').spec.egress[0].to,
-  'NATS egress for the status list': (o) => policy(o, 'allow-nats-egress').spec.podSelector.matchExpressions[0].values.push('status-list'),
+  'NATS egress for the status list': (o) =>
+    policy(o, 'allow-nats-egress').spec.podSelector.matchExpressions[0].values.push('status-list'),
   'no NodeLocal DNSCache': (o) => o.splice(o.indexOf(policy(o, 'allow-node-local-dns-egress')), 1),
   'verifier cannot reach the internal status list host': (o) => policy(o, 'verifier').spec.egress.pop(),
   // items 7 and 8: secrets, client address
-  'prod overlay owns the Namespace': (o) => o.push({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'tessera' } }),
-  'KEY_ENCRYPTION_KEY in the environment': (o) => pod(o, 'verifier').containers[0].env.push({ name: 'KEY_ENCRYPTION_KEY', valueFrom: { secretKeyRef: { name: 'tessera-keys', key: 'KEY_ENCRYPTION_KEY' } } }),
-  'key files unreadable by the service': (o) => (pod(o, 'verifier').volumes.find((v) => v.secret).secret.defaultMode = 0o400),
-  'TRUST_PROXY as a hop count': (o) => Object.assign(o.find((x) => x.kind === 'ConfigMap' && x.metadata.name.startsWith('status-list-config')).data, { TRUST_PROXY: '1' }),
+  'prod overlay owns the Namespace': (o) =>
+    o.push({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'tessera' } }),
+  'KEY_ENCRYPTION_KEY in the environment': (o) =>
+    pod(o, 'verifier').containers[0].env.push({
+      name: 'KEY_ENCRYPTION_KEY',
+      valueFrom: { secretKeyRef: { name: 'tessera-keys', key: 'KEY_ENCRYPTION_KEY' } },
+    }),
+  'key files unreadable by the service': (o) =>
+    (pod(o, 'verifier').volumes.find((v) => v.secret).secret.defaultMode = 0o400),
+  'TRUST_PROXY as a hop count': (o) =>
+    Object.assign(o.find((x) => x.kind === 'ConfigMap' && x.metadata.name.startsWith('status-list-config')).data, {
+      TRUST_PROXY: '1',
+    }),
   // item 9: workload rules
   'no spread over zones': (o) => pod(o, 'verifier').topologySpreadConstraints.pop(),
-  'writable root in the init container': (o) => (pod(o, 'verifier').initContainers[0].securityContext.readOnlyRootFilesystem = false),
+  'writable root in the init container': (o) =>
+    (pod(o, 'verifier').initContainers[0].securityContext.readOnlyRootFilesystem = false),
   'root allowed': (o) => (pod(o, 'ecosystem').securityContext.runAsNonRoot = false),
-  'liveness equals readiness': (o) => (pod(o, 'ecosystem').containers[0].livenessProbe = pod(o, 'ecosystem').containers[0].readinessProbe),
-  'memory limit below 1.5x the measured peak': (o) => (pod(o, 'verifier').containers[0].resources.limits.memory = '400Mi'),
-  'memory request below the measured resident': (o) => (pod(o, 'status-list').containers[0].resources.requests.memory = '128Mi'),
-  'PDB by minAvailable': (o) => Object.assign(o.find((x) => x.kind === 'PodDisruptionBudget' && x.metadata.name === 'ecosystem').spec, { minAvailable: 1, maxUnavailable: undefined }),
+  'liveness equals readiness': (o) =>
+    (pod(o, 'ecosystem').containers[0].livenessProbe = pod(o, 'ecosystem').containers[0].readinessProbe),
+  'memory limit below 1.5x the measured peak': (o) =>
+    (pod(o, 'verifier').containers[0].resources.limits.memory = '400Mi'),
+  'memory request below the measured resident': (o) =>
+    (pod(o, 'status-list').containers[0].resources.requests.memory = '128Mi'),
+  'PDB by minAvailable': (o) =>
+    Object.assign(o.find((x) => x.kind === 'PodDisruptionBudget' && x.metadata.name === 'ecosystem').spec, {
+      minAvailable: 1,
+      maxUnavailable: undefined,
+    }),
   'service account token mounted': (o) => (pod(o, 'verifier').automountServiceAccountToken = true),
 };
 

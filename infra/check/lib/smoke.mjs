@@ -65,7 +65,8 @@ export function containerEnv({ imageEnv, container, configMaps, secrets }) {
     const ref = variable.valueFrom?.secretKeyRef;
     if (ref) {
       const value = secrets[ref.name]?.[ref.key];
-      if (value === undefined && !ref.optional) throw new CheckFailure(`${variable.name}: Secret ${ref.name} key ${ref.key} is not provided`);
+      if (value === undefined && !ref.optional)
+        throw new CheckFailure(`${variable.name}: Secret ${ref.name} key ${ref.key} is not provided`);
       if (value !== undefined) env[variable.name] = value;
     }
   }
@@ -106,7 +107,8 @@ export function mountVolumes({ podSpec, container, secrets, env, root, image }) 
     // Judged on the pod's paths (env), not on copies already moved here: this machine's
     // temp dir may itself be under a mount path such as /tmp.
     for (const [name, value] of Object.entries(env)) {
-      if (typeof value === 'string' && value.startsWith(`${mount.mountPath}/`)) rewritten[name] = join(dir, value.slice(mount.mountPath.length + 1));
+      if (typeof value === 'string' && value.startsWith(`${mount.mountPath}/`))
+        rewritten[name] = join(dir, value.slice(mount.mountPath.length + 1));
     }
   }
   return rewritten;
@@ -119,7 +121,9 @@ export function mountVolumes({ podSpec, container, secrets, env, root, image }) 
  */
 export function sealBundle(image, dir) {
   cpSync(image.appDir, dir, { recursive: true, verbatimSymlinks: true });
-  const [uid, gid] = String(image.user ?? '').split(':').map(Number);
+  const [uid, gid] = String(image.user ?? '')
+    .split(':')
+    .map(Number);
   const root = process.getuid?.() === 0;
   const readOnly = (path) => {
     for (const entry of readdirSync(path, { withFileTypes: true })) {
@@ -138,13 +142,20 @@ function asImageUser(image, argv) {
   const [command, ...args] = argv;
   const program = command === 'node' ? process.execPath : command;
   if (!image.runAs) return [program, args];
-  return ['setpriv', [`--reuid=${image.runAs.uid}`, `--regid=${image.runAs.gid}`, '--clear-groups', '--', program, ...args]];
+  return [
+    'setpriv',
+    [`--reuid=${image.runAs.uid}`, `--regid=${image.runAs.gid}`, '--clear-groups', '--', program, ...args],
+  ];
 }
 
 /** Runs `argv` in the image's WORKDIR with exactly `env` (plus PATH/HOME); resolves with its exit. */
 export function runInImage(image, argv, env, timeoutMs = 60_000) {
   const [command, args] = asImageUser(image, argv);
-  return run(command, args, { cwd: image.appDir, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, timeoutMs });
+  return run(command, args, {
+    cwd: image.appDir,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+    timeoutMs,
+  });
 }
 
 /** Starts the image's CMD; returns a handle with the log and an exit promise. */
@@ -189,7 +200,10 @@ export async function stop(handle, graceMs) {
     handle.child.kill('SIGKILL');
     throw new CheckFailure(`still running ${graceMs + 5000} ms after SIGTERM`);
   }
-  assert(result.code === 0, `exit ${result.code ?? result.signal} after SIGTERM (expected 0)\n${tail(handle.log(), 15)}`);
+  assert(
+    result.code === 0,
+    `exit ${result.code ?? result.signal} after SIGTERM (expected 0)\n${tail(handle.log(), 15)}`,
+  );
 }
 
 async function http(method, url, { headers = {}, body } = {}) {
@@ -231,9 +245,22 @@ export const EXTRA_SECRETS = {
     return { 'tessera-keys': { KEY_ENCRYPTION_KEY: randomSecrets().KEY_ENCRYPTION_KEY } };
   },
   async ecosystem({ image, dir }) {
-    const result = await runInImage(image, ['node', 'dist/generate-trust-list-ca.js', dir, 'Infra Check Trust List CA'], {}, 30_000);
-    assert(result.code === 0, `node dist/generate-trust-list-ca.js exited ${result.code}: ${(result.stdout + result.stderr).trim()}`);
-    return { 'ecosystem-trust-list-ca': { 'tls.crt': readFileSync(join(dir, 'tls.crt'), 'utf8'), 'tls.key': readFileSync(join(dir, 'tls.key'), 'utf8') } };
+    const result = await runInImage(
+      image,
+      ['node', 'dist/generate-trust-list-ca.js', dir, 'Infra Check Trust List CA'],
+      {},
+      30_000,
+    );
+    assert(
+      result.code === 0,
+      `node dist/generate-trust-list-ca.js exited ${result.code}: ${(result.stdout + result.stderr).trim()}`,
+    );
+    return {
+      'ecosystem-trust-list-ca': {
+        'tls.crt': readFileSync(join(dir, 'tls.crt'), 'utf8'),
+        'tls.key': readFileSync(join(dir, 'tls.key'), 'utf8'),
+      },
+    };
   },
 };
 
@@ -244,32 +271,70 @@ export const SMOKE = {
     const jwt = await statusListJwt(baseUrl, id);
     const anonymous = await http('POST', `${baseUrl}/status-lists`, { body: { id, jwt } });
     assert(anonymous.status === 401, `POST /status-lists without x-api-key: ${anonymous.status}, expected 401`);
-    const created = await http('POST', `${baseUrl}/status-lists`, { headers: { 'x-api-key': env.API_KEY }, body: { id, jwt } });
+    const created = await http('POST', `${baseUrl}/status-lists`, {
+      headers: { 'x-api-key': env.API_KEY },
+      body: { id, jwt },
+    });
     assert(created.status === 201, `POST /status-lists: ${created.status} ${created.text}`);
-    const read = await http('GET', `${baseUrl}/status-lists/${id}`, { headers: { accept: 'application/statuslist+jwt' } });
-    assert(read.status === 200 && read.text === jwt, `GET /status-lists/${id}: ${read.status}, body ${read.text === jwt ? 'equal' : 'differs'}`);
-    assert(read.headers.get('content-type')?.startsWith('application/statuslist+jwt'), `GET: content-type ${read.headers.get('content-type')}`);
+    const read = await http('GET', `${baseUrl}/status-lists/${id}`, {
+      headers: { accept: 'application/statuslist+jwt' },
+    });
+    assert(
+      read.status === 200 && read.text === jwt,
+      `GET /status-lists/${id}: ${read.status}, body ${read.text === jwt ? 'equal' : 'differs'}`,
+    );
+    assert(
+      read.headers.get('content-type')?.startsWith('application/statuslist+jwt'),
+      `GET: content-type ${read.headers.get('content-type')}`,
+    );
     return 'POST /status-lists 401 without key, 201 with; GET returns the JWT byte for byte';
   },
   async ecosystem({ baseUrl, oidc }) {
     const anonymous = await http('GET', `${baseUrl}/v1/ecosystem/status`);
     assert(anonymous.status === 401, `GET /v1/ecosystem/status without a token: ${anonymous.status}, expected 401`);
-    const token = await oidc.token({ email: 'infra-check@tessera.invalid', realm_access: { roles: [] }, resource_access: {} });
-    const status = await http('GET', `${baseUrl}/v1/ecosystem/status`, { headers: { authorization: `Bearer ${token}` } });
-    assert(status.status === 200 && status.json?.data?.enabled === true, `GET /v1/ecosystem/status: ${status.status} ${status.text}`);
+    const token = await oidc.token({
+      email: 'infra-check@tessera.invalid',
+      realm_access: { roles: [] },
+      resource_access: {},
+    });
+    const status = await http('GET', `${baseUrl}/v1/ecosystem/status`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    assert(
+      status.status === 200 && status.json?.data?.enabled === true,
+      `GET /v1/ecosystem/status: ${status.status} ${status.text}`,
+    );
     const ca = await http('GET', `${baseUrl}/v1/trust-list-ca.pem`);
-    assert(ca.status === 200 && ca.text.startsWith('-----BEGIN CERTIFICATE-----'), `GET /v1/trust-list-ca.pem: ${ca.status} ${ca.text.slice(0, 80)}`);
+    assert(
+      ca.status === 200 && ca.text.startsWith('-----BEGIN CERTIFICATE-----'),
+      `GET /v1/trust-list-ca.pem: ${ca.status} ${ca.text.slice(0, 80)}`,
+    );
     return 'GET /v1/ecosystem/status 401 without token, 200 {enabled:true} with a JWKS-file token; GET /v1/trust-list-ca.pem 200 (the configured CA)';
   },
   async verifier({ baseUrl, oidc }) {
     const ca = await http('GET', `${baseUrl}/oid4vp/platform-ca.pem`);
-    assert(ca.status === 200 && ca.text.includes('-----BEGIN CERTIFICATE-----'), `GET /oid4vp/platform-ca.pem: ${ca.status}`);
+    assert(
+      ca.status === 200 && ca.text.includes('-----BEGIN CERTIFICATE-----'),
+      `GET /oid4vp/platform-ca.pem: ${ca.status}`,
+    );
     const orgId = randomUUID();
     const anonymous = await http('GET', `${baseUrl}/v1/orgs/${orgId}/oid4vp/verifier`);
-    assert(anonymous.status === 401, `GET /v1/orgs/{orgId}/oid4vp/verifier without a token: ${anonymous.status}, expected 401`);
-    const token = await oidc.token({ email: 'infra-check@tessera.invalid', realm_access: { roles: [] }, resource_access: { [orgId]: { roles: ['owner'] } } });
-    const list = await http('GET', `${baseUrl}/v1/orgs/${orgId}/oid4vp/verifier`, { headers: { authorization: `Bearer ${token}` } });
-    assert(list.status === 200 && list.json?.data?.totalItems === 0, `GET /v1/orgs/{orgId}/oid4vp/verifier: ${list.status} ${list.text}`);
+    assert(
+      anonymous.status === 401,
+      `GET /v1/orgs/{orgId}/oid4vp/verifier without a token: ${anonymous.status}, expected 401`,
+    );
+    const token = await oidc.token({
+      email: 'infra-check@tessera.invalid',
+      realm_access: { roles: [] },
+      resource_access: { [orgId]: { roles: ['owner'] } },
+    });
+    const list = await http('GET', `${baseUrl}/v1/orgs/${orgId}/oid4vp/verifier`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    assert(
+      list.status === 200 && list.json?.data?.totalItems === 0,
+      `GET /v1/orgs/{orgId}/oid4vp/verifier: ${list.status} ${list.text}`,
+    );
     return 'GET /oid4vp/platform-ca.pem 200 PEM; management list 401 without token, 200 empty page with one';
   },
 };

@@ -47,13 +47,20 @@ export function run(command, args, { cwd, env, timeoutMs = 300_000, shell = fals
 export async function runOrFail(command, args, options = {}) {
   const result = await run(command, args, options);
   if (result.code !== 0) {
-    throw new CheckFailure(`\`${[command, ...args].join(' ')}\` exited ${result.code}\n${tail(result.stdout + result.stderr, 25)}`);
+    throw new CheckFailure(
+      `\`${[command, ...args].join(' ')}\` exited ${result.code}\n${tail(result.stdout + result.stderr, 25)}`,
+    );
   }
   return result;
 }
 
 export function tail(text, lines) {
-  return text.trimEnd().split('\n').slice(-lines).map((line) => `    | ${line}`).join('\n');
+  return text
+    .trimEnd()
+    .split('\n')
+    .slice(-lines)
+    .map((line) => `    | ${line}`)
+    .join('\n');
 }
 
 export function freePort() {
@@ -99,7 +106,9 @@ export class Reporter {
   summary() {
     const total = this.passed + this.failed;
     const skipped = this.skipped ? `, ${this.skipped} skipped` : '';
-    return this.failed === 0 ? `infra checks: all ${total} ok${skipped}` : `infra checks: ${this.failed} of ${total} FAILED${skipped}`;
+    return this.failed === 0
+      ? `infra checks: all ${total} ok${skipped}`
+      : `infra checks: ${this.failed} of ${total} FAILED${skipped}`;
   }
 }
 

@@ -17,7 +17,11 @@ export const UuidSchema = Type.String({
 /** Organisation ids belong to the platform's identity provider: opaque, short, safe strings. */
 export const OrganisationIdSchema = Type.String({ minLength: 1, maxLength: 200, pattern: '^[A-Za-z0-9._:-]+$' });
 
-export const InvitationStatusSchema = Type.Union([Type.Literal('pending'), Type.Literal('accepted'), Type.Literal('rejected')]);
+export const InvitationStatusSchema = Type.Union([
+  Type.Literal('pending'),
+  Type.Literal('accepted'),
+  Type.Literal('rejected'),
+]);
 export type InvitationStatus = Static<typeof InvitationStatusSchema>;
 
 export const InvitationTypeSchema = Type.Union([Type.Literal('ecosystem'), Type.Literal('member')]);
@@ -36,7 +40,10 @@ const Timestamp = Type.String({ format: 'date-time' });
 
 // ---- Organisation directory ----
 
-export const OrganisationUpsertBodySchema = Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }) }, { additionalProperties: false });
+export const OrganisationUpsertBodySchema = Type.Object(
+  { name: Type.String({ minLength: 1, maxLength: 200 }) },
+  { additionalProperties: false },
+);
 export type OrganisationUpsertBody = Static<typeof OrganisationUpsertBodySchema>;
 
 export const OrganisationSchema = Type.Object({
@@ -61,8 +68,12 @@ export const EcosystemCreateBodySchema = Type.Object(
   {
     name: Type.String({ minLength: 2, maxLength: 50 }),
     description: Type.String({ maxLength: 255 }),
-    tags: Type.Optional(Type.Union([Type.Array(Type.String({ minLength: 1, maxLength: 50 }), { maxItems: 20 }), Type.Null()])),
-    logoUrl: Type.Optional(Type.Union([Type.String({ format: 'uri', pattern: '^https?://', maxLength: 2048 }), Type.Null()])),
+    tags: Type.Optional(
+      Type.Union([Type.Array(Type.String({ minLength: 1, maxLength: 50 }), { maxItems: 20 }), Type.Null()]),
+    ),
+    logoUrl: Type.Optional(
+      Type.Union([Type.String({ format: 'uri', pattern: '^https?://', maxLength: 2048 }), Type.Null()]),
+    ),
     autoEndorsement: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },

@@ -16,7 +16,11 @@ import { TrustListChangedEventSchema, TrustListGetRequestSchema, TrustListSnapsh
  * (`callService`) and the responder (`serveRequests`) both take this object, so the
  * request, the reply data and the failures are typed and validated end to end.
  */
-export interface RpcDescriptor<Req extends TSchema = TSchema, Res extends TSchema = TSchema, Failure extends ErrorCode = ErrorCode> {
+export interface RpcDescriptor<
+  Req extends TSchema = TSchema,
+  Res extends TSchema = TSchema,
+  Failure extends ErrorCode = ErrorCode,
+> {
   subject: string;
   /** Queue group of the answering service: its replicas share the load. */
   queue: string;
@@ -79,7 +83,12 @@ export const trustListGetRpc = {
   queue: QueueGroup.ECOSYSTEM,
   request: TrustListGetRequestSchema,
   reply: TrustListSnapshotSchema,
-  failures: [ErrorCode.ECOSYSTEM_DISABLED, ErrorCode.ECOSYSTEM_NOT_FOUND, ErrorCode.NOT_A_MEMBER, ErrorCode.DEPENDENCY_UNAVAILABLE],
+  failures: [
+    ErrorCode.ECOSYSTEM_DISABLED,
+    ErrorCode.ECOSYSTEM_NOT_FOUND,
+    ErrorCode.NOT_A_MEMBER,
+    ErrorCode.DEPENDENCY_UNAVAILABLE,
+  ],
   peer: 'the ecosystem service',
 } as const satisfies RpcDescriptor;
 

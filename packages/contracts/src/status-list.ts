@@ -14,8 +14,15 @@ export const UUID_V4_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[
 
 export const CreateStatusListBodySchema = Type.Object(
   {
-    id: Type.String({ pattern: UUID_V4_PATTERN, description: 'UUID v4 chosen by the client', examples: ['2f0d3b9c-5e3a-4a8e-9d6b-1c2d3e4f5a6b'] }),
-    jwt: Type.String({ minLength: 1, description: 'compact JWS of the issuer-signed status list token (typ statuslist+jwt)' }),
+    id: Type.String({
+      pattern: UUID_V4_PATTERN,
+      description: 'UUID v4 chosen by the client',
+      examples: ['2f0d3b9c-5e3a-4a8e-9d6b-1c2d3e4f5a6b'],
+    }),
+    jwt: Type.String({
+      minLength: 1,
+      description: 'compact JWS of the issuer-signed status list token (typ statuslist+jwt)',
+    }),
   },
   { additionalProperties: false },
 );

@@ -9,8 +9,14 @@ import { OrganisationIdSchema, UuidSchema } from './ecosystem.js';
 
 /** A credential type an issuer entity may issue: an SD-JWT VC `vct` or an mdoc doctype. */
 export const AllowedCredentialTypeSchema = Type.Union([
-  Type.Object({ format: Type.Literal('dc+sd-jwt'), vct: Type.String({ minLength: 1, maxLength: 500 }) }, { additionalProperties: false }),
-  Type.Object({ format: Type.Literal('mso_mdoc'), doctype: Type.String({ minLength: 1, maxLength: 500 }) }, { additionalProperties: false }),
+  Type.Object(
+    { format: Type.Literal('dc+sd-jwt'), vct: Type.String({ minLength: 1, maxLength: 500 }) },
+    { additionalProperties: false },
+  ),
+  Type.Object(
+    { format: Type.Literal('mso_mdoc'), doctype: Type.String({ minLength: 1, maxLength: 500 }) },
+    { additionalProperties: false },
+  ),
 ]);
 export type AllowedCredentialType = Static<typeof AllowedCredentialTypeSchema>;
 
@@ -18,7 +24,11 @@ export const TrustedEntityRoleSchema = Type.Union([Type.Literal('issuer'), Type.
 export type TrustedEntityRole = Static<typeof TrustedEntityRoleSchema>;
 
 /** `withdrawn` is final. */
-export const TrustedEntityStatusSchema = Type.Union([Type.Literal('active'), Type.Literal('suspended'), Type.Literal('withdrawn')]);
+export const TrustedEntityStatusSchema = Type.Union([
+  Type.Literal('active'),
+  Type.Literal('suspended'),
+  Type.Literal('withdrawn'),
+]);
 export type TrustedEntityStatus = Static<typeof TrustedEntityStatusSchema>;
 
 /** Whom an ecosystem's intent-based sessions trust: the organisation's anchors (default) or the ecosystem's list only. */

@@ -1,6 +1,12 @@
 import { Type, type Static } from 'typebox';
 import { OrganisationIdSchema } from './ecosystem.js';
-import { AllowedCredentialTypeSchema, CertificateKindSchema, TrustedEntityRoleSchema, TrustedEntityStatusSchema, TrustPolicySchema } from './trust-registry.js';
+import {
+  AllowedCredentialTypeSchema,
+  CertificateKindSchema,
+  TrustedEntityRoleSchema,
+  TrustedEntityStatusSchema,
+  TrustPolicySchema,
+} from './trust-registry.js';
 
 /**
  * HTTP shapes of the ecosystem's trust registry (`/v1/ecosystem/{ecosystemId}/trusted-entities`,
@@ -18,7 +24,10 @@ export const MAX_CERTIFICATES_PER_REQUEST = 20;
 export const MAX_ALLOWED_CREDENTIAL_TYPES = 50;
 
 /** One certificate to trust: a PEM holding exactly one `CERTIFICATE` block (a CA, or a leaf trusted exactly). */
-export const CertificateUploadSchema = Type.Object({ pem: Type.String({ minLength: 1, maxLength: MAX_CERTIFICATE_PEM_LENGTH }) }, { additionalProperties: false });
+export const CertificateUploadSchema = Type.Object(
+  { pem: Type.String({ minLength: 1, maxLength: MAX_CERTIFICATE_PEM_LENGTH }) },
+  { additionalProperties: false },
+);
 export type CertificateUpload = Static<typeof CertificateUploadSchema>;
 
 const CertificateUploads = Type.Array(CertificateUploadSchema, { minItems: 1, maxItems: MAX_CERTIFICATES_PER_REQUEST });
@@ -56,7 +65,10 @@ export const TrustedEntityPatchBodySchema = Type.Object(
 export type TrustedEntityPatchBody = Static<typeof TrustedEntityPatchBodySchema>;
 
 /** `POST .../trusted-entities/{entityId}/certificates`. */
-export const TrustedEntityCertificatesBodySchema = Type.Object({ certificates: CertificateUploads }, { additionalProperties: false });
+export const TrustedEntityCertificatesBodySchema = Type.Object(
+  { certificates: CertificateUploads },
+  { additionalProperties: false },
+);
 export type TrustedEntityCertificatesBody = Static<typeof TrustedEntityCertificatesBodySchema>;
 
 /** `POST .../trusted-entities/{entityId}/status`. `withdrawn` is final. */

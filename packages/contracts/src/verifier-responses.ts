@@ -28,11 +28,19 @@ export const CredentialTypesSchema = Type.Array(Type.String({ minLength: 1, maxL
 /** `{ certificatePem, label?, credentialTypes? }` (a CA certificate) or `{ did, label?, credentialTypes? }` (`did:jwk` / `did:key`). */
 export const CreateTrustAnchorBodySchema = Type.Union([
   Type.Object(
-    { certificatePem: Type.String({ minLength: 1, maxLength: 65536 }), label: Type.Optional(LabelSchema), credentialTypes: Type.Optional(CredentialTypesSchema) },
+    {
+      certificatePem: Type.String({ minLength: 1, maxLength: 65536 }),
+      label: Type.Optional(LabelSchema),
+      credentialTypes: Type.Optional(CredentialTypesSchema),
+    },
     { additionalProperties: false },
   ),
   Type.Object(
-    { did: Type.String({ minLength: 8, maxLength: 8192, pattern: '^did:(jwk|key):' }), label: Type.Optional(LabelSchema), credentialTypes: Type.Optional(CredentialTypesSchema) },
+    {
+      did: Type.String({ minLength: 8, maxLength: 8192, pattern: '^did:(jwk|key):' }),
+      label: Type.Optional(LabelSchema),
+      credentialTypes: Type.Optional(CredentialTypesSchema),
+    },
     { additionalProperties: false },
   ),
 ]);
@@ -47,7 +55,9 @@ export const TrustAnchorSchema = Type.Object({
   subject: Type.String({ description: 'certificate subject DN, or the DID' }),
   notAfter: Type.Optional(Type.String({ format: 'date-time' })),
   fingerprint: Type.String({ description: 'SHA-256 of the DER, or of the DID string, lowercase hex' }),
-  credentialTypes: Type.Optional(Type.Array(Type.String(), { description: 'the credential types this anchor is limited to; absent = any' })),
+  credentialTypes: Type.Optional(
+    Type.Array(Type.String(), { description: 'the credential types this anchor is limited to; absent = any' }),
+  ),
   createdAt: Type.String({ format: 'date-time' }),
 });
 export type TrustAnchor = Static<typeof TrustAnchorSchema>;

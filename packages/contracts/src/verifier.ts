@@ -9,7 +9,11 @@ import { IntentNoticeSchema } from './intent-notice.js';
  */
 
 /** How a verification template's request objects are signed. */
-export const SignerOptionSchema = Type.Union([Type.Literal('DID'), Type.Literal('X509_P256'), Type.Literal('X509_ED25519')]);
+export const SignerOptionSchema = Type.Union([
+  Type.Literal('DID'),
+  Type.Literal('X509_P256'),
+  Type.Literal('X509_ED25519'),
+]);
 export type SignerOption = Static<typeof SignerOptionSchema>;
 
 /** Display data a wallet shows to the holder; copied into the request object's `client_metadata`. */
@@ -23,7 +27,11 @@ export const ClientMetadataSchema = Type.Object(
 export type ClientMetadata = Static<typeof ClientMetadataSchema>;
 
 /** The organisation's own identifier of a verifier: safe in URLs and query strings. */
-export const VerifierIdSchema = Type.String({ minLength: 1, maxLength: 200, pattern: '^[A-Za-z0-9][A-Za-z0-9._:~-]*$' });
+export const VerifierIdSchema = Type.String({
+  minLength: 1,
+  maxLength: 200,
+  pattern: '^[A-Za-z0-9][A-Za-z0-9._:~-]*$',
+});
 
 export const CreateVerifierBodySchema = Type.Object(
   { verifierId: VerifierIdSchema, clientMetadata: Type.Optional(ClientMetadataSchema) },
@@ -39,7 +47,10 @@ export type CreateVerifierBody = Static<typeof CreateVerifierBodySchema>;
  * gets that code rather than a pattern failure).
  */
 export const UpdateVerifierBodySchema = Type.Object(
-  { verifierId: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })), clientMetadata: Type.Optional(ClientMetadataSchema) },
+  {
+    verifierId: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    clientMetadata: Type.Optional(ClientMetadataSchema),
+  },
   { additionalProperties: false },
 );
 export type UpdateVerifierBody = Static<typeof UpdateVerifierBodySchema>;
@@ -64,7 +75,10 @@ export const RequestSignerSchema = Type.Object(
 export type RequestSigner = Static<typeof RequestSignerSchema>;
 
 /** A DCQL query with the spec's `combine` field; validated by the service, not by the schema. */
-export const DcqlQueryInputSchema = Type.Object({}, { additionalProperties: true, description: 'DCQL query plus `combine: "all"`' });
+export const DcqlQueryInputSchema = Type.Object(
+  {},
+  { additionalProperties: true, description: 'DCQL query plus `combine: "all"`' },
+);
 
 export const TemplateJsonSchema = Type.Object(
   { dcql: Type.Object({ query: DcqlQueryInputSchema }, { additionalProperties: false }) },
@@ -110,7 +124,11 @@ export const SessionStateSchema = Type.Union([
 export type SessionState = Static<typeof SessionStateSchema>;
 
 /** An origin such as `https://rp.example` (scheme, host, optional port; no path). */
-export const OriginSchema = Type.String({ minLength: 1, maxLength: 2048, pattern: '^[A-Za-z][A-Za-z0-9+.-]*://[^/?#]+$' });
+export const OriginSchema = Type.String({
+  minLength: 1,
+  maxLength: 2048,
+  pattern: '^[A-Za-z][A-Za-z0-9+.-]*://[^/?#]+$',
+});
 
 /** A transaction data object (OpenID4VP 1.0 §8.4); sent base64url-encoded. */
 export const TransactionDataInputSchema = Type.Object(

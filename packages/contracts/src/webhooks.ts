@@ -10,14 +10,26 @@ import { SessionStateSchema } from './verifier.js';
 
 /** What a webhook can subscribe to: a session verified, failed, or expired unanswered. */
 export const WEBHOOK_EVENT_TYPES = ['presentation.verified', 'presentation.failed', 'presentation.expired'] as const;
-export const WebhookEventTypeSchema = Type.Union([Type.Literal('presentation.verified'), Type.Literal('presentation.failed'), Type.Literal('presentation.expired')]);
+export const WebhookEventTypeSchema = Type.Union([
+  Type.Literal('presentation.verified'),
+  Type.Literal('presentation.failed'),
+  Type.Literal('presentation.expired'),
+]);
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 /** `PUT verifier/{verifierId}/webhook`: the target and the events it wants (at least one, no repeats). */
 export const PutWebhookBodySchema = Type.Object(
   {
-    url: Type.String({ minLength: 1, maxLength: 2048, description: 'https URL the events are POSTed to (no user info, no fragment)' }),
-    events: Type.Array(WebhookEventTypeSchema, { minItems: 1, maxItems: WEBHOOK_EVENT_TYPES.length, uniqueItems: true }),
+    url: Type.String({
+      minLength: 1,
+      maxLength: 2048,
+      description: 'https URL the events are POSTed to (no user info, no fragment)',
+    }),
+    events: Type.Array(WebhookEventTypeSchema, {
+      minItems: 1,
+      maxItems: WEBHOOK_EVENT_TYPES.length,
+      uniqueItems: true,
+    }),
   },
   { additionalProperties: false },
 );
@@ -36,7 +48,9 @@ export type Webhook = Static<typeof WebhookSchema>;
 /** The answer of `PUT` and `rotate-secret`: the webhook and its signing secret (`whsec_` + base64 of 32 bytes). */
 export const WebhookWithSecretSchema = Type.Object({
   ...WebhookSchema.properties,
-  secret: Type.String({ description: 'Standard Webhooks secret: `whsec_` + base64 of 32 random bytes; verify `webhook-signature` with it' }),
+  secret: Type.String({
+    description: 'Standard Webhooks secret: `whsec_` + base64 of 32 random bytes; verify `webhook-signature` with it',
+  }),
 });
 export type WebhookWithSecret = Static<typeof WebhookWithSecretSchema>;
 
@@ -53,7 +67,11 @@ export const WebhookEventSchema = Type.Object({
 });
 export type WebhookEvent = Static<typeof WebhookEventSchema>;
 
-export const WebhookDeliveryStatusSchema = Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed')]);
+export const WebhookDeliveryStatusSchema = Type.Union([
+  Type.Literal('pending'),
+  Type.Literal('delivered'),
+  Type.Literal('failed'),
+]);
 export type WebhookDeliveryStatus = Static<typeof WebhookDeliveryStatusSchema>;
 
 /** One POST of a delivery: when, how long, and the HTTP status or the network error. */

@@ -33,7 +33,8 @@ export function loadConfig<P extends TProperties>(
   for (const [name, propertySchema] of Object.entries(schema.properties) as Array<[string, TSchema]>) {
     const value = converted[name];
     if (value === undefined) {
-      if ((schema.required as string[] | undefined)?.includes(name)) problems.set(name, `${name}: is required but not set`);
+      if ((schema.required as string[] | undefined)?.includes(name))
+        problems.set(name, `${name}: is required but not set`);
       continue;
     }
     const [error] = Value.Errors(propertySchema, value);
@@ -85,7 +86,9 @@ export function loadConfigOrExit<T>(load: () => T, serviceName: string): T {
 /** Variables every service reads (ARCHITECTURE.md, Configuration). */
 export function commonConfigProperties(defaultPort: number) {
   return {
-    NODE_ENV: Type.Union([Type.Literal('development'), Type.Literal('production'), Type.Literal('test')], { default: 'production' }),
+    NODE_ENV: Type.Union([Type.Literal('development'), Type.Literal('production'), Type.Literal('test')], {
+      default: 'production',
+    }),
     PORT: Type.Integer({ minimum: 0, maximum: 65535, default: defaultPort }),
     HOST: Type.String({ default: '0.0.0.0' }),
     LOG_LEVEL: Type.Union(
@@ -105,7 +108,9 @@ export function commonConfigProperties(defaultPort: number) {
      * Which proxies' X-Forwarded-For to believe for the client address (rate limits, logs):
      * `true`, a hop count, or comma-separated addresses/CIDRs. Unset: none (the peer is the client).
      */
-    TRUST_PROXY: Type.Optional(Type.String({ pattern: '^(true|false|\\d+|[0-9a-fA-F.:/]+(\\s*,\\s*[0-9a-fA-F.:/]+)*)$' })),
+    TRUST_PROXY: Type.Optional(
+      Type.String({ pattern: '^(true|false|\\d+|[0-9a-fA-F.:/]+(\\s*,\\s*[0-9a-fA-F.:/]+)*)$' }),
+    ),
   };
 }
 
@@ -115,7 +120,9 @@ export function shouldMigrateOnStart(config: { NODE_ENV: string; MIGRATE_ON_STAR
 }
 
 /** Fastify's `trustProxy` from TRUST_PROXY (see `commonConfigProperties`). */
-export function parseTrustProxy(value: string | undefined): boolean | string[] | ((address: string, hop: number) => boolean) {
+export function parseTrustProxy(
+  value: string | undefined,
+): boolean | string[] | ((address: string, hop: number) => boolean) {
   if (value === undefined || value === 'false') return false;
   if (value === 'true') return true;
   if (/^\d+$/.test(value)) {

@@ -15,7 +15,13 @@ import type { Logger } from './logger.js';
 import { installHttpMetrics, type HttpMetrics } from './metrics/http-metrics.js';
 import { installRequestTracing } from './tracing/http-tracing.js';
 
-export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
+export type App = FastifyInstance<
+  RawServerDefault,
+  IncomingMessage,
+  ServerResponse,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;
 
 export interface CreateAppOptions {
   /** Service name, used in logs and the OpenAPI document. */
@@ -59,7 +65,13 @@ export async function createApp(options: CreateAppOptions): Promise<App> {
     forceCloseConnections: 'idle',
     trustProxy: parseTrustProxy(options.trustProxy),
     ajv: {
-      customOptions: { allErrors: true, removeAdditional: false, coerceTypes: 'array', useDefaults: true, strict: false },
+      customOptions: {
+        allErrors: true,
+        removeAdditional: false,
+        coerceTypes: 'array',
+        useDefaults: true,
+        strict: false,
+      },
       plugins: [addFormats.default as never],
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
@@ -68,7 +80,9 @@ export async function createApp(options: CreateAppOptions): Promise<App> {
   if (options.metrics) installHttpMetrics(app, options.metrics);
 
   // APIs answer JSON; the docs page sets its own CSP (swagger-ui staticCSP).
-  const securityHeaders = computeSecurityHeaders({ contentSecurityPolicy: { directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } } });
+  const securityHeaders = computeSecurityHeaders({
+    contentSecurityPolicy: { directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
+  });
   app.addHook('onRequest', async (request, reply) => {
     // A request id we did not generate is echoed only when it is safe to log.
     const given = request.headers['x-request-id'];
@@ -104,6 +118,9 @@ export async function createApp(options: CreateAppOptions): Promise<App> {
     logLevel: quietLogLevel(options.logger.level),
   });
 
-  registerHealthRoutes(app, { required: options.readiness, ...(options.informational ? { informational: options.informational } : {}) });
+  registerHealthRoutes(app, {
+    required: options.readiness,
+    ...(options.informational ? { informational: options.informational } : {}),
+  });
   return app;
 }

@@ -7,9 +7,15 @@ import { join } from 'node:path';
  * `<dataDir>/dev-secrets.json` (mode 0600), so restarts reuse it. Production
  * configuration must always provide secrets itself.
  */
-export function ensureDevSecret(dataDir: string, name: string, generate: () => string = () => randomBytes(24).toString('base64url')): string {
+export function ensureDevSecret(
+  dataDir: string,
+  name: string,
+  generate: () => string = () => randomBytes(24).toString('base64url'),
+): string {
   const path = join(dataDir, 'dev-secrets.json');
-  const secrets: Record<string, string> = existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as Record<string, string>) : {};
+  const secrets: Record<string, string> = existsSync(path)
+    ? (JSON.parse(readFileSync(path, 'utf8')) as Record<string, string>)
+    : {};
   const existing = secrets[name];
   if (existing) return existing;
   secrets[name] = generate();

@@ -37,7 +37,10 @@ export function validationDetails(errors: AjvError[], context: string | undefine
       path = `${path}/${error.params.additionalProperty}`;
       return { path, message: `${describePart(context)} has an unknown field ${path}` };
     }
-    return { path: path || '/', message: `${describePart(context)}${path ? ` ${path}` : ''} ${error.message ?? 'is invalid'}` };
+    return {
+      path: path || '/',
+      message: `${describePart(context)}${path ? ` ${path}` : ''} ${error.message ?? 'is invalid'}`,
+    };
   });
 }
 
@@ -69,14 +72,32 @@ export function toErrorBody(error: unknown): { body: ErrorBody; headers?: Record
     return { body: errorBody(400, ErrorCode.VALIDATION_FAILED, `The request is invalid: ${dataProblem}.`) };
   }
   if (isUnavailableError(error)) {
-    return { body: errorBody(503, ErrorCode.DEPENDENCY_UNAVAILABLE, 'A dependency of this service is unavailable; try again shortly.') };
+    return {
+      body: errorBody(
+        503,
+        ErrorCode.DEPENDENCY_UNAVAILABLE,
+        'A dependency of this service is unavailable; try again shortly.',
+      ),
+    };
   }
   const status = fastifyError?.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
-    return { body: errorBody(status, CODE_BY_STATUS[status] ?? ErrorCode.VALIDATION_FAILED, clientMessage(fastifyError, status)) };
+    return {
+      body: errorBody(
+        status,
+        CODE_BY_STATUS[status] ?? ErrorCode.VALIDATION_FAILED,
+        clientMessage(fastifyError, status),
+      ),
+    };
   }
   if (status === 501 || status === 503) {
-    return { body: errorBody(status, CODE_BY_STATUS[status]!, status === 503 ? 'The service is unavailable; try again shortly.' : 'Not implemented.') };
+    return {
+      body: errorBody(
+        status,
+        CODE_BY_STATUS[status]!,
+        status === 503 ? 'The service is unavailable; try again shortly.' : 'Not implemented.',
+      ),
+    };
   }
   return { body: errorBody(500, ErrorCode.INTERNAL, 'An unexpected error occurred; it has been logged.') };
 }

@@ -19,19 +19,38 @@ export class AppError extends Error {
 
 export const badRequest = (message: string, details?: ErrorDetail[], code: string = ErrorCode.VALIDATION_FAILED) =>
   new AppError(400, code, message, details);
-export const unauthorized = (message = 'Authentication is required.') => new AppError(401, ErrorCode.UNAUTHORIZED, message);
+export const unauthorized = (message = 'Authentication is required.') =>
+  new AppError(401, ErrorCode.UNAUTHORIZED, message);
 export const forbidden = (message = 'You are not allowed to do this.', code: string = ErrorCode.FORBIDDEN) =>
   new AppError(403, code, message);
-export const notFound = (message = 'Not found.', code: string = ErrorCode.NOT_FOUND) => new AppError(404, code, message);
+export const notFound = (message = 'Not found.', code: string = ErrorCode.NOT_FOUND) =>
+  new AppError(404, code, message);
 export const conflict = (code: string, message: string) => new AppError(409, code, message);
 export const dependencyUnavailable = (message: string, cause?: unknown) =>
   new AppError(503, ErrorCode.DEPENDENCY_UNAVAILABLE, message, undefined, { cause });
 
 /** Postgres and socket errors that mean "the database is unreachable", not "the query was wrong". */
 const UNAVAILABLE_CODES = new Set([
-  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH',
-  'CONNECT_TIMEOUT', 'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED',
-  '57P01', '57P02', '57P03', '53300', '08000', '08001', '08003', '08004', '08006',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'CONNECT_TIMEOUT',
+  'CONNECTION_CLOSED',
+  'CONNECTION_ENDED',
+  'CONNECTION_DESTROYED',
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006',
 ]);
 
 /** True when `error` (or one of its causes) says a dependency could not be reached. */
@@ -58,7 +77,9 @@ export function postgresErrorCode(error: unknown): string | undefined {
 export function uniqueViolation(error: unknown): string | undefined {
   if (postgresErrorCode(error) !== '23505') return undefined;
   for (let current = error, depth = 0; current && depth < 5; depth++) {
-    const name = (current as { constraint_name?: unknown; constraint?: unknown }).constraint_name ?? (current as { constraint?: unknown }).constraint;
+    const name =
+      (current as { constraint_name?: unknown; constraint?: unknown }).constraint_name ??
+      (current as { constraint?: unknown }).constraint;
     if (typeof name === 'string') return name;
     current = (current as { cause?: unknown }).cause;
   }

@@ -58,7 +58,10 @@ function openStreamsOf(request: FastifyRequest): Set<EventStream> | undefined {
 /** The bytes of one event; a line break in `id` or `event` would forge fields, so it is a bug here. */
 export function formatServerSentEvent(event: ServerSentEvent): string {
   const lines: string[] = [];
-  for (const [field, value] of [['id', event.id], ['event', event.event]] as const) {
+  for (const [field, value] of [
+    ['id', event.id],
+    ['event', event.event],
+  ] as const) {
     if (value === undefined) continue;
     if (/[\r\n\0]/.test(value)) throw new Error(`an event ${field} must be one line`);
     lines.push(`${field}: ${value}`);
@@ -74,7 +77,11 @@ export function formatServerSentEvent(event: ServerSentEvent): string {
  * stream ends when the client leaves, the idle or maximum duration passes, the app
  * closes, or the caller ends it; every timer is cleared then and `ended` resolves.
  */
-export function startEventStream(request: FastifyRequest, reply: FastifyReply, options: EventStreamOptions): EventStream {
+export function startEventStream(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  options: EventStreamOptions,
+): EventStream {
   const res = reply.raw;
   const openedAt = Date.now();
   let events = 0;
@@ -85,7 +92,8 @@ export function startEventStream(request: FastifyRequest, reply: FastifyReply, o
 
   reply.hijack();
   const headers: Record<string, string | number | string[]> = {};
-  for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) headers[name] = value as string | number | string[];
+  for (const [name, value] of Object.entries(reply.getHeaders()))
+    if (value !== undefined) headers[name] = value as string | number | string[];
   res.writeHead(200, {
     ...headers,
     'content-type': 'text/event-stream; charset=utf-8',
@@ -108,7 +116,10 @@ export function startEventStream(request: FastifyRequest, reply: FastifyReply, o
     if (idle) clearTimeout(idle);
     idle = setTimeout(() => stream.end('idle-timeout'), options.idleTimeoutMs);
   };
-  const maxDuration = options.maxDurationMs === undefined ? undefined : setTimeout(() => stream.end('max-duration'), options.maxDurationMs);
+  const maxDuration =
+    options.maxDurationMs === undefined
+      ? undefined
+      : setTimeout(() => stream.end('max-duration'), options.maxDurationMs);
 
   const finish = (reason: EventStreamEndReason) => {
     if (closed) return;

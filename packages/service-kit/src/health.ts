@@ -52,7 +52,15 @@ export function registerHealthRoutes(app: FastifyInstance, checks: HealthChecks)
   ];
   app.get(
     '/health',
-    { logLevel, schema: { summary: 'Liveness: the process answers (never depends on a dependency)', tags: ['health'], security: [], response: { 200: HealthSchema } } },
+    {
+      logLevel,
+      schema: {
+        summary: 'Liveness: the process answers (never depends on a dependency)',
+        tags: ['health'],
+        security: [],
+        response: { 200: HealthSchema },
+      },
+    },
     async () => ({ status: 'ok' }),
   );
   app.get(
@@ -60,7 +68,8 @@ export function registerHealthRoutes(app: FastifyInstance, checks: HealthChecks)
     {
       logLevel,
       schema: {
-        summary: 'Readiness: this pod can serve (503 only when a dependency it cannot work without fails; partial dependencies are reported in checks)',
+        summary:
+          'Readiness: this pod can serve (503 only when a dependency it cannot work without fails; partial dependencies are reported in checks)',
         tags: ['health'],
         security: [],
         response: { 200: ReadySchema, 503: ReadySchema },
@@ -81,7 +90,12 @@ export function registerHealthRoutes(app: FastifyInstance, checks: HealthChecks)
         }),
       );
       const ready = results.every(({ required, state }) => !required || state === 'ok');
-      return reply.code(ready ? 200 : 503).send({ status: ready ? 'ok' : 'unavailable', checks: Object.fromEntries(results.map(({ name, state }) => [name, state])) });
+      return reply
+        .code(ready ? 200 : 503)
+        .send({
+          status: ready ? 'ok' : 'unavailable',
+          checks: Object.fromEntries(results.map(({ name, state }) => [name, state])),
+        });
     },
   );
 }

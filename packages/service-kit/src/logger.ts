@@ -79,9 +79,12 @@ type SerializedError = Record<string, unknown> & { message?: unknown; stack?: un
 function withoutQueryValues(serialized: SerializedError, depth = 0): SerializedError {
   if (depth > 8) return serialized;
   for (const property of QUERY_VALUE_PROPERTIES) if (property in serialized) serialized[property] = '[redacted]';
-  if (typeof serialized.message === 'string') serialized.message = serialized.message.replace(PARAMS_IN_MESSAGE, '\nparams: [redacted]');
-  if (typeof serialized.stack === 'string') serialized.stack = serialized.stack.replace(PARAMS_IN_STACK, '\nparams: [redacted]');
-  if (serialized.cause && typeof serialized.cause === 'object') serialized.cause = withoutQueryValues(serialized.cause as SerializedError, depth + 1);
+  if (typeof serialized.message === 'string')
+    serialized.message = serialized.message.replace(PARAMS_IN_MESSAGE, '\nparams: [redacted]');
+  if (typeof serialized.stack === 'string')
+    serialized.stack = serialized.stack.replace(PARAMS_IN_STACK, '\nparams: [redacted]');
+  if (serialized.cause && typeof serialized.cause === 'object')
+    serialized.cause = withoutQueryValues(serialized.cause as SerializedError, depth + 1);
   return serialized;
 }
 

@@ -11,7 +11,11 @@ export interface PemBlock {
 
 /** Every PEM block of `text`, in order (text between blocks is ignored). */
 export function readPemBlocks(text: string): PemBlock[] {
-  return [...text.matchAll(PEM_BLOCK)].map((match) => ({ label: match[1]!, der: Buffer.from(match[2]!.replace(/\s+/g, ''), 'base64'), pem: match[0] }));
+  return [...text.matchAll(PEM_BLOCK)].map((match) => ({
+    label: match[1]!,
+    der: Buffer.from(match[2]!.replace(/\s+/g, ''), 'base64'),
+    pem: match[0],
+  }));
 }
 
 /** The `CERTIFICATE` blocks of `text` as PEM strings, in order. */
@@ -23,6 +27,9 @@ export function splitPemCertificates(text: string): string[] {
 
 /** DER bytes as a PEM block with 64-character lines. */
 export function toPem(label: string, der: Uint8Array): string {
-  const body = Buffer.from(der).toString('base64').replace(/(.{64})/g, '$1\n').replace(/\n$/, '');
+  const body = Buffer.from(der)
+    .toString('base64')
+    .replace(/(.{64})/g, '$1\n')
+    .replace(/\n$/, '');
   return `-----BEGIN ${label}-----\n${body}\n-----END ${label}-----\n`;
 }

@@ -46,7 +46,10 @@ export interface RunServicesOptions {
  * them in reverse order on SIGTERM/SIGINT within the largest grace period. Any failure
  * to start closes what did start and exits 1.
  */
-export async function runServiceMain(services: ServiceDefinition<any>[], options: RunServicesOptions = {}): Promise<RunningService[]> {
+export async function runServiceMain(
+  services: ServiceDefinition<any>[],
+  options: RunServicesOptions = {},
+): Promise<RunningService[]> {
   const configs: ProcessConfig[] = [];
   const problems: string[] = [];
   for (const service of services) {
@@ -66,7 +69,9 @@ export async function runServiceMain(services: ServiceDefinition<any>[], options
 
   const running: RunningService[] = [];
   // Before each service opens anything: its app, bus and database ask for its tracer when set up.
-  const tracings: Tracing[] = services.map((service) => startTracing({ service: service.name, env: options.envFor?.(service) ?? process.env }));
+  const tracings: Tracing[] = services.map((service) =>
+    startTracing({ service: service.name, env: options.envFor?.(service) ?? process.env }),
+  );
   const closeAll = async () => {
     for (const service of [...running].reverse()) await service.close();
     // Last: the spans of the shutdown itself are flushed too.
@@ -78,7 +83,10 @@ export async function runServiceMain(services: ServiceDefinition<any>[], options
     try {
       const started = await service.start(config, logger, options.hub ? { hub: options.hub } : {});
       running.push(started);
-      logger.info({ url: started.url }, `${service.name} service listening on ${started.url} (docs: ${started.url}/docs)`);
+      logger.info(
+        { url: started.url },
+        `${service.name} service listening on ${started.url} (docs: ${started.url}/docs)`,
+      );
     } catch (error) {
       if (error instanceof StartupError) {
         process.stderr.write(`${service.name}: ${error.message}\n`);
@@ -93,7 +101,10 @@ export async function runServiceMain(services: ServiceDefinition<any>[], options
 
   if (running.length > 0) {
     installShutdownHandlers({
-      logger: createLogger({ name: services.length === 1 ? services[0]!.name : 'tessera', level: configs[0]!.LOG_LEVEL }),
+      logger: createLogger({
+        name: services.length === 1 ? services[0]!.name : 'tessera',
+        level: configs[0]!.LOG_LEVEL,
+      }),
       graceMs: Math.max(...configs.map((config) => config.SHUTDOWN_GRACE_MS)),
       close: closeAll,
     });

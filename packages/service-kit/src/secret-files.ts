@@ -8,7 +8,10 @@ import { ConfigError } from './config.js';
  * trailing newline, becomes `NAME`. Giving both is refused, as is an unreadable file.
  * Problems name the variable and the path, never the content.
  */
-export function withSecretFiles(env: Record<string, string | undefined>, names: readonly string[]): Record<string, string | undefined> {
+export function withSecretFiles(
+  env: Record<string, string | undefined>,
+  names: readonly string[],
+): Record<string, string | undefined> {
   const resolved = { ...env };
   const problems: string[] = [];
   for (const name of names) {

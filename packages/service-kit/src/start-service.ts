@@ -75,15 +75,29 @@ export async function openServiceDatabase<TSchema extends Record<string, unknown
         }
       : { dataDir: join(config.DATA_DIR, options.service) }),
   });
-  options.logger.info({ database: database.kind }, `database: ${database.kind === 'pglite' ? `embedded PGlite in ${join(config.DATA_DIR, options.service)}` : 'PostgreSQL server'}`);
+  options.logger.info(
+    { database: database.kind },
+    `database: ${database.kind === 'pglite' ? `embedded PGlite in ${join(config.DATA_DIR, options.service)}` : 'PostgreSQL server'}`,
+  );
   try {
     if (shouldMigrateOnStart(config)) {
-      await migrateDatabase(database, { service: options.service, migrationsFolder: options.migrationsFolder, url: config.DATABASE_URL, caFile: config.DATABASE_CA_FILE });
+      await migrateDatabase(database, {
+        service: options.service,
+        migrationsFolder: options.migrationsFolder,
+        url: config.DATABASE_URL,
+        caFile: config.DATABASE_CA_FILE,
+      });
       options.logger.info('migrations applied');
     }
     // The schema-version check: nothing below meets a schema older than the code. Its
     // reading of the migrations table is also what the migrations gauge reports.
-    const version = await waitForCurrentSchema(database, { service: options.service, migrationsFolder: options.migrationsFolder, logger: options.logger, listenOn: config, ...(options.schemaRecheckMs ? { recheckMs: options.schemaRecheckMs } : {}) });
+    const version = await waitForCurrentSchema(database, {
+      service: options.service,
+      migrationsFolder: options.migrationsFolder,
+      logger: options.logger,
+      listenOn: config,
+      ...(options.schemaRecheckMs ? { recheckMs: options.schemaRecheckMs } : {}),
+    });
     options.metrics?.migrationsApplied.set(version.applied);
   } catch (error) {
     await database.close().catch(() => {});
@@ -107,9 +121,15 @@ export async function listen(app: App, config: Pick<CommonConfig, 'HOST' | 'PORT
 }
 
 /** Runs the service's migrate-and-exit entry point (a Kubernetes Job). */
-export async function runMigrationsAndExit(options: Omit<OpenServiceDatabaseOptions<Record<string, never>>, 'schema'>): Promise<never> {
+export async function runMigrationsAndExit(
+  options: Omit<OpenServiceDatabaseOptions<Record<string, never>>, 'schema'>,
+): Promise<never> {
   try {
-    const database = await openServiceDatabase({ ...options, schema: {}, config: { ...options.config, MIGRATE_ON_START: true } });
+    const database = await openServiceDatabase({
+      ...options,
+      schema: {},
+      config: { ...options.config, MIGRATE_ON_START: true },
+    });
     await database.close();
     options.logger.info('migrations complete');
     process.exit(0);
@@ -122,7 +142,9 @@ export async function runMigrationsAndExit(options: Omit<OpenServiceDatabaseOpti
 /** What a service's `build` step gets: a way to open resources that are closed for it. */
 export interface ServiceResources {
   /** The service's database (`openServiceDatabase`), closed with the service. */
-  openDatabase<TSchema extends Record<string, unknown>>(options: OpenServiceDatabaseOptions<TSchema>): Promise<Database<TSchema>>;
+  openDatabase<TSchema extends Record<string, unknown>>(
+    options: OpenServiceDatabaseOptions<TSchema>,
+  ): Promise<Database<TSchema>>;
   /** The service's bus (`connectBusFromConfig`: NATS, or the in-process transport on `hub`), closed with the service. */
   connectBus(config: NatsConfig, options: { name: string; logger: Logger; hub?: InProcessHub }): Promise<MessageBus>;
   /**
@@ -156,23 +178,49 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
     opened.unshift({ name, close: () => close(resource) });
     return resource;
   };
-  const metrics = createServiceMetrics({ service: options.name, processDefaults: true, enabled: options.config.METRICS_ENABLED ?? true });
+  const metrics = createServiceMetrics({
+    service: options.name,
+    processDefaults: true,
+    enabled: options.config.METRICS_ENABLED ?? true,
+  });
   const resources: ServiceResources = {
     open,
     metrics,
-    openDatabase: (databaseOptions) => open('database', () => openServiceDatabase({ metrics: metrics.database, ...databaseOptions }), (database) => database.close()),
-    connectBus: (config, busOptions) => open('bus', () => connectBusFromConfig(config, busOptions), (bus) => bus.close()),
+    openDatabase: (databaseOptions) =>
+      open(
+        'database',
+        () => openServiceDatabase({ metrics: metrics.database, ...databaseOptions }),
+        (database) => database.close(),
+      ),
+    connectBus: (config, busOptions) =>
+      open(
+        'bus',
+        () => connectBusFromConfig(config, busOptions),
+        (bus) => bus.close(),
+      ),
   };
   let app: App | undefined;
   try {
     app = await options.build(resources);
     const metricsPort = !metrics.enabled
       ? undefined
-      : (options.config.METRICS_PORT ?? (options.defaultMetricsPort === undefined ? undefined : metricsPortOf(options.config, options.defaultMetricsPort)));
+      : (options.config.METRICS_PORT ??
+        (options.defaultMetricsPort === undefined
+          ? undefined
+          : metricsPortOf(options.config, options.defaultMetricsPort)));
     const metricsServer =
       metricsPort === undefined
         ? undefined
-        : await open('metrics listener', () => startMetricsServer({ registry: metrics.registry, host: options.config.METRICS_HOST ?? '0.0.0.0', port: metricsPort }), (server) => server.close());
+        : await open(
+            'metrics listener',
+            () =>
+              startMetricsServer({
+                registry: metrics.registry,
+                host: options.config.METRICS_HOST ?? '0.0.0.0',
+                port: metricsPort,
+              }),
+            (server) => server.close(),
+          );
     const url = await listen(app, options.config);
     return {
       name: options.name,

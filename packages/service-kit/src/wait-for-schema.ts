@@ -31,10 +31,14 @@ const NOT_READY_MESSAGE = 'This replica is waiting for database migrations to ru
  * restart needed. A schema ahead of the code (an older version during a rollback) is served,
  * with a warning: migrations keep the previous version working (README, Migrations).
  */
-export async function waitForCurrentSchema(database: Database<Record<string, unknown>>, options: WaitForSchemaOptions): Promise<SchemaVersion> {
+export async function waitForCurrentSchema(
+  database: Database<Record<string, unknown>>,
+  options: WaitForSchemaOptions,
+): Promise<SchemaVersion> {
   const migrations = { service: options.service, migrationsFolder: options.migrationsFolder };
   let version = await readSchemaVersion(database, migrations);
-  if (version.state === 'ahead') options.logger.warn({ schema: version }, describeSchemaVersion(options.service, version));
+  if (version.state === 'ahead')
+    options.logger.warn({ schema: version }, describeSchemaVersion(options.service, version));
   if (version.state !== 'behind') return version;
 
   options.logger.error({ schema: version }, describeSchemaVersion(options.service, version));
@@ -63,7 +67,11 @@ export async function waitForCurrentSchema(database: Database<Record<string, unk
 }
 
 /** The holding answers on the service's address while the schema is behind (see `waitForCurrentSchema`). */
-async function listenWhileBehind(database: Database<Record<string, unknown>>, options: WaitForSchemaOptions, current: () => SchemaVersion) {
+async function listenWhileBehind(
+  database: Database<Record<string, unknown>>,
+  options: WaitForSchemaOptions,
+  current: () => SchemaVersion,
+) {
   const app = await createApp({
     name: options.service,
     title: `Tessera ${options.service} service (waiting for migrations)`,
@@ -83,7 +91,12 @@ async function listenWhileBehind(database: Database<Record<string, unknown>>, op
     return reply
       .code(503)
       .header('retry-after', '5')
-      .send({ statusCode: 503, error: 'Service Unavailable', code: ErrorCode.DEPENDENCY_UNAVAILABLE, message: NOT_READY_MESSAGE });
+      .send({
+        statusCode: 503,
+        error: 'Service Unavailable',
+        code: ErrorCode.DEPENDENCY_UNAVAILABLE,
+        message: NOT_READY_MESSAGE,
+      });
   });
   await app.listen({ host: options.listenOn.HOST, port: options.listenOn.PORT });
   return app;

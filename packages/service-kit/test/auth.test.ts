@@ -28,8 +28,16 @@ describe('bearer token authentication', () => {
   let otherKey: CryptoKey;
   const dir = mkdtempSync(join(tmpdir(), 'kit-auth-'));
 
-  const token = (claims: Record<string, unknown> = {}, options: { key?: CryptoKey; iss?: string; aud?: string; exp?: number | string } = {}) =>
-    new SignJWT({ email: 'ada@example.com', realm_access: { roles: [] }, resource_access: { 'org-1': { roles: ['owner'] } }, ...claims })
+  const token = (
+    claims: Record<string, unknown> = {},
+    options: { key?: CryptoKey; iss?: string; aud?: string; exp?: number | string } = {},
+  ) =>
+    new SignJWT({
+      email: 'ada@example.com',
+      realm_access: { roles: [] },
+      resource_access: { 'org-1': { roles: ['owner'] } },
+      ...claims,
+    })
       .setProtectedHeader({ alg: 'ES256', kid: 'k1' })
       .setIssuer(options.iss ?? ISSUER)
       .setAudience(options.aud ?? AUDIENCE)
@@ -46,7 +54,14 @@ describe('bearer token authentication', () => {
     const jwksFile = join(dir, 'jwks.json');
     writeFileSync(jwksFile, JSON.stringify({ keys: [jwk] }));
     const verify = createTokenVerifier({ issuer: ISSUER, audience: AUDIENCE, jwksFile });
-    app = await createApp({ name: 'auth-test', title: 't', description: 't', logger: silentLogger(), bodyLimit: 1024, readiness: {} });
+    app = await createApp({
+      name: 'auth-test',
+      title: 't',
+      description: 't',
+      logger: silentLogger(),
+      bodyLimit: 1024,
+      readiness: {},
+    });
     app.register(async (scoped) => {
       scoped.addHook('onRequest', createAuthHook(verify));
       scoped.get('/v1/orgs/:orgId/things', async (request) => {
@@ -68,7 +83,12 @@ describe('bearer token authentication', () => {
   it('reads Keycloak claims into the principal', async () => {
     const response = await get(`Bearer ${await token({ realm_access: { roles: ['platform_admin'] } })}`);
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ sub: 'user-1', email: 'ada@example.com', platformAdmin: true, orgRoles: { 'org-1': ['owner'] } });
+    expect(response.json()).toEqual({
+      sub: 'user-1',
+      email: 'ada@example.com',
+      platformAdmin: true,
+      orgRoles: { 'org-1': ['owner'] },
+    });
   });
 
   it('answers 401 for a missing, malformed, expired, foreign-signed, wrong-issuer or wrong-audience token', async () => {
@@ -90,12 +110,17 @@ describe('bearer token authentication', () => {
 
   it('refuses an unsigned (alg none) token', async () => {
     const header = Buffer.from(JSON.stringify({ alg: 'none' })).toString('base64url');
-    const payload = Buffer.from(JSON.stringify({ sub: 'x', iss: ISSUER, aud: AUDIENCE, exp: 9_999_999_999 })).toString('base64url');
+    const payload = Buffer.from(JSON.stringify({ sub: 'x', iss: ISSUER, aud: AUDIENCE, exp: 9_999_999_999 })).toString(
+      'base64url',
+    );
     expect((await get(`Bearer ${header}.${payload}.`)).statusCode).toBe(401);
   });
 
   it('answers 403 for an organisation where the caller holds no allowed role', async () => {
-    expect((await get(`Bearer ${await token()}`, 'org-2')).json()).toMatchObject({ statusCode: 403, code: 'FORBIDDEN' });
+    expect((await get(`Bearer ${await token()}`, 'org-2')).json()).toMatchObject({
+      statusCode: 403,
+      code: 'FORBIDDEN',
+    });
     const member = await token({ resource_access: { 'org-1': { roles: ['member'] } } });
     expect((await get(`Bearer ${member}`)).statusCode).toBe(403);
     // An inherited property name is not an organisation.
@@ -107,11 +132,23 @@ describe('bearer token authentication', () => {
     const jwks = await ensureDevOidcKey(dataDir);
     expect(jwks.keys[0]).not.toHaveProperty('d');
     expect(await ensureDevOidcKey(dataDir)).toEqual(jwks);
-    const devToken = await mintDevToken(dataDir, { sub: 'bob', email: 'bob@example.com', platformAdmin: true, orgRoles: { o1: ['owner', 'verifier'] } });
+    const devToken = await mintDevToken(dataDir, {
+      sub: 'bob',
+      email: 'bob@example.com',
+      platformAdmin: true,
+      orgRoles: { o1: ['owner', 'verifier'] },
+    });
     const settings = await resolveOidcSettings({ NODE_ENV: 'development', DATA_DIR: dataDir });
     expect(settings).toMatchObject({ issuer: DEV_OIDC_ISSUER, audience: DEV_OIDC_AUDIENCE });
-    expect(await createTokenVerifier(settings)(devToken)).toEqual({ sub: 'bob', email: 'bob@example.com', platformAdmin: true, orgRoles: { o1: ['owner', 'verifier'] } });
-    await expect(resolveOidcSettings({ NODE_ENV: 'production', DATA_DIR: dataDir })).rejects.toThrow('required outside development');
+    expect(await createTokenVerifier(settings)(devToken)).toEqual({
+      sub: 'bob',
+      email: 'bob@example.com',
+      platformAdmin: true,
+      orgRoles: { o1: ['owner', 'verifier'] },
+    });
+    await expect(resolveOidcSettings({ NODE_ENV: 'production', DATA_DIR: dataDir })).rejects.toThrow(
+      'required outside development',
+    );
     expect(oidcConfigRule({ NODE_ENV: 'production' })).toContain('OIDC_ISSUER');
     expect(oidcConfigRule({ NODE_ENV: 'development' })).toBeUndefined();
   });

@@ -12,10 +12,20 @@ import {
   subscribeEvents,
   type MessageBus,
 } from '../src/index.js';
-import { captureLogger, connectTestBus, createTestBusNamespace, missingServer, silentLogger, waitFor } from '../src/testing/index.js';
+import {
+  captureLogger,
+  connectTestBus,
+  createTestBusNamespace,
+  missingServer,
+  silentLogger,
+  waitFor,
+} from '../src/testing/index.js';
 
 const Req = Type.Object({ name: Type.String({ minLength: 1 }) }, { additionalProperties: false });
-const Res = Type.Object({ greeting: Type.String(), requestId: Type.Optional(Type.String()) }, { additionalProperties: false });
+const Res = Type.Object(
+  { greeting: Type.String(), requestId: Type.Optional(Type.String()) },
+  { additionalProperties: false },
+);
 
 /** A descriptor as contracts declares them; GHOST_NOT_FOUND stands for a service's own code. */
 function greetRpc(subject: string) {
@@ -72,7 +82,11 @@ function contractSuite(label: string, connect: () => Promise<[MessageBus, Messag
     });
 
     it("passes a responder's AppError through with its status and code", async () => {
-      await expect(call('ghost')).rejects.toMatchObject({ statusCode: 404, code: 'GHOST_NOT_FOUND', message: 'No such ghost.' });
+      await expect(call('ghost')).rejects.toMatchObject({
+        statusCode: 404,
+        code: 'GHOST_NOT_FOUND',
+        message: 'No such ghost.',
+      });
     });
 
     it('hides unexpected responder errors behind 500 INTERNAL on the wire, which the caller reports as 503', async () => {
@@ -91,16 +105,28 @@ function contractSuite(label: string, connect: () => Promise<[MessageBus, Messag
     });
 
     it('never sends a reply that breaks the reply schema', async () => {
-      expect(await client.request(subject, { name: 'breaks-reply' })).toMatchObject({ ok: false, error: { statusCode: 500, code: 'INTERNAL' } });
+      expect(await client.request(subject, { name: 'breaks-reply' })).toMatchObject({
+        ok: false,
+        error: { statusCode: 500, code: 'INTERNAL' },
+      });
     });
 
     it('reports a peer reply that breaks the contract as 503 to the caller', async () => {
       const rogueSubject = `${subject}.rogue`;
       const stop = server.respond(rogueSubject, 'test', async () => ({ ok: true, data: { unexpected: true } }));
-      const undeclared = server.respond(`${rogueSubject}.undeclared`, 'test', async () => ({ ok: false, error: { statusCode: 409, code: 'SOMETHING_ELSE', message: 'x' } }));
+      const undeclared = server.respond(`${rogueSubject}.undeclared`, 'test', async () => ({
+        ok: false,
+        error: { statusCode: 409, code: 'SOMETHING_ELSE', message: 'x' },
+      }));
       await server.ping();
-      await expect(callService(client, greetRpc(rogueSubject), { name: 'x' })).rejects.toMatchObject({ statusCode: 503, code: 'DEPENDENCY_UNAVAILABLE', message: expect.stringContaining('breaks the contract') });
-      await expect(callService(client, greetRpc(`${rogueSubject}.undeclared`), { name: 'x' })).rejects.toMatchObject({ statusCode: 503 });
+      await expect(callService(client, greetRpc(rogueSubject), { name: 'x' })).rejects.toMatchObject({
+        statusCode: 503,
+        code: 'DEPENDENCY_UNAVAILABLE',
+        message: expect.stringContaining('breaks the contract'),
+      });
+      await expect(callService(client, greetRpc(`${rogueSubject}.undeclared`), { name: 'x' })).rejects.toMatchObject({
+        statusCode: 503,
+      });
       stop();
       undeclared();
     });
@@ -132,7 +158,10 @@ function contractSuite(label: string, connect: () => Promise<[MessageBus, Messag
     });
 
     it('validates events: a publisher cannot send a payload that breaks the schema; subscribers drop one sent raw', async () => {
-      const event = { subject: `${subject}.typed-events`, payload: Type.Object({ n: Type.Integer() }) } satisfies EventDescriptor;
+      const event = {
+        subject: `${subject}.typed-events`,
+        payload: Type.Object({ n: Type.Integer() }),
+      } satisfies EventDescriptor;
       const logs = captureLogger('kit-test', 'warn');
       const seen: number[] = [];
       subscribeEvents(client, event, { logger: logs.logger, handler: (payload) => void seen.push(payload.n) });
@@ -153,7 +182,10 @@ contractSuite('in-process bus', async () => {
 });
 
 describe.skipIf(missingServer('nats', 'NATS bus'))('NATS bus', () => {
-  contractSuite('over a real NATS server', async () => [await connectTestBus('client'), await connectTestBus('server')]);
+  contractSuite('over a real NATS server', async () => [
+    await connectTestBus('client'),
+    await connectTestBus('server'),
+  ]);
 });
 
 describe('test bus namespaces', () => {

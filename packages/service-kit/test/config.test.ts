@@ -21,16 +21,37 @@ function problems(env: Record<string, string>): string[] {
 describe('loadConfig', () => {
   it('converts strings, applies defaults and ignores unrelated variables', () => {
     const config = loadConfig(Schema, { SECRET: 'x'.repeat(16), PORT: '8080', FLAG: 'true', OTHER: 'ignored' });
-    expect(config).toMatchObject({ PORT: 8080, FLAG: true, HOST: '0.0.0.0', LOG_LEVEL: 'info', NODE_ENV: 'production', SECRET: 'x'.repeat(16) });
+    expect(config).toMatchObject({
+      PORT: 8080,
+      FLAG: true,
+      HOST: '0.0.0.0',
+      LOG_LEVEL: 'info',
+      NODE_ENV: 'production',
+      SECRET: 'x'.repeat(16),
+    });
     expect(config).not.toHaveProperty('OTHER');
   });
 
   it('reports one line per bad variable, naming it and never its value', () => {
     const secret = 'too-short-secret'.slice(0, 10);
-    const lines = problems({ SECRET: secret, PORT: '99999', LOG_LEVEL: 'loud', DATABASE_URL: 'mysql://db', FLAG: 'maybe' });
-    expect(lines.map((line) => line.split(':')[0]).sort()).toEqual(['DATABASE_URL', 'FLAG', 'LOG_LEVEL', 'PORT', 'SECRET']);
+    const lines = problems({
+      SECRET: secret,
+      PORT: '99999',
+      LOG_LEVEL: 'loud',
+      DATABASE_URL: 'mysql://db',
+      FLAG: 'maybe',
+    });
+    expect(lines.map((line) => line.split(':')[0]).sort()).toEqual([
+      'DATABASE_URL',
+      'FLAG',
+      'LOG_LEVEL',
+      'PORT',
+      'SECRET',
+    ]);
     expect(lines.join('\n')).not.toContain(secret);
-    expect(lines.find((line) => line.startsWith('LOG_LEVEL'))).toContain('one of fatal, error, warn, info, debug, trace, silent');
+    expect(lines.find((line) => line.startsWith('LOG_LEVEL'))).toContain(
+      'one of fatal, error, warn, info, debug, trace, silent',
+    );
   });
 
   it('reports a missing required variable, and treats an empty one as unset', () => {
@@ -39,13 +60,22 @@ describe('loadConfig', () => {
   });
 
   it('applies cross-variable rules after each variable passed', () => {
-    const rule = (config: { NODE_ENV: string; FLAG: boolean }) => (config.NODE_ENV === 'production' && config.FLAG ? 'FLAG: must be off in production' : undefined);
-    expect(() => loadConfig(Schema, { SECRET: 'x'.repeat(16), FLAG: 'true' }, [rule])).toThrow('FLAG: must be off in production');
+    const rule = (config: { NODE_ENV: string; FLAG: boolean }) =>
+      config.NODE_ENV === 'production' && config.FLAG ? 'FLAG: must be off in production' : undefined;
+    expect(() => loadConfig(Schema, { SECRET: 'x'.repeat(16), FLAG: 'true' }, [rule])).toThrow(
+      'FLAG: must be off in production',
+    );
   });
 
   it('reports rule problems together with bad variables in one go (a missing API key and a bad port)', () => {
-    const apiKeyRule = (config: { NODE_ENV: string; API_KEY?: string }) => (config.NODE_ENV !== 'development' && !config.API_KEY ? 'API_KEY: is required outside development mode' : undefined);
-    const WithKey = Type.Object({ ...commonConfigProperties(3000), API_KEY: Type.Optional(Type.String({ minLength: 16 })) });
+    const apiKeyRule = (config: { NODE_ENV: string; API_KEY?: string }) =>
+      config.NODE_ENV !== 'development' && !config.API_KEY
+        ? 'API_KEY: is required outside development mode'
+        : undefined;
+    const WithKey = Type.Object({
+      ...commonConfigProperties(3000),
+      API_KEY: Type.Optional(Type.String({ minLength: 16 })),
+    });
     const error = (() => {
       try {
         loadConfig(WithKey, { PORT: 'abc' }, [apiKeyRule]);
@@ -62,7 +92,10 @@ describe('loadConfig', () => {
     const throwing = (config: { PORT: number }) => (config.PORT.toFixed(0) === '1' ? 'PORT: one' : undefined);
     const lines = (() => {
       try {
-        loadConfig(Schema, { SECRET: 'x'.repeat(16), FLAG: 'maybe', PORT: 'abc' }, [FLAG_RULE as never, throwing as never]);
+        loadConfig(Schema, { SECRET: 'x'.repeat(16), FLAG: 'maybe', PORT: 'abc' }, [
+          FLAG_RULE as never,
+          throwing as never,
+        ]);
       } catch (caught) {
         return (caught as ConfigError).problems;
       }
@@ -94,10 +127,25 @@ describe('parseTrustProxy', () => {
   it('answers client addresses from X-Forwarded-For only for trusted proxies', async () => {
     const { createApp } = await import('../src/index.js');
     const { silentLogger } = await import('../src/testing/index.js');
-    for (const [trustProxy, expected] of [[undefined, '127.0.0.1'], ['true', '203.0.113.9']] as const) {
-      const app = await createApp({ name: 't', title: 't', description: 't', logger: silentLogger(), bodyLimit: 1024, readiness: {}, ...(trustProxy ? { trustProxy } : {}) });
+    for (const [trustProxy, expected] of [
+      [undefined, '127.0.0.1'],
+      ['true', '203.0.113.9'],
+    ] as const) {
+      const app = await createApp({
+        name: 't',
+        title: 't',
+        description: 't',
+        logger: silentLogger(),
+        bodyLimit: 1024,
+        readiness: {},
+        ...(trustProxy ? { trustProxy } : {}),
+      });
       app.get('/ip', async (request) => ({ ip: request.ip }));
-      const response = await app.inject({ url: '/ip', headers: { 'x-forwarded-for': '203.0.113.9' }, remoteAddress: '127.0.0.1' });
+      const response = await app.inject({
+        url: '/ip',
+        headers: { 'x-forwarded-for': '203.0.113.9' },
+        remoteAddress: '127.0.0.1',
+      });
       expect(response.json().ip).toBe(expected);
       await app.close();
     }
@@ -106,9 +154,18 @@ describe('parseTrustProxy', () => {
   it('believes X-Forwarded-For from a proxy inside a TRUST_PROXY CIDR list only, taking the first untrusted hop', async () => {
     const { createApp } = await import('../src/index.js');
     const { silentLogger } = await import('../src/testing/index.js');
-    const app = await createApp({ name: 't', title: 't', description: 't', logger: silentLogger(), bodyLimit: 1024, readiness: {}, trustProxy: '10.0.0.0/8, 192.168.0.0/16,fd00::/8' });
+    const app = await createApp({
+      name: 't',
+      title: 't',
+      description: 't',
+      logger: silentLogger(),
+      bodyLimit: 1024,
+      readiness: {},
+      trustProxy: '10.0.0.0/8, 192.168.0.0/16,fd00::/8',
+    });
     app.get('/ip', async (request) => ({ ip: request.ip }));
-    const ipOf = async (remoteAddress: string, forwardedFor: string) => (await app.inject({ url: '/ip', headers: { 'x-forwarded-for': forwardedFor }, remoteAddress })).json().ip;
+    const ipOf = async (remoteAddress: string, forwardedFor: string) =>
+      (await app.inject({ url: '/ip', headers: { 'x-forwarded-for': forwardedFor }, remoteAddress })).json().ip;
     expect(await ipOf('10.2.3.4', '203.0.113.9')).toBe('203.0.113.9');
     expect(await ipOf('fd00::5', '203.0.113.9')).toBe('203.0.113.9');
     // A load balancer in one range behind an ingress in another: both trusted, the client is the next hop.

@@ -29,7 +29,14 @@ describe('createApp', () => {
     });
     app.post(
       '/things',
-      { schema: { body: Type.Object({ name: Type.String({ minLength: 2 }), count: Type.Integer({ maximum: 5 }) }, { additionalProperties: false }) } },
+      {
+        schema: {
+          body: Type.Object(
+            { name: Type.String({ minLength: 2 }), count: Type.Integer({ maximum: 5 }) },
+            { additionalProperties: false },
+          ),
+        },
+      },
       async (request) => ({ got: request.body.name }),
     );
     app.get('/boom', async () => {
@@ -39,7 +46,9 @@ describe('createApp', () => {
       throw Object.assign(new Error('invalid byte sequence for encoding "UTF8": 0x00'), { code: '22021' });
     });
     app.get('/db-down', async () => {
-      throw new Error('query failed', { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) });
+      throw new Error('query failed', {
+        cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }),
+      });
     });
     app.get('/conflict', async () => {
       throw new AppError(409, 'THING_EXISTS', 'That thing exists already.');
@@ -59,7 +68,11 @@ describe('createApp', () => {
   });
 
   it('stays ready while an informational check fails, reports it, and logs it once rather than per probe', async () => {
-    const natsLines = () => logs.lines().map((line) => JSON.parse(line) as { check?: string; level: number; msg: string }).filter((line) => line.check === 'nats');
+    const natsLines = () =>
+      logs
+        .lines()
+        .map((line) => JSON.parse(line) as { check?: string; level: number; msg: string })
+        .filter((line) => line.check === 'nats');
     failNats = true;
     const probes = [];
     for (let i = 0; i < 5; i++) probes.push(await app.inject({ url: '/health/ready' }));
@@ -69,7 +82,10 @@ describe('createApp', () => {
     const warnings = natsLines().filter((line) => line.level === 40);
     expect(warnings).toHaveLength(1);
     expect(warnings[0]!.msg).toContain('still ready');
-    expect((await app.inject({ url: '/health/ready' })).json()).toEqual({ status: 'ok', checks: { database: 'ok', nats: 'ok' } });
+    expect((await app.inject({ url: '/health/ready' })).json()).toEqual({
+      status: 'ok',
+      checks: { database: 'ok', nats: 'ok' },
+    });
     expect(natsLines().filter((line) => line.level === 30)).toHaveLength(1);
     expect((await app.inject({ url: '/health' })).json()).toEqual({ status: 'ok' });
   });
@@ -93,19 +109,49 @@ describe('createApp', () => {
   });
 
   it('answers bad JSON, empty JSON, wrong content type and big bodies with the platform body', async () => {
-    const badJson = await app.inject({ method: 'POST', url: '/things', headers: { 'content-type': 'application/json' }, payload: '{"name":' });
-    expect(badJson.json()).toMatchObject({ statusCode: 400, code: 'VALIDATION_FAILED', message: 'The body is not valid JSON.' });
-    const empty = await app.inject({ method: 'POST', url: '/things', headers: { 'content-type': 'application/json' }, payload: '' });
+    const badJson = await app.inject({
+      method: 'POST',
+      url: '/things',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"name":',
+    });
+    expect(badJson.json()).toMatchObject({
+      statusCode: 400,
+      code: 'VALIDATION_FAILED',
+      message: 'The body is not valid JSON.',
+    });
+    const empty = await app.inject({
+      method: 'POST',
+      url: '/things',
+      headers: { 'content-type': 'application/json' },
+      payload: '',
+    });
     expect(empty.json()).toMatchObject({ statusCode: 400, code: 'VALIDATION_FAILED' });
-    const wrongType = await app.inject({ method: 'POST', url: '/things', headers: { 'content-type': 'text/xml' }, payload: '<a/>' });
-    expect(wrongType.json()).toMatchObject({ statusCode: 415, code: 'UNSUPPORTED_MEDIA_TYPE', error: 'Unsupported Media Type' });
+    const wrongType = await app.inject({
+      method: 'POST',
+      url: '/things',
+      headers: { 'content-type': 'text/xml' },
+      payload: '<a/>',
+    });
+    expect(wrongType.json()).toMatchObject({
+      statusCode: 415,
+      code: 'UNSUPPORTED_MEDIA_TYPE',
+      error: 'Unsupported Media Type',
+    });
     const big = await app.inject({ method: 'POST', url: '/things', payload: { name: 'x'.repeat(5000), count: 1 } });
     expect(big.json()).toMatchObject({ statusCode: 413, code: 'BODY_TOO_LARGE' });
   });
 
   it('answers a value the database cannot store with 400, and an unreachable database with 503', async () => {
-    expect((await app.inject({ url: '/nul' })).json()).toMatchObject({ statusCode: 400, code: 'VALIDATION_FAILED', message: expect.stringContaining('NUL') });
-    expect((await app.inject({ url: '/db-down' })).json()).toMatchObject({ statusCode: 503, code: 'DEPENDENCY_UNAVAILABLE' });
+    expect((await app.inject({ url: '/nul' })).json()).toMatchObject({
+      statusCode: 400,
+      code: 'VALIDATION_FAILED',
+      message: expect.stringContaining('NUL'),
+    });
+    expect((await app.inject({ url: '/db-down' })).json()).toMatchObject({
+      statusCode: 503,
+      code: 'DEPENDENCY_UNAVAILABLE',
+    });
   });
 
   it('answers unknown routes with 404 NOT_FOUND', async () => {
@@ -116,14 +162,24 @@ describe('createApp', () => {
   it('maps AppError to its status and code', async () => {
     const response = await app.inject({ url: '/conflict' });
     expect(response.statusCode).toBe(409);
-    expect(response.json()).toEqual({ statusCode: 409, error: 'Conflict', code: 'THING_EXISTS', message: 'That thing exists already.' });
+    expect(response.json()).toEqual({
+      statusCode: 409,
+      error: 'Conflict',
+      code: 'THING_EXISTS',
+      message: 'That thing exists already.',
+    });
   });
 
   it('never leaks an internal message or stack in a 500, but logs it', async () => {
     const response = await app.inject({ url: '/boom' });
     expect(response.statusCode).toBe(500);
     const body = response.json();
-    expect(body).toEqual({ statusCode: 500, error: 'Internal Server Error', code: 'INTERNAL', message: expect.any(String) });
+    expect(body).toEqual({
+      statusCode: 500,
+      error: 'Internal Server Error',
+      code: 'INTERNAL',
+      message: expect.any(String),
+    });
     expect(response.body).not.toContain('secret internal detail');
     expect(response.body).not.toContain('at ');
     expect(logs.text()).toContain('secret internal detail');
@@ -146,7 +202,10 @@ describe('createApp', () => {
   });
 
   it('redacts secrets in logged headers', async () => {
-    app.log.info({ req: { headers: { authorization: 'Bearer abc.def.ghi', 'x-api-key': 'super-secret-key-123' } } }, 'manual');
+    app.log.info(
+      { req: { headers: { authorization: 'Bearer abc.def.ghi', 'x-api-key': 'super-secret-key-123' } } },
+      'manual',
+    );
     expect(logs.text()).not.toContain('abc.def.ghi');
     expect(logs.text()).not.toContain('super-secret-key-123');
   });

@@ -7,8 +7,15 @@ import { captureLogger } from '../src/testing/index.js';
 describe('logged errors of failed queries', () => {
   it('keep the query text and drop the bound values, in the error and its causes', () => {
     const log = captureLogger('kit-test', 'trace');
-    const driverError = Object.assign(new Error('duplicate key value violates unique constraint'), { parameters: ['Erika', '1961-07-29'], code: '23505' });
-    const failed = new DrizzleQueryError('insert into "results" ("claims") values ($1)', ['{"given_name":"Erika"}', 'XK1234'], driverError);
+    const driverError = Object.assign(new Error('duplicate key value violates unique constraint'), {
+      parameters: ['Erika', '1961-07-29'],
+      code: '23505',
+    });
+    const failed = new DrizzleQueryError(
+      'insert into "results" ("claims") values ($1)',
+      ['{"given_name":"Erika"}', 'XK1234'],
+      driverError,
+    );
     log.logger.error({ err: failed }, 'request failed');
     log.logger.trace({ err: new Error('wrapped', { cause: failed }) }, 'wrapped failure');
     const text = log.text();

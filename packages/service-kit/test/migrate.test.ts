@@ -8,7 +8,11 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 
 // One migration, slow on purpose, to widen the race window.
-const folder = createMigrationsFolder(['CREATE SCHEMA "kit";', 'SELECT pg_sleep(0.3);', 'CREATE TABLE "kit"."things" ("id" integer PRIMARY KEY);']);
+const folder = createMigrationsFolder([
+  'CREATE SCHEMA "kit";',
+  'SELECT pg_sleep(0.3);',
+  'CREATE TABLE "kit"."things" ("id" integer PRIMARY KEY);',
+]);
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 describe('migrations', () => {
@@ -17,7 +21,9 @@ describe('migrations', () => {
     await migrateDatabase(database, { service: 'kit', migrationsFolder: folder });
     await migrateDatabase(database, { service: 'kit', migrationsFolder: folder });
     await database.db.execute(sql`insert into kit.things (id) values (1)`);
-    const result = (await database.db.execute(sql`select count(*)::int as n from kit.things`)) as unknown as { rows: Array<{ n: number }> };
+    const result = (await database.db.execute(sql`select count(*)::int as n from kit.things`)) as unknown as {
+      rows: Array<{ n: number }>;
+    };
     expect(result.rows[0]!.n).toBe(1);
     await database.close();
   });
@@ -30,7 +36,9 @@ describe('migrations', () => {
       const url = new URL(testBackends().postgres.adminUrl!);
       url.pathname = `/${name}`;
       try {
-        await Promise.all([1, 2, 3, 4].map(() => migratePostgresUrl(url.toString(), { service: 'kit', migrationsFolder: folder })));
+        await Promise.all(
+          [1, 2, 3, 4].map(() => migratePostgresUrl(url.toString(), { service: 'kit', migrationsFolder: folder })),
+        );
         const client = postgres(url.toString(), { max: 1, onnotice: () => {} });
         const applied = await client`select count(*)::int as n from drizzle.__migrations_kit`;
         expect(applied[0]!.n).toBe(1);

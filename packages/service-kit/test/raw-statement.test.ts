@@ -9,11 +9,15 @@ const STATEMENT = 'select $1::int + 1 as next, $2::jsonb as doc, $3::text is nul
 
 async function expectSameAnswers(database: Database<Record<string, never>>) {
   const params = [41, JSON.stringify({ a: [1, 'two'] }), null];
-  expect(await runRawStatement(database.db, STATEMENT, params)).toEqual([{ next: 42, doc: { a: [1, 'two'] }, missing: true }]);
+  expect(await runRawStatement(database.db, STATEMENT, params)).toEqual([
+    { next: 42, doc: { a: [1, 'two'] }, missing: true },
+  ]);
   const inTransaction = await database.db.transaction((tx) => runRawStatement(tx, STATEMENT, params));
   expect(inTransaction).toEqual([{ next: 42, doc: { a: [1, 'two'] }, missing: true }]);
   // A value is a parameter, never SQL.
-  expect(await runRawStatement(database.db, 'select $1::text as value', ["'); drop table x; --"])).toEqual([{ value: "'); drop table x; --" }]);
+  expect(await runRawStatement(database.db, 'select $1::text as value', ["'); drop table x; --"])).toEqual([
+    { value: "'); drop table x; --" },
+  ]);
 }
 
 describe('runRawStatement', () => {

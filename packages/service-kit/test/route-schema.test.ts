@@ -20,15 +20,24 @@ describe('routeSchema', () => {
   });
 
   it('declares no security, 401 or 403 for a public route, and no 400 when it takes no input', () => {
-    const schema = routeSchema({ summary: 'Read', tags: ['x'], security: 'public' }, { response: { 200: Item } }) as { security: unknown[]; response: Record<number, unknown> };
+    const schema = routeSchema({ summary: 'Read', tags: ['x'], security: 'public' }, { response: { 200: Item } }) as {
+      security: unknown[];
+      response: Record<number, unknown>;
+    };
     expect(schema.security).toEqual([]);
     expect(Object.keys(schema.response)).toEqual(['200']);
   });
 
   it('uses the OAuth error body for wallet endpoints and the API key scheme for writes', () => {
-    const wallet = routeSchema({ summary: 'Wallet', tags: ['wallet'], security: 'public', errorBody: 'oauth', errors: [429] }, { body: Item, response: { 200: Item } }) as { response: Record<number, { properties?: Record<string, unknown> }> };
+    const wallet = routeSchema(
+      { summary: 'Wallet', tags: ['wallet'], security: 'public', errorBody: 'oauth', errors: [429] },
+      { body: Item, response: { 200: Item } },
+    ) as { response: Record<number, { properties?: Record<string, unknown> }> };
     expect(Object.keys(wallet.response[400]!.properties ?? {})).toEqual(['error', 'error_description']);
-    const write = routeSchema({ summary: 'Write', tags: ['x'], security: 'apiKey' }, { body: Item, response: { 201: Item } }) as { security: unknown[]; response: Record<number, unknown> };
+    const write = routeSchema(
+      { summary: 'Write', tags: ['x'], security: 'apiKey' },
+      { body: Item, response: { 201: Item } },
+    ) as { security: unknown[]; response: Record<number, unknown> };
     expect(write.security).toEqual([{ apiKey: [] }]);
     expect(Object.keys(write.response).sort()).toEqual(['201', '400', '401']);
   });
@@ -43,6 +52,11 @@ describe('findUndocumentedOperations', () => {
         '/secured': { put: { summary: 'Write', security: [{ bearer: [] }], responses: { 200: {}, 400: {} } } },
       },
     });
-    expect(problems).toEqual(['POST /bare: no summary', 'POST /bare: no security requirement (use [] for a public route)', 'POST /bare: no error response', 'PUT /secured: secured but no 401']);
+    expect(problems).toEqual([
+      'POST /bare: no summary',
+      'POST /bare: no security requirement (use [] for a public route)',
+      'POST /bare: no error response',
+      'PUT /secured: secured but no 401',
+    ]);
   });
 });

@@ -6,9 +6,16 @@ import { describe, expect, it } from 'vitest';
 
 const fixture = fileURLToPath(new URL('./fixtures/run-two-services.mjs', import.meta.url));
 
-function run(mode: string, stopWith?: NodeJS.Signals, env: Record<string, string> = {}): Promise<{ code: number | null; output: string }> {
+function run(
+  mode: string,
+  stopWith?: NodeJS.Signals,
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [fixture], { env: { PATH: process.env.PATH ?? '', MODE: mode, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [fixture], {
+      env: { PATH: process.env.PATH ?? '', MODE: mode, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     const collect = (chunk: Buffer) => {
       output += chunk;
@@ -40,7 +47,10 @@ describe('runServiceMain', () => {
   });
 
   it('refuses an OTLP protocol it cannot send, naming the variable, before starting any service', async () => {
-    const { code, output } = await run('ok', undefined, { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' });
+    const { code, output } = await run('ok', undefined, {
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318',
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc',
+    });
     expect(code).toBe(1);
     expect(output).toContain('first: invalid configuration');
     expect(output).toContain('OTEL_EXPORTER_OTLP_PROTOCOL must be http/json or http/protobuf');
@@ -60,17 +70,31 @@ describe('runServiceMain', () => {
     await new Promise<void>((resolve) => collector.listen(0, '127.0.0.1', resolve));
     try {
       const endpoint = `http://127.0.0.1:${(collector.address() as AddressInfo).port}`;
-      const { code } = await run('traced', 'SIGTERM', { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' });
+      const { code } = await run('traced', 'SIGTERM', {
+        OTEL_EXPORTER_OTLP_ENDPOINT: endpoint,
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      });
       expect(code).toBe(0);
     } finally {
       await new Promise((resolve) => collector.close(resolve));
     }
-    const exported = bodies.map((body) => JSON.parse(body) as { resourceSpans: Array<{ resource: { attributes: Array<{ key: string; value: { stringValue?: string } }> }; scopeSpans: Array<{ spans: Array<{ name: string }> }> }> });
+    const exported = bodies.map(
+      (body) =>
+        JSON.parse(body) as {
+          resourceSpans: Array<{
+            resource: { attributes: Array<{ key: string; value: { stringValue?: string } }> };
+            scopeSpans: Array<{ spans: Array<{ name: string }> }>;
+          }>;
+        },
+    );
     const spansByService = new Map<string | undefined, string[]>();
     for (const { resourceSpans } of exported) {
       for (const { resource, scopeSpans } of resourceSpans) {
         const service = resource.attributes.find((attribute) => attribute.key === 'service.name')?.value.stringValue;
-        spansByService.set(service, [...(spansByService.get(service) ?? []), ...scopeSpans.flatMap((scope) => scope.spans.map((span) => span.name))]);
+        spansByService.set(service, [
+          ...(spansByService.get(service) ?? []),
+          ...scopeSpans.flatMap((scope) => scope.spans.map((span) => span.name)),
+        ]);
       }
     }
     expect(Object.fromEntries(spansByService)).toEqual({ first: ['GET /health'], second: ['GET /health'] });

@@ -2,11 +2,22 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { compareSchemaVersion, migrateDatabase, openDatabase, readSchemaVersion, waitForCurrentSchema, type Database } from '../src/index.js';
+import {
+  compareSchemaVersion,
+  migrateDatabase,
+  openDatabase,
+  readSchemaVersion,
+  waitForCurrentSchema,
+  type Database,
+} from '../src/index.js';
 import { captureLogger, freePort } from '../src/testing/index.js';
 
 const MIGRATIONS = [
-  { tag: '0000_init', when: 1700000000000, sql: 'CREATE SCHEMA "kit";\n--> statement-breakpoint\nCREATE TABLE "kit"."things" ("id" integer PRIMARY KEY);' },
+  {
+    tag: '0000_init',
+    when: 1700000000000,
+    sql: 'CREATE SCHEMA "kit";\n--> statement-breakpoint\nCREATE TABLE "kit"."things" ("id" integer PRIMARY KEY);',
+  },
   { tag: '0001_names', when: 1700000100000, sql: 'ALTER TABLE "kit"."things" ADD COLUMN "name" text;' },
 ];
 
@@ -29,10 +40,31 @@ afterAll(() => [older, newer].forEach((dir) => rmSync(dir, { recursive: true, fo
 describe('schema version', () => {
   it('compares with drizzle’s rule: journal migrations after the newest applied are pending; newer applied ones are unknown', () => {
     const journal = MIGRATIONS.map(({ tag, when }) => ({ tag, when, hash: tag }));
-    expect(compareSchemaVersion(journal, [])).toEqual({ state: 'behind', applied: 0, expected: 2, pending: ['0000_init', '0001_names'], unknown: 0 });
-    expect(compareSchemaVersion(journal, [{ hash: 'a', createdAt: MIGRATIONS[0]!.when }])).toMatchObject({ state: 'behind', applied: 1, lastApplied: '0000_init', pending: ['0001_names'] });
-    expect(compareSchemaVersion(journal, journal.map(({ when }) => ({ hash: 'x', createdAt: when })))).toMatchObject({ state: 'current', applied: 2, pending: [] });
-    expect(compareSchemaVersion(journal.slice(0, 1), journal.map(({ when }) => ({ hash: 'x', createdAt: when })))).toMatchObject({ state: 'ahead', unknown: 1 });
+    expect(compareSchemaVersion(journal, [])).toEqual({
+      state: 'behind',
+      applied: 0,
+      expected: 2,
+      pending: ['0000_init', '0001_names'],
+      unknown: 0,
+    });
+    expect(compareSchemaVersion(journal, [{ hash: 'a', createdAt: MIGRATIONS[0]!.when }])).toMatchObject({
+      state: 'behind',
+      applied: 1,
+      lastApplied: '0000_init',
+      pending: ['0001_names'],
+    });
+    expect(
+      compareSchemaVersion(
+        journal,
+        journal.map(({ when }) => ({ hash: 'x', createdAt: when })),
+      ),
+    ).toMatchObject({ state: 'current', applied: 2, pending: [] });
+    expect(
+      compareSchemaVersion(
+        journal.slice(0, 1),
+        journal.map(({ when }) => ({ hash: 'x', createdAt: when })),
+      ),
+    ).toMatchObject({ state: 'ahead', unknown: 1 });
   });
 
   it('holds the service’s address while behind — alive, not ready, requests 503 — and goes on once the migration ran', async () => {
@@ -40,12 +72,23 @@ describe('schema version', () => {
     const logs = captureLogger('kit-schema', 'info');
     try {
       await migrateDatabase(database, { service: 'kit', migrationsFolder: older });
-      expect(await readSchemaVersion(database, { service: 'kit', migrationsFolder: newer })).toMatchObject({ state: 'behind', applied: 1, expected: 2, pending: ['0001_names'] });
+      expect(await readSchemaVersion(database, { service: 'kit', migrationsFolder: newer })).toMatchObject({
+        state: 'behind',
+        applied: 1,
+        expected: 2,
+        pending: ['0001_names'],
+      });
 
       const port = await freePort();
       const base = `http://127.0.0.1:${port}`;
       let finished = false;
-      const waiting = waitForCurrentSchema(database, { service: 'kit', migrationsFolder: newer, logger: logs.logger, listenOn: { HOST: '127.0.0.1', PORT: port }, recheckMs: 50 }).finally(() => (finished = true));
+      const waiting = waitForCurrentSchema(database, {
+        service: 'kit',
+        migrationsFolder: newer,
+        logger: logs.logger,
+        listenOn: { HOST: '127.0.0.1', PORT: port },
+        recheckMs: 50,
+      }).finally(() => (finished = true));
       const answer = async (path: string) => {
         for (;;) {
           try {
@@ -57,8 +100,14 @@ describe('schema version', () => {
         }
       };
       expect(await answer('/health')).toEqual({ status: 200, body: { status: 'ok' } });
-      expect(await answer('/health/ready')).toEqual({ status: 503, body: { status: 'unavailable', checks: { database: 'ok', schema: 'behind' } } });
-      expect(await answer('/v1/things')).toMatchObject({ status: 503, body: { statusCode: 503, code: 'DEPENDENCY_UNAVAILABLE' } });
+      expect(await answer('/health/ready')).toEqual({
+        status: 503,
+        body: { status: 'unavailable', checks: { database: 'ok', schema: 'behind' } },
+      });
+      expect(await answer('/v1/things')).toMatchObject({
+        status: 503,
+        body: { statusCode: 503, code: 'DEPENDENCY_UNAVAILABLE' },
+      });
       await new Promise((resolve) => setTimeout(resolve, 200));
       expect(finished).toBe(false);
       expect(logs.text()).toContain('1 of 2 migrations applied (last applied: 0000_init), expected up to 0001_names');
@@ -77,7 +126,12 @@ describe('schema version', () => {
     const logs = captureLogger('kit-schema', 'info');
     try {
       await migrateDatabase(database, { service: 'kit', migrationsFolder: newer });
-      const version = await waitForCurrentSchema(database, { service: 'kit', migrationsFolder: older, logger: logs.logger, listenOn: { HOST: '127.0.0.1', PORT: await freePort() } });
+      const version = await waitForCurrentSchema(database, {
+        service: 'kit',
+        migrationsFolder: older,
+        logger: logs.logger,
+        listenOn: { HOST: '127.0.0.1', PORT: await freePort() },
+      });
       expect(version).toMatchObject({ state: 'ahead', unknown: 1 });
       expect(logs.text()).toContain('ahead of this version');
     } finally {

@@ -10,12 +10,18 @@ describe('withSecretFiles', () => {
   writeFileSync(file, 'the-secret-value\n');
 
   it('reads NAME from NAME_FILE, without the trailing newline a mounted Secret may carry', () => {
-    expect(withSecretFiles({ KEY_FILE: file, OTHER: 'x' }, ['KEY'])).toEqual({ KEY_FILE: file, KEY: 'the-secret-value', OTHER: 'x' });
+    expect(withSecretFiles({ KEY_FILE: file, OTHER: 'x' }, ['KEY'])).toEqual({
+      KEY_FILE: file,
+      KEY: 'the-secret-value',
+      OTHER: 'x',
+    });
     expect(withSecretFiles({ KEY: 'inline' }, ['KEY'])).toEqual({ KEY: 'inline' });
   });
 
   it('refuses both NAME and NAME_FILE, and an unreadable file, naming the path but never a value', () => {
-    expect(() => withSecretFiles({ KEY: 'inline-secret', KEY_FILE: file }, ['KEY'])).toThrow(/KEY, KEY_FILE: give one, not both/);
+    expect(() => withSecretFiles({ KEY: 'inline-secret', KEY_FILE: file }, ['KEY'])).toThrow(
+      /KEY, KEY_FILE: give one, not both/,
+    );
     try {
       withSecretFiles({ KEY_FILE: join(dir, 'missing') }, ['KEY']);
       expect.unreachable();

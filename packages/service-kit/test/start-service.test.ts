@@ -5,7 +5,14 @@ import { silentLogger } from '../src/testing/index.js';
 const config = { HOST: '127.0.0.1', PORT: 0 };
 
 function newApp(): Promise<App> {
-  return createApp({ name: 'kit-test', title: 'kit', description: 'kit', logger: silentLogger(), bodyLimit: 1024, readiness: {} });
+  return createApp({
+    name: 'kit-test',
+    title: 'kit',
+    description: 'kit',
+    logger: silentLogger(),
+    bodyLimit: 1024,
+    readiness: {},
+  });
 }
 
 describe('startService', () => {
@@ -16,8 +23,16 @@ describe('startService', () => {
       config,
       logger: silentLogger(),
       build: async ({ open }) => {
-        await open('database', async () => 'db', async () => void events.push('database closed'));
-        await open('bus', async () => 'bus', async () => void events.push('bus closed'));
+        await open(
+          'database',
+          async () => 'db',
+          async () => void events.push('database closed'),
+        );
+        await open(
+          'bus',
+          async () => 'bus',
+          async () => void events.push('bus closed'),
+        );
         const app = await newApp();
         app.addHook('onClose', async () => void events.push('server closed'));
         return app;
@@ -37,8 +52,16 @@ describe('startService', () => {
         config,
         logger: silentLogger(),
         build: async ({ open }) => {
-          await open('database', async () => 'db', async () => void events.push('database closed'));
-          await open('bus', async () => Promise.reject(failure), async () => void events.push('bus closed'));
+          await open(
+            'database',
+            async () => 'db',
+            async () => void events.push('database closed'),
+          );
+          await open(
+            'bus',
+            async () => Promise.reject(failure),
+            async () => void events.push('bus closed'),
+          );
           return newApp();
         },
       }),

@@ -4,7 +4,20 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { context, createContextKey, trace } from '@opentelemetry/api';
 import { InMemorySpanExporter } from '@opentelemetry/sdk-trace';
 import postgres from 'postgres';
-import { ConfigError, connectBus, NatsBus, createApp, InProcessBus, InProcessHub, readTracingConfig, serviceTracer, startTracing, summariseStatement, traceBus, type Tracing } from '../src/index.js';
+import {
+  ConfigError,
+  connectBus,
+  NatsBus,
+  createApp,
+  InProcessBus,
+  InProcessHub,
+  readTracingConfig,
+  serviceTracer,
+  startTracing,
+  summariseStatement,
+  traceBus,
+  type Tracing,
+} from '../src/index.js';
 import { traceSqlClient } from '../src/tracing/db-tracing.js';
 import { connect as connectNats, headers as natsHeaders } from '@nats-io/transport-node';
 import { captureLogger, missingServer, silentLogger, testBackends } from '../src/testing/index.js';
@@ -52,7 +65,9 @@ describe('tracing off (OTEL_EXPORTER_OTLP_ENDPOINT unset)', () => {
   });
 
   test('OTEL_SDK_DISABLED=true keeps it off even with an endpoint', () => {
-    expect(readTracingConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_SDK_DISABLED: 'true' }, 'svc')).toEqual({ enabled: false });
+    expect(
+      readTracingConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_SDK_DISABLED: 'true' }, 'svc'),
+    ).toEqual({ enabled: false });
   });
 });
 
@@ -65,12 +80,24 @@ describe('tracing configuration', () => {
       protocol: 'http/protobuf',
     });
     expect(
-      readTracingConfig({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://otel.example/ingest', OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_SERVICE_NAME: 'verifier-eu' }, 'verifier'),
+      readTracingConfig(
+        {
+          OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://otel.example/ingest',
+          OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+          OTEL_SERVICE_NAME: 'verifier-eu',
+        },
+        'verifier',
+      ),
     ).toEqual({ enabled: true, serviceName: 'verifier-eu', url: 'https://otel.example/ingest', protocol: 'http/json' });
   });
 
   test('refuses grpc (no gRPC exporter is installed) and an endpoint that is not an http(s) URL', () => {
-    expect(() => readTracingConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4317', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' }, 'svc')).toThrow(ConfigError);
+    expect(() =>
+      readTracingConfig(
+        { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4317', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' },
+        'svc',
+      ),
+    ).toThrow(ConfigError);
     expect(() => readTracingConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' }, 'svc')).toThrow(/http\(s\) URL/);
   });
 });
@@ -81,13 +108,21 @@ describe('tracing on', () => {
     started.push(startTracing({ service: 'logged', exporter }));
     const logs = captureLogger('logged', 'info');
     const app = await appOf('logged', logs.logger);
-    const response = await app.inject({ url: '/things/42?access_token=secret', headers: { 'x-request-id': 'req-logged-1' } });
+    const response = await app.inject({
+      url: '/things/42?access_token=secret',
+      headers: { 'x-request-id': 'req-logged-1' },
+    });
     expect(response.statusCode).toBe(200);
     await app.close();
 
     const [span] = exporter.getFinishedSpans().filter((finished) => finished.name === 'GET /things/:id');
     expect(span).toBeDefined();
-    expect(span!.attributes).toEqual({ 'http.request.method': 'GET', 'http.route': '/things/:id', 'http.response.status_code': 200, 'tessera.request_id': 'req-logged-1' });
+    expect(span!.attributes).toEqual({
+      'http.request.method': 'GET',
+      'http.route': '/things/:id',
+      'http.response.status_code': 200,
+      'tessera.request_id': 'req-logged-1',
+    });
     const lines = logs
       .lines()
       .map((line) => JSON.parse(line) as Record<string, unknown>)
@@ -128,8 +163,12 @@ describe('tracing on', () => {
 
     const spans = exporter.getFinishedSpans();
     const byName = (name: string) => spans.find((span) => span.name === name)!;
-    expect(byName('process svc.v1.thing.get').parentSpanContext?.spanId).toBe(byName('request svc.v1.thing.get').spanContext().spanId);
-    expect(byName('process svc.v1.thing.changed').parentSpanContext?.spanId).toBe(byName('publish svc.v1.thing.changed').spanContext().spanId);
+    expect(byName('process svc.v1.thing.get').parentSpanContext?.spanId).toBe(
+      byName('request svc.v1.thing.get').spanContext().spanId,
+    );
+    expect(byName('process svc.v1.thing.changed').parentSpanContext?.spanId).toBe(
+      byName('publish svc.v1.thing.changed').spanContext().spanId,
+    );
     expect(seen[0]?.traceparent).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/);
     expect(byName('process svc.v1.thing.get').resource.attributes['service.name']).toBe('bus-b');
   });
@@ -148,7 +187,10 @@ describe('tracing on', () => {
     const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     try {
       for (const protocol of ['http/json', 'http/protobuf']) {
-        const tracing = startTracing({ service: 'exported', env: { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: protocol } });
+        const tracing = startTracing({
+          service: 'exported',
+          env: { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: protocol },
+        });
         expect(tracing.enabled).toBe(true);
         serviceTracer('exported')!.startSpan('one unit of work').end();
         await tracing.shutdown();
@@ -160,8 +202,16 @@ describe('tracing on', () => {
       ['/v1/traces', 'application/json'],
       ['/v1/traces', 'application/x-protobuf'],
     ]);
-    const json = JSON.parse(received[0]!.body.toString('utf8')) as { resourceSpans: Array<{ resource: { attributes: Array<{ key: string; value: { stringValue?: string } }> }; scopeSpans: Array<{ spans: Array<{ name: string }> }> }> };
-    expect(json.resourceSpans[0]!.resource.attributes).toContainEqual({ key: 'service.name', value: { stringValue: 'exported' } });
+    const json = JSON.parse(received[0]!.body.toString('utf8')) as {
+      resourceSpans: Array<{
+        resource: { attributes: Array<{ key: string; value: { stringValue?: string } }> };
+        scopeSpans: Array<{ spans: Array<{ name: string }> }>;
+      }>;
+    };
+    expect(json.resourceSpans[0]!.resource.attributes).toContainEqual({
+      key: 'service.name',
+      value: { stringValue: 'exported' },
+    });
     expect(json.resourceSpans[0]!.scopeSpans[0]!.spans.map((span) => span.name)).toEqual(['one unit of work']);
     expect(received[1]!.body.includes(Buffer.from('one unit of work'))).toBe(true);
   });
@@ -192,7 +242,10 @@ describe.skipIf(missingServer('nats', 'trace context over NATS'))('trace context
       const sent = natsHeaders();
       sent.set('traceparent', `00-${traceId}-b7ad6b7169203331-01`);
       const reply = await raw.request(subject, JSON.stringify({}), { timeout: 2000, headers: sent });
-      const answered = exporter.getFinishedSpans().filter((span) => span.name === `process ${subject}`).at(-1)!;
+      const answered = exporter
+        .getFinishedSpans()
+        .filter((span) => span.name === `process ${subject}`)
+        .at(-1)!;
       expect(answered.spanContext().traceId).toBe(traceId);
       expect(reply.headers?.get('traceparent')).toBe(`00-${traceId}-${answered.spanContext().spanId}-01`);
     } finally {
@@ -205,7 +258,11 @@ describe.skipIf(missingServer('nats', 'trace context over NATS'))('trace context
 
 describe('statement summaries', () => {
   test('name the operation and table, never values', () => {
-    expect(summariseStatement('select "id", "name" from "ecosystem"."ecosystems" where "id" = $1')).toEqual({ name: 'SELECT ecosystem.ecosystems', operation: 'SELECT', table: 'ecosystem.ecosystems' });
+    expect(summariseStatement('select "id", "name" from "ecosystem"."ecosystems" where "id" = $1')).toEqual({
+      name: 'SELECT ecosystem.ecosystems',
+      operation: 'SELECT',
+      table: 'ecosystem.ecosystems',
+    });
     expect(summariseStatement('insert into "sessions" ("id") values ($1)').name).toBe('INSERT sessions');
     expect(summariseStatement('update "verifier"."sessions" set "state" = $1').name).toBe('UPDATE verifier.sessions');
     expect(summariseStatement("delete from sessions where note = 'x'").name).toBe('DELETE sessions');

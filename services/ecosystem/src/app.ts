@@ -1,4 +1,15 @@
-import { createApp, createAuthHook, createServiceMetrics, instrumentBus, type App, type Database, type Logger, type MessageBus, type ServiceMetrics, type TokenVerifier } from '@tessera/service-kit';
+import {
+  createApp,
+  createAuthHook,
+  createServiceMetrics,
+  instrumentBus,
+  type App,
+  type Database,
+  type Logger,
+  type MessageBus,
+  type ServiceMetrics,
+  type TokenVerifier,
+} from '@tessera/service-kit';
 import type { CertificateAuthority } from '@tessera/service-kit/x509';
 import { serveIntentResolve } from './bus/intent-resolve-responder.js';
 import { followOrganisationEvents } from './bus/organisation-subscriber.js';
@@ -69,7 +80,8 @@ export async function buildApp(deps: EcosystemAppDeps): Promise<App> {
   const app = await createApp({
     name: 'ecosystem',
     title: 'Tessera ecosystem service',
-    description: 'Ecosystems of organisations: lead and member invitations, memberships, intents, intent templates and consent notices (ISO/IEC TS 27560, DPV).',
+    description:
+      'Ecosystems of organisations: lead and member invitations, memberships, intents, intent templates and consent notices (ISO/IEC TS 27560, DPV).',
     logger,
     bodyLimit: config.MAX_BODY_BYTES,
     ...(config.TRUST_PROXY ? { trustProxy: config.TRUST_PROXY } : {}),

@@ -1,5 +1,14 @@
 import { Type, type Static } from 'typebox';
-import { commonConfigProperties, databaseTlsConfigRule, loadConfig, metricsConfigProperties, natsConfigProperties, natsConfigRule, oidcConfigProperties, oidcConfigRule } from '@tessera/service-kit';
+import {
+  commonConfigProperties,
+  databaseTlsConfigRule,
+  loadConfig,
+  metricsConfigProperties,
+  natsConfigProperties,
+  natsConfigRule,
+  oidcConfigProperties,
+  oidcConfigRule,
+} from '@tessera/service-kit';
 
 export const SERVICE_NAME = 'ecosystem';
 export const DEFAULT_PORT = 3002;
@@ -45,14 +54,23 @@ export function loadEcosystemConfig(env: Record<string, string | undefined> = pr
     oidcConfigRule,
     databaseTlsConfigRule,
     natsConfigRule,
-    (c) => (c.TRUST_LIST_CA_CERT_PEM && c.TRUST_LIST_CA_CERT_PEM_FILE ? 'TRUST_LIST_CA_CERT_PEM, TRUST_LIST_CA_CERT_PEM_FILE: give one, not both' : undefined),
-    (c) => (c.TRUST_LIST_CA_KEY_PEM && c.TRUST_LIST_CA_KEY_PEM_FILE ? 'TRUST_LIST_CA_KEY_PEM, TRUST_LIST_CA_KEY_PEM_FILE: give one, not both' : undefined),
+    (c) =>
+      c.TRUST_LIST_CA_CERT_PEM && c.TRUST_LIST_CA_CERT_PEM_FILE
+        ? 'TRUST_LIST_CA_CERT_PEM, TRUST_LIST_CA_CERT_PEM_FILE: give one, not both'
+        : undefined,
+    (c) =>
+      c.TRUST_LIST_CA_KEY_PEM && c.TRUST_LIST_CA_KEY_PEM_FILE
+        ? 'TRUST_LIST_CA_KEY_PEM, TRUST_LIST_CA_KEY_PEM_FILE: give one, not both'
+        : undefined,
     (c) => {
       const certificate = !!(c.TRUST_LIST_CA_CERT_PEM || c.TRUST_LIST_CA_CERT_PEM_FILE);
       const key = !!(c.TRUST_LIST_CA_KEY_PEM || c.TRUST_LIST_CA_KEY_PEM_FILE);
       if (certificate && key) return undefined;
-      if (certificate || key) return `${certificate ? 'TRUST_LIST_CA_KEY_PEM' : 'TRUST_LIST_CA_CERT_PEM'}: give both the trust-list CA certificate and its key (or their _FILE variants), or neither`;
-      return c.NODE_ENV === 'development' ? undefined : 'TRUST_LIST_CA_CERT_PEM, TRUST_LIST_CA_KEY_PEM: the trust-list CA certificate and key (or their _FILE variants) are required outside development mode';
+      if (certificate || key)
+        return `${certificate ? 'TRUST_LIST_CA_KEY_PEM' : 'TRUST_LIST_CA_CERT_PEM'}: give both the trust-list CA certificate and its key (or their _FILE variants), or neither`;
+      return c.NODE_ENV === 'development'
+        ? undefined
+        : 'TRUST_LIST_CA_CERT_PEM, TRUST_LIST_CA_KEY_PEM: the trust-list CA certificate and key (or their _FILE variants) are required outside development mode';
     },
   ]);
 }

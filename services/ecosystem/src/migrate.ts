@@ -7,7 +7,12 @@ import { MIGRATIONS_FOLDER } from './db/migrations-folder.js';
 // trust-list CA it lacks are filled with placeholders (never read by migrations).
 const notNeeded = 'not-needed-to-migrate';
 const env = process.env;
-const caGiven = !!(env.TRUST_LIST_CA_CERT_PEM || env.TRUST_LIST_CA_CERT_PEM_FILE || env.TRUST_LIST_CA_KEY_PEM || env.TRUST_LIST_CA_KEY_PEM_FILE);
+const caGiven = !!(
+  env.TRUST_LIST_CA_CERT_PEM ||
+  env.TRUST_LIST_CA_CERT_PEM_FILE ||
+  env.TRUST_LIST_CA_KEY_PEM ||
+  env.TRUST_LIST_CA_KEY_PEM_FILE
+);
 const config = loadConfigOrExit(
   () =>
     loadEcosystemConfig({
@@ -19,4 +24,9 @@ const config = loadConfigOrExit(
     }),
   SERVICE_NAME,
 );
-await runMigrationsAndExit({ service: SERVICE_NAME, config, migrationsFolder: MIGRATIONS_FOLDER, logger: createLogger({ name: `${SERVICE_NAME}-migrate`, level: config.LOG_LEVEL }) });
+await runMigrationsAndExit({
+  service: SERVICE_NAME,
+  config,
+  migrationsFolder: MIGRATIONS_FOLDER,
+  logger: createLogger({ name: `${SERVICE_NAME}-migrate`, level: config.LOG_LEVEL }),
+});

@@ -43,13 +43,40 @@ export async function startEcosystem(
     defaultMetricsPort: DEFAULT_METRICS_PORT,
     logger,
     build: async ({ open, openDatabase, connectBus, metrics }) => {
-      const database = await openDatabase({ service: SERVICE_NAME, config, schema, migrationsFolder: MIGRATIONS_FOLDER, logger });
-      const bus = await connectBus(config, { name: SERVICE_NAME, logger, ...(options.hub ? { hub: options.hub } : {}) });
-      const cache = await open('change notifications', () => openResolutionCache<IntentResolution>({ database, ttlMs: config.RESOLVE_CACHE_TTL_MS }), (c) => c.close());
-      return buildApp({ config, database, bus, verifyToken, logger, resolutions: cache.resolutions, trustListCa, metrics });
+      const database = await openDatabase({
+        service: SERVICE_NAME,
+        config,
+        schema,
+        migrationsFolder: MIGRATIONS_FOLDER,
+        logger,
+      });
+      const bus = await connectBus(config, {
+        name: SERVICE_NAME,
+        logger,
+        ...(options.hub ? { hub: options.hub } : {}),
+      });
+      const cache = await open(
+        'change notifications',
+        () => openResolutionCache<IntentResolution>({ database, ttlMs: config.RESOLVE_CACHE_TTL_MS }),
+        (c) => c.close(),
+      );
+      return buildApp({
+        config,
+        database,
+        bus,
+        verifyToken,
+        logger,
+        resolutions: cache.resolutions,
+        trustListCa,
+        metrics,
+      });
     },
   });
 }
 
 /** This service as `runServiceMain` runs it (`main.ts`, and `npm start` for all three in one process). */
-export const ecosystemService: ServiceDefinition<EcosystemConfig> = { name: SERVICE_NAME, loadConfig: loadEcosystemConfig, start: startEcosystem };
+export const ecosystemService: ServiceDefinition<EcosystemConfig> = {
+  name: SERVICE_NAME,
+  loadConfig: loadEcosystemConfig,
+  start: startEcosystem,
+};

@@ -1,4 +1,11 @@
-import { createApp, createServiceMetrics, type App, type Database, type Logger, type ServiceMetrics } from '@tessera/service-kit';
+import {
+  createApp,
+  createServiceMetrics,
+  type App,
+  type Database,
+  type Logger,
+  type ServiceMetrics,
+} from '@tessera/service-kit';
 import { startCacheSync } from './cache/cache-sync.js';
 import { StatusListCache } from './cache/status-list-cache.js';
 import type { StatusListConfig } from './config.js';

@@ -1,5 +1,10 @@
 import { Type, type Static } from 'typebox';
-import { commonConfigProperties, databaseTlsConfigRule, loadConfig, metricsConfigProperties } from '@tessera/service-kit';
+import {
+  commonConfigProperties,
+  databaseTlsConfigRule,
+  loadConfig,
+  metricsConfigProperties,
+} from '@tessera/service-kit';
 
 export const SERVICE_NAME = 'status-list';
 export const DEFAULT_PORT = 3003;
@@ -28,6 +33,9 @@ export type StatusListConfig = Static<typeof StatusListConfigSchema>;
 export function loadStatusListConfig(env: Record<string, string | undefined> = process.env): StatusListConfig {
   return loadConfig(StatusListConfigSchema, env, [
     databaseTlsConfigRule,
-    (config) => (config.NODE_ENV !== 'development' && !config.API_KEY ? 'API_KEY: is required outside development mode' : undefined),
+    (config) =>
+      config.NODE_ENV !== 'development' && !config.API_KEY
+        ? 'API_KEY: is required outside development mode'
+        : undefined,
   ]);
 }

@@ -20,8 +20,14 @@ export interface StatusListService extends RunningService {
  * Opens the database (migrating when configured), builds the app and listens.
  * Used by `main.ts` and by the one-process launcher of `npm start`.
  */
-export async function startStatusList(config: StatusListConfig, logger: Logger = createLogger({ name: SERVICE_NAME, level: config.LOG_LEVEL })): Promise<StatusListService> {
-  const devApiKey = !config.API_KEY && config.NODE_ENV === 'development' ? ensureDevSecret(config.DATA_DIR, 'STATUS_LIST_API_KEY') : undefined;
+export async function startStatusList(
+  config: StatusListConfig,
+  logger: Logger = createLogger({ name: SERVICE_NAME, level: config.LOG_LEVEL }),
+): Promise<StatusListService> {
+  const devApiKey =
+    !config.API_KEY && config.NODE_ENV === 'development'
+      ? ensureDevSecret(config.DATA_DIR, 'STATUS_LIST_API_KEY')
+      : undefined;
   const apiKey = config.API_KEY ?? devApiKey!;
   const service = await startService({
     name: SERVICE_NAME,
@@ -29,7 +35,13 @@ export async function startStatusList(config: StatusListConfig, logger: Logger =
     defaultMetricsPort: DEFAULT_METRICS_PORT,
     logger,
     build: async ({ openDatabase, metrics }) => {
-      const database = await openDatabase({ service: SERVICE_NAME, config, schema, migrationsFolder: MIGRATIONS_FOLDER, logger });
+      const database = await openDatabase({
+        service: SERVICE_NAME,
+        config,
+        schema,
+        migrationsFolder: MIGRATIONS_FOLDER,
+        logger,
+      });
       return buildApp({ config, apiKey, database, logger, metrics });
     },
   });
@@ -39,4 +51,8 @@ export async function startStatusList(config: StatusListConfig, logger: Logger =
 export { loadStatusListConfig, type StatusListConfig } from './config.js';
 
 /** This service as `runServiceMain` runs it (`main.ts`, and `npm start` for all three in one process). */
-export const statusListService: ServiceDefinition<StatusListConfig> = { name: SERVICE_NAME, loadConfig: loadStatusListConfig, start: startStatusList };
+export const statusListService: ServiceDefinition<StatusListConfig> = {
+  name: SERVICE_NAME,
+  loadConfig: loadStatusListConfig,
+  start: startStatusList,
+};

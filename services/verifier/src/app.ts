@@ -1,5 +1,15 @@
 import rateLimit from '@fastify/rate-limit';
-import { createApp, createServiceMetrics, instrumentBus, type App, type Database, type Logger, type MessageBus, type ServiceMetrics, type TokenVerifier } from '@tessera/service-kit';
+import {
+  createApp,
+  createServiceMetrics,
+  instrumentBus,
+  type App,
+  type Database,
+  type Logger,
+  type MessageBus,
+  type ServiceMetrics,
+  type TokenVerifier,
+} from '@tessera/service-kit';
 import { subscribeSessionUpdates } from './bus/session-updated-subscriber.js';
 import { serveVerificationTemplateGet } from './bus/verification-template-responder.js';
 import { publicBaseUrlOf, statusListNetworkPolicyOf, webhookTargetPolicyOf, type VerifierConfig } from './config.js';
@@ -82,14 +92,34 @@ export async function buildApp(deps: VerifierAppDeps): Promise<App> {
   // One per app (one per replica): trust and chains derived once, keyed by their content.
   const verificationCache = deps.verificationCache ?? createVerificationCache();
   // One per app: the ecosystem trust lists this replica follows (trust-lists/trust-list-snapshots.ts).
-  const trustLists = new TrustListSnapshots({ bus, clock, logger, cache: verificationCache, timeoutMs: config.ECOSYSTEM_TIMEOUT_MS, refreshMs: config.TRUST_LIST_REFRESH_MS, metrics });
+  const trustLists = new TrustListSnapshots({
+    bus,
+    clock,
+    logger,
+    cache: verificationCache,
+    timeoutMs: config.ECOSYSTEM_TIMEOUT_MS,
+    refreshMs: config.TRUST_LIST_REFRESH_MS,
+    metrics,
+  });
   deps.onTrustLists?.(trustLists);
   // One per app: the sessions this replica's event streams follow, fed by one NATS subscription.
-  const sessionEvents = new SessionEventHub({ db, bus, clock, logger, maxStreamsPerOrg: config.SSE_MAX_STREAMS_PER_ORG, resyncMs: config.SSE_HEARTBEAT_MS });
+  const sessionEvents = new SessionEventHub({
+    db,
+    bus,
+    clock,
+    logger,
+    maxStreamsPerOrg: config.SSE_MAX_STREAMS_PER_ORG,
+    resyncMs: config.SSE_HEARTBEAT_MS,
+  });
   deps.onSessionEvents?.(sessionEvents);
   const verificationDeps = {
     trustLists,
-    loadTrustStore: createTrustStoreLoader({ db, trustedIssuers: (deps.trustedIssuers ?? []).map((entry) => (typeof entry === 'string' ? { certificatePem: entry } : entry)) }),
+    loadTrustStore: createTrustStoreLoader({
+      db,
+      trustedIssuers: (deps.trustedIssuers ?? []).map((entry) =>
+        typeof entry === 'string' ? { certificatePem: entry } : entry,
+      ),
+    }),
     // One per app, so its token cache is shared by all verifications.
     statusLists: createStatusListChecker({
       metrics,
@@ -107,19 +137,47 @@ export async function buildApp(deps: VerifierAppDeps): Promise<App> {
   };
   const walletRateLimit = { max: config.WALLET_RATE_LIMIT_MAX, timeWindow: config.WALLET_RATE_LIMIT_WINDOW_MS };
   // Per-session limits on the public endpoints and the DC API call, counted in PostgreSQL (see domain/session-limits.ts).
-  const sessionLimits = { requestFetches: config.SESSION_REQUEST_FETCH_LIMIT, responses: config.SESSION_RESPONSE_LIMIT, windowMs: config.WALLET_RATE_LIMIT_WINDOW_MS };
+  const sessionLimits = {
+    requestFetches: config.SESSION_REQUEST_FETCH_LIMIT,
+    responses: config.SESSION_RESPONSE_LIMIT,
+    windowMs: config.WALLET_RATE_LIMIT_WINDOW_MS,
+  };
   // What the two answer use cases (wallet response, DC API response) take.
-  const presentationData = { ttlSeconds: config.PRESENTATION_DATA_TTL_SECONDS, readGraceSeconds: config.PRESENTATION_READ_GRACE_SECONDS };
+  const presentationData = {
+    ttlSeconds: config.PRESENTATION_DATA_TTL_SECONDS,
+    readGraceSeconds: config.PRESENTATION_READ_GRACE_SECONDS,
+  };
   // One per app: organisations' data keys, unwrapped once per replica (presentation data at rest).
   const dataKeys = createDataKeyRing({ db, keyEncryptionKey, clock });
-  const answerDeps = { db, bus, clock, keyEncryptionKey, dataKeys, logger, sessionLimits, presentationData, metrics, ...verificationDeps };
+  const answerDeps = {
+    db,
+    bus,
+    clock,
+    keyEncryptionKey,
+    dataKeys,
+    logger,
+    sessionLimits,
+    presentationData,
+    metrics,
+    ...verificationDeps,
+  };
   // The session lifetimes job, the webhook worker and the rate-limit cleanup (jobs/background-jobs.ts), started once the app is ready.
-  const jobs = createBackgroundJobs({ config, db, bus, clock, keyEncryptionKey, logger, metrics, ...(deps.sendWebhook ? { sendWebhook: deps.sendWebhook } : {}) });
+  const jobs = createBackgroundJobs({
+    config,
+    db,
+    bus,
+    clock,
+    keyEncryptionKey,
+    logger,
+    metrics,
+    ...(deps.sendWebhook ? { sendWebhook: deps.sendWebhook } : {}),
+  });
 
   const app = await createApp({
     name: 'verifier',
     title: 'Tessera verifier service',
-    description: 'OpenID4VP 1.0 verifier: verifiers, verification templates, request-signing keys and certificates, presentation sessions and the wallet-facing endpoints.',
+    description:
+      'OpenID4VP 1.0 verifier: verifiers, verification templates, request-signing keys and certificates, presentation sessions and the wallet-facing endpoints.',
     logger,
     bodyLimit: config.MAX_BODY_BYTES,
     ...(config.TRUST_PROXY ? { trustProxy: config.TRUST_PROXY } : {}),
@@ -131,7 +189,11 @@ export async function buildApp(deps: VerifierAppDeps): Promise<App> {
     metrics: serviceMetrics.http,
   });
   // Per-address counts live in PostgreSQL, so the limit holds across replicas (not per pod).
-  await app.register(rateLimit, { global: false, store: createPostgresRateLimitStore(db) as never, errorResponseBuilder: rateLimitError as never });
+  await app.register(rateLimit, {
+    global: false,
+    store: createPostgresRateLimitStore(db) as never,
+    errorResponseBuilder: rateLimitError as never,
+  });
   await registerManagementRoutes(app, {
     verifyToken: deps.verifyToken,
     routes: [
@@ -158,17 +220,32 @@ export async function buildApp(deps: VerifierAppDeps): Promise<App> {
           bus,
           clock,
           hub: sessionEvents,
-          stream: { heartbeatMs: config.SSE_HEARTBEAT_MS, idleTimeoutMs: config.SSE_IDLE_TIMEOUT_MS, maxDurationMs: config.SSE_MAX_STREAM_MS },
+          stream: {
+            heartbeatMs: config.SSE_HEARTBEAT_MS,
+            idleTimeoutMs: config.SSE_IDLE_TIMEOUT_MS,
+            maxDurationMs: config.SSE_MAX_STREAM_MS,
+          },
         }),
       (api) => registerCertificateRoutes(api, { db, keyEncryptionKey, clock, loadSigningMaterial }),
       (api) => registerTrustAnchorRoutes(api, { db, clock }),
       (api) => registerPresentationResponseRoutes(api, answerDeps),
       (api) => registerPresentationReadRoutes(api, { db }),
-      (api) => registerWebhookRoutes(api, { db, clock, keyEncryptionKey, webhookTargets: webhookTargetPolicyOf(config), wakeDeliveries: () => jobs.wakeDeliveries() }),
+      (api) =>
+        registerWebhookRoutes(api, {
+          db,
+          clock,
+          keyEncryptionKey,
+          webhookTargets: webhookTargetPolicyOf(config),
+          wakeDeliveries: () => jobs.wakeDeliveries(),
+        }),
     ],
   });
   await registerPlatformCaRoute(app, { certificatePem: deps.platformCa.certificatePem, rateLimit: walletRateLimit });
-  await registerWalletRoutes(app, { requests: { db, bus, clock, loadSigningMaterial, logger, sessionLimits, metrics }, responses: answerDeps, rateLimit: walletRateLimit });
+  await registerWalletRoutes(app, {
+    requests: { db, bus, clock, loadSigningMaterial, logger, sessionLimits, metrics },
+    responses: answerDeps,
+    rateLimit: walletRateLimit,
+  });
   let stopResponder = () => {};
   let stopTrustLists = () => {};
   let stopSessionUpdates = () => {};
@@ -186,7 +263,10 @@ export async function buildApp(deps: VerifierAppDeps): Promise<App> {
   stopResponder = serveVerificationTemplateGet(bus, { db, logger });
   stopTrustLists = trustLists.start();
   jobs.start();
-  stopSessionUpdates = subscribeSessionUpdates(bus, { logger, onUpdated: (sessionId) => sessionEvents.changed(sessionId) });
+  stopSessionUpdates = subscribeSessionUpdates(bus, {
+    logger,
+    onUpdated: (sessionId) => sessionEvents.changed(sessionId),
+  });
   stopSessionResync = sessionEvents.start();
   // At start, the lists open sessions will be verified against, fetched in the background:
   // a start does not wait for (or fail on) the ecosystem service; a verification that

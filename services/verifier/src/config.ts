@@ -1,5 +1,15 @@
 import { Type, type Static } from 'typebox';
-import { commonConfigProperties, databaseTlsConfigRule, loadConfig, metricsConfigProperties, natsConfigProperties, natsConfigRule, oidcConfigProperties, oidcConfigRule, withSecretFiles } from '@tessera/service-kit';
+import {
+  commonConfigProperties,
+  databaseTlsConfigRule,
+  loadConfig,
+  metricsConfigProperties,
+  natsConfigProperties,
+  natsConfigRule,
+  oidcConfigProperties,
+  oidcConfigRule,
+  withSecretFiles,
+} from '@tessera/service-kit';
 import type { WebhookTargetPolicy } from './domain/webhook-url.js';
 import { parseHostList, type StatusListNetworkPolicy } from './verification/status-list-network-policy.js';
 
@@ -107,7 +117,9 @@ export const VerifierConfigSchema = Type.Object({
    * Comma-separated host names whose status lists are served inside the cluster (e.g. the
    * status list service's public name, routed internally): exempt from the address rule.
    */
-  STATUS_LIST_INTERNAL_HOSTS: Type.Optional(Type.String({ pattern: '^\\s*[A-Za-z0-9.:\\[\\]-]+(\\s*,\\s*[A-Za-z0-9.:\\[\\]-]+)*\\s*$' })),
+  STATUS_LIST_INTERNAL_HOSTS: Type.Optional(
+    Type.String({ pattern: '^\\s*[A-Za-z0-9.:\\[\\]-]+(\\s*,\\s*[A-Za-z0-9.:\\[\\]-]+)*\\s*$' }),
+  ),
   /** Accept `http:` webhook URLs. Default: true in development, false otherwise (https only). */
   WEBHOOK_ALLOW_HTTP: Type.Optional(Type.Boolean()),
   /**
@@ -153,7 +165,10 @@ export function isKeyEncryptionKey(value: string): boolean {
 
 /** KEY_ENCRYPTION_KEY_PREVIOUS as a list (empty when unset). */
 export function previousKeyEncryptionKeysOf(config: Pick<VerifierConfig, 'KEY_ENCRYPTION_KEY_PREVIOUS'>): string[] {
-  return (config.KEY_ENCRYPTION_KEY_PREVIOUS ?? '').split(',').map((key) => key.trim()).filter((key) => key.length > 0);
+  return (config.KEY_ENCRYPTION_KEY_PREVIOUS ?? '')
+    .split(',')
+    .map((key) => key.trim())
+    .filter((key) => key.length > 0);
 }
 
 /** Secrets the verifier also reads from files (`<NAME>_FILE`, see `withSecretFiles`). */
@@ -164,18 +179,43 @@ export function loadVerifierConfig(env: Record<string, string | undefined> = pro
     oidcConfigRule,
     databaseTlsConfigRule,
     natsConfigRule,
-    (c) => (c.NODE_ENV !== 'development' && !c.PUBLIC_BASE_URL ? 'PUBLIC_BASE_URL: is required outside development mode' : undefined),
-    (c) => (c.NODE_ENV !== 'development' && !c.KEY_ENCRYPTION_KEY ? 'KEY_ENCRYPTION_KEY: is required outside development mode' : undefined),
-    (c) => (c.KEY_ENCRYPTION_KEY && !isKeyEncryptionKey(c.KEY_ENCRYPTION_KEY) ? 'KEY_ENCRYPTION_KEY: must be 32 bytes, base64-encoded' : undefined),
-    (c) => (c.KEY_ENCRYPTION_KEY_PREVIOUS && !previousKeyEncryptionKeysOf(c).every(isKeyEncryptionKey) ? 'KEY_ENCRYPTION_KEY_PREVIOUS: must be comma-separated keys of 32 bytes, base64-encoded' : undefined),
-    (c) => (c.KEY_ENCRYPTION_KEY_PREVIOUS && !c.KEY_ENCRYPTION_KEY ? 'KEY_ENCRYPTION_KEY_PREVIOUS: needs KEY_ENCRYPTION_KEY (the key that replaced them)' : undefined),
-    (c) => (c.PLATFORM_CA_CERT_PEM && c.PLATFORM_CA_CERT_PEM_FILE ? 'PLATFORM_CA_CERT_PEM, PLATFORM_CA_CERT_PEM_FILE: give one, not both' : undefined),
-    (c) => (c.PLATFORM_CA_KEY_PEM && c.PLATFORM_CA_KEY_PEM_FILE ? 'PLATFORM_CA_KEY_PEM, PLATFORM_CA_KEY_PEM_FILE: give one, not both' : undefined),
     (c) =>
-      !!(c.PLATFORM_CA_CERT_PEM || c.PLATFORM_CA_CERT_PEM_FILE) !== !!(c.PLATFORM_CA_KEY_PEM || c.PLATFORM_CA_KEY_PEM_FILE)
+      c.NODE_ENV !== 'development' && !c.PUBLIC_BASE_URL
+        ? 'PUBLIC_BASE_URL: is required outside development mode'
+        : undefined,
+    (c) =>
+      c.NODE_ENV !== 'development' && !c.KEY_ENCRYPTION_KEY
+        ? 'KEY_ENCRYPTION_KEY: is required outside development mode'
+        : undefined,
+    (c) =>
+      c.KEY_ENCRYPTION_KEY && !isKeyEncryptionKey(c.KEY_ENCRYPTION_KEY)
+        ? 'KEY_ENCRYPTION_KEY: must be 32 bytes, base64-encoded'
+        : undefined,
+    (c) =>
+      c.KEY_ENCRYPTION_KEY_PREVIOUS && !previousKeyEncryptionKeysOf(c).every(isKeyEncryptionKey)
+        ? 'KEY_ENCRYPTION_KEY_PREVIOUS: must be comma-separated keys of 32 bytes, base64-encoded'
+        : undefined,
+    (c) =>
+      c.KEY_ENCRYPTION_KEY_PREVIOUS && !c.KEY_ENCRYPTION_KEY
+        ? 'KEY_ENCRYPTION_KEY_PREVIOUS: needs KEY_ENCRYPTION_KEY (the key that replaced them)'
+        : undefined,
+    (c) =>
+      c.PLATFORM_CA_CERT_PEM && c.PLATFORM_CA_CERT_PEM_FILE
+        ? 'PLATFORM_CA_CERT_PEM, PLATFORM_CA_CERT_PEM_FILE: give one, not both'
+        : undefined,
+    (c) =>
+      c.PLATFORM_CA_KEY_PEM && c.PLATFORM_CA_KEY_PEM_FILE
+        ? 'PLATFORM_CA_KEY_PEM, PLATFORM_CA_KEY_PEM_FILE: give one, not both'
+        : undefined,
+    (c) =>
+      !!(c.PLATFORM_CA_CERT_PEM || c.PLATFORM_CA_CERT_PEM_FILE) !==
+      !!(c.PLATFORM_CA_KEY_PEM || c.PLATFORM_CA_KEY_PEM_FILE)
         ? 'PLATFORM_CA_CERT_PEM, PLATFORM_CA_KEY_PEM: give both the CA certificate and its key, or neither'
         : undefined,
-    (c) => (c.WEBHOOK_RETRY_MAX_DELAY_MS < c.WEBHOOK_RETRY_BASE_MS ? 'WEBHOOK_RETRY_MAX_DELAY_MS: must not be below WEBHOOK_RETRY_BASE_MS' : undefined),
+    (c) =>
+      c.WEBHOOK_RETRY_MAX_DELAY_MS < c.WEBHOOK_RETRY_BASE_MS
+        ? 'WEBHOOK_RETRY_MAX_DELAY_MS: must not be below WEBHOOK_RETRY_BASE_MS'
+        : undefined,
   ]);
 }
 
@@ -185,7 +225,12 @@ export function loadVerifierConfig(env: Record<string, string | undefined> = pro
  * start`, everything on localhost) keeps both open. Test runs as production does, so
  * what is tested is the deployed default; test harnesses opt in explicitly.
  */
-export function statusListNetworkPolicyOf(config: Pick<VerifierConfig, 'NODE_ENV' | 'STATUS_LIST_ALLOW_HTTP' | 'STATUS_LIST_DENY_PRIVATE_ADDRESSES' | 'STATUS_LIST_INTERNAL_HOSTS'>): StatusListNetworkPolicy {
+export function statusListNetworkPolicyOf(
+  config: Pick<
+    VerifierConfig,
+    'NODE_ENV' | 'STATUS_LIST_ALLOW_HTTP' | 'STATUS_LIST_DENY_PRIVATE_ADDRESSES' | 'STATUS_LIST_INTERNAL_HOSTS'
+  >,
+): StatusListNetworkPolicy {
   const development = config.NODE_ENV === 'development';
   return {
     allowHttp: config.STATUS_LIST_ALLOW_HTTP ?? development,
@@ -198,9 +243,14 @@ export function statusListNetworkPolicyOf(config: Pick<VerifierConfig, 'NODE_ENV
  * What webhook targets may be: like status lists, production and test refuse
  * `http:` and non-public addresses unless told otherwise; development keeps both open.
  */
-export function webhookTargetPolicyOf(config: Pick<VerifierConfig, 'NODE_ENV' | 'WEBHOOK_ALLOW_HTTP' | 'WEBHOOK_DENY_PRIVATE_ADDRESSES'>): WebhookTargetPolicy {
+export function webhookTargetPolicyOf(
+  config: Pick<VerifierConfig, 'NODE_ENV' | 'WEBHOOK_ALLOW_HTTP' | 'WEBHOOK_DENY_PRIVATE_ADDRESSES'>,
+): WebhookTargetPolicy {
   const development = config.NODE_ENV === 'development';
-  return { allowHttp: config.WEBHOOK_ALLOW_HTTP ?? development, denyPrivateAddresses: config.WEBHOOK_DENY_PRIVATE_ADDRESSES ?? !development };
+  return {
+    allowHttp: config.WEBHOOK_ALLOW_HTTP ?? development,
+    denyPrivateAddresses: config.WEBHOOK_DENY_PRIVATE_ADDRESSES ?? !development,
+  };
 }
 
 /** The public base URL in force, without a trailing slash. */

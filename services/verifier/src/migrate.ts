@@ -5,4 +5,9 @@ import { MIGRATIONS_FOLDER } from './db/migrations-folder.js';
 
 // Migrating needs the database only: secrets and OIDC settings are not checked here.
 const config = loadConfigOrExit(() => loadVerifierConfig({ ...process.env, NODE_ENV: 'development' }), SERVICE_NAME);
-await runMigrationsAndExit({ service: SERVICE_NAME, config, migrationsFolder: MIGRATIONS_FOLDER, logger: createLogger({ name: `${SERVICE_NAME}-migrate`, level: config.LOG_LEVEL }) });
+await runMigrationsAndExit({
+  service: SERVICE_NAME,
+  config,
+  migrationsFolder: MIGRATIONS_FOLDER,
+  logger: createLogger({ name: `${SERVICE_NAME}-migrate`, level: config.LOG_LEVEL }),
+});

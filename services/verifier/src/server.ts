@@ -10,7 +10,14 @@ import {
   startService,
 } from '@tessera/service-kit';
 import { buildApp } from './app.js';
-import { DEFAULT_METRICS_PORT, loadVerifierConfig, previousKeyEncryptionKeysOf, publicBaseUrlOf, SERVICE_NAME, type VerifierConfig } from './config.js';
+import {
+  DEFAULT_METRICS_PORT,
+  loadVerifierConfig,
+  previousKeyEncryptionKeysOf,
+  publicBaseUrlOf,
+  SERVICE_NAME,
+  type VerifierConfig,
+} from './config.js';
 import { generateKeyEncryptionKey, KeyEncryptionKey } from './crypto/key-encryption.js';
 import { MIGRATIONS_FOLDER } from './db/migrations-folder.js';
 import { schema } from './db/schema.js';
@@ -26,8 +33,16 @@ export type { RunningService };
  * builds the app and listens.
  * Used by `main.ts` and by the one-process launcher of `npm start` (which passes its `hub`).
  */
-export async function startVerifier(config: VerifierConfig, logger: Logger = createLogger({ name: SERVICE_NAME, level: config.LOG_LEVEL }), options: { hub?: InProcessHub } = {}): Promise<RunningService> {
-  const keyMaterial = config.KEY_ENCRYPTION_KEY ?? (config.NODE_ENV === 'development' ? ensureDevSecret(config.DATA_DIR, 'KEY_ENCRYPTION_KEY', generateKeyEncryptionKey) : undefined);
+export async function startVerifier(
+  config: VerifierConfig,
+  logger: Logger = createLogger({ name: SERVICE_NAME, level: config.LOG_LEVEL }),
+  options: { hub?: InProcessHub } = {},
+): Promise<RunningService> {
+  const keyMaterial =
+    config.KEY_ENCRYPTION_KEY ??
+    (config.NODE_ENV === 'development'
+      ? ensureDevSecret(config.DATA_DIR, 'KEY_ENCRYPTION_KEY', generateKeyEncryptionKey)
+      : undefined);
   if (!keyMaterial) throw new Error('KEY_ENCRYPTION_KEY is required outside development mode');
   const keyEncryptionKey = new KeyEncryptionKey(keyMaterial, previousKeyEncryptionKeysOf(config));
   // Before any connection is opened: a bad bundle stops the start with one line.
@@ -38,16 +53,43 @@ export async function startVerifier(config: VerifierConfig, logger: Logger = cre
     defaultMetricsPort: DEFAULT_METRICS_PORT,
     logger,
     build: async ({ openDatabase, connectBus, metrics }) => {
-      const database = await openDatabase({ service: SERVICE_NAME, config, schema, migrationsFolder: MIGRATIONS_FOLDER, logger });
+      const database = await openDatabase({
+        service: SERVICE_NAME,
+        config,
+        schema,
+        migrationsFolder: MIGRATIONS_FOLDER,
+        logger,
+      });
       const platformCa = await openKeyStore({ db: database.db, keyEncryptionKey }, { config, now: new Date() });
       // Leaves after their CA: a re-issued or replaced CA means its leaves are re-issued too.
-      await reissuePlatformLeaves({ db: database.db, logger }, { ca: platformCa, host: new URL(publicBaseUrlOf(config)).hostname, now: new Date() });
-      const bus = await connectBus(config, { name: SERVICE_NAME, logger, ...(options.hub ? { hub: options.hub } : {}) });
+      await reissuePlatformLeaves(
+        { db: database.db, logger },
+        { ca: platformCa, host: new URL(publicBaseUrlOf(config)).hostname, now: new Date() },
+      );
+      const bus = await connectBus(config, {
+        name: SERVICE_NAME,
+        logger,
+        ...(options.hub ? { hub: options.hub } : {}),
+      });
       const verifyToken = createTokenVerifier(await resolveOidcSettings(config));
-      return buildApp({ config, database, bus, verifyToken, logger, keyEncryptionKey, platformCa, trustedIssuers, metrics });
+      return buildApp({
+        config,
+        database,
+        bus,
+        verifyToken,
+        logger,
+        keyEncryptionKey,
+        platformCa,
+        trustedIssuers,
+        metrics,
+      });
     },
   });
 }
 
 /** This service as `runServiceMain` runs it (`main.ts`, and `npm start` for all three in one process). */
-export const verifierService: ServiceDefinition<VerifierConfig> = { name: SERVICE_NAME, loadConfig: loadVerifierConfig, start: startVerifier };
+export const verifierService: ServiceDefinition<VerifierConfig> = {
+  name: SERVICE_NAME,
+  loadConfig: loadVerifierConfig,
+  start: startVerifier,
+};

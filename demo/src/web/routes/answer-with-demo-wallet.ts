@@ -12,7 +12,16 @@ export const answerWithDemoWallet: PageRoute = async (context, { request, respon
   requirePageOrigin(context, request);
   if (!context.demoWallet) throw new PageError(404, 'NOT_FOUND', 'this page runs without the demo wallet');
   const session = context.browsers.ownedBy(params.id!, browserId);
-  if (!session?.authorizationRequestUri) throw new PageError(404, 'SESSION_NOT_FOUND', 'no such presentation in this browser, or it is not answered by a request URI');
+  if (!session?.authorizationRequestUri)
+    throw new PageError(
+      404,
+      'SESSION_NOT_FOUND',
+      'no such presentation in this browser, or it is not answered by a request URI',
+    );
   const answer = await context.demoWallet.answerRequest(session.authorizationRequestUri);
-  sendJson(response, 200, { statusCode: 200, message: 'The demo wallet answered', data: { verifierStatus: answer.status, verifierAnswer: answer.body } });
+  sendJson(response, 200, {
+    statusCode: 200,
+    message: 'The demo wallet answered',
+    data: { verifierStatus: answer.status, verifierAnswer: answer.body },
+  });
 };

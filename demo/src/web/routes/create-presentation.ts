@@ -30,7 +30,11 @@ export const createPresentation: PageRoute = async (context, { request, response
   if (answer.status !== 201 && answer.status !== 200) return sendJson(response, answer.status, answer.body);
 
   const session = answer.body.data;
-  context.browsers.remember(session.id, { browserId, authorizationRequestUri: session.authorizationRequestUri, sameDevice: flow === 'same-device' });
+  context.browsers.remember(session.id, {
+    browserId,
+    authorizationRequestUri: session.authorizationRequestUri,
+    sameDevice: flow === 'same-device',
+  });
   sendJson(response, 201, {
     statusCode: 201,
     message: 'Presentation started',
@@ -39,7 +43,12 @@ export const createPresentation: PageRoute = async (context, { request, response
       flow,
       state: session.state,
       expiresAt: session.expiresAt,
-      ...(session.authorizationRequestUri ? { authorizationRequestUri: session.authorizationRequestUri, qrCodeUrl: `/api/presentations/${session.id}/qr.svg` } : {}),
+      ...(session.authorizationRequestUri
+        ? {
+            authorizationRequestUri: session.authorizationRequestUri,
+            qrCodeUrl: `/api/presentations/${session.id}/qr.svg`,
+          }
+        : {}),
       ...(session.dcApiRequest ? { dcApiRequest: session.dcApiRequest } : {}),
       ...(session.notice ? { notice: session.notice } : {}),
     },

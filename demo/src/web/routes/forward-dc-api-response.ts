@@ -11,12 +11,26 @@ import { requirePageOrigin } from '../page-origin.js';
  */
 export const forwardDcApiResponse: PageRoute = async (context, { request, response, params, browserId }) => {
   const pageOrigin = requirePageOrigin(context, request);
-  if (!context.browsers.ownedBy(params.id!, browserId)) throw new PageError(404, 'SESSION_NOT_FOUND', 'no such presentation in this browser');
+  if (!context.browsers.ownedBy(params.id!, browserId))
+    throw new PageError(404, 'SESSION_NOT_FOUND', 'no such presentation in this browser');
   const body = await readJsonBody(request);
   if (typeof body.response !== 'object' || body.response === null || Array.isArray(body.response)) {
-    throw new PageError(400, 'VALIDATION_FAILED', "response must be the object the browser's DigitalCredential.data holds");
+    throw new PageError(
+      400,
+      'VALIDATION_FAILED',
+      "response must be the object the browser's DigitalCredential.data holds",
+    );
   }
-  if (body.origin !== pageOrigin) throw new PageError(400, 'VALIDATION_FAILED', 'origin must be the location.origin of the page that made the request');
-  const answer = await context.verifier.verifyDcApiResponse({ sessionId: params.id!, authorizationResponse: body.response as Record<string, unknown>, origin: pageOrigin });
+  if (body.origin !== pageOrigin)
+    throw new PageError(
+      400,
+      'VALIDATION_FAILED',
+      'origin must be the location.origin of the page that made the request',
+    );
+  const answer = await context.verifier.verifyDcApiResponse({
+    sessionId: params.id!,
+    authorizationResponse: body.response as Record<string, unknown>,
+    origin: pageOrigin,
+  });
   sendJson(response, answer.status, answer.body);
 };

@@ -11,7 +11,12 @@ import type { PageRoute } from '../page-context.js';
 export const readPresentationResult: PageRoute = async (context, { response, params, browserId }) => {
   const session = context.browsers.ownedBy(params.id!, browserId);
   if (!session) throw new PageError(404, 'SESSION_NOT_FOUND', 'no such presentation in this browser');
-  if (session.sameDevice) throw new PageError(409, 'RESPONSE_CODE_REQUIRED', 'a same-device presentation is read on the page the wallet returns to, with its response_code');
+  if (session.sameDevice)
+    throw new PageError(
+      409,
+      'RESPONSE_CODE_REQUIRED',
+      'a same-device presentation is read on the page the wallet returns to, with its response_code',
+    );
   const answer = await context.verifier.readResult(params.id!);
   sendJson(response, answer.status, answer.body);
 };

@@ -10,9 +10,15 @@ import type { PageRoute } from '../page-context.js';
  */
 export const readSameDeviceResult: PageRoute = async (context, { response, url, browserId }) => {
   const responseCode = url.searchParams.get('responseCode');
-  if (!responseCode || responseCode.length > 200) throw new PageError(400, 'VALIDATION_FAILED', 'responseCode is required (at most 200 characters)');
+  if (!responseCode || responseCode.length > 200)
+    throw new PageError(400, 'VALIDATION_FAILED', 'responseCode is required (at most 200 characters)');
   const sessionId = context.browsers.latestSameDeviceOf(browserId);
-  if (!sessionId) throw new PageError(404, 'SESSION_NOT_FOUND', 'this browser started no same-device presentation: open the result in the browser that showed the request');
+  if (!sessionId)
+    throw new PageError(
+      404,
+      'SESSION_NOT_FOUND',
+      'this browser started no same-device presentation: open the result in the browser that showed the request',
+    );
   const answer = await context.verifier.readResult(sessionId, responseCode);
   sendJson(response, answer.status, answer.body);
 };

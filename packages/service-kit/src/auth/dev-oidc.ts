@@ -19,7 +19,12 @@ export async function ensureDevOidcKey(dataDir: string): Promise<JSONWebKeySet> 
   const path = keyPath(dataDir);
   if (!existsSync(path)) {
     const { privateKey } = await generateKeyPair('ES256', { extractable: true });
-    const privateJwk = { ...(await exportJWK(privateKey)), kid: `dev-${Date.now().toString(36)}`, alg: 'ES256', use: 'sig' };
+    const privateJwk = {
+      ...(await exportJWK(privateKey)),
+      kid: `dev-${Date.now().toString(36)}`,
+      alg: 'ES256',
+      use: 'sig',
+    };
     mkdirSync(join(dataDir, 'dev-oidc'), { recursive: true });
     writeFileSync(path, JSON.stringify({ privateJwk } satisfies DevKeyFile, null, 2), { mode: 0o600 });
   }

@@ -1,5 +1,12 @@
 import { readFileSync } from 'node:fs';
-import { createLocalJWKSet, createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTPayload, type JSONWebKeySet } from 'jose';
+import {
+  createLocalJWKSet,
+  createRemoteJWKSet,
+  errors as joseErrors,
+  jwtVerify,
+  type JWTPayload,
+  type JSONWebKeySet,
+} from 'jose';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { unauthorized } from '../errors.js';
 import type { Principal } from './principal.js';
@@ -46,7 +53,8 @@ export function createTokenVerifier(settings: OidcSettings): TokenVerifier {
 
 function describeTokenError(error: unknown): string {
   if (error instanceof joseErrors.JWTExpired) return 'The access token has expired.';
-  if (error instanceof joseErrors.JWTClaimValidationFailed) return `The access token is not valid here (${error.claim} claim).`;
+  if (error instanceof joseErrors.JWTClaimValidationFailed)
+    return `The access token is not valid here (${error.claim} claim).`;
   if (error instanceof joseErrors.JWSSignatureVerificationFailed || error instanceof joseErrors.JWKSNoMatchingKey) {
     return 'The access token is not signed by a trusted key.';
   }

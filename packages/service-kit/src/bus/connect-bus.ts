@@ -67,12 +67,17 @@ function usesTls(config: NatsConfig): boolean {
  */
 export function natsConfigRule(config: NatsConfig & { NODE_ENV: string }): string | undefined {
   if (config.NATS_PASS && config.NATS_PASS_FILE) return 'NATS_PASS, NATS_PASS_FILE: give one, not both';
-  if (config.NATS_USER && !config.NATS_PASS && !config.NATS_PASS_FILE) return 'NATS_USER: needs its password in NATS_PASS_FILE (or NATS_PASS)';
-  if (!config.NATS_USER && (config.NATS_PASS || config.NATS_PASS_FILE)) return `${config.NATS_PASS ? 'NATS_PASS' : 'NATS_PASS_FILE'}: a password needs NATS_USER`;
-  if (config.NATS_CREDS_FILE && (config.NATS_USER || config.NATS_TOKEN)) return 'NATS_CREDS_FILE: give a credentials file or NATS_USER/NATS_TOKEN, not both';
+  if (config.NATS_USER && !config.NATS_PASS && !config.NATS_PASS_FILE)
+    return 'NATS_USER: needs its password in NATS_PASS_FILE (or NATS_PASS)';
+  if (!config.NATS_USER && (config.NATS_PASS || config.NATS_PASS_FILE))
+    return `${config.NATS_PASS ? 'NATS_PASS' : 'NATS_PASS_FILE'}: a password needs NATS_USER`;
+  if (config.NATS_CREDS_FILE && (config.NATS_USER || config.NATS_TOKEN))
+    return 'NATS_CREDS_FILE: give a credentials file or NATS_USER/NATS_TOKEN, not both';
   if (config.NODE_ENV !== 'production' || !config.NATS_URL || config.NATS_ALLOW_INSECURE) return undefined;
-  if (!usesTls(config)) return 'NATS_URL: production needs tls:// (with NATS_CA_FILE) so the bus is encrypted and the server verified; NATS_ALLOW_INSECURE=true only for a local-only setup';
-  if (!config.NATS_USER && !config.NATS_CREDS_FILE) return 'NATS_USER, NATS_CREDS_FILE: production needs the service\'s own NATS identity (NATS_USER + NATS_PASS_FILE, or NATS_CREDS_FILE)';
+  if (!usesTls(config))
+    return 'NATS_URL: production needs tls:// (with NATS_CA_FILE) so the bus is encrypted and the server verified; NATS_ALLOW_INSECURE=true only for a local-only setup';
+  if (!config.NATS_USER && !config.NATS_CREDS_FILE)
+    return "NATS_USER, NATS_CREDS_FILE: production needs the service's own NATS identity (NATS_USER + NATS_PASS_FILE, or NATS_CREDS_FILE)";
   return undefined;
 }
 
@@ -82,7 +87,10 @@ function readSecretFile(path: string): string {
 }
 
 /** `connectBus` from a service's NATS variables (see `natsConfigProperties`). */
-export function connectBusFromConfig(config: NatsConfig, options: { name: string; logger: Logger; hub?: InProcessHub }): Promise<MessageBus> {
+export function connectBusFromConfig(
+  config: NatsConfig,
+  options: { name: string; logger: Logger; hub?: InProcessHub },
+): Promise<MessageBus> {
   const pass = config.NATS_PASS_FILE ? readSecretFile(config.NATS_PASS_FILE) : config.NATS_PASS;
   return connectBus({
     url: config.NATS_URL,

@@ -54,7 +54,10 @@ function contextFor(options: PublishOptions): MessageContext {
 }
 
 function remove<H>(map: Map<string, Subscriber<H>[]>, subject: string, subscriber: Subscriber<H>): void {
-  map.set(subject, (map.get(subject) ?? []).filter((entry) => entry !== subscriber));
+  map.set(
+    subject,
+    (map.get(subject) ?? []).filter((entry) => entry !== subscriber),
+  );
 }
 
 export class InProcessBus implements MessageBus {
@@ -95,7 +98,12 @@ export class InProcessBus implements MessageBus {
     const context = contextFor(options);
     for (const handler of deliveryTargets(this.hub.listeners.get(subject) ?? [])) {
       // Events are fire-and-forget, as over NATS: a failing listener does not reach the publisher.
-      queueMicrotask(() => void Promise.resolve().then(() => handler(wireCopy(payload), context)).catch(() => {}));
+      queueMicrotask(
+        () =>
+          void Promise.resolve()
+            .then(() => handler(wireCopy(payload), context))
+            .catch(() => {}),
+      );
     }
   }
 

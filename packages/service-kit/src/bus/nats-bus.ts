@@ -98,7 +98,8 @@ export class NatsBus implements MessageBus {
 
   private async watchStatus(): Promise<void> {
     for await (const status of this.nc.status()) {
-      if (status.type === 'disconnect' || status.type === 'reconnect') this.logger.warn({ nats: status.type }, `NATS ${status.type}`);
+      if (status.type === 'disconnect' || status.type === 'reconnect')
+        this.logger.warn({ nats: status.type }, `NATS ${status.type}`);
     }
   }
 
@@ -112,7 +113,8 @@ export class NatsBus implements MessageBus {
       });
       return parse(msg);
     } catch (error) {
-      if (error instanceof RequestError && error.isNoResponders()) throw new BusUnavailableError(subject, 'no-responders', { cause: error });
+      if (error instanceof RequestError && error.isNoResponders())
+        throw new BusUnavailableError(subject, 'no-responders', { cause: error });
       if (error instanceof NoRespondersError) throw new BusUnavailableError(subject, 'no-responders', { cause: error });
       if (error instanceof TimeoutError || (error instanceof RequestError && error.cause instanceof TimeoutError)) {
         throw new BusUnavailableError(subject, 'timeout', { cause: error });
@@ -133,8 +135,14 @@ export class NatsBus implements MessageBus {
         const context = contextOf(msg);
         void handler(parse(msg), context).then(
           (reply) =>
-            msg.respond(JSON.stringify(reply), context.replyTraceContext ? { headers: headersFor({ requestId: context.requestId, traceContext: context.replyTraceContext }) } : undefined),
-          (handlerError: unknown) => this.logger.error({ err: handlerError, subject, requestId: context.requestId }, 'NATS responder failed'),
+            msg.respond(
+              JSON.stringify(reply),
+              context.replyTraceContext
+                ? { headers: headersFor({ requestId: context.requestId, traceContext: context.replyTraceContext }) }
+                : undefined,
+            ),
+          (handlerError: unknown) =>
+            this.logger.error({ err: handlerError, subject, requestId: context.requestId }, 'NATS responder failed'),
         );
       },
     });
@@ -158,7 +166,9 @@ export class NatsBus implements MessageBus {
         const context = contextOf(msg);
         void Promise.resolve()
           .then(() => handler(parse(msg), context))
-          .catch((handlerError: unknown) => this.logger.error({ err: handlerError, subject }, 'NATS event handler failed'));
+          .catch((handlerError: unknown) =>
+            this.logger.error({ err: handlerError, subject }, 'NATS event handler failed'),
+          );
       },
     });
     return () => sub.unsubscribe();

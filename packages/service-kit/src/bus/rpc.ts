@@ -1,6 +1,12 @@
 import type { Static } from 'typebox';
 import { Value } from 'typebox/value';
-import { ErrorCode, type EventDescriptor, type NatsError, type NatsReplyOf, type RpcDescriptor } from '@tessera/contracts';
+import {
+  ErrorCode,
+  type EventDescriptor,
+  type NatsError,
+  type NatsReplyOf,
+  type RpcDescriptor,
+} from '@tessera/contracts';
 import { AppError, dependencyUnavailable } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { BusUnavailableError, type MessageBus, type MessageContext } from './message-bus.js';
@@ -34,7 +40,10 @@ export async function callService<R extends RpcDescriptor>(
     });
   } catch (error) {
     if (error instanceof BusUnavailableError) {
-      throw dependencyUnavailable(`${capitalise(rpc.peer)} did not answer (${error.reason}); try again shortly.`, error);
+      throw dependencyUnavailable(
+        `${capitalise(rpc.peer)} did not answer (${error.reason}); try again shortly.`,
+        error,
+      );
     }
     throw error;
   }
@@ -75,7 +84,11 @@ export interface ServeRequestsOptions<R extends RpcDescriptor> {
  * status and code; a reply that breaks `rpc.reply`, an undeclared code or anything
  * else is logged and answered 500 INTERNAL, so the contract holds on the wire.
  */
-export function serveRequests<R extends RpcDescriptor>(bus: MessageBus, rpc: R, options: ServeRequestsOptions<R>): () => void {
+export function serveRequests<R extends RpcDescriptor>(
+  bus: MessageBus,
+  rpc: R,
+  options: ServeRequestsOptions<R>,
+): () => void {
   const declared = new Set<string>(rpc.failures);
   return bus.respond(rpc.subject, rpc.queue, async (payload, context) => {
     if (!Value.Check(rpc.request, payload)) {
@@ -86,10 +99,17 @@ export function serveRequests<R extends RpcDescriptor>(bus: MessageBus, rpc: R, 
     try {
       const data = await options.handler(payload as RpcRequest<R>, context);
       if (Value.Check(rpc.reply, data)) return { ok: true, data };
-      options.logger.error({ subject: rpc.subject, requestId: context.requestId }, 'reply breaks the contract of its subject');
+      options.logger.error(
+        { subject: rpc.subject, requestId: context.requestId },
+        'reply breaks the contract of its subject',
+      );
     } catch (error) {
-      if (error instanceof AppError && declared.has(error.code)) return failure(error.statusCode, error.code, error.message);
-      options.logger.error({ err: error, subject: rpc.subject, requestId: context.requestId }, 'request handler failed');
+      if (error instanceof AppError && declared.has(error.code))
+        return failure(error.statusCode, error.code, error.message);
+      options.logger.error(
+        { err: error, subject: rpc.subject, requestId: context.requestId },
+        'request handler failed',
+      );
     }
     return failure(500, ErrorCode.INTERNAL, 'An unexpected error occurred; it has been logged.');
   });
@@ -104,10 +124,17 @@ function failure(statusCode: number, code: string, message: string) {
  * against the event's schema first: a payload that breaks it is a bug, thrown here
  * rather than sent to every subscriber.
  */
-export function publishEvent<E extends EventDescriptor>(bus: MessageBus, event: E, payload: EventPayload<E>, options: { requestId?: string } = {}): void {
+export function publishEvent<E extends EventDescriptor>(
+  bus: MessageBus,
+  event: E,
+  payload: EventPayload<E>,
+  options: { requestId?: string } = {},
+): void {
   if (!Value.Check(event.payload, payload)) {
     const problem = [...Value.Errors(event.payload, payload)][0];
-    throw new Error(`event ${event.subject} breaks its schema: ${problem?.instancePath || '/'} ${problem?.message ?? ''}`);
+    throw new Error(
+      `event ${event.subject} breaks its schema: ${problem?.instancePath || '/'} ${problem?.message ?? ''}`,
+    );
   }
   bus.publish(event.subject, payload, options.requestId ? { requestId: options.requestId } : {});
 }
@@ -120,12 +147,19 @@ export interface SubscribeEventsOptions<E extends EventDescriptor> {
 }
 
 /** Receives `event.subject`; a payload that breaks the event's schema is logged and dropped. */
-export function subscribeEvents<E extends EventDescriptor>(bus: MessageBus, event: E, options: SubscribeEventsOptions<E>): () => void {
+export function subscribeEvents<E extends EventDescriptor>(
+  bus: MessageBus,
+  event: E,
+  options: SubscribeEventsOptions<E>,
+): () => void {
   return bus.subscribe(
     event.subject,
     async (payload, context) => {
       if (!Value.Check(event.payload, payload)) {
-        options.logger.warn({ requestId: context.requestId, subject: event.subject }, 'dropped an event that breaks its schema');
+        options.logger.warn(
+          { requestId: context.requestId, subject: event.subject },
+          'dropped an event that breaks its schema',
+        );
         return;
       }
       await options.handler(payload as EventPayload<E>, context);

@@ -66,7 +66,9 @@ export async function openDatabase<TSchema extends Record<string, unknown>>(
       connection: { statement_timeout: options.statementTimeoutMs ?? 15000, application_name: 'tessera' },
     });
     const traced = options.service ? traceSqlClient(client, options.service) : client;
-    const db = drizzlePostgres(options.pool ? observePool(traced, options.pool) : traced, { schema: options.schema }) as unknown as Db<TSchema>;
+    const db = drizzlePostgres(options.pool ? observePool(traced, options.pool) : traced, {
+      schema: options.schema,
+    }) as unknown as Db<TSchema>;
     return {
       db,
       kind: 'postgres',

@@ -28,7 +28,11 @@ export function migrationsTableOf(service: string): string {
 }
 
 function migrationConfig(options: MigrateOptions) {
-  return { migrationsFolder: options.migrationsFolder, migrationsSchema: MIGRATIONS_SCHEMA, migrationsTable: migrationsTableOf(options.service) };
+  return {
+    migrationsFolder: options.migrationsFolder,
+    migrationsSchema: MIGRATIONS_SCHEMA,
+    migrationsTable: migrationsTableOf(options.service),
+  };
 }
 
 /**

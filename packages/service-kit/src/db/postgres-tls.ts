@@ -35,11 +35,18 @@ export function postgresSslOptions(url: string, caFile: string | undefined): Con
   const mode = sslModeOf(url);
   if (mode === 'disable' || mode === 'false') return undefined;
   if (!caFile && mode !== 'verify-full' && mode !== 'verify-ca') return undefined;
-  const options: ConnectionOptions = { rejectUnauthorized: true, ...(caFile ? { ca: readFileSync(caFile, 'utf8') } : {}) };
+  const options: ConnectionOptions = {
+    rejectUnauthorized: true,
+    ...(caFile ? { ca: readFileSync(caFile, 'utf8') } : {}),
+  };
   if (mode === 'verify-ca') return { ...options, checkServerIdentity: () => undefined };
   const [host] = hostsOf(url);
   if (!host) return options;
-  return { ...options, ...(isIP(host) ? {} : { servername: host }), checkServerIdentity: (_checked, certificate) => checkServerIdentity(host, certificate) };
+  return {
+    ...options,
+    ...(isIP(host) ? {} : { servername: host }),
+    checkServerIdentity: (_checked, certificate) => checkServerIdentity(host, certificate),
+  };
 }
 
 /**
@@ -48,11 +55,17 @@ export function postgresSslOptions(url: string, caFile: string | undefined): Con
  * refused; DATABASE_CA_FILE with `sslmode=disable` contradicts itself; and a CA checks one
  * host name, so a multi-host URL cannot take one.
  */
-export function databaseTlsConfigRule(config: { NODE_ENV: string; DATABASE_URL?: string; DATABASE_CA_FILE?: string }): string | undefined {
+export function databaseTlsConfigRule(config: {
+  NODE_ENV: string;
+  DATABASE_URL?: string;
+  DATABASE_CA_FILE?: string;
+}): string | undefined {
   if (!config.DATABASE_URL) return undefined;
   const mode = sslModeOf(config.DATABASE_URL);
-  if (config.DATABASE_CA_FILE && (mode === 'disable' || mode === 'false')) return 'DATABASE_CA_FILE, DATABASE_URL: a CA is given but DATABASE_URL says sslmode=disable';
-  if (config.DATABASE_CA_FILE && hostsOf(config.DATABASE_URL).length > 1) return 'DATABASE_CA_FILE, DATABASE_URL: verified TLS needs a single host in DATABASE_URL';
+  if (config.DATABASE_CA_FILE && (mode === 'disable' || mode === 'false'))
+    return 'DATABASE_CA_FILE, DATABASE_URL: a CA is given but DATABASE_URL says sslmode=disable';
+  if (config.DATABASE_CA_FILE && hostsOf(config.DATABASE_URL).length > 1)
+    return 'DATABASE_CA_FILE, DATABASE_URL: verified TLS needs a single host in DATABASE_URL';
   if (config.NODE_ENV === 'production' && mode && UNVERIFIED_SSL_MODES.has(mode) && !config.DATABASE_CA_FILE) {
     return `DATABASE_URL: sslmode=${mode} does not verify the server; set DATABASE_CA_FILE (full verification) or use sslmode=verify-full in production`;
   }

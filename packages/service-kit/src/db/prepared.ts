@@ -5,7 +5,9 @@
  * the prepared query; later calls with the same handle get the same one. Called
  * with a transaction it prepares for that transaction (correct, just not reused).
  */
-export function preparedFor<Handle extends object, Prepared>(build: (db: Handle) => Prepared): (db: Handle) => Prepared {
+export function preparedFor<Handle extends object, Prepared>(
+  build: (db: Handle) => Prepared,
+): (db: Handle) => Prepared {
   const byHandle = new WeakMap<Handle, Prepared>();
   return (db) => {
     let prepared = byHandle.get(db);

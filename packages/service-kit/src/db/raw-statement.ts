@@ -10,10 +10,16 @@ import { rowsOf } from './rows-of.js';
  * the text where the column type matters (`$3::jsonb`). Inside a transaction (a
  * handle without a client of its own) it runs through Drizzle's `sql` instead.
  */
-export async function runRawStatement<Row = Record<string, unknown>>(db: object, text: string, params: readonly unknown[]): Promise<Row[]> {
+export async function runRawStatement<Row = Record<string, unknown>>(
+  db: object,
+  text: string,
+  params: readonly unknown[],
+): Promise<Row[]> {
   const client = (db as { $client?: RawClient }).$client;
-  if (client && typeof client.unsafe === 'function') return [...(await client.unsafe(text, params as unknown[], { prepare: true }))] as Row[];
-  if (client && typeof client.query === 'function') return (await client.query(text, params as unknown[])).rows as Row[];
+  if (client && typeof client.unsafe === 'function')
+    return [...(await client.unsafe(text, params as unknown[], { prepare: true }))] as Row[];
+  if (client && typeof client.query === 'function')
+    return (await client.query(text, params as unknown[])).rows as Row[];
   const execute = (db as { execute?: (query: unknown) => Promise<unknown> }).execute;
   if (!execute) throw new Error('runRawStatement needs a Drizzle database or transaction');
   return rowsOf<Row>(await execute.call(db, withParams(text, params)));

@@ -40,8 +40,14 @@ export interface SchemaVersion {
 
 /** The code's migrations, as drizzle's migrator reads and hashes them (same files, same hashes). */
 export function readJournalMigrations(migrationsFolder: string): JournalMigration[] {
-  const journal = JSON.parse(readFileSync(join(migrationsFolder, 'meta', '_journal.json'), 'utf8')) as { entries: Array<{ tag: string }> };
-  return readMigrationFiles({ migrationsFolder }).map((migration, index) => ({ tag: journal.entries[index]!.tag, when: migration.folderMillis, hash: migration.hash }));
+  const journal = JSON.parse(readFileSync(join(migrationsFolder, 'meta', '_journal.json'), 'utf8')) as {
+    entries: Array<{ tag: string }>;
+  };
+  return readMigrationFiles({ migrationsFolder }).map((migration, index) => ({
+    tag: journal.entries[index]!.tag,
+    when: migration.folderMillis,
+    hash: migration.hash,
+  }));
 }
 
 /**
@@ -65,11 +71,18 @@ export function compareSchemaVersion(journal: JournalMigration[], applied: Appli
 }
 
 /** Reads drizzle's migrations table of the service (absent: nothing applied) and compares it with the code's journal. */
-export async function readSchemaVersion(database: Database<Record<string, unknown>>, options: MigrateOptions): Promise<SchemaVersion> {
+export async function readSchemaVersion(
+  database: Database<Record<string, unknown>>,
+  options: MigrateOptions,
+): Promise<SchemaVersion> {
   const table = `${MIGRATIONS_SCHEMA}.${migrationsTableOf(options.service)}`;
-  const [exists] = rowsOf<{ present: boolean }>(await database.db.execute(sql`select to_regclass(${table}) is not null as present`));
+  const [exists] = rowsOf<{ present: boolean }>(
+    await database.db.execute(sql`select to_regclass(${table}) is not null as present`),
+  );
   const applied = exists?.present
-    ? rowsOf<{ hash: string; created_at: string | number }>(await database.db.execute(sql.raw(`select hash, created_at from ${table}`))).map((row) => ({ hash: row.hash, createdAt: Number(row.created_at) }))
+    ? rowsOf<{ hash: string; created_at: string | number }>(
+        await database.db.execute(sql.raw(`select hash, created_at from ${table}`)),
+      ).map((row) => ({ hash: row.hash, createdAt: Number(row.created_at) }))
     : [];
   return compareSchemaVersion(readJournalMigrations(options.migrationsFolder), applied);
 }

@@ -46,6 +46,10 @@ export function createDatabaseMetrics(registry: Registry, enabled = true): Datab
         finished: () => void pool.inFlight--,
       };
     },
-    migrationsApplied: new Gauge({ name: 'tessera_db_migrations_applied', help: 'Migrations recorded as applied in this service\'s migrations table, read at start.', registers: [registry] }),
+    migrationsApplied: new Gauge({
+      name: 'tessera_db_migrations_applied',
+      help: "Migrations recorded as applied in this service's migrations table, read at start.",
+      registers: [registry],
+    }),
   };
 }

@@ -15,7 +15,12 @@ export function createHttpMetrics(registry: Registry, enabled = true): HttpMetri
   const labelNames = ['route', 'method', 'status_class'] as const;
   return {
     enabled,
-    requests: new Counter({ name: 'tessera_http_requests_total', help: 'HTTP requests answered, by route template, method and status class.', labelNames, registers: [registry] }),
+    requests: new Counter({
+      name: 'tessera_http_requests_total',
+      help: 'HTTP requests answered, by route template, method and status class.',
+      labelNames,
+      registers: [registry],
+    }),
     duration: new Histogram({
       name: 'tessera_http_request_duration_seconds',
       help: 'Time from receiving an HTTP request to sending its answer, by route template, method and status class.',

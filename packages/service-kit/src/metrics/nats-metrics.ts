@@ -19,7 +19,12 @@ export interface NatsMetrics {
 export function createNatsMetrics(registry: Registry, enabled = true): NatsMetrics {
   return {
     enabled,
-    requests: new Counter({ name: 'tessera_nats_requests_total', help: 'NATS requests this service sent, by subject and result.', labelNames: ['subject', 'result'], registers: [registry] }),
+    requests: new Counter({
+      name: 'tessera_nats_requests_total',
+      help: 'NATS requests this service sent, by subject and result.',
+      labelNames: ['subject', 'result'],
+      registers: [registry],
+    }),
     duration: new Histogram({
       name: 'tessera_nats_request_duration_seconds',
       help: 'Time from sending a NATS request to its reply (or giving up), by subject and result.',

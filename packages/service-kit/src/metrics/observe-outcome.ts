@@ -22,7 +22,11 @@ export interface ObserveOutcomeOptions {
  * label) and its duration in seconds; the operation's answer or failure passes
  * through unchanged.
  */
-export async function observeOutcome<T>(operation: () => Promise<T>, record: (result: string, seconds: number) => void, options: ObserveOutcomeOptions = {}): Promise<T> {
+export async function observeOutcome<T>(
+  operation: () => Promise<T>,
+  record: (result: string, seconds: number) => void,
+  options: ObserveOutcomeOptions = {},
+): Promise<T> {
   const started = performance.now();
   try {
     const answer = await operation();

@@ -25,7 +25,9 @@ export function missingServer(what: 'postgres' | 'nats', suite: string): boolean
   const missing = what === 'postgres' ? !hasServerPostgres() : !hasNatsServer();
   if (missing && !warned.has(suite)) {
     warned.add(suite);
-    process.stderr.write(`[tessera] skipping "${suite}": needs a ${what === 'postgres' ? 'PostgreSQL' : 'NATS'} server, none found\n`);
+    process.stderr.write(
+      `[tessera] skipping "${suite}": needs a ${what === 'postgres' ? 'PostgreSQL' : 'NATS'} server, none found\n`,
+    );
   }
   return missing;
 }
@@ -39,7 +41,9 @@ export function missingServerBinary(what: 'postgres' | 'nats', suite: string): b
   const missing = what === 'postgres' ? !findPostgresBin() : !findNatsServerBinary();
   if (missing && !warned.has(suite)) {
     warned.add(suite);
-    process.stderr.write(`[tessera] skipping "${suite}": needs ${what === 'postgres' ? 'PostgreSQL binaries (TEST_PG_BIN or initdb)' : 'nats-server on PATH'}, none found\n`);
+    process.stderr.write(
+      `[tessera] skipping "${suite}": needs ${what === 'postgres' ? 'PostgreSQL binaries (TEST_PG_BIN or initdb)' : 'nats-server on PATH'}, none found\n`,
+    );
   }
   return missing;
 }

@@ -24,7 +24,11 @@ export async function startTestBackends(env: NodeJS.ProcessEnv = process.env): P
   const docker = !env.TEST_DATABASE_URL || !env.TEST_NATS_URL ? await dockerAnswers() : false;
 
   if (env.TEST_DATABASE_URL) {
-    info.postgres = { source: 'env', adminUrl: env.TEST_DATABASE_URL, ...(env.TEST_DATABASE_CA_FILE ? { caFile: env.TEST_DATABASE_CA_FILE } : {}) };
+    info.postgres = {
+      source: 'env',
+      adminUrl: env.TEST_DATABASE_URL,
+      ...(env.TEST_DATABASE_CA_FILE ? { caFile: env.TEST_DATABASE_CA_FILE } : {}),
+    };
   } else if (docker) {
     const started = await startPostgresContainer();
     info.postgres = { source: 'testcontainers', adminUrl: started.url };
@@ -59,8 +63,14 @@ export async function startTestBackends(env: NodeJS.ProcessEnv = process.env): P
 }
 
 export function describeBackends(info: TestBackendInfo): string {
-  const pg = info.postgres.source === 'pglite' ? 'PGlite (embedded; server-only tests skipped)' : `PostgreSQL server (${info.postgres.source})`;
-  const nats = info.nats.source === 'in-process' ? 'in-process transport (NATS-only tests skipped)' : `NATS server (${info.nats.source})`;
+  const pg =
+    info.postgres.source === 'pglite'
+      ? 'PGlite (embedded; server-only tests skipped)'
+      : `PostgreSQL server (${info.postgres.source})`;
+  const nats =
+    info.nats.source === 'in-process'
+      ? 'in-process transport (NATS-only tests skipped)'
+      : `NATS server (${info.nats.source})`;
   return `test backends: ${pg}; ${nats}`;
 }
 
@@ -97,8 +107,15 @@ async function startPostgresContainer() {
 
 async function startNatsContainer() {
   const { GenericContainer, Wait } = await import('testcontainers');
-  const container = await new GenericContainer('nats:2.10-alpine').withCommand(['-js']).withExposedPorts(4222).withWaitStrategy(Wait.forListeningPorts()).start();
-  return { url: `nats://${container.getHost()}:${container.getMappedPort(4222)}`, stop: async () => void (await container.stop()) };
+  const container = await new GenericContainer('nats:2.10-alpine')
+    .withCommand(['-js'])
+    .withExposedPorts(4222)
+    .withWaitStrategy(Wait.forListeningPorts())
+    .start();
+  return {
+    url: `nats://${container.getHost()}:${container.getMappedPort(4222)}`,
+    stop: async () => void (await container.stop()),
+  };
 }
 
 export async function freePort(): Promise<number> {
@@ -150,7 +167,9 @@ export interface PrivateServer {
  * Starts a throwaway PostgreSQL cluster from local binaries, or resolves undefined when there
  * are none. With `tls`, the server also accepts TLS with that certificate and key (the TLS tests).
  */
-export async function startPrivatePostgres(options: { tls?: { certFile: string; keyFile: string } } = {}): Promise<PrivateServer | undefined> {
+export async function startPrivatePostgres(
+  options: { tls?: { certFile: string; keyFile: string } } = {},
+): Promise<PrivateServer | undefined> {
   const bin = findPostgresBin();
   if (!bin) return undefined;
   const dir = mkdtempSync(join(tmpdir(), 'tessera-pg-'));
@@ -162,7 +181,9 @@ export async function startPrivatePostgres(options: { tls?: { certFile: string; 
   }
   const data = join(dir, 'data');
   const port = await freePort();
-  const tlsArgs = options.tls ? ` -c ssl=on -c ssl_cert_file=${copyForPostgres(options.tls.certFile, dir)} -c ssl_key_file=${copyForPostgres(options.tls.keyFile, dir)}` : '';
+  const tlsArgs = options.tls
+    ? ` -c ssl=on -c ssl_cert_file=${copyForPostgres(options.tls.certFile, dir)} -c ssl_key_file=${copyForPostgres(options.tls.keyFile, dir)}`
+    : '';
   const run = (command: string, args: string[]) => {
     const [cmd, argv] = asPostgresUser(command, args);
     return spawnSync(cmd, argv, { encoding: 'utf8', cwd: dir });
@@ -171,8 +192,15 @@ export async function startPrivatePostgres(options: { tls?: { certFile: string; 
   if (init.status !== 0) return undefined;
   const start = async () => {
     const started = run(join(bin, 'pg_ctl'), [
-      '-D', data, '-l', join(dir, 'log'), '-w', '-t', '30',
-      '-o', `-p ${port} -c listen_addresses=127.0.0.1 -k ${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=400${tlsArgs}`,
+      '-D',
+      data,
+      '-l',
+      join(dir, 'log'),
+      '-w',
+      '-t',
+      '30',
+      '-o',
+      `-p ${port} -c listen_addresses=127.0.0.1 -k ${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=400${tlsArgs}`,
       'start',
     ]);
     if (started.status !== 0) throw new Error(`pg_ctl start failed: ${started.stderr}`);
@@ -221,7 +249,9 @@ export function findNatsServerBinary(): string | undefined {
  * none. `config` runs it with that configuration file (variables it references from `env`);
  * `tls` makes the URL `tls://`.
  */
-export async function startPrivateNats(options: { config?: string; env?: Record<string, string>; tls?: boolean } = {}): Promise<PrivateServer | undefined> {
+export async function startPrivateNats(
+  options: { config?: string; env?: Record<string, string>; tls?: boolean } = {},
+): Promise<PrivateServer | undefined> {
   const binary = findNatsServerBinary();
   if (!binary) return undefined;
   // A port found free may be taken by a parallel test before the server binds it, and a
@@ -229,17 +259,27 @@ export async function startPrivateNats(options: { config?: string; env?: Record<
   for (let attempt = 1; attempt <= 3; attempt++) {
     const started = await startNatsOnce(binary, await freePort(), options);
     if ('server' in started) return started.server;
-    if (attempt === 3) process.stderr.write(`nats-server did not start (${options.config ?? 'no config'}): ${started.output.slice(-2000)}\n`);
+    if (attempt === 3)
+      process.stderr.write(
+        `nats-server did not start (${options.config ?? 'no config'}): ${started.output.slice(-2000)}\n`,
+      );
   }
   return undefined;
 }
 
-async function startNatsOnce(binary: string, port: number, options: { config?: string; env?: Record<string, string>; tls?: boolean }): Promise<{ server: PrivateServer } | { output: string }> {
+async function startNatsOnce(
+  binary: string,
+  port: number,
+  options: { config?: string; env?: Record<string, string>; tls?: boolean },
+): Promise<{ server: PrivateServer } | { output: string }> {
   let child: ChildProcess | undefined;
   let output = '';
   const start = async () => {
     const args = [...(options.config ? ['-c', options.config] : []), '-a', '127.0.0.1', '-p', String(port)];
-    const spawned = spawn(binary, args, { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...options.env } });
+    const spawned = spawn(binary, args, {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...process.env, ...options.env },
+    });
     child = spawned;
     // What the server says on the way out explains a failed start; bounded, it is only read then.
     spawned.stderr?.on('data', (chunk: Buffer) => void (output = (output + chunk.toString('utf8')).slice(-4000)));

@@ -11,7 +11,11 @@ export { InProcessHub };
  * A bus for a test: a NATS connection when a server is there, else an in-process
  * bus on `hub` (pass the same hub to buses that must reach each other).
  */
-export async function connectTestBus(name: string, hub: InProcessHub = new InProcessHub(), logger?: Logger): Promise<MessageBus> {
+export async function connectTestBus(
+  name: string,
+  hub: InProcessHub = new InProcessHub(),
+  logger?: Logger,
+): Promise<MessageBus> {
   const url = testBackends().nats.url;
   if (!url) return new InProcessBus(hub);
   return NatsBus.connect({ url, name, logger: logger ?? createLogger({ name, level: 'silent' }) });

@@ -57,7 +57,10 @@ export async function createTestDatabase<TSchema extends Record<string, unknown>
 }
 
 /** Creates an empty database on the server at `adminUrl` and returns its URL. */
-export async function createEmptyDatabase(adminUrl: string, name = `t_${randomBytes(6).toString('hex')}`): Promise<string> {
+export async function createEmptyDatabase(
+  adminUrl: string,
+  name = `t_${randomBytes(6).toString('hex')}`,
+): Promise<string> {
   const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
   try {
     await admin.unsafe(`create database "${name}"`);

@@ -6,7 +6,10 @@ import type { CallResult } from './app-caller.js';
  * answers 503 DEPENDENCY_UNAVAILABLE with the platform error body, within `withinMs`
  * (never a hang). Runs the attempts one after another.
  */
-export async function expectEachUnavailableFast(attempts: Array<() => Promise<CallResult>>, withinMs = 8000): Promise<void> {
+export async function expectEachUnavailableFast(
+  attempts: Array<() => Promise<CallResult>>,
+  withinMs = 8000,
+): Promise<void> {
   for (const attempt of attempts) {
     const started = Date.now();
     const response = await attempt();

@@ -32,11 +32,15 @@ export interface TestIdentityProvider {
   authHeader(orgId: string, roles: string[], spec?: TestTokenSpec): Promise<{ authorization: string }>;
 }
 
-export async function createTestIdentityProvider(options: { issuer?: string; audience?: string } = {}): Promise<TestIdentityProvider> {
+export async function createTestIdentityProvider(
+  options: { issuer?: string; audience?: string } = {},
+): Promise<TestIdentityProvider> {
   const issuer = options.issuer ?? TEST_OIDC_ISSUER;
   const audience = options.audience ?? TEST_OIDC_AUDIENCE;
   const { publicKey, privateKey } = await generateKeyPair('ES256');
-  const jwks: JSONWebKeySet = { keys: [{ ...(await exportJWK(publicKey)), kid: 'test-key', alg: 'ES256', use: 'sig' }] };
+  const jwks: JSONWebKeySet = {
+    keys: [{ ...(await exportJWK(publicKey)), kid: 'test-key', alg: 'ES256', use: 'sig' }],
+  };
   const mint = (spec: TestTokenSpec = {}) =>
     new SignJWT({
       ...(spec.email ? { email: spec.email } : {}),
@@ -57,6 +61,8 @@ export async function createTestIdentityProvider(options: { issuer?: string; aud
     verifyToken: createTokenVerifier({ issuer, audience, jwks }),
     configEnv: { OIDC_ISSUER: issuer, OIDC_AUDIENCE: audience, OIDC_JWKS_URI: 'https://idp.tessera.test/jwks' },
     mint,
-    authHeader: async (orgId, roles, spec = {}) => ({ authorization: `Bearer ${await mint({ ...spec, orgRoles: { [orgId]: roles } })}` }),
+    authHeader: async (orgId, roles, spec = {}) => ({
+      authorization: `Bearer ${await mint({ ...spec, orgRoles: { [orgId]: roles } })}`,
+    }),
   };
 }

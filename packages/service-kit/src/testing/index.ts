@@ -1,13 +1,47 @@
 // Test support for the services, one concern per module.
-export { freePort, startTestBackends, describeBackends, startPrivatePostgres, startPrivateNats, type TestBackendInfo, type PrivateServer } from './backends.js';
-export { testBackends, hasServerPostgres, hasNatsServer, missingServer, missingServerBinary } from './available-servers.js';
-export { createTestDatabase, createEmptyDatabase, type TestDatabase, type CreateTestDatabaseOptions } from './databases.js';
+export {
+  freePort,
+  startTestBackends,
+  describeBackends,
+  startPrivatePostgres,
+  startPrivateNats,
+  type TestBackendInfo,
+  type PrivateServer,
+} from './backends.js';
+export {
+  testBackends,
+  hasServerPostgres,
+  hasNatsServer,
+  missingServer,
+  missingServerBinary,
+} from './available-servers.js';
+export {
+  createTestDatabase,
+  createEmptyDatabase,
+  type TestDatabase,
+  type CreateTestDatabaseOptions,
+} from './databases.js';
 export { connectTestBus, createTestBusNamespace, NamespacedBus, InProcessHub, type TestBusNamespace } from './buses.js';
-export { createTestIdentityProvider, TEST_OIDC_AUDIENCE, TEST_OIDC_ISSUER, type TestIdentityProvider, type TestTokenSpec } from './identity-provider.js';
+export {
+  createTestIdentityProvider,
+  TEST_OIDC_AUDIENCE,
+  TEST_OIDC_ISSUER,
+  type TestIdentityProvider,
+  type TestTokenSpec,
+} from './identity-provider.js';
 export { appCaller, type AppCaller, type CallOptions, type CallResult, type HttpMethod } from './app-caller.js';
 export { captureLogger, silentLogger } from './logging.js';
 export { waitFor } from './waiting.js';
-export { fuzzAllRoutes, fuzzRunsPerRoute, FUZZ_SEED, listRoutes, requestArbitrary, checkRequest, checkResponseHeaders, type FuzzRoute } from './fuzz/fuzz-routes.js';
+export {
+  fuzzAllRoutes,
+  fuzzRunsPerRoute,
+  FUZZ_SEED,
+  listRoutes,
+  requestArbitrary,
+  checkRequest,
+  checkResponseHeaders,
+  type FuzzRoute,
+} from './fuzz/fuzz-routes.js';
 export { snapshotSchema } from './fuzz/snapshot.js';
 export { arbitraryFor, mutate } from './fuzz/schema-arbitrary.js';
 export { findUndocumentedOperations } from './openapi.js';

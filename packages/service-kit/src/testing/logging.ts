@@ -2,7 +2,10 @@ import { Writable } from 'node:stream';
 import { createLogger, type Logger } from '../logger.js';
 
 /** A logger whose lines are kept in memory, to assert what was (and was not) logged. */
-export function captureLogger(name = 'test', level = 'trace'): { logger: Logger; lines: () => string[]; text: () => string } {
+export function captureLogger(
+  name = 'test',
+  level = 'trace',
+): { logger: Logger; lines: () => string[]; text: () => string } {
   const chunks: string[] = [];
   const destination = new Writable({
     write(chunk, _encoding, callback) {

@@ -16,6 +16,9 @@ export function migrationsFolderUpTo(migrationsFolder: string, lastTag: string):
   if (last < 0) throw new Error(`no migration tagged ${lastTag} in ${journalPath}`);
   const copy = mkdtempSync(join(tmpdir(), 'migrations-'));
   cpSync(migrationsFolder, copy, { recursive: true });
-  writeFileSync(join(copy, 'meta', '_journal.json'), JSON.stringify({ ...journal, entries: journal.entries.slice(0, last + 1) }, null, 2));
+  writeFileSync(
+    join(copy, 'meta', '_journal.json'),
+    JSON.stringify({ ...journal, entries: journal.entries.slice(0, last + 1) }, null, 2),
+  );
   return copy;
 }

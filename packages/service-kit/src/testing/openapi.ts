@@ -23,11 +23,15 @@ export function findUndocumentedOperations(document: { paths?: Record<string, Re
       if (!operation) continue;
       const where = `${method.toUpperCase()} ${path}`;
       const statuses = Object.keys(operation.responses ?? {});
-      if (typeof operation.summary !== 'string' || operation.summary.length === 0) problems.push(`${where}: no summary`);
-      if (!Array.isArray(operation.security)) problems.push(`${where}: no security requirement (use [] for a public route)`);
+      if (typeof operation.summary !== 'string' || operation.summary.length === 0)
+        problems.push(`${where}: no summary`);
+      if (!Array.isArray(operation.security))
+        problems.push(`${where}: no security requirement (use [] for a public route)`);
       const liveness = Array.isArray(operation.tags) && operation.tags.includes('health');
-      if (!liveness && !statuses.some((status) => Number(status) >= 400 || /^[45]XX$/i.test(status))) problems.push(`${where}: no error response`);
-      if (Array.isArray(operation.security) && operation.security.length > 0 && !statuses.includes('401')) problems.push(`${where}: secured but no 401`);
+      if (!liveness && !statuses.some((status) => Number(status) >= 400 || /^[45]XX$/i.test(status)))
+        problems.push(`${where}: no error response`);
+      if (Array.isArray(operation.security) && operation.security.length > 0 && !statuses.includes('401'))
+        problems.push(`${where}: secured but no 401`);
     }
   }
   return problems;

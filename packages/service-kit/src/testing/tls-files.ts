@@ -2,7 +2,11 @@ import { writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { join } from 'node:path';
 import { readPemBlocks, toPem } from '../pem.js';
-import { certificateAuthorityName, generateCertificateAuthority, randomSerialNumber } from '../x509/certificate-authority.js';
+import {
+  certificateAuthorityName,
+  generateCertificateAuthority,
+  randomSerialNumber,
+} from '../x509/certificate-authority.js';
 import { ECDSA_P256, subtle, x509, type WebCryptoKey, type WebCryptoKeyPair } from '../x509/x509.js';
 
 /** Paths of a test CA and a server certificate it issued (PEM; the key PKCS#8, mode 0600). */
@@ -18,11 +22,16 @@ export interface TestTlsFiles {
  * they run anywhere without openssl. Each call makes a new CA, so a second call gives
  * an "untrusted" CA for the first's server.
  */
-export async function writeTestTlsFiles(dir: string, options: { hosts: string[]; prefix?: string }): Promise<TestTlsFiles> {
+export async function writeTestTlsFiles(
+  dir: string,
+  options: { hosts: string[]; prefix?: string },
+): Promise<TestTlsFiles> {
   const now = new Date();
   const ca = await generateCertificateAuthority({ now, commonName: 'Tessera test CA' });
   const caCertificate = new x509.X509Certificate(ca.certificatePem);
-  const caKey = (await subtle.importKey('pkcs8', readPemBlocks(ca.privateKeyPem)[0]!.der, ECDSA_P256, false, ['sign'])) as WebCryptoKey;
+  const caKey = (await subtle.importKey('pkcs8', readPemBlocks(ca.privateKeyPem)[0]!.der, ECDSA_P256, false, [
+    'sign',
+  ])) as WebCryptoKey;
   const keys = (await subtle.generateKey(ECDSA_P256, true, ['sign', 'verify'])) as WebCryptoKeyPair;
   const certificate = await x509.X509CertificateGenerator.create({
     serialNumber: randomSerialNumber(),
@@ -37,15 +46,22 @@ export async function writeTestTlsFiles(dir: string, options: { hosts: string[];
       new x509.BasicConstraintsExtension(false, undefined, true),
       new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
       new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.serverAuth]),
-      new x509.SubjectAlternativeNameExtension(options.hosts.map((host) => ({ type: isIP(host) ? 'ip' : 'dns', value: host }))),
+      new x509.SubjectAlternativeNameExtension(
+        options.hosts.map((host) => ({ type: isIP(host) ? 'ip' : 'dns', value: host })),
+      ),
       await x509.AuthorityKeyIdentifierExtension.create(caCertificate),
     ],
   });
   const prefix = options.prefix ?? '';
-  const files = { caFile: join(dir, `${prefix}ca.crt`), certFile: join(dir, `${prefix}server.crt`), keyFile: join(dir, `${prefix}server.key`) };
+  const files = {
+    caFile: join(dir, `${prefix}ca.crt`),
+    certFile: join(dir, `${prefix}server.crt`),
+    keyFile: join(dir, `${prefix}server.key`),
+  };
   writeFileSync(files.caFile, ca.certificatePem);
   writeFileSync(files.certFile, certificate.toString('pem'));
-  writeFileSync(files.keyFile, toPem('PRIVATE KEY', Buffer.from(await subtle.exportKey('pkcs8', keys.privateKey))), { mode: 0o600 });
+  writeFileSync(files.keyFile, toPem('PRIVATE KEY', Buffer.from(await subtle.exportKey('pkcs8', keys.privateKey))), {
+    mode: 0o600,
+  });
   return files;
 }
-

@@ -5,7 +5,11 @@ import { endWhenSettled, serviceTracer } from './service-tracer.js';
 /** W3C trace context headers (`traceparent`, `tracestate`) as a message carries them. */
 export type TraceContextHeaders = Record<string, string>;
 
-function attributesOf(subject: string, operation: 'request' | 'publish' | 'process', requestId: string | undefined): Attributes {
+function attributesOf(
+  subject: string,
+  operation: 'request' | 'publish' | 'process',
+  requestId: string | undefined,
+): Attributes {
   return {
     'messaging.system': 'nats',
     'messaging.destination.name': subject,
@@ -48,31 +52,58 @@ class TracedBus implements MessageBus {
   }
 
   request(subject: string, payload: unknown, options: RequestOptions = {}): Promise<unknown> {
-    const span = this.tracer.startSpan(`request ${subject}`, { kind: SpanKind.CLIENT, attributes: attributesOf(subject, 'request', options.requestId) });
+    const span = this.tracer.startSpan(`request ${subject}`, {
+      kind: SpanKind.CLIENT,
+      attributes: attributesOf(subject, 'request', options.requestId),
+    });
     const active = trace.setSpan(context.active(), span);
-    return endWhenSettled(span, context.with(active, () => this.bus.request(subject, payload, { ...options, traceContext: injectInto(active) })));
+    return endWhenSettled(
+      span,
+      context.with(active, () => this.bus.request(subject, payload, { ...options, traceContext: injectInto(active) })),
+    );
   }
 
   respond(subject: string, queue: string, handler: RequestHandler): () => void {
-    return this.bus.respond(subject, queue, (payload, message) => this.handleWithin(SpanKind.SERVER, subject, message, async () => handler(payload, message)));
+    return this.bus.respond(subject, queue, (payload, message) =>
+      this.handleWithin(SpanKind.SERVER, subject, message, async () => handler(payload, message)),
+    );
   }
 
-  publish(subject: string, payload: unknown, options: { requestId?: string; traceContext?: TraceContextHeaders } = {}): void {
-    const span = this.tracer.startSpan(`publish ${subject}`, { kind: SpanKind.PRODUCER, attributes: attributesOf(subject, 'publish', options.requestId) });
+  publish(
+    subject: string,
+    payload: unknown,
+    options: { requestId?: string; traceContext?: TraceContextHeaders } = {},
+  ): void {
+    const span = this.tracer.startSpan(`publish ${subject}`, {
+      kind: SpanKind.PRODUCER,
+      attributes: attributesOf(subject, 'publish', options.requestId),
+    });
     try {
-      this.bus.publish(subject, payload, { ...options, traceContext: injectInto(trace.setSpan(context.active(), span)) });
+      this.bus.publish(subject, payload, {
+        ...options,
+        traceContext: injectInto(trace.setSpan(context.active(), span)),
+      });
     } finally {
       span.end();
     }
   }
 
   subscribe(subject: string, handler: EventHandler, options: { queue?: string } = {}): () => void {
-    return this.bus.subscribe(subject, (payload, message) => this.handleWithin(SpanKind.CONSUMER, subject, message, async () => handler(payload, message)), options);
+    return this.bus.subscribe(
+      subject,
+      (payload, message) =>
+        this.handleWithin(SpanKind.CONSUMER, subject, message, async () => handler(payload, message)),
+      options,
+    );
   }
 
   private handleWithin<T>(kind: SpanKind, subject: string, message: MessageContext, run: () => Promise<T>): Promise<T> {
     const parent = parentOf(message);
-    const span = this.tracer.startSpan(`process ${subject}`, { kind, attributes: attributesOf(subject, 'process', message.requestId) }, parent);
+    const span = this.tracer.startSpan(
+      `process ${subject}`,
+      { kind, attributes: attributesOf(subject, 'process', message.requestId) },
+      parent,
+    );
     const active = trace.setSpan(parent, span);
     // A reply goes back with the answering span's context: the trace context travels both ways.
     if (kind === SpanKind.SERVER) message.replyTraceContext = injectInto(active);

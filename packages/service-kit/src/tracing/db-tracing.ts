@@ -30,7 +30,10 @@ function withTracedStatements<T extends Sql>(client: T, tracer: Tracer): T {
         // A transaction's (or savepoint's) own client issues its statements: wrap it too.
         return (...args: unknown[]) => {
           const callback = args.at(-1) as (tx: Sql) => unknown;
-          return (value as (...a: unknown[]) => unknown).apply(target, [...args.slice(0, -1), (tx: Sql) => callback(withTracedStatements(tx, tracer))]);
+          return (value as (...a: unknown[]) => unknown).apply(target, [
+            ...args.slice(0, -1),
+            (tx: Sql) => callback(withTracedStatements(tx, tracer)),
+          ]);
         };
       }
       return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;

@@ -4,7 +4,13 @@ import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter as OtlpJsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { OTLPTraceExporter as OtlpProtobufExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import { BatchSpanProcessor, SimpleSpanProcessor, TracerProvider, type SpanExporter, type SpanProcessor } from '@opentelemetry/sdk-trace';
+import {
+  BatchSpanProcessor,
+  SimpleSpanProcessor,
+  TracerProvider,
+  type SpanExporter,
+  type SpanProcessor,
+} from '@opentelemetry/sdk-trace';
 import { readTracingConfig, type TracingConfig } from './tracing-config.js';
 import { setServiceTracer } from './service-tracer.js';
 
@@ -43,7 +49,9 @@ function installContextPropagation(): void {
 
 function exporterFor(config: Extract<TracingConfig, { enabled: true }>): SpanExporter {
   // The exporters add OTEL_EXPORTER_OTLP_HEADERS / _TIMEOUT / _COMPRESSION from the environment themselves.
-  return config.protocol === 'http/json' ? new OtlpJsonExporter({ url: config.url }) : new OtlpProtobufExporter({ url: config.url });
+  return config.protocol === 'http/json'
+    ? new OtlpJsonExporter({ url: config.url })
+    : new OtlpProtobufExporter({ url: config.url });
 }
 
 /**
@@ -66,7 +74,10 @@ export function startTracing(options: StartTracingOptions): Tracing {
     processor = new BatchSpanProcessor({ exporter: exporterFor(config) });
   }
   installContextPropagation();
-  const provider = new TracerProvider({ resource: resourceFromAttributes({ 'service.name': serviceName }), spanProcessors: [processor] });
+  const provider = new TracerProvider({
+    resource: resourceFromAttributes({ 'service.name': serviceName }),
+    spanProcessors: [processor],
+  });
   setServiceTracer(options.service, provider.getTracer(TRACER_NAME));
   return {
     enabled: true,

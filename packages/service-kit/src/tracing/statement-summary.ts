@@ -28,7 +28,11 @@ export function summariseStatement(text: string): StatementSummary {
   if (known) return known;
   const operation = (OPERATION.exec(text)?.[1] ?? 'QUERY').toUpperCase();
   const table = TABLE_AFTER[operation]?.exec(text)?.[1]?.replaceAll('"', '');
-  const summary: StatementSummary = { name: table ? `${operation} ${table}` : operation, operation, ...(table ? { table } : {}) };
+  const summary: StatementSummary = {
+    name: table ? `${operation} ${table}` : operation,
+    operation,
+    ...(table ? { table } : {}),
+  };
   if (cache.size < CACHE_LIMIT) cache.set(text, summary);
   return summary;
 }

@@ -28,10 +28,21 @@ export function readTracingConfig(env: Record<string, string | undefined>, servi
   if ((!base && !tracesEndpoint) || env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return { enabled: false };
 
   const problems: string[] = [];
-  const protocol = (env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? env.OTEL_EXPORTER_OTLP_PROTOCOL ?? 'http/protobuf').trim();
-  if (!PROTOCOLS.includes(protocol)) problems.push(`OTEL_EXPORTER_OTLP_PROTOCOL must be http/json or http/protobuf (got ${JSON.stringify(protocol)})`);
+  const protocol = (
+    env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ??
+    env.OTEL_EXPORTER_OTLP_PROTOCOL ??
+    'http/protobuf'
+  ).trim();
+  if (!PROTOCOLS.includes(protocol))
+    problems.push(`OTEL_EXPORTER_OTLP_PROTOCOL must be http/json or http/protobuf (got ${JSON.stringify(protocol)})`);
   const url = tracesEndpoint || `${base!.replace(/\/+$/, '')}/v1/traces`;
-  if (!/^https?:\/\/[^/]/.test(url)) problems.push(`OTEL_EXPORTER_OTLP_ENDPOINT must be an http(s) URL (got ${JSON.stringify(url)})`);
+  if (!/^https?:\/\/[^/]/.test(url))
+    problems.push(`OTEL_EXPORTER_OTLP_ENDPOINT must be an http(s) URL (got ${JSON.stringify(url)})`);
   if (problems.length > 0) throw new ConfigError(problems);
-  return { enabled: true, serviceName: env.OTEL_SERVICE_NAME?.trim() || serviceName, url, protocol: protocol as OtlpProtocol };
+  return {
+    enabled: true,
+    serviceName: env.OTEL_SERVICE_NAME?.trim() || serviceName,
+    url,
+    protocol: protocol as OtlpProtocol,
+  };
 }

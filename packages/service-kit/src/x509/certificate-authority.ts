@@ -35,7 +35,10 @@ export function certificateAuthorityName(commonName: string): x509.JsonName {
 }
 
 /** A new self-signed P-256 root (10 years, path length 0), as PEM (PKCS#8 key). */
-export async function generateCertificateAuthority(options: { now: Date; commonName: string }): Promise<CertificateAuthorityPem> {
+export async function generateCertificateAuthority(options: {
+  now: Date;
+  commonName: string;
+}): Promise<CertificateAuthorityPem> {
   const keys = (await subtle.generateKey(ECDSA_P256, true, ['sign', 'verify'])) as WebCryptoKeyPair;
   const certificate = await selfSignCertificateAuthority({ keys, now: options.now, commonName: options.commonName });
   const pkcs8 = Buffer.from(await subtle.exportKey('pkcs8', keys.privateKey));
@@ -43,7 +46,11 @@ export async function generateCertificateAuthority(options: { now: Date; commonN
 }
 
 /** A self-signed CA certificate for `keys`, valid from five minutes before `now` for ten years. */
-export async function selfSignCertificateAuthority(options: { keys: WebCryptoKeyPair; now: Date; commonName: string }): Promise<x509.X509Certificate> {
+export async function selfSignCertificateAuthority(options: {
+  keys: WebCryptoKeyPair;
+  now: Date;
+  commonName: string;
+}): Promise<x509.X509Certificate> {
   const notAfter = new Date(options.now);
   notAfter.setUTCFullYear(notAfter.getUTCFullYear() + CA_VALIDITY_YEARS);
   return x509.X509CertificateGenerator.createSelfSigned({
@@ -76,7 +83,10 @@ export interface LoadCertificateAuthorityOptions {
  * keyCertSign, plus the caller's `check`), currently valid, an ECDSA P-256 key, and
  * a private key that matches the certificate. Errors never quote the key.
  */
-export async function loadCertificateAuthority(pem: CertificateAuthorityPem, options: LoadCertificateAuthorityOptions): Promise<CertificateAuthority> {
+export async function loadCertificateAuthority(
+  pem: CertificateAuthorityPem,
+  options: LoadCertificateAuthorityOptions,
+): Promise<CertificateAuthority> {
   const { label, now } = options;
   const certificateName = options.names?.certificate ?? `${label} certificate`;
   const keyName = options.names?.key ?? `${label} key`;
@@ -88,9 +98,13 @@ export async function loadCertificateAuthority(pem: CertificateAuthorityPem, opt
   }
   const problem = caCapabilityProblem(certificate) ?? options.check?.(certificate);
   if (problem) throw new Error(`${certificateName}: the certificate ${problem}`);
-  if (now < certificate.notBefore || now > certificate.notAfter) throw new Error(`${certificateName}: not valid now (valid from ${certificate.notBefore.toISOString()} to ${certificate.notAfter.toISOString()})`);
+  if (now < certificate.notBefore || now > certificate.notAfter)
+    throw new Error(
+      `${certificateName}: not valid now (valid from ${certificate.notBefore.toISOString()} to ${certificate.notAfter.toISOString()})`,
+    );
   const algorithm = certificate.publicKey.algorithm as { name: string; namedCurve?: string };
-  if (algorithm.name !== 'ECDSA' || algorithm.namedCurve !== 'P-256') throw new Error(`${certificateName}: the key must be ECDSA P-256`);
+  if (algorithm.name !== 'ECDSA' || algorithm.namedCurve !== 'P-256')
+    throw new Error(`${certificateName}: the key must be ECDSA P-256`);
   let privateKey: WebCryptoKey;
   try {
     const der = readPemBlocks(pem.privateKeyPem)[0]?.der;
@@ -109,7 +123,8 @@ export async function loadCertificateAuthority(pem: CertificateAuthorityPem, opt
 }
 
 function caCapabilityProblem(certificate: x509.X509Certificate): string | undefined {
-  if (!certificate.getExtension(x509.BasicConstraintsExtension)?.ca) return 'is not a CA certificate (basicConstraints cA is not true)';
+  if (!certificate.getExtension(x509.BasicConstraintsExtension)?.ca)
+    return 'is not a CA certificate (basicConstraints cA is not true)';
   const usage = certificate.getExtension(x509.KeyUsagesExtension);
   if (!usage || !(usage.usages & x509.KeyUsageFlags.keyCertSign)) return 'lacks keyUsage keyCertSign';
   return undefined;
@@ -120,12 +135,18 @@ function caCapabilityProblem(certificate: x509.X509Certificate): string | undefi
  * newlines) or as a file path; undefined when neither is set. A file that cannot be
  * read throws an error naming the variable, never the content.
  */
-export function readConfiguredPem(variable: string, inline: string | undefined, file: string | undefined): string | undefined {
+export function readConfiguredPem(
+  variable: string,
+  inline: string | undefined,
+  file: string | undefined,
+): string | undefined {
   if (inline) return inline.replace(/\\n/g, '\n');
   if (!file) return undefined;
   try {
     return readFileSync(file, 'utf8');
   } catch (error) {
-    throw new Error(`${variable}_FILE: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`, { cause: error });
+    throw new Error(`${variable}_FILE: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`, {
+      cause: error,
+    });
   }
 }

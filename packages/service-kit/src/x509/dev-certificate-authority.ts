@@ -7,7 +7,10 @@ import { generateCertificateAuthority, type CertificateAuthorityPem } from './ce
  * (`certificate.pem`, and `private-key.pem` with mode 0600), so restarts reuse it, as
  * the development OIDC key is kept. Production configuration provides its CA itself.
  */
-export async function ensureDevCertificateAuthority(dataDir: string, options: { directory: string; commonName: string; now: Date }): Promise<CertificateAuthorityPem> {
+export async function ensureDevCertificateAuthority(
+  dataDir: string,
+  options: { directory: string; commonName: string; now: Date },
+): Promise<CertificateAuthorityPem> {
   const directory = join(dataDir, options.directory);
   const certificatePath = join(directory, 'certificate.pem');
   const keyPath = join(directory, 'private-key.pem');

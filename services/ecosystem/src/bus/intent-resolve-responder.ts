@@ -14,6 +14,7 @@ export interface IntentResolveResponderDeps extends ResolveIntentDeps {
 export function serveIntentResolve(deps: IntentResolveResponderDeps): () => void {
   return serveRequests(deps.bus, intentResolveRpc, {
     logger: deps.logger,
-    handler: async (request) => presentIntentResolution(await deps.metrics.observeResolution(() => resolveIntent(deps, request))),
+    handler: async (request) =>
+      presentIntentResolution(await deps.metrics.observeResolution(() => resolveIntent(deps, request))),
   });
 }

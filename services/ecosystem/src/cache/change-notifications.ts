@@ -27,6 +27,10 @@ export interface OpenedResolutionCache<T> {
  */
 export async function openResolutionCache<T>(options: OpenResolutionCacheOptions): Promise<OpenedResolutionCache<T>> {
   const resolutions = new ResolutionCache<T>({ ttlMs: options.ttlMs, maxEntries: options.maxEntries ?? 10_000 });
-  const unlisten = await options.database.listen(CHANGE_CHANNEL, () => resolutions.clear(), () => resolutions.clear());
+  const unlisten = await options.database.listen(
+    CHANGE_CHANNEL,
+    () => resolutions.clear(),
+    () => resolutions.clear(),
+  );
   return { resolutions, close: unlisten };
 }

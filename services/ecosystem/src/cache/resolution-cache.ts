@@ -38,7 +38,9 @@ export class ResolutionCache<T> {
   }
 
   async resolve(request: IntentResolveRequest, compute: () => Promise<T>): Promise<T> {
-    const key = [request.ecosystemId.toLowerCase(), request.orgId, request.intent.toLowerCase(), request.role].join('\u0000');
+    const key = [request.ecosystemId.toLowerCase(), request.orgId, request.intent.toLowerCase(), request.role].join(
+      '\u0000',
+    );
     const entry = this.entries.get(key);
     if (entry && this.now() - entry.loadedAt < this.options.ttlMs) return unwrap(entry.outcome);
     const generation = this.generation;

@@ -1,10 +1,20 @@
 import { StartupError } from '@tessera/service-kit';
-import { ensureDevCertificateAuthority, loadCertificateAuthority, readConfiguredPem, type CertificateAuthority } from '@tessera/service-kit/x509';
+import {
+  ensureDevCertificateAuthority,
+  loadCertificateAuthority,
+  readConfiguredPem,
+  type CertificateAuthority,
+} from '@tessera/service-kit/x509';
 import type { EcosystemConfig } from '../config.js';
 
 export type TrustListCaConfig = Pick<
   EcosystemConfig,
-  'NODE_ENV' | 'DATA_DIR' | 'TRUST_LIST_CA_CERT_PEM' | 'TRUST_LIST_CA_CERT_PEM_FILE' | 'TRUST_LIST_CA_KEY_PEM' | 'TRUST_LIST_CA_KEY_PEM_FILE'
+  | 'NODE_ENV'
+  | 'DATA_DIR'
+  | 'TRUST_LIST_CA_CERT_PEM'
+  | 'TRUST_LIST_CA_CERT_PEM_FILE'
+  | 'TRUST_LIST_CA_KEY_PEM'
+  | 'TRUST_LIST_CA_KEY_PEM_FILE'
 >;
 
 /** The common name of the development CA (production names its own). */
@@ -24,13 +34,25 @@ export async function openTrustListCa(config: TrustListCaConfig, now: Date): Pro
     key: config.TRUST_LIST_CA_KEY_PEM_FILE ? 'TRUST_LIST_CA_KEY_PEM_FILE' : 'TRUST_LIST_CA_KEY_PEM',
   };
   try {
-    const certificatePem = readConfiguredPem('TRUST_LIST_CA_CERT_PEM', config.TRUST_LIST_CA_CERT_PEM, config.TRUST_LIST_CA_CERT_PEM_FILE);
-    const privateKeyPem = readConfiguredPem('TRUST_LIST_CA_KEY_PEM', config.TRUST_LIST_CA_KEY_PEM, config.TRUST_LIST_CA_KEY_PEM_FILE);
+    const certificatePem = readConfiguredPem(
+      'TRUST_LIST_CA_CERT_PEM',
+      config.TRUST_LIST_CA_CERT_PEM,
+      config.TRUST_LIST_CA_CERT_PEM_FILE,
+    );
+    const privateKeyPem = readConfiguredPem(
+      'TRUST_LIST_CA_KEY_PEM',
+      config.TRUST_LIST_CA_KEY_PEM,
+      config.TRUST_LIST_CA_KEY_PEM_FILE,
+    );
     const pem =
       certificatePem && privateKeyPem
         ? { certificatePem, privateKeyPem }
         : config.NODE_ENV === 'development'
-          ? await ensureDevCertificateAuthority(config.DATA_DIR, { directory: 'trust-list-ca', commonName: DEV_TRUST_LIST_CA_NAME, now })
+          ? await ensureDevCertificateAuthority(config.DATA_DIR, {
+              directory: 'trust-list-ca',
+              commonName: DEV_TRUST_LIST_CA_NAME,
+              now,
+            })
           : undefined;
     // config.ts refuses this combination; kept as a guard for callers that skip it.
     if (!pem) throw new Error('TRUST_LIST_CA_CERT_PEM, TRUST_LIST_CA_KEY_PEM: required outside development mode');

@@ -1,5 +1,13 @@
 import { CompactSign } from 'jose';
-import { ECDSA_P256, randomSerialNumber, subtle, x509, type CertificateAuthority, type WebCryptoKey, type WebCryptoKeyPair } from '@tessera/service-kit/x509';
+import {
+  ECDSA_P256,
+  randomSerialNumber,
+  subtle,
+  x509,
+  type CertificateAuthority,
+  type WebCryptoKey,
+  type WebCryptoKeyPair,
+} from '@tessera/service-kit/x509';
 
 /** The JOSE `typ` of a signed trust list (the issue; ETSI TS 119 602 leaves it to the profile). */
 export const TRUST_LIST_JWS_TYPE = 'trustlist+jwt';
@@ -34,7 +42,8 @@ export function createTrustListSigner(ca: CertificateAuthority): TrustListSigner
   let current: Promise<SigningKey> | undefined;
   const keyFor = async (now: Date, validUntil: Date): Promise<SigningKey> => {
     const existing = current ? await current.catch(() => undefined) : undefined;
-    if (existing && existing.certificate.notBefore <= now && existing.certificate.notAfter >= validUntil) return existing;
+    if (existing && existing.certificate.notBefore <= now && existing.certificate.notAfter >= validUntil)
+      return existing;
     const issued = issueSigningKey(ca, now, validUntil);
     current = issued;
     return issued;
@@ -50,8 +59,13 @@ export function createTrustListSigner(ca: CertificateAuthority): TrustListSigner
 }
 
 async function issueSigningKey(ca: CertificateAuthority, now: Date, validUntil: Date): Promise<SigningKey> {
-  const notAfter = new Date(Math.min(now.getTime() + SIGNING_CERTIFICATE_DAYS * DAY_MS, ca.certificate.notAfter.getTime()));
-  if (notAfter < validUntil) throw new Error(`the trust-list CA certificate ends (${ca.certificate.notAfter.toISOString()}) before a list signed now would; configure a new CA`);
+  const notAfter = new Date(
+    Math.min(now.getTime() + SIGNING_CERTIFICATE_DAYS * DAY_MS, ca.certificate.notAfter.getTime()),
+  );
+  if (notAfter < validUntil)
+    throw new Error(
+      `the trust-list CA certificate ends (${ca.certificate.notAfter.toISOString()}) before a list signed now would; configure a new CA`,
+    );
   const keys = (await subtle.generateKey(ECDSA_P256, false, ['sign', 'verify'])) as WebCryptoKeyPair;
   const certificate = await x509.X509CertificateGenerator.create({
     serialNumber: randomSerialNumber(),
@@ -70,5 +84,9 @@ async function issueSigningKey(ca: CertificateAuthority, now: Date, validUntil: 
       await x509.AuthorityKeyIdentifierExtension.create(ca.certificate),
     ],
   });
-  return { privateKey: keys.privateKey, certificate, x5c: [certificate, ca.certificate].map((c) => Buffer.from(c.rawData).toString('base64')) };
+  return {
+    privateKey: keys.privateKey,
+    certificate,
+    x5c: [certificate, ca.certificate].map((c) => Buffer.from(c.rawData).toString('base64')),
+  };
 }

@@ -23,7 +23,10 @@ export interface InsertEcosystemInput {
 }
 
 /** A new ecosystem, or `{ conflict: 'name' }` when the name is taken (names ignore case). */
-export async function insertEcosystem(db: EcosystemDb, input: InsertEcosystemInput): Promise<EcosystemRow | Conflict<'name'>> {
+export async function insertEcosystem(
+  db: EcosystemDb,
+  input: InsertEcosystemInput,
+): Promise<EcosystemRow | Conflict<'name'>> {
   return returnUniqueConflicts(
     async () => {
       const [row] = await db
@@ -60,10 +63,17 @@ export interface EcosystemListRow {
  * Ecosystems where one of `orgIds` is the lead or an ACTIVE member, one entry per
  * ecosystem (as lead when any of them leads it), newest first.
  */
-export async function listEcosystemsOfOrgs(db: EcosystemDb, orgIds: string[], window: PageWindow): Promise<{ rows: EcosystemListRow[]; total: number }> {
+export async function listEcosystemsOfOrgs(
+  db: EcosystemDb,
+  orgIds: string[],
+  window: PageWindow,
+): Promise<{ rows: EcosystemListRow[]; total: number }> {
   if (orgIds.length === 0) return { rows: [], total: 0 };
   const mine = and(inArray(memberships.orgId, orgIds), eq(memberships.status, 'ACTIVE'));
-  const [totals] = await db.select({ total: countDistinct(memberships.ecosystemId) }).from(memberships).where(mine);
+  const [totals] = await db
+    .select({ total: countDistinct(memberships.ecosystemId) })
+    .from(memberships)
+    .where(mine);
   const leadMembership = alias(memberships, 'lead_membership');
   const leadOrg = alias(organisations, 'lead_org');
   const rows = await db
@@ -79,7 +89,10 @@ export async function listEcosystemsOfOrgs(db: EcosystemDb, orgIds: string[], wi
     })
     .from(memberships)
     .innerJoin(ecosystems, eq(ecosystems.id, memberships.ecosystemId))
-    .innerJoin(leadMembership, and(eq(leadMembership.ecosystemId, ecosystems.id), eq(leadMembership.role, 'Ecosystem Lead')))
+    .innerJoin(
+      leadMembership,
+      and(eq(leadMembership.ecosystemId, ecosystems.id), eq(leadMembership.role, 'Ecosystem Lead')),
+    )
     .innerJoin(leadOrg, eq(leadOrg.id, leadMembership.orgId))
     .where(mine)
     .groupBy(ecosystems.id, leadOrg.id)
@@ -90,11 +103,20 @@ export async function listEcosystemsOfOrgs(db: EcosystemDb, orgIds: string[], wi
 }
 
 /** Platform-wide counts for the admin dashboard (ECOSYSTEM.md, Ecosystem formation). */
-export async function countDashboard(db: EcosystemDb): Promise<{ ecosystem: number; invitations: number; activeOrgs: number }> {
+export async function countDashboard(
+  db: EcosystemDb,
+): Promise<{ ecosystem: number; invitations: number; activeOrgs: number }> {
   const [[ecosystemCount], [invitationCount], [activeOrgCount]] = await Promise.all([
     db.select({ n: count() }).from(ecosystems),
     db.select({ n: count() }).from(invitations).where(eq(invitations.type, 'ecosystem')),
-    db.select({ n: countDistinct(memberships.orgId) }).from(memberships).where(eq(memberships.status, 'ACTIVE')),
+    db
+      .select({ n: countDistinct(memberships.orgId) })
+      .from(memberships)
+      .where(eq(memberships.status, 'ACTIVE')),
   ]);
-  return { ecosystem: ecosystemCount?.n ?? 0, invitations: invitationCount?.n ?? 0, activeOrgs: activeOrgCount?.n ?? 0 };
+  return {
+    ecosystem: ecosystemCount?.n ?? 0,
+    invitations: invitationCount?.n ?? 0,
+    activeOrgs: activeOrgCount?.n ?? 0,
+  };
 }

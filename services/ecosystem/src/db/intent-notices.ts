@@ -17,10 +17,16 @@ export interface NoticeVersionView {
 
 /** The notice of an intent at version 1, or `{ conflict: 'exists' }` when the intent has one. */
 export async function insertNotice(db: EcosystemDb, intentId: string): Promise<IntentNoticeRow | Conflict<'exists'>> {
-  return returnUniqueConflicts(async () => {
-    const [notice] = await db.insert(intentNotices).values({ id: randomUUID(), intentId, currentVersion: 1 }).returning();
-    return notice!;
-  }, { intent_notices_intent_uq: 'exists' });
+  return returnUniqueConflicts(
+    async () => {
+      const [notice] = await db
+        .insert(intentNotices)
+        .values({ id: randomUUID(), intentId, currentVersion: 1 })
+        .returning();
+      return notice!;
+    },
+    { intent_notices_intent_uq: 'exists' },
+  );
 }
 
 /**
@@ -44,18 +50,39 @@ export async function insertNoticeVersion(
 ): Promise<NoticeVersionView> {
   const [version] = await db
     .insert(intentNoticeVersions)
-    .values({ noticeId: input.notice.id, version: input.notice.currentVersion, body: input.body, createdBy: input.userId })
+    .values({
+      noticeId: input.notice.id,
+      version: input.notice.currentVersion,
+      body: input.body,
+      createdBy: input.userId,
+    })
     .returning();
-  return { id: input.notice.id, intentId: input.notice.intentId, version: input.notice.currentVersion, body: input.body, createdBy: version!.createdBy, createdAt: version!.createdAt };
+  return {
+    id: input.notice.id,
+    intentId: input.notice.intentId,
+    version: input.notice.currentVersion,
+    body: input.body,
+    createdBy: version!.createdBy,
+    createdAt: version!.createdAt,
+  };
 }
 
 /** The latest version of the intent's notice, or version `version`. */
-export async function findNoticeVersion(db: EcosystemDb, intentId: string, version?: number): Promise<NoticeVersionView | undefined> {
+export async function findNoticeVersion(
+  db: EcosystemDb,
+  intentId: string,
+  version?: number,
+): Promise<NoticeVersionView | undefined> {
   const [row] = await db
     .select({ notice: intentNotices, version: intentNoticeVersions })
     .from(intentNotices)
     .innerJoin(intentNoticeVersions, eq(intentNoticeVersions.noticeId, intentNotices.id))
-    .where(and(eq(intentNotices.intentId, intentId), eq(intentNoticeVersions.version, version ?? intentNotices.currentVersion)));
+    .where(
+      and(
+        eq(intentNotices.intentId, intentId),
+        eq(intentNoticeVersions.version, version ?? intentNotices.currentVersion),
+      ),
+    );
   if (!row) return undefined;
   return {
     id: row.notice.id,

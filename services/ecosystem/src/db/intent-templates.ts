@@ -19,7 +19,10 @@ export interface InsertIntentTemplateInput {
 }
 
 /** A new mapping, or `{ conflict: 'scope' }` when the intent has one for that role and scope. */
-export async function insertIntentTemplate(db: EcosystemDb, input: InsertIntentTemplateInput): Promise<IntentTemplateRow | Conflict<'scope'>> {
+export async function insertIntentTemplate(
+  db: EcosystemDb,
+  input: InsertIntentTemplateInput,
+): Promise<IntentTemplateRow | Conflict<'scope'>> {
   return returnUniqueConflicts(async () => {
     const { userId, ...values } = input;
     const [row] = await db
@@ -31,11 +34,22 @@ export async function insertIntentTemplate(db: EcosystemDb, input: InsertIntentT
 }
 
 export async function listIntentTemplates(db: EcosystemDb, intentId: string): Promise<IntentTemplateRow[]> {
-  return db.select().from(intentTemplates).where(eq(intentTemplates.intentId, intentId)).orderBy(asc(intentTemplates.createdAt), asc(intentTemplates.id));
+  return db
+    .select()
+    .from(intentTemplates)
+    .where(eq(intentTemplates.intentId, intentId))
+    .orderBy(asc(intentTemplates.createdAt), asc(intentTemplates.id));
 }
 
-export async function findIntentTemplate(db: EcosystemDb, intentId: string, id: string): Promise<IntentTemplateRow | undefined> {
-  const [row] = await db.select().from(intentTemplates).where(and(eq(intentTemplates.intentId, intentId), eq(intentTemplates.id, id)));
+export async function findIntentTemplate(
+  db: EcosystemDb,
+  intentId: string,
+  id: string,
+): Promise<IntentTemplateRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(intentTemplates)
+    .where(and(eq(intentTemplates.intentId, intentId), eq(intentTemplates.id, id)));
   return row;
 }
 
@@ -49,7 +63,10 @@ export interface UpdateIntentTemplateInput {
 }
 
 /** The updated mapping, undefined when it is gone, or `{ conflict: 'scope' }` when the new role clashes. */
-export async function updateIntentTemplate(db: EcosystemDb, input: UpdateIntentTemplateInput): Promise<IntentTemplateRow | undefined | Conflict<'scope'>> {
+export async function updateIntentTemplate(
+  db: EcosystemDb,
+  input: UpdateIntentTemplateInput,
+): Promise<IntentTemplateRow | undefined | Conflict<'scope'>> {
   const updated = await returnUniqueConflicts(async () => {
     const [row] = await db
       .update(intentTemplates)
@@ -66,8 +83,15 @@ export async function updateIntentTemplate(db: EcosystemDb, input: UpdateIntentT
   return 'conflict' in updated ? updated : updated.row;
 }
 
-export async function deleteIntentTemplate(db: EcosystemDb, intentId: string, id: string): Promise<IntentTemplateRow | undefined> {
-  const [row] = await db.delete(intentTemplates).where(and(eq(intentTemplates.intentId, intentId), eq(intentTemplates.id, id))).returning();
+export async function deleteIntentTemplate(
+  db: EcosystemDb,
+  intentId: string,
+  id: string,
+): Promise<IntentTemplateRow | undefined> {
+  const [row] = await db
+    .delete(intentTemplates)
+    .where(and(eq(intentTemplates.intentId, intentId), eq(intentTemplates.id, id)))
+    .returning();
   return row;
 }
 
@@ -76,5 +100,7 @@ export async function findMappingsFor(db: EcosystemDb, intentId: string, orgId: 
   return db
     .select()
     .from(intentTemplates)
-    .where(and(eq(intentTemplates.intentId, intentId), or(isNull(intentTemplates.orgId), eq(intentTemplates.orgId, orgId))));
+    .where(
+      and(eq(intentTemplates.intentId, intentId), or(isNull(intentTemplates.orgId), eq(intentTemplates.orgId, orgId))),
+    );
 }

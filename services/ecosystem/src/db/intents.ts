@@ -10,11 +10,21 @@ import { isForeignKeyViolation, returnUniqueConflicts, type Conflict, type Ecosy
 const NAME_INDEXES = { intents_ecosystem_name_lower_uq: 'name' } as const;
 
 /** A new intent, or `{ conflict: 'name' }` when the ecosystem has one of that name (ignoring case). */
-export async function insertIntent(db: EcosystemDb, input: { ecosystemId: string; body: IntentBody; userId: string }): Promise<IntentRow | Conflict<'name'>> {
+export async function insertIntent(
+  db: EcosystemDb,
+  input: { ecosystemId: string; body: IntentBody; userId: string },
+): Promise<IntentRow | Conflict<'name'>> {
   return returnUniqueConflicts(async () => {
     const [row] = await db
       .insert(intents)
-      .values({ id: randomUUID(), ecosystemId: input.ecosystemId, name: input.body.name, description: input.body.description, createdBy: input.userId, lastChangedBy: input.userId })
+      .values({
+        id: randomUUID(),
+        ecosystemId: input.ecosystemId,
+        name: input.body.name,
+        description: input.body.description,
+        createdBy: input.userId,
+        lastChangedBy: input.userId,
+      })
       .returning();
     return row!;
   }, NAME_INDEXES);
@@ -32,26 +42,51 @@ export async function findIntent(db: EcosystemDb, id: string): Promise<IntentRow
 }
 
 /** The intent of an ecosystem by name, ignoring case (intent resolution). */
-export async function findIntentByName(db: EcosystemDb, ecosystemId: string, name: string): Promise<IntentRow | undefined> {
-  const [row] = await db.select().from(intents).where(and(eq(intents.ecosystemId, ecosystemId), sql`lower(${intents.name}) = lower(${name})`));
+export async function findIntentByName(
+  db: EcosystemDb,
+  ecosystemId: string,
+  name: string,
+): Promise<IntentRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(intents)
+    .where(and(eq(intents.ecosystemId, ecosystemId), sql`lower(${intents.name}) = lower(${name})`));
   return row;
 }
 
 /** A page of an ecosystem's intents, newest first; the total comes from the ecosystem's counter, not count(*). */
-export async function listIntents(db: EcosystemDb, ecosystemId: string, window: PageWindow): Promise<{ rows: IntentRow[]; total: number }> {
+export async function listIntents(
+  db: EcosystemDb,
+  ecosystemId: string,
+  window: PageWindow,
+): Promise<{ rows: IntentRow[]; total: number }> {
   const [[totals], rows] = await Promise.all([
     db.select({ total: ecosystems.intentCount }).from(ecosystems).where(eq(ecosystems.id, ecosystemId)),
-    db.select().from(intents).where(eq(intents.ecosystemId, ecosystemId)).orderBy(desc(intents.createdAt), desc(intents.id)).limit(window.pageSize).offset(window.offset),
+    db
+      .select()
+      .from(intents)
+      .where(eq(intents.ecosystemId, ecosystemId))
+      .orderBy(desc(intents.createdAt), desc(intents.id))
+      .limit(window.pageSize)
+      .offset(window.offset),
   ]);
   return { rows, total: totals?.total ?? 0 };
 }
 
 /** The updated intent, undefined when it is gone, or `{ conflict: 'name' }` when the new name is taken. */
-export async function updateIntent(db: EcosystemDb, input: { id: string; body: IntentBody; userId: string }): Promise<IntentRow | undefined | Conflict<'name'>> {
+export async function updateIntent(
+  db: EcosystemDb,
+  input: { id: string; body: IntentBody; userId: string },
+): Promise<IntentRow | undefined | Conflict<'name'>> {
   const updated = await returnUniqueConflicts(async () => {
     const [row] = await db
       .update(intents)
-      .set({ name: input.body.name, description: input.body.description, lastChangedBy: input.userId, lastChangedAt: sql`now()` })
+      .set({
+        name: input.body.name,
+        description: input.body.description,
+        lastChangedBy: input.userId,
+        lastChangedAt: sql`now()`,
+      })
       .where(eq(intents.id, input.id))
       .returning();
     return { row };
@@ -61,7 +96,10 @@ export async function updateIntent(db: EcosystemDb, input: { id: string; body: I
 
 /** How many intent templates and notices still refer to the intent. */
 export async function countIntentDependents(db: EcosystemDb, intentId: string): Promise<number> {
-  const [templates] = await db.select({ n: count() }).from(intentTemplates).where(eq(intentTemplates.intentId, intentId));
+  const [templates] = await db
+    .select({ n: count() })
+    .from(intentTemplates)
+    .where(eq(intentTemplates.intentId, intentId));
   const [notices] = await db.select({ n: count() }).from(intentNotices).where(eq(intentNotices.intentId, intentId));
   return (templates?.n ?? 0) + (notices?.n ?? 0);
 }

@@ -15,12 +15,22 @@ export interface InvitationView {
 }
 
 /** A new pending lead invitation, or `{ conflict: 'pending' }` when the e-mail (ignoring case) has one. */
-export async function insertLeadInvitation(db: EcosystemDb, input: { email: string; createdBy: string }): Promise<InvitationRow | Conflict<'pending'>> {
+export async function insertLeadInvitation(
+  db: EcosystemDb,
+  input: { email: string; createdBy: string },
+): Promise<InvitationRow | Conflict<'pending'>> {
   return returnUniqueConflicts(
     async () => {
       const [row] = await db
         .insert(invitations)
-        .values({ id: randomUUID(), type: 'ecosystem', email: input.email, status: 'pending', createdBy: input.createdBy, lastChangedBy: input.createdBy })
+        .values({
+          id: randomUUID(),
+          type: 'ecosystem',
+          email: input.email,
+          status: 'pending',
+          createdBy: input.createdBy,
+          lastChangedBy: input.createdBy,
+        })
         .returning();
       return row!;
     },
@@ -33,7 +43,13 @@ export async function findPendingLeadInvitation(db: EcosystemDb, email: string):
   const [row] = await db
     .select()
     .from(invitations)
-    .where(and(eq(invitations.type, 'ecosystem'), eq(invitations.status, 'pending'), sql`lower(${invitations.email}) = lower(${email})`));
+    .where(
+      and(
+        eq(invitations.type, 'ecosystem'),
+        eq(invitations.status, 'pending'),
+        sql`lower(${invitations.email}) = lower(${email})`,
+      ),
+    );
   return row;
 }
 
@@ -49,11 +65,27 @@ export interface ClaimLeadInvitationInput {
  * conditional UPDATE lets one of several simultaneous claims through; undefined for
  * the others (and when there is no pending invitation).
  */
-export async function claimLeadInvitation(db: EcosystemDb, input: ClaimLeadInvitationInput): Promise<{ id: string } | undefined> {
+export async function claimLeadInvitation(
+  db: EcosystemDb,
+  input: ClaimLeadInvitationInput,
+): Promise<{ id: string } | undefined> {
   const [claimed] = await db
     .update(invitations)
-    .set({ status: 'accepted', ecosystemId: input.ecosystemId, invitedOrg: input.orgId, userId: input.userId, lastChangedBy: input.userId, lastChangedAt: sql`now()` })
-    .where(and(eq(invitations.type, 'ecosystem'), eq(invitations.status, 'pending'), sql`lower(${invitations.email}) = lower(${input.email})`))
+    .set({
+      status: 'accepted',
+      ecosystemId: input.ecosystemId,
+      invitedOrg: input.orgId,
+      userId: input.userId,
+      lastChangedBy: input.userId,
+      lastChangedAt: sql`now()`,
+    })
+    .where(
+      and(
+        eq(invitations.type, 'ecosystem'),
+        eq(invitations.status, 'pending'),
+        sql`lower(${invitations.email}) = lower(${input.email})`,
+      ),
+    )
     .returning({ id: invitations.id });
   return claimed;
 }
@@ -71,7 +103,10 @@ export interface InsertMemberInvitationInput {
  * A new pending member invitation; undefined when the organisation has an invitation
  * row in this ecosystem already (one per ecosystem and organisation, under a unique index).
  */
-export async function insertMemberInvitation(db: EcosystemDb, input: InsertMemberInvitationInput): Promise<InvitationRow | undefined> {
+export async function insertMemberInvitation(
+  db: EcosystemDb,
+  input: InsertMemberInvitationInput,
+): Promise<InvitationRow | undefined> {
   const [inserted] = await db
     .insert(invitations)
     .values({
@@ -91,28 +126,51 @@ export async function insertMemberInvitation(db: EcosystemDb, input: InsertMembe
 }
 
 /** Puts a rejected member invitation back to pending; undefined when it is not rejected. */
-export async function reopenRejectedInvitation(db: EcosystemDb, input: InsertMemberInvitationInput): Promise<InvitationRow | undefined> {
+export async function reopenRejectedInvitation(
+  db: EcosystemDb,
+  input: InsertMemberInvitationInput,
+): Promise<InvitationRow | undefined> {
   const [reopened] = await db
     .update(invitations)
-    .set({ status: 'pending', email: input.email, userId: input.ownerUserId, lastChangedBy: input.createdBy, lastChangedAt: sql`now()` })
+    .set({
+      status: 'pending',
+      email: input.email,
+      userId: input.ownerUserId,
+      lastChangedBy: input.createdBy,
+      lastChangedAt: sql`now()`,
+    })
     .where(and(memberInvitationOf(input.ecosystemId, input.orgId), eq(invitations.status, 'rejected')))
     .returning();
   return reopened;
 }
 
 /** The member invitation of an organisation in an ecosystem. */
-export async function findMemberInvitation(db: EcosystemDb, ecosystemId: string, orgId: string): Promise<InvitationRow | undefined> {
+export async function findMemberInvitation(
+  db: EcosystemDb,
+  ecosystemId: string,
+  orgId: string,
+): Promise<InvitationRow | undefined> {
   const [row] = await db.select().from(invitations).where(memberInvitationOf(ecosystemId, orgId));
   return row;
 }
 
 /** Member invitations of the caller's organisations in one ecosystem. */
-export async function findMemberInvitations(db: EcosystemDb, ecosystemId: string, orgIds: string[]): Promise<InvitationRow[]> {
+export async function findMemberInvitations(
+  db: EcosystemDb,
+  ecosystemId: string,
+  orgIds: string[],
+): Promise<InvitationRow[]> {
   if (orgIds.length === 0) return [];
   return db
     .select()
     .from(invitations)
-    .where(and(eq(invitations.type, 'member'), eq(invitations.ecosystemId, ecosystemId), inArray(invitations.invitedOrg, orgIds)));
+    .where(
+      and(
+        eq(invitations.type, 'member'),
+        eq(invitations.ecosystemId, ecosystemId),
+        inArray(invitations.invitedOrg, orgIds),
+      ),
+    );
 }
 
 export interface ClosePendingInvitationInput {
@@ -127,7 +185,10 @@ export interface ClosePendingInvitationInput {
  * lets exactly one of several simultaneous answers through; undefined for the others
  * (and when the invitation is not pending).
  */
-export async function closePendingInvitation(db: EcosystemDb, input: ClosePendingInvitationInput): Promise<InvitationRow | undefined> {
+export async function closePendingInvitation(
+  db: EcosystemDb,
+  input: ClosePendingInvitationInput,
+): Promise<InvitationRow | undefined> {
   const [updated] = await db
     .update(invitations)
     .set({ status: input.status, lastChangedBy: input.userId, lastChangedAt: sql`now()` })
@@ -137,7 +198,11 @@ export async function closePendingInvitation(db: EcosystemDb, input: ClosePendin
 }
 
 function memberInvitationOf(ecosystemId: string, orgId: string): SQL {
-  return and(eq(invitations.type, 'member'), eq(invitations.ecosystemId, ecosystemId), eq(invitations.invitedOrg, orgId))!;
+  return and(
+    eq(invitations.type, 'member'),
+    eq(invitations.ecosystemId, ecosystemId),
+    eq(invitations.invitedOrg, orgId),
+  )!;
 }
 
 export type InvitationFilter =
@@ -172,7 +237,14 @@ export async function listInvitations(
   return {
     rows: rows.map((row) => ({
       invitation: row.invitation,
-      ecosystem: row.ecosystem ? { id: row.ecosystem.id, name: row.ecosystem.name, description: row.ecosystem.description, createdAt: row.ecosystem.createdAt } : null,
+      ecosystem: row.ecosystem
+        ? {
+            id: row.ecosystem.id,
+            name: row.ecosystem.name,
+            description: row.ecosystem.description,
+            createdAt: row.ecosystem.createdAt,
+          }
+        : null,
       organisation: row.organisationName !== null ? { name: row.organisationName } : null,
     })),
     total: totals?.total ?? 0,
@@ -181,11 +253,20 @@ export async function listInvitations(
 
 /** One invitation with its names, for answers to single-invitation operations. */
 export async function viewInvitation(db: EcosystemDb, invitation: InvitationRow): Promise<InvitationView> {
-  const [ecosystem] = invitation.ecosystemId ? await db.select().from(ecosystems).where(eq(ecosystems.id, invitation.ecosystemId)) : [];
-  const [organisation] = invitation.invitedOrg ? await db.select({ name: organisations.name }).from(organisations).where(eq(organisations.id, invitation.invitedOrg)) : [];
+  const [ecosystem] = invitation.ecosystemId
+    ? await db.select().from(ecosystems).where(eq(ecosystems.id, invitation.ecosystemId))
+    : [];
+  const [organisation] = invitation.invitedOrg
+    ? await db
+        .select({ name: organisations.name })
+        .from(organisations)
+        .where(eq(organisations.id, invitation.invitedOrg))
+    : [];
   return {
     invitation,
-    ecosystem: ecosystem ? { id: ecosystem.id, name: ecosystem.name, description: ecosystem.description, createdAt: ecosystem.createdAt } : null,
+    ecosystem: ecosystem
+      ? { id: ecosystem.id, name: ecosystem.name, description: ecosystem.description, createdAt: ecosystem.createdAt }
+      : null,
     organisation: organisation ?? null,
   };
 }

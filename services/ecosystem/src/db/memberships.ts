@@ -13,8 +13,15 @@ export interface MemberView {
 }
 
 /** The membership of an organisation in an ecosystem, whatever its status. */
-export async function findMembership(db: EcosystemDb, ecosystemId: string, orgId: string): Promise<MembershipRow | undefined> {
-  const [row] = await db.select().from(memberships).where(and(eq(memberships.ecosystemId, ecosystemId), eq(memberships.orgId, orgId)));
+export async function findMembership(
+  db: EcosystemDb,
+  ecosystemId: string,
+  orgId: string,
+): Promise<MembershipRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(memberships)
+    .where(and(eq(memberships.ecosystemId, ecosystemId), eq(memberships.orgId, orgId)));
   return row;
 }
 
@@ -43,7 +50,11 @@ export async function activateMembership(db: EcosystemDb, input: MembershipInput
 }
 
 /** Every membership of the ecosystem (the lead's included), oldest first. */
-export async function listMembers(db: EcosystemDb, ecosystemId: string, window: PageWindow): Promise<{ rows: MemberView[]; total: number }> {
+export async function listMembers(
+  db: EcosystemDb,
+  ecosystemId: string,
+  window: PageWindow,
+): Promise<{ rows: MemberView[]; total: number }> {
   const where = eq(memberships.ecosystemId, ecosystemId);
   const [totals] = await db.select({ total: count() }).from(memberships).where(where);
   const rows = await db
@@ -66,7 +77,11 @@ export interface ActiveOrganisationRow {
 }
 
 /** Organisations that joined the ecosystem (ACTIVE memberships, the lead's included), oldest first. */
-export async function listActiveOrganisations(db: EcosystemDb, ecosystemId: string, window: PageWindow): Promise<{ rows: ActiveOrganisationRow[]; total: number }> {
+export async function listActiveOrganisations(
+  db: EcosystemDb,
+  ecosystemId: string,
+  window: PageWindow,
+): Promise<{ rows: ActiveOrganisationRow[]; total: number }> {
   const where = and(eq(memberships.ecosystemId, ecosystemId), eq(memberships.status, 'ACTIVE'));
   const [totals] = await db.select({ total: count() }).from(memberships).where(where);
   const rows = await db

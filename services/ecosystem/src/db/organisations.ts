@@ -12,13 +12,21 @@ export interface UpsertOrganisationInput {
 }
 
 /** Inserts or updates one organisation; `created` tells which (`xmax = 0` only on a fresh insert). */
-export async function upsertOrganisation(db: EcosystemDb, input: UpsertOrganisationInput): Promise<{ row: OrganisationRow; created: boolean }> {
+export async function upsertOrganisation(
+  db: EcosystemDb,
+  input: UpsertOrganisationInput,
+): Promise<{ row: OrganisationRow; created: boolean }> {
   const [result] = await db
     .insert(organisations)
     .values(input)
     .onConflictDoUpdate({
       target: organisations.id,
-      set: { name: input.name, ownerUserId: input.ownerUserId, ownerEmail: input.ownerEmail, lastChangedAt: sql`now()` },
+      set: {
+        name: input.name,
+        ownerUserId: input.ownerUserId,
+        ownerEmail: input.ownerEmail,
+        lastChangedAt: sql`now()`,
+      },
     })
     .returning({ ...getTableColumns(organisations), created: sql<boolean>`(xmax = 0)` });
   const { created, ...row } = result!;

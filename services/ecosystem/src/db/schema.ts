@@ -1,5 +1,17 @@
 import { sql } from 'drizzle-orm';
-import { boolean, foreignKey, index, integer, jsonb, pgSchema, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  foreignKey,
+  index,
+  integer,
+  jsonb,
+  pgSchema,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import type {
   AllowedCredentialType,
   CertificateKind,
@@ -86,9 +98,13 @@ export const invitations = ecosystemSchema.table(
   },
   (t) => [
     // One pending lead invitation per e-mail address.
-    uniqueIndex('invitations_pending_lead_email_uq').on(sql`lower(${t.email})`).where(sql`${t.type} = 'ecosystem' and ${t.status} = 'pending'`),
+    uniqueIndex('invitations_pending_lead_email_uq')
+      .on(sql`lower(${t.email})`)
+      .where(sql`${t.type} = 'ecosystem' and ${t.status} = 'pending'`),
     // One member invitation row per organisation and ecosystem: a rejected one returns to pending.
-    uniqueIndex('invitations_member_org_uq').on(t.ecosystemId, t.invitedOrg).where(sql`${t.type} = 'member'`),
+    uniqueIndex('invitations_member_org_uq')
+      .on(t.ecosystemId, t.invitedOrg)
+      .where(sql`${t.type} = 'member'`),
     index('invitations_created_by_idx').on(t.createdBy, t.createdAt),
     index('invitations_invited_org_idx').on(t.invitedOrg, t.createdAt),
   ],
@@ -99,8 +115,12 @@ export const memberships = ecosystemSchema.table(
   'memberships',
   {
     id: uuid('id').primaryKey(),
-    ecosystemId: uuid('ecosystem_id').notNull().references(() => ecosystems.id, { onDelete: 'restrict' }),
-    orgId: text('org_id').notNull().references(() => organisations.id, { onDelete: 'restrict' }),
+    ecosystemId: uuid('ecosystem_id')
+      .notNull()
+      .references(() => ecosystems.id, { onDelete: 'restrict' }),
+    orgId: text('org_id')
+      .notNull()
+      .references(() => organisations.id, { onDelete: 'restrict' }),
     role: text('role').$type<EcosystemRole>().notNull(),
     status: text('status').$type<MembershipStatus>().notNull(),
     userId: text('user_id').notNull(),
@@ -111,7 +131,9 @@ export const memberships = ecosystemSchema.table(
   (t) => [
     // Two simultaneous accepts of one invitation cannot create two memberships.
     uniqueIndex('memberships_ecosystem_org_uq').on(t.ecosystemId, t.orgId),
-    uniqueIndex('memberships_one_lead_uq').on(t.ecosystemId).where(sql`${t.role} = 'Ecosystem Lead'`),
+    uniqueIndex('memberships_one_lead_uq')
+      .on(t.ecosystemId)
+      .where(sql`${t.role} = 'Ecosystem Lead'`),
     index('memberships_org_idx').on(t.orgId),
   ],
 );
@@ -120,7 +142,9 @@ export const intents = ecosystemSchema.table(
   'intents',
   {
     id: uuid('id').primaryKey(),
-    ecosystemId: uuid('ecosystem_id').notNull().references(() => ecosystems.id, { onDelete: 'restrict' }),
+    ecosystemId: uuid('ecosystem_id')
+      .notNull()
+      .references(() => ecosystems.id, { onDelete: 'restrict' }),
     name: text('name').notNull(),
     description: text('description').notNull(),
     createdBy: text('created_by').notNull(),
@@ -140,7 +164,9 @@ export const intentTemplates = ecosystemSchema.table(
   'intent_templates',
   {
     id: uuid('id').primaryKey(),
-    intentId: uuid('intent_id').notNull().references(() => intents.id, { onDelete: 'restrict' }),
+    intentId: uuid('intent_id')
+      .notNull()
+      .references(() => intents.id, { onDelete: 'restrict' }),
     templateId: text('template_id').notNull(),
     role: text('role').$type<TemplateRole>().notNull(),
     description: text('description'),
@@ -157,7 +183,10 @@ export const intentTemplates = ecosystemSchema.table(
 /** At most one notice per intent; `currentVersion` is bumped under the row lock for each new version. */
 export const intentNotices = ecosystemSchema.table('intent_notices', {
   id: uuid('id').primaryKey(),
-  intentId: uuid('intent_id').notNull().unique('intent_notices_intent_uq').references(() => intents.id, { onDelete: 'restrict' }),
+  intentId: uuid('intent_id')
+    .notNull()
+    .unique('intent_notices_intent_uq')
+    .references(() => intents.id, { onDelete: 'restrict' }),
   currentVersion: integer('current_version').notNull(),
   createdAt: createdAt(),
 });
@@ -174,7 +203,11 @@ export const intentNoticeVersions = ecosystemSchema.table(
   },
   (t) => [
     primaryKey({ name: 'intent_notice_versions_pk', columns: [t.noticeId, t.version] }),
-    foreignKey({ name: 'intent_notice_versions_notice_fk', columns: [t.noticeId], foreignColumns: [intentNotices.id] }).onDelete('cascade'),
+    foreignKey({
+      name: 'intent_notice_versions_notice_fk',
+      columns: [t.noticeId],
+      foreignColumns: [intentNotices.id],
+    }).onDelete('cascade'),
   ],
 );
 
@@ -186,7 +219,9 @@ export const trustedEntities = ecosystemSchema.table(
   'trusted_entities',
   {
     id: uuid('id').primaryKey(),
-    ecosystemId: uuid('ecosystem_id').notNull().references(() => ecosystems.id, { onDelete: 'restrict' }),
+    ecosystemId: uuid('ecosystem_id')
+      .notNull()
+      .references(() => ecosystems.id, { onDelete: 'restrict' }),
     name: text('name').notNull(),
     role: text('role').$type<TrustedEntityRole>().notNull(),
     /** The member organisation the entity is, or null for an outside party. */
@@ -214,8 +249,12 @@ export const trustedEntityCertificates = ecosystemSchema.table(
   'trusted_entity_certificates',
   {
     id: uuid('id').primaryKey(),
-    entityId: uuid('entity_id').notNull().references(() => trustedEntities.id, { onDelete: 'restrict' }),
-    ecosystemId: uuid('ecosystem_id').notNull().references(() => ecosystems.id, { onDelete: 'restrict' }),
+    entityId: uuid('entity_id')
+      .notNull()
+      .references(() => trustedEntities.id, { onDelete: 'restrict' }),
+    ecosystemId: uuid('ecosystem_id')
+      .notNull()
+      .references(() => ecosystems.id, { onDelete: 'restrict' }),
     pem: text('pem').notNull(),
     /** SHA-256 of the DER. */
     fingerprint: text('fingerprint').notNull(),
@@ -232,9 +271,13 @@ export const trustedEntityCertificates = ecosystemSchema.table(
   },
   (t) => [
     // A certificate is current at most once per entity; a retired one may be added again.
-    uniqueIndex('trusted_entity_certificates_current_uq').on(t.entityId, t.fingerprint).where(sql`${t.retiredAt} is null`),
+    uniqueIndex('trusted_entity_certificates_current_uq')
+      .on(t.entityId, t.fingerprint)
+      .where(sql`${t.retiredAt} is null`),
     // The use cases look a fingerprint up among the ecosystem's current certificates (duplicates across entities).
-    index('trusted_entity_certificates_ecosystem_fingerprint_idx').on(t.ecosystemId, t.fingerprint).where(sql`${t.retiredAt} is null`),
+    index('trusted_entity_certificates_ecosystem_fingerprint_idx')
+      .on(t.ecosystemId, t.fingerprint)
+      .where(sql`${t.retiredAt} is null`),
     index('trusted_entity_certificates_entity_idx').on(t.entityId, t.addedAt),
   ],
 );
@@ -248,8 +291,12 @@ export const trustedEntityHistory = ecosystemSchema.table(
   'trusted_entity_history',
   {
     id: uuid('id').primaryKey(),
-    ecosystemId: uuid('ecosystem_id').notNull().references(() => ecosystems.id, { onDelete: 'restrict' }),
-    entityId: uuid('entity_id').notNull().references(() => trustedEntities.id, { onDelete: 'restrict' }),
+    ecosystemId: uuid('ecosystem_id')
+      .notNull()
+      .references(() => ecosystems.id, { onDelete: 'restrict' }),
+    entityId: uuid('entity_id')
+      .notNull()
+      .references(() => trustedEntities.id, { onDelete: 'restrict' }),
     sequence: integer('sequence').notNull(),
     change: text('change').$type<TrustedEntityChange>().notNull(),
     from: jsonb('from'),

@@ -4,7 +4,11 @@ import type { StandingFacts } from '../domain/relation.js';
 import { invitations, memberships } from './schema.js';
 import type { EcosystemDb } from './types.js';
 
-export async function loadStandingFacts(db: EcosystemDb, ecosystemId: string, orgIds: string[]): Promise<StandingFacts> {
+export async function loadStandingFacts(
+  db: EcosystemDb,
+  ecosystemId: string,
+  orgIds: string[],
+): Promise<StandingFacts> {
   if (orgIds.length === 0) return { memberships: [], invitations: [] };
   const [membershipRows, invitationRows] = await Promise.all([
     db
@@ -14,7 +18,13 @@ export async function loadStandingFacts(db: EcosystemDb, ecosystemId: string, or
     db
       .select({ orgId: invitations.invitedOrg, status: invitations.status })
       .from(invitations)
-      .where(and(eq(invitations.ecosystemId, ecosystemId), eq(invitations.type, 'member'), inArray(invitations.invitedOrg, orgIds))),
+      .where(
+        and(
+          eq(invitations.ecosystemId, ecosystemId),
+          eq(invitations.type, 'member'),
+          inArray(invitations.invitedOrg, orgIds),
+        ),
+      ),
   ]);
   return {
     memberships: membershipRows,
@@ -27,6 +37,8 @@ export async function isActiveParticipant(db: EcosystemDb, ecosystemId: string, 
   const [row] = await db
     .select({ id: memberships.id })
     .from(memberships)
-    .where(and(eq(memberships.ecosystemId, ecosystemId), eq(memberships.orgId, orgId), eq(memberships.status, 'ACTIVE')));
+    .where(
+      and(eq(memberships.ecosystemId, ecosystemId), eq(memberships.orgId, orgId), eq(memberships.status, 'ACTIVE')),
+    );
   return !!row;
 }

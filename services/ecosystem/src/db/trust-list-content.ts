@@ -2,8 +2,20 @@
 // need it. Scoped to one ecosystem; the callers decide who may read it.
 import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { TrustedEntityStatus } from '@tessera/contracts';
-import type { TrustListContent, TrustListContentCertificate, TrustListContentEntity } from '../domain/trust-list-content.js';
-import { ecosystems, memberships, organisations, trustedEntities, trustedEntityCertificates, trustedEntityHistory, type TrustedEntityCertificateRow } from './schema.js';
+import type {
+  TrustListContent,
+  TrustListContentCertificate,
+  TrustListContentEntity,
+} from '../domain/trust-list-content.js';
+import {
+  ecosystems,
+  memberships,
+  organisations,
+  trustedEntities,
+  trustedEntityCertificates,
+  trustedEntityHistory,
+  type TrustedEntityCertificateRow,
+} from './schema.js';
 import type { EcosystemDb } from './types.js';
 
 /**
@@ -13,7 +25,10 @@ import type { EcosystemDb } from './types.js';
  * sequence and its rows together). Entities in creation order, current (not retired)
  * certificates only, each entity's earlier statuses from the history log.
  */
-export async function readTrustListContent(db: EcosystemDb, ecosystemId: string): Promise<TrustListContent | undefined> {
+export async function readTrustListContent(
+  db: EcosystemDb,
+  ecosystemId: string,
+): Promise<TrustListContent | undefined> {
   return db.transaction(
     async (tx) => {
       const [ecosystem] = await tx
@@ -33,7 +48,11 @@ export async function readTrustListContent(db: EcosystemDb, ecosystemId: string)
         .innerJoin(organisations, eq(organisations.id, memberships.orgId))
         .where(eq(ecosystems.id, ecosystemId));
       if (!ecosystem) return undefined;
-      const entities = await tx.select().from(trustedEntities).where(eq(trustedEntities.ecosystemId, ecosystemId)).orderBy(asc(trustedEntities.createdAt), asc(trustedEntities.id));
+      const entities = await tx
+        .select()
+        .from(trustedEntities)
+        .where(eq(trustedEntities.ecosystemId, ecosystemId))
+        .orderBy(asc(trustedEntities.createdAt), asc(trustedEntities.id));
       const certificates = await tx
         .select()
         .from(trustedEntityCertificates)
@@ -41,9 +60,18 @@ export async function readTrustListContent(db: EcosystemDb, ecosystemId: string)
         .orderBy(asc(trustedEntityCertificates.addedAt), asc(trustedEntityCertificates.fingerprint));
       // Each status an entity had, newest first: the one it was created with and every change since.
       const statusPeriods = await tx
-        .select({ entityId: trustedEntityHistory.entityId, status: sql<TrustedEntityStatus>`${trustedEntityHistory.to} ->> 'status'`, at: trustedEntityHistory.at })
+        .select({
+          entityId: trustedEntityHistory.entityId,
+          status: sql<TrustedEntityStatus>`${trustedEntityHistory.to} ->> 'status'`,
+          at: trustedEntityHistory.at,
+        })
         .from(trustedEntityHistory)
-        .where(and(eq(trustedEntityHistory.ecosystemId, ecosystemId), inArray(trustedEntityHistory.change, ['created', 'status-changed'])))
+        .where(
+          and(
+            eq(trustedEntityHistory.ecosystemId, ecosystemId),
+            inArray(trustedEntityHistory.change, ['created', 'status-changed']),
+          ),
+        )
         .orderBy(desc(trustedEntityHistory.sequence));
 
       const certificatesOf = groupBy(certificates, (c) => c.entityId);
@@ -55,21 +83,21 @@ export async function readTrustListContent(db: EcosystemDb, ecosystemId: string)
         sequenceChangedAt: ecosystem.sequenceChangedAt ?? ecosystem.createdAt,
         public: ecosystem.public,
         policy: ecosystem.policy,
-        entities: entities.map(
-          (entity): TrustListContentEntity => ({
-            id: entity.id,
-            name: entity.name,
-            role: entity.role,
-            orgId: entity.orgId,
-            status: entity.status,
-            allowedCredentialTypes: entity.allowedCredentialTypes,
-            certificates: (certificatesOf.get(entity.id) ?? []).map(toContentCertificate),
-            informationUri: entity.informationUri,
-            statusStartingTime: entity.statusChangedAt,
-            // The newest period is the current status; the ones before it are its history.
-            statusHistory: (periodsOf.get(entity.id) ?? []).slice(1).map((period) => ({ status: period.status, startingTime: period.at })),
-          }),
-        ),
+        entities: entities.map((entity): TrustListContentEntity => ({
+          id: entity.id,
+          name: entity.name,
+          role: entity.role,
+          orgId: entity.orgId,
+          status: entity.status,
+          allowedCredentialTypes: entity.allowedCredentialTypes,
+          certificates: (certificatesOf.get(entity.id) ?? []).map(toContentCertificate),
+          informationUri: entity.informationUri,
+          statusStartingTime: entity.statusChangedAt,
+          // The newest period is the current status; the ones before it are its history.
+          statusHistory: (periodsOf.get(entity.id) ?? [])
+            .slice(1)
+            .map((period) => ({ status: period.status, startingTime: period.at })),
+        })),
       };
     },
     { isolationLevel: 'repeatable read', accessMode: 'read only' },

@@ -11,6 +11,9 @@ export interface TrustListHeader {
 
 /** Undefined when there is no such ecosystem. */
 export async function findTrustListHeader(db: EcosystemDb, ecosystemId: string): Promise<TrustListHeader | undefined> {
-  const [row] = await db.select({ sequence: ecosystems.trustListSequence, public: ecosystems.trustListPublic }).from(ecosystems).where(eq(ecosystems.id, ecosystemId));
+  const [row] = await db
+    .select({ sequence: ecosystems.trustListSequence, public: ecosystems.trustListPublic })
+    .from(ecosystems)
+    .where(eq(ecosystems.id, ecosystemId));
   return row;
 }

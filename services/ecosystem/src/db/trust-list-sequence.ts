@@ -10,7 +10,11 @@ import type { EcosystemDb } from './types.js';
  * reads what the previous one committed. False when there is no such ecosystem.
  */
 export async function lockTrustRegistry(tx: EcosystemDb, ecosystemId: string): Promise<boolean> {
-  const [row] = await tx.select({ id: ecosystems.id }).from(ecosystems).where(eq(ecosystems.id, ecosystemId)).for('no key update');
+  const [row] = await tx
+    .select({ id: ecosystems.id })
+    .from(ecosystems)
+    .where(eq(ecosystems.id, ecosystemId))
+    .for('no key update');
   return !!row;
 }
 

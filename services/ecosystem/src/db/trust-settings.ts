@@ -5,12 +5,26 @@ import type { TrustPolicy } from '@tessera/contracts';
 import { ecosystems, type EcosystemRow } from './schema.js';
 import type { EcosystemDb } from './types.js';
 
-export async function setTrustPolicy(db: EcosystemDb, input: { ecosystemId: string; policy: TrustPolicy; userId: string }): Promise<EcosystemRow | undefined> {
-  const [row] = await db.update(ecosystems).set({ trustPolicy: input.policy, lastChangedBy: input.userId, lastChangedAt: sql`now()` }).where(eq(ecosystems.id, input.ecosystemId)).returning();
+export async function setTrustPolicy(
+  db: EcosystemDb,
+  input: { ecosystemId: string; policy: TrustPolicy; userId: string },
+): Promise<EcosystemRow | undefined> {
+  const [row] = await db
+    .update(ecosystems)
+    .set({ trustPolicy: input.policy, lastChangedBy: input.userId, lastChangedAt: sql`now()` })
+    .where(eq(ecosystems.id, input.ecosystemId))
+    .returning();
   return row;
 }
 
-export async function setTrustListPublic(db: EcosystemDb, input: { ecosystemId: string; public: boolean; userId: string }): Promise<EcosystemRow | undefined> {
-  const [row] = await db.update(ecosystems).set({ trustListPublic: input.public, lastChangedBy: input.userId, lastChangedAt: sql`now()` }).where(eq(ecosystems.id, input.ecosystemId)).returning();
+export async function setTrustListPublic(
+  db: EcosystemDb,
+  input: { ecosystemId: string; public: boolean; userId: string },
+): Promise<EcosystemRow | undefined> {
+  const [row] = await db
+    .update(ecosystems)
+    .set({ trustListPublic: input.public, lastChangedBy: input.userId, lastChangedAt: sql`now()` })
+    .where(eq(ecosystems.id, input.ecosystemId))
+    .returning();
   return row;
 }

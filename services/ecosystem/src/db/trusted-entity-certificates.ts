@@ -14,25 +14,51 @@ export interface InsertCertificatesInput {
   at: Date;
 }
 
-export async function insertCertificates(db: EcosystemDb, input: InsertCertificatesInput): Promise<TrustedEntityCertificateRow[]> {
+export async function insertCertificates(
+  db: EcosystemDb,
+  input: InsertCertificatesInput,
+): Promise<TrustedEntityCertificateRow[]> {
   if (input.certificates.length === 0) return [];
   return db
     .insert(trustedEntityCertificates)
-    .values(input.certificates.map((c) => ({ ...c, ecosystemId: input.ecosystemId, entityId: input.entityId, addedAt: input.at, addedBy: input.userId })))
+    .values(
+      input.certificates.map((c) => ({
+        ...c,
+        ecosystemId: input.ecosystemId,
+        entityId: input.entityId,
+        addedAt: input.at,
+        addedBy: input.userId,
+      })),
+    )
     .returning();
 }
 
 /** Current (not retired) certificates of the given entities of the ecosystem, oldest first. */
-export async function listCurrentCertificates(db: EcosystemDb, ecosystemId: string, entityIds: string[]): Promise<TrustedEntityCertificateRow[]> {
+export async function listCurrentCertificates(
+  db: EcosystemDb,
+  ecosystemId: string,
+  entityIds: string[],
+): Promise<TrustedEntityCertificateRow[]> {
   if (entityIds.length === 0) return [];
   return db
     .select()
     .from(trustedEntityCertificates)
-    .where(and(eq(trustedEntityCertificates.ecosystemId, ecosystemId), inArray(trustedEntityCertificates.entityId, entityIds), isNull(trustedEntityCertificates.retiredAt)))
+    .where(
+      and(
+        eq(trustedEntityCertificates.ecosystemId, ecosystemId),
+        inArray(trustedEntityCertificates.entityId, entityIds),
+        isNull(trustedEntityCertificates.retiredAt),
+      ),
+    )
     .orderBy(asc(trustedEntityCertificates.addedAt), asc(trustedEntityCertificates.fingerprint));
 }
 
-export async function findCurrentCertificate(db: EcosystemDb, ecosystemId: string, entityId: string, certificateId: string): Promise<TrustedEntityCertificateRow | undefined> {
+export async function findCurrentCertificate(
+  db: EcosystemDb,
+  ecosystemId: string,
+  entityId: string,
+  certificateId: string,
+): Promise<TrustedEntityCertificateRow | undefined> {
   const [row] = await db
     .select()
     .from(trustedEntityCertificates)
@@ -48,10 +74,18 @@ export async function findCurrentCertificate(db: EcosystemDb, ecosystemId: strin
 }
 
 /** Which live (not withdrawn) entity of the ecosystem holds each of `fingerprints` as a current certificate. */
-export async function findCertificateHolders(db: EcosystemDb, ecosystemId: string, fingerprints: string[]): Promise<Map<string, CertificateHolder>> {
+export async function findCertificateHolders(
+  db: EcosystemDb,
+  ecosystemId: string,
+  fingerprints: string[],
+): Promise<Map<string, CertificateHolder>> {
   if (fingerprints.length === 0) return new Map();
   const rows = await db
-    .select({ fingerprint: trustedEntityCertificates.fingerprint, entityId: trustedEntities.id, entityName: trustedEntities.name })
+    .select({
+      fingerprint: trustedEntityCertificates.fingerprint,
+      entityId: trustedEntities.id,
+      entityName: trustedEntities.name,
+    })
     .from(trustedEntityCertificates)
     .innerJoin(trustedEntities, eq(trustedEntities.id, trustedEntityCertificates.entityId))
     .where(
@@ -66,11 +100,20 @@ export async function findCertificateHolders(db: EcosystemDb, ecosystemId: strin
 }
 
 /** Marks a current certificate retired; the caller holds the registry lock and found it current. */
-export async function retireCertificate(db: EcosystemDb, input: { ecosystemId: string; certificateId: string; userId: string; at: Date }): Promise<TrustedEntityCertificateRow> {
+export async function retireCertificate(
+  db: EcosystemDb,
+  input: { ecosystemId: string; certificateId: string; userId: string; at: Date },
+): Promise<TrustedEntityCertificateRow> {
   const [row] = await db
     .update(trustedEntityCertificates)
     .set({ retiredAt: input.at, retiredBy: input.userId })
-    .where(and(eq(trustedEntityCertificates.ecosystemId, input.ecosystemId), eq(trustedEntityCertificates.id, input.certificateId), isNull(trustedEntityCertificates.retiredAt)))
+    .where(
+      and(
+        eq(trustedEntityCertificates.ecosystemId, input.ecosystemId),
+        eq(trustedEntityCertificates.id, input.certificateId),
+        isNull(trustedEntityCertificates.retiredAt),
+      ),
+    )
     .returning();
   return row!;
 }

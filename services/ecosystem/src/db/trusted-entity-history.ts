@@ -20,16 +20,30 @@ export interface AppendHistoryInput {
 }
 
 export async function appendHistory(db: EcosystemDb, input: AppendHistoryInput): Promise<TrustedEntityHistoryRow> {
-  const [row] = await db.insert(trustedEntityHistory).values({ id: randomUUID(), ...input }).returning();
+  const [row] = await db
+    .insert(trustedEntityHistory)
+    .values({ id: randomUUID(), ...input })
+    .returning();
   return row!;
 }
 
 /** A page of one entity's history, oldest first (by sequence). */
-export async function listHistory(db: EcosystemDb, ecosystemId: string, entityId: string, window: PageWindow): Promise<{ rows: TrustedEntityHistoryRow[]; total: number }> {
+export async function listHistory(
+  db: EcosystemDb,
+  ecosystemId: string,
+  entityId: string,
+  window: PageWindow,
+): Promise<{ rows: TrustedEntityHistoryRow[]; total: number }> {
   const where = and(eq(trustedEntityHistory.ecosystemId, ecosystemId), eq(trustedEntityHistory.entityId, entityId));
   const [[totals], rows] = await Promise.all([
     db.select({ total: count() }).from(trustedEntityHistory).where(where),
-    db.select().from(trustedEntityHistory).where(where).orderBy(asc(trustedEntityHistory.sequence)).limit(window.pageSize).offset(window.offset),
+    db
+      .select()
+      .from(trustedEntityHistory)
+      .where(where)
+      .orderBy(asc(trustedEntityHistory.sequence))
+      .limit(window.pageSize)
+      .offset(window.offset),
   ]);
   return { rows, total: totals?.total ?? 0 };
 }

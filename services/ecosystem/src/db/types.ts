@@ -19,7 +19,10 @@ export function isConflict<T extends object, Name extends string>(value: T | Con
  * Inside a transaction the statement has failed: the caller must end the transaction
  * (throw) rather than run more statements in it.
  */
-export async function returnUniqueConflicts<T extends object, Name extends string>(work: () => Promise<T>, indexes: Record<string, Name>): Promise<T | Conflict<Name>> {
+export async function returnUniqueConflicts<T extends object, Name extends string>(
+  work: () => Promise<T>,
+  indexes: Record<string, Name>,
+): Promise<T | Conflict<Name>> {
   try {
     return await work();
   } catch (error) {

@@ -6,6 +6,10 @@ import type { ErrorDetail } from '@tessera/contracts';
  */
 export function normaliseEntityName(value: string, path = '/name'): { name: string; problems: ErrorDetail[] } {
   const name = value.trim().replace(/\s+/g, ' ');
-  if (name.length < 1 || name.length > 200) return { name, problems: [{ path, message: `body ${path} must be 1 to 200 characters, not counting outer spaces` }] };
+  if (name.length < 1 || name.length > 200)
+    return {
+      name,
+      problems: [{ path, message: `body ${path} must be 1 to 200 characters, not counting outer spaces` }],
+    };
   return { name, problems: [] };
 }

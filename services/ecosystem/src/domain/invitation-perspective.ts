@@ -1,8 +1,6 @@
 import { badRequest, isUuid } from '@tessera/service-kit';
 
-export type InvitationPerspective =
-  | { kind: 'received'; orgId: string }
-  | { kind: 'sent'; ecosystemId: string };
+export type InvitationPerspective = { kind: 'received'; orgId: string } | { kind: 'sent'; ecosystemId: string };
 
 export interface InvitationListQuery {
   role?: 'Ecosystem Lead' | 'Ecosystem Member';
@@ -22,14 +20,24 @@ export function resolveInvitationPerspective(query: InvitationListQuery): Invita
     const ecosystemId = query.ecosystemId ?? query.orgId;
     if (!ecosystemId) throw missing('ecosystemId', 'name the ecosystem whose sent invitations to list');
     if (!isUuid(ecosystemId)) {
-      throw badRequest('The request is invalid: see details.', [{ path: query.ecosystemId ? '/ecosystemId' : '/orgId', message: 'query parameter must be an ecosystem id (UUID)' }]);
+      throw badRequest('The request is invalid: see details.', [
+        {
+          path: query.ecosystemId ? '/ecosystemId' : '/orgId',
+          message: 'query parameter must be an ecosystem id (UUID)',
+        },
+      ]);
     }
     return { kind: 'sent', ecosystemId };
   }
   if (role === 'Ecosystem Member' && query.orgId) return { kind: 'received', orgId: query.orgId };
-  throw missing('orgId', 'name the organisation whose received invitations to list (or ecosystemId with role=Ecosystem Lead)');
+  throw missing(
+    'orgId',
+    'name the organisation whose received invitations to list (or ecosystemId with role=Ecosystem Lead)',
+  );
 }
 
 function missing(parameter: string, hint: string) {
-  return badRequest('The request is invalid: see details.', [{ path: `/${parameter}`, message: `query parameter ${parameter} is required: ${hint}` }]);
+  return badRequest('The request is invalid: see details.', [
+    { path: `/${parameter}`, message: `query parameter ${parameter} is required: ${hint}` },
+  ]);
 }

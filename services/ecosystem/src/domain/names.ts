@@ -24,5 +24,8 @@ export function normaliseName(options: NormaliseNameOptions): string {
 
 /** An intent's name normalised (1–100 characters) and its description trimmed (ECOSYSTEM.md, Intents). */
 export function normaliseIntentBody(body: IntentBody): IntentBody {
-  return { name: normaliseName({ value: body.name, path: '/name', min: 1, max: 100 }), description: body.description.trim() };
+  return {
+    name: normaliseName({ value: body.name, path: '/name', min: 1, max: 100 }),
+    description: body.description.trim(),
+  };
 }

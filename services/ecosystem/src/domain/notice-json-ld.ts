@@ -35,7 +35,11 @@ export function toNoticeJsonLd(notice: IntentNotice): Record<string, unknown> {
     'dpv:hasStorageCondition': { '@type': 'dpv:StorageDuration', 'dpv:hasDuration': notice.retention.duration },
   };
   if (notice.recipients?.length) {
-    document['dpv:hasRecipient'] = notice.recipients.map((recipient) => ({ '@type': 'dpv:Recipient', 'dpv:hasName': recipient.name, 'dct:description': recipient.role }));
+    document['dpv:hasRecipient'] = notice.recipients.map((recipient) => ({
+      '@type': 'dpv:Recipient',
+      'dpv:hasName': recipient.name,
+      'dct:description': recipient.role,
+    }));
   }
   if (notice.storageLocations?.length) {
     document['@context'] = { ...NOTICE_CONTEXT, loc: 'https://w3id.org/dpv/loc#' };

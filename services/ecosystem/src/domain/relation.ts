@@ -53,5 +53,7 @@ export function requireRelation(options: RequireRelationOptions): void {
 }
 
 function describe(allowed: readonly Relation[]): string {
-  return allowed.map((relation) => (relation === 'lead' ? 'lead' : relation === 'member' ? 'members' : relation)).join(' or ');
+  return allowed
+    .map((relation) => (relation === 'lead' ? 'lead' : relation === 'member' ? 'members' : relation))
+    .join(' or ');
 }

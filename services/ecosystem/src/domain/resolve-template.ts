@@ -13,7 +13,11 @@ export interface PickTemplateResult {
 }
 
 /** The organisation's own override wins over the ecosystem-wide mapping (ECOSYSTEM.md, Resolution). */
-export function pickTemplate(mappings: readonly TemplateMapping[], orgId: string, role: TemplateRole): PickTemplateResult | undefined {
+export function pickTemplate(
+  mappings: readonly TemplateMapping[],
+  orgId: string,
+  role: TemplateRole,
+): PickTemplateResult | undefined {
   const ofRole = mappings.filter((mapping) => mapping.role === role);
   const override = ofRole.find((mapping) => mapping.orgId === orgId);
   if (override) return { templateId: override.templateId, scope: 'organisation' };

@@ -1,7 +1,13 @@
 import type { AllowedCredentialType, TrustedEntityStatus } from '@tessera/contracts';
 import { readPemBlocks } from '@tessera/service-kit';
 import type { TrustListContent, TrustListContentCertificate, TrustListContentEntity } from './trust-list-content.js';
-import { ALLOWED_CREDENTIAL_TYPES_EXTENSION, LOTE_TYPE, LOTE_VERSION_IDENTIFIER, SERVICE_STATUS, SERVICE_TYPE } from './trust-list-uris.js';
+import {
+  ALLOWED_CREDENTIAL_TYPES_EXTENSION,
+  LOTE_TYPE,
+  LOTE_VERSION_IDENTIFIER,
+  SERVICE_STATUS,
+  SERVICE_TYPE,
+} from './trust-list-uris.js';
 
 /**
  * The signed trust list's payload: ETSI TS 119 602 V1.1.1, JSON binding (Annex A), the
@@ -103,7 +109,11 @@ const LANG = 'en';
  * country) and, without an information URI, the entity's registry resource as its
  * information and electronic address.
  */
-const UNRECORDED_POSTAL_ADDRESS: PostalAddress = { lang: LANG, StreetAddress: 'Not recorded in the Tessera trust registry', Country: 'ZZ' };
+const UNRECORDED_POSTAL_ADDRESS: PostalAddress = {
+  lang: LANG,
+  StreetAddress: 'Not recorded in the Tessera trust registry',
+  Country: 'ZZ',
+};
 
 /** The list as of `content.sequence`. Pure: the same content and instant give the same document. */
 export function buildTrustListPayload(options: BuildTrustListPayloadOptions): LoTEDocument {
@@ -134,24 +144,29 @@ export function nextUpdateOf(issuedAt: Date, validitySeconds: number): Date {
 function trustedEntity(entity: TrustListContentEntity, distributionPoint: string): TrustedEntity {
   // The list's URL ends in /trust-list; the entity's resource sits beside it.
   const entityUri = `${distributionPoint.replace(/\/trust-list$/, '')}/trusted-entities/${entity.id}`;
-  const informationUris = [entity.informationUri, entityUri].filter((uri): uri is string => !!uri).map((uri) => ({ lang: LANG, uriValue: uri }));
+  const informationUris = [entity.informationUri, entityUri]
+    .filter((uri): uri is string => !!uri)
+    .map((uri) => ({ lang: LANG, uriValue: uri }));
   const identity = digitalIdentity(entity.certificates);
-  const serviceName = [{ lang: LANG, value: `${entity.name} (${entity.role === 'issuer' ? 'issuance' : 'verification'})` }];
+  const serviceName = [
+    { lang: LANG, value: `${entity.name} (${entity.role === 'issuer' ? 'issuance' : 'verification'})` },
+  ];
   const serviceType = SERVICE_TYPE[entity.role];
-  const history = entity.statusHistory.map(
-    (period): ServiceHistoryInstance => ({
-      ServiceName: serviceName,
-      ServiceTypeIdentifier: serviceType,
-      ServiceStatus: serviceStatus(period.status),
-      StatusStartingTime: etsiDateTime(period.startingTime),
-      // The registry keeps an entity's identity as it is now; history records status periods.
-      ServiceDigitalIdentity: identity,
-    }),
-  );
+  const history = entity.statusHistory.map((period): ServiceHistoryInstance => ({
+    ServiceName: serviceName,
+    ServiceTypeIdentifier: serviceType,
+    ServiceStatus: serviceStatus(period.status),
+    StatusStartingTime: etsiDateTime(period.startingTime),
+    // The registry keeps an entity's identity as it is now; history records status periods.
+    ServiceDigitalIdentity: identity,
+  }));
   return {
     TrustedEntityInformation: {
       TEName: [{ lang: LANG, value: entity.name }],
-      TEAddress: { TEPostalAddress: [UNRECORDED_POSTAL_ADDRESS], TEElectronicAddress: [{ lang: LANG, uriValue: entityUri }] },
+      TEAddress: {
+        TEPostalAddress: [UNRECORDED_POSTAL_ADDRESS],
+        TEElectronicAddress: [{ lang: LANG, uriValue: entityUri }],
+      },
       TEInformationURI: informationUris,
     },
     TrustedEntityServices: [
@@ -162,7 +177,13 @@ function trustedEntity(entity: TrustListContentEntity, distributionPoint: string
           ServiceStatus: serviceStatus(entity.status),
           StatusStartingTime: etsiDateTime(entity.statusStartingTime),
           ServiceDigitalIdentity: identity,
-          ...(entity.role === 'issuer' ? { ServiceInformationExtensions: [{ Critical: true, [ALLOWED_CREDENTIAL_TYPES_EXTENSION]: entity.allowedCredentialTypes }] } : {}),
+          ...(entity.role === 'issuer'
+            ? {
+                ServiceInformationExtensions: [
+                  { Critical: true, [ALLOWED_CREDENTIAL_TYPES_EXTENSION]: entity.allowedCredentialTypes },
+                ],
+              }
+            : {}),
         },
         ...(history.length > 0 ? { ServiceHistory: history } : {}),
       },
@@ -172,7 +193,9 @@ function trustedEntity(entity: TrustListContentEntity, distributionPoint: string
 
 /** Certificates (base64 DER), their subjects and SKIs (base64 of the key identifier), each list left out when empty. */
 function digitalIdentity(certificates: TrustListContentCertificate[]): ServiceDigitalIdentity {
-  const skis = certificates.flatMap((certificate) => (certificate.ski ? [Buffer.from(certificate.ski, 'hex').toString('base64')] : []));
+  const skis = certificates.flatMap((certificate) =>
+    certificate.ski ? [Buffer.from(certificate.ski, 'hex').toString('base64')] : [],
+  );
   if (certificates.length === 0) return {};
   return {
     X509Certificates: certificates.map((certificate) => ({ val: derBase64(certificate.pem) })),

@@ -1,6 +1,11 @@
 // What the history records of an entity and its certificates (`from`/`to` of its rows;
 // README, Trust registry). Plain JSON, so an entry reads the same years later.
-import type { AllowedCredentialType, CertificateKind, TrustedEntityRole, TrustedEntityStatus } from '@tessera/contracts';
+import type {
+  AllowedCredentialType,
+  CertificateKind,
+  TrustedEntityRole,
+  TrustedEntityStatus,
+} from '@tessera/contracts';
 
 export interface CertificateRecord {
   id: string;

@@ -1,19 +1,32 @@
 // Rules of trusted entities that need no lookups (README, Trust registry).
-import { ErrorCode, type AllowedCredentialType, type ErrorDetail, type TrustedEntityRole, type TrustedEntityStatus } from '@tessera/contracts';
+import {
+  ErrorCode,
+  type AllowedCredentialType,
+  type ErrorDetail,
+  type TrustedEntityRole,
+  type TrustedEntityStatus,
+} from '@tessera/contracts';
 import { conflict } from '@tessera/service-kit';
 
 /**
  * Issuers are allowed one or more credential types; verifiers none (they issue
  * nothing). No type twice. `path` is where the list is in the body.
  */
-export function checkAllowedCredentialTypes(role: TrustedEntityRole, types: AllowedCredentialType[], path = '/allowedCredentialTypes'): ErrorDetail[] {
-  if (role === 'issuer' && types.length === 0) return [{ path, message: 'an issuer needs at least one allowed credential type' }];
-  if (role === 'verifier' && types.length > 0) return [{ path, message: 'a verifier has no allowed credential types (leave it out or empty)' }];
+export function checkAllowedCredentialTypes(
+  role: TrustedEntityRole,
+  types: AllowedCredentialType[],
+  path = '/allowedCredentialTypes',
+): ErrorDetail[] {
+  if (role === 'issuer' && types.length === 0)
+    return [{ path, message: 'an issuer needs at least one allowed credential type' }];
+  if (role === 'verifier' && types.length > 0)
+    return [{ path, message: 'a verifier has no allowed credential types (leave it out or empty)' }];
   const problems: ErrorDetail[] = [];
   const seen = new Set<string>();
   types.forEach((type, index) => {
     const key = credentialTypeKey(type);
-    if (seen.has(key)) problems.push({ path: `${path}/${index}`, message: `${describeCredentialType(type)} is listed twice` });
+    if (seen.has(key))
+      problems.push({ path: `${path}/${index}`, message: `${describeCredentialType(type)} is listed twice` });
     seen.add(key);
   });
   return problems;
@@ -29,7 +42,11 @@ function describeCredentialType(type: AllowedCredentialType): string {
 
 /** A withdrawn entity is final: no status, field or certificate changes. */
 export function requireNotWithdrawn(status: TrustedEntityStatus): void {
-  if (status === 'withdrawn') throw conflict(ErrorCode.ENTITY_WITHDRAWN, 'This trusted entity is withdrawn, which is final: it can no longer be changed. Register a new entity instead.');
+  if (status === 'withdrawn')
+    throw conflict(
+      ErrorCode.ENTITY_WITHDRAWN,
+      'This trusted entity is withdrawn, which is final: it can no longer be changed. Register a new entity instead.',
+    );
 }
 
 /**

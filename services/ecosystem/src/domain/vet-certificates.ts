@@ -20,7 +20,8 @@ export interface VetCertificatesOptions {
   path: string;
 }
 
-export type VetCertificatesResult = { ok: true; certificates: ReadCertificate[] } | { ok: false; problems: ErrorDetail[] };
+export type VetCertificatesResult =
+  { ok: true; certificates: ReadCertificate[] } | { ok: false; problems: ErrorDetail[] };
 
 /**
  * The registry's rules for certificates it is asked to trust (README, Trust registry):
@@ -39,13 +40,16 @@ export function vetCertificates(options: VetCertificatesOptions): VetCertificate
     const problem = (message: string) => problems.push({ path, message: `certificate ${index} ${message}` });
     if (!result.ok) return problem(result.problem);
     const certificate = result.certificate;
-    if (certificate.notAfter.getTime() < options.now.getTime()) return problem(`expired on ${certificate.notAfter.toISOString()}`);
-    if (certificate.kind === 'ca' && !certificate.ski) return problem('is a CA certificate without a subject key identifier');
+    if (certificate.notAfter.getTime() < options.now.getTime())
+      return problem(`expired on ${certificate.notAfter.toISOString()}`);
+    if (certificate.kind === 'ca' && !certificate.ski)
+      return problem('is a CA certificate without a subject key identifier');
     const earlier = seen.get(certificate.fingerprint);
     if (earlier !== undefined) return problem(`is the same certificate as certificate ${earlier}`);
     seen.set(certificate.fingerprint, index);
     const holder = options.holders.get(certificate.fingerprint);
-    if (holder) return problem(`is already a current certificate of trusted entity "${holder.entityName}" (${holder.entityId})`);
+    if (holder)
+      return problem(`is already a current certificate of trusted entity "${holder.entityName}" (${holder.entityId})`);
     certificates.push(certificate);
   });
   return problems.length > 0 ? { ok: false, problems } : { ok: true, certificates };

@@ -29,7 +29,10 @@ export function createEcosystemMetrics(registry: Registry): EcosystemMetrics {
     registers: [registry],
   });
   // The hot path's children, bound once.
-  const resolved = { count: resolutions.labels({ result: 'resolved' }), time: resolutionDuration.labels({ result: 'resolved' }) };
+  const resolved = {
+    count: resolutions.labels({ result: 'resolved' }),
+    time: resolutionDuration.labels({ result: 'resolved' }),
+  };
   return {
     observeResolution: (resolve) =>
       observeOutcome(
@@ -45,6 +48,7 @@ export function createEcosystemMetrics(registry: Registry): EcosystemMetrics {
         },
         { success: 'resolved' },
       ),
-    observeOrganisationEvent: (handle) => observeOutcome(handle, (result) => organisationEvents.inc({ result }), { success: 'applied' }),
+    observeOrganisationEvent: (handle) =>
+      observeOutcome(handle, (result) => organisationEvents.inc({ result }), { success: 'applied' }),
   };
 }

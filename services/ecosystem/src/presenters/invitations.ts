@@ -4,7 +4,16 @@ import type { InvitationRow } from '../db/schema.js';
 
 /** The seed answers a new lead invitation in the Ecosystem shape, with the invitation's id (ECOSYSTEM.md). */
 export function presentLeadInvitationAsEcosystem(row: InvitationRow): Ecosystem {
-  return { id: row.id, name: '', description: '', tags: null, autoEndorsement: false, logoUrl: null, createdBy: row.createdBy, createDateTime: row.createdAt.toISOString() };
+  return {
+    id: row.id,
+    name: '',
+    description: '',
+    tags: null,
+    autoEndorsement: false,
+    logoUrl: null,
+    createdBy: row.createdBy,
+    createDateTime: row.createdAt.toISOString(),
+  };
 }
 
 export function presentInvitation(view: InvitationView): Invitation {
@@ -23,7 +32,12 @@ export function presentInvitation(view: InvitationView): Invitation {
     lastChangedBy: row.lastChangedBy,
     deletedAt: row.deletedAt ? row.deletedAt.toISOString() : null,
     ecosystem: view.ecosystem
-      ? { id: view.ecosystem.id, name: view.ecosystem.name, description: view.ecosystem.description, createDateTime: view.ecosystem.createdAt.toISOString() }
+      ? {
+          id: view.ecosystem.id,
+          name: view.ecosystem.name,
+          description: view.ecosystem.description,
+          createDateTime: view.ecosystem.createdAt.toISOString(),
+        }
       : null,
     organisation: view.organisation,
   };

@@ -16,7 +16,16 @@ export function presentTrustListSnapshot(snapshot: TrustListSnapshotResult): Tru
             orgId: entity.orgId,
             status: entity.status,
             allowedCredentialTypes: entity.allowedCredentialTypes,
-            certificates: entity.certificates.map(({ id, fingerprint, kind, ski, aki, notBefore, notAfter, pem }) => ({ id, fingerprint, kind, ski, aki, notBefore, notAfter, pem })),
+            certificates: entity.certificates.map(({ id, fingerprint, kind, ski, aki, notBefore, notAfter, pem }) => ({
+              id,
+              fingerprint,
+              kind,
+              ski,
+              aki,
+              notBefore,
+              notAfter,
+              pem,
+            })),
           })),
         }
       : {}),

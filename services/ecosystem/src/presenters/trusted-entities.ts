@@ -1,4 +1,10 @@
-import type { EcosystemTrustPolicy, TrustedEntity, TrustedEntityCertificate, TrustedEntityHistoryEntry, TrustListVisibility } from '@tessera/contracts';
+import type {
+  EcosystemTrustPolicy,
+  TrustedEntity,
+  TrustedEntityCertificate,
+  TrustedEntityHistoryEntry,
+  TrustListVisibility,
+} from '@tessera/contracts';
 import type { EcosystemRow, TrustedEntityCertificateRow, TrustedEntityHistoryRow } from '../db/schema.js';
 import type { TrustedEntityView } from '../use-cases/create-trusted-entity.js';
 

@@ -17,6 +17,9 @@ export function registerStatusRoute(app: App, deps: StatusRouteDeps): void {
         { response: { 200: Envelope(EcosystemStatusSchema) } },
       ),
     },
-    async () => envelope(200, deps.enabled ? 'The ecosystem feature is enabled.' : 'The ecosystem feature is disabled.', { enabled: deps.enabled }),
+    async () =>
+      envelope(200, deps.enabled ? 'The ecosystem feature is enabled.' : 'The ecosystem feature is disabled.', {
+        enabled: deps.enabled,
+      }),
   );
 }

@@ -1,5 +1,11 @@
 import { Type } from 'typebox';
-import { DashboardSummarySchema, EcosystemCreateBodySchema, EcosystemListEntrySchema, EcosystemSchema, OrganisationIdSchema } from '@tessera/contracts';
+import {
+  DashboardSummarySchema,
+  EcosystemCreateBodySchema,
+  EcosystemListEntrySchema,
+  EcosystemSchema,
+  OrganisationIdSchema,
+} from '@tessera/contracts';
 import { envelope, pageWindow, principalOf, routeSchema, toPage, type App } from '@tessera/service-kit';
 import { presentEcosystem, presentEcosystemListEntry } from '../presenters/ecosystems.js';
 import { createEcosystem, type CreateEcosystemDeps } from '../use-cases/create-ecosystem.js';
@@ -23,11 +29,19 @@ export function registerEcosystemRoutes(app: App, deps: EcosystemRouteDeps): voi
           security: 'bearer',
           errors: [404, 409, 413, 415, 503],
         },
-        { params: Type.Object({ orgId: PathId }), body: EcosystemCreateBodySchema, response: { 201: Envelope(EcosystemSchema) } },
+        {
+          params: Type.Object({ orgId: PathId }),
+          body: EcosystemCreateBodySchema,
+          response: { 201: Envelope(EcosystemSchema) },
+        },
       ),
     },
     async (request, reply) => {
-      const ecosystem = await createEcosystem(deps, { principal: principalOf(request), orgId: request.params.orgId, body: request.body });
+      const ecosystem = await createEcosystem(deps, {
+        principal: principalOf(request),
+        orgId: request.params.orgId,
+        body: request.body,
+      });
       return reply.code(201).send(envelope(201, 'Ecosystem created.', presentEcosystem(ecosystem)));
     },
   );
@@ -38,17 +52,25 @@ export function registerEcosystemRoutes(app: App, deps: EcosystemRouteDeps): voi
       schema: routeSchema(
         {
           summary: "List the ecosystems of the caller's organisations",
-          description: 'Ecosystems that the organisations where the caller is owner or admin lead or belong to (or only orgId), one entry per ecosystem.',
+          description:
+            'Ecosystems that the organisations where the caller is owner or admin lead or belong to (or only orgId), one entry per ecosystem.',
           tags: ['ecosystems'],
           security: 'bearer',
           errors: [503],
         },
-        { querystring: PagedQuery({ orgId: Type.Optional(OrganisationIdSchema) }), response: { 200: PagedEnvelope(EcosystemListEntrySchema) } },
+        {
+          querystring: PagedQuery({ orgId: Type.Optional(OrganisationIdSchema) }),
+          response: { 200: PagedEnvelope(EcosystemListEntrySchema) },
+        },
       ),
     },
     async (request) => {
       const window = pageWindow(request.query);
-      const { rows, total } = await listEcosystems(deps, { principal: principalOf(request), orgId: request.query.orgId, window });
+      const { rows, total } = await listEcosystems(deps, {
+        principal: principalOf(request),
+        orgId: request.query.orgId,
+        window,
+      });
       return envelope(200, 'Ecosystems.', toPage(rows.map(presentEcosystemListEntry), total, window));
     },
   );
@@ -57,10 +79,16 @@ export function registerEcosystemRoutes(app: App, deps: EcosystemRouteDeps): voi
     '/v1/ecosystem/dashboard/summary',
     {
       schema: routeSchema(
-        { summary: 'Count ecosystems, lead invitations and active organisations', tags: ['ecosystems'], security: 'bearer', errors: [503] },
+        {
+          summary: 'Count ecosystems, lead invitations and active organisations',
+          tags: ['ecosystems'],
+          security: 'bearer',
+          errors: [503],
+        },
         { response: { 200: Envelope(DashboardSummarySchema) } },
       ),
     },
-    async (request) => envelope(200, 'Dashboard summary.', await getDashboardSummary(deps, { principal: principalOf(request) })),
+    async (request) =>
+      envelope(200, 'Dashboard summary.', await getDashboardSummary(deps, { principal: principalOf(request) })),
   );
 }

@@ -23,7 +23,8 @@ export function registerIntentNoticeRoutes(app: App, deps: IntentNoticeRouteDeps
       schema: routeSchema(
         {
           summary: "Create the intent's consent notice (version 1)",
-          description: 'Lead only. An ISO/IEC TS 27560 consent notice with DPV terms; one per intent (409 NOTICE_EXISTS).',
+          description:
+            'Lead only. An ISO/IEC TS 27560 consent notice with DPV terms; one per intent (409 NOTICE_EXISTS).',
           tags: ['intent notices'],
           security: 'bearer',
           errors: [404, 409, 413, 415, 503],
@@ -32,7 +33,11 @@ export function registerIntentNoticeRoutes(app: App, deps: IntentNoticeRouteDeps
       ),
     },
     async (request, reply) => {
-      const notice = await createIntentNotice(deps, { principal: principalOf(request), intentId: request.params.intentId, body: request.body });
+      const notice = await createIntentNotice(deps, {
+        principal: principalOf(request),
+        intentId: request.params.intentId,
+        body: request.body,
+      });
       return reply.code(201).send(envelope(201, 'Notice created (version 1).', presentNotice(notice)));
     },
   );
@@ -43,7 +48,8 @@ export function registerIntentNoticeRoutes(app: App, deps: IntentNoticeRouteDeps
       schema: routeSchema(
         {
           summary: "Get a version of the intent's notice, as JSON or JSON-LD",
-          description: 'The latest version, or ?version=n. With Accept: application/ld+json the bare JSON-LD document (DPV terms) is answered.',
+          description:
+            'The latest version, or ?version=n. With Accept: application/ld+json the bare JSON-LD document (DPV terms) is answered.',
           tags: ['intent notices'],
           security: 'bearer',
           errors: [404, 406, 503],
@@ -58,11 +64,26 @@ export function registerIntentNoticeRoutes(app: App, deps: IntentNoticeRouteDeps
     async (request, reply) => {
       // Decide the representation before any work, so an unservable Accept is 406 whatever else holds.
       const type = new Negotiator(request).mediaType(REPRESENTATIONS);
-      if (!type) throw new AppError(406, ErrorCode.NOT_ACCEPTABLE, `This resource is available as ${REPRESENTATIONS.join(' or ')}.`);
-      const notice = presentNotice(await getIntentNotice(deps, { principal: principalOf(request), intentId: request.params.intentId, version: request.query.version }));
+      if (!type)
+        throw new AppError(
+          406,
+          ErrorCode.NOT_ACCEPTABLE,
+          `This resource is available as ${REPRESENTATIONS.join(' or ')}.`,
+        );
+      const notice = presentNotice(
+        await getIntentNotice(deps, {
+          principal: principalOf(request),
+          intentId: request.params.intentId,
+          version: request.query.version,
+        }),
+      );
       void reply.header('vary', 'Accept');
       // The JSON-LD document is not the enveloped 200 schema: it is serialised as is.
-      if (type === JSON_LD) return reply.type(JSON_LD).serializer(JSON.stringify).send(toNoticeJsonLd(notice) as never);
+      if (type === JSON_LD)
+        return reply
+          .type(JSON_LD)
+          .serializer(JSON.stringify)
+          .send(toNoticeJsonLd(notice) as never);
       return envelope(200, `Notice version ${notice.version}.`, notice);
     },
   );
@@ -71,12 +92,22 @@ export function registerIntentNoticeRoutes(app: App, deps: IntentNoticeRouteDeps
     '/v1/intent/:intentId/notice',
     {
       schema: routeSchema(
-        { summary: 'Issue a new version of the intent\'s notice', description: 'Lead or member. Every version is kept.', tags: ['intent notices'], security: 'bearer', errors: [404, 413, 415, 503] },
+        {
+          summary: "Issue a new version of the intent's notice",
+          description: 'Lead or member. Every version is kept.',
+          tags: ['intent notices'],
+          security: 'bearer',
+          errors: [404, 413, 415, 503],
+        },
         { params: NoticeParams, body: IntentNoticeBodySchema, response: { 200: Envelope(IntentNoticeSchema) } },
       ),
     },
     async (request) => {
-      const notice = await updateIntentNotice(deps, { principal: principalOf(request), intentId: request.params.intentId, body: request.body });
+      const notice = await updateIntentNotice(deps, {
+        principal: principalOf(request),
+        intentId: request.params.intentId,
+        body: request.body,
+      });
       return envelope(200, `Notice updated (version ${notice.version}).`, presentNotice(notice));
     },
   );

@@ -1,5 +1,9 @@
 import { Type } from 'typebox';
-import { IntentTemplateCreateBodySchema, IntentTemplateSchema, IntentTemplateUpdateBodySchema } from '@tessera/contracts';
+import {
+  IntentTemplateCreateBodySchema,
+  IntentTemplateSchema,
+  IntentTemplateUpdateBodySchema,
+} from '@tessera/contracts';
 import { envelope, principalOf, routeSchema, type App } from '@tessera/service-kit';
 import { presentIntentTemplate } from '../presenters/intent-templates.js';
 import { createIntentTemplate, type CreateIntentTemplateDeps } from '../use-cases/create-intent-template.js';
@@ -8,7 +12,10 @@ import { listIntentTemplates, type ListIntentTemplatesDeps } from '../use-cases/
 import { updateIntentTemplate, type UpdateIntentTemplateDeps } from '../use-cases/update-intent-template.js';
 import { Envelope, PathId } from './schemas.js';
 
-export type IntentTemplateRouteDeps = CreateIntentTemplateDeps & ListIntentTemplatesDeps & UpdateIntentTemplateDeps & DeleteIntentTemplateDeps;
+export type IntentTemplateRouteDeps = CreateIntentTemplateDeps &
+  ListIntentTemplatesDeps &
+  UpdateIntentTemplateDeps &
+  DeleteIntentTemplateDeps;
 
 const IntentIdParams = Type.Object({ intentId: PathId });
 const TemplateParams = Type.Object({ intentId: PathId, intentTemplateId: PathId });
@@ -27,11 +34,20 @@ export function registerIntentTemplateRoutes(app: App, deps: IntentTemplateRoute
           security: 'bearer',
           errors: [404, 409, 413, 415, 503],
         },
-        { params: IntentIdParams, body: IntentTemplateCreateBodySchema, response: { 201: Envelope(IntentTemplateSchema) } },
+        {
+          params: IntentIdParams,
+          body: IntentTemplateCreateBodySchema,
+          response: { 201: Envelope(IntentTemplateSchema) },
+        },
       ),
     },
     async (request, reply) => {
-      const template = await createIntentTemplate(deps, { principal: principalOf(request), intentId: request.params.intentId, body: request.body, requestId: request.id });
+      const template = await createIntentTemplate(deps, {
+        principal: principalOf(request),
+        intentId: request.params.intentId,
+        body: request.body,
+        requestId: request.id,
+      });
       return reply.code(201).send(envelope(201, 'Intent template created.', presentIntentTemplate(template)));
     },
   );
@@ -40,12 +56,20 @@ export function registerIntentTemplateRoutes(app: App, deps: IntentTemplateRoute
     '/v1/intent/:intentId/template',
     {
       schema: routeSchema(
-        { summary: "List the intent's templates (a plain array)", tags: ['intent templates'], security: 'bearer', errors: [404, 503] },
+        {
+          summary: "List the intent's templates (a plain array)",
+          tags: ['intent templates'],
+          security: 'bearer',
+          errors: [404, 503],
+        },
         { params: IntentIdParams, response: { 200: Envelope(Type.Array(IntentTemplateSchema)) } },
       ),
     },
     async (request) => {
-      const templates = await listIntentTemplates(deps, { principal: principalOf(request), intentId: request.params.intentId });
+      const templates = await listIntentTemplates(deps, {
+        principal: principalOf(request),
+        intentId: request.params.intentId,
+      });
       return envelope(200, 'Intent templates.', templates.map(presentIntentTemplate));
     },
   );
@@ -56,17 +80,28 @@ export function registerIntentTemplateRoutes(app: App, deps: IntentTemplateRoute
       schema: routeSchema(
         {
           summary: "Change an intent template's role and description",
-          description: 'Lead only. templateId and orgId are fixed. A template that becomes verifier-role is checked with the verifier again.',
+          description:
+            'Lead only. templateId and orgId are fixed. A template that becomes verifier-role is checked with the verifier again.',
           tags: ['intent templates'],
           security: 'bearer',
           errors: [404, 409, 413, 415, 503],
         },
-        { params: TemplateParams, body: IntentTemplateUpdateBodySchema, response: { 200: Envelope(IntentTemplateSchema) } },
+        {
+          params: TemplateParams,
+          body: IntentTemplateUpdateBodySchema,
+          response: { 200: Envelope(IntentTemplateSchema) },
+        },
       ),
     },
     async (request) => {
       const { intentId, intentTemplateId } = request.params;
-      const template = await updateIntentTemplate(deps, { principal: principalOf(request), intentId, intentTemplateId, body: request.body, requestId: request.id });
+      const template = await updateIntentTemplate(deps, {
+        principal: principalOf(request),
+        intentId,
+        intentTemplateId,
+        body: request.body,
+        requestId: request.id,
+      });
       return envelope(200, 'Intent template updated.', presentIntentTemplate(template));
     },
   );
@@ -81,7 +116,11 @@ export function registerIntentTemplateRoutes(app: App, deps: IntentTemplateRoute
     },
     async (request) => {
       const { intentId, intentTemplateId } = request.params;
-      const template = await deleteIntentTemplate(deps, { principal: principalOf(request), intentId, intentTemplateId });
+      const template = await deleteIntentTemplate(deps, {
+        principal: principalOf(request),
+        intentId,
+        intentTemplateId,
+      });
       return envelope(200, 'Intent template deleted.', presentIntentTemplate(template));
     },
   );

@@ -9,7 +9,11 @@ import { listEcosystemIntents, type ListEcosystemIntentsDeps } from '../use-case
 import { updateIntent, type UpdateIntentDeps } from '../use-cases/update-intent.js';
 import { Envelope, PagedEnvelope, PagedQuery, PathId } from './schemas.js';
 
-export type IntentRouteDeps = CreateIntentDeps & ListEcosystemIntentsDeps & GetIntentDeps & UpdateIntentDeps & DeleteIntentDeps;
+export type IntentRouteDeps = CreateIntentDeps &
+  ListEcosystemIntentsDeps &
+  GetIntentDeps &
+  UpdateIntentDeps &
+  DeleteIntentDeps;
 
 const EcosystemIdParams = Type.Object({ ecosystemId: PathId });
 const IntentIdParams = Type.Object({ intentId: PathId });
@@ -31,7 +35,11 @@ export function registerIntentRoutes(app: App, deps: IntentRouteDeps): void {
       ),
     },
     async (request, reply) => {
-      const intent = await createIntent(deps, { principal: principalOf(request), ecosystemId: request.params.ecosystemId, body: request.body });
+      const intent = await createIntent(deps, {
+        principal: principalOf(request),
+        ecosystemId: request.params.ecosystemId,
+        body: request.body,
+      });
       return reply.code(201).send(envelope(201, 'Intent created.', presentIntent(intent)));
     },
   );
@@ -40,13 +48,22 @@ export function registerIntentRoutes(app: App, deps: IntentRouteDeps): void {
     '/v1/intent/ecosystem/:ecosystemId',
     {
       schema: routeSchema(
-        { summary: "List the ecosystem's intents, newest first", tags: ['intents'], security: 'bearer', errors: [404, 503] },
+        {
+          summary: "List the ecosystem's intents, newest first",
+          tags: ['intents'],
+          security: 'bearer',
+          errors: [404, 503],
+        },
         { params: EcosystemIdParams, querystring: PagedQuery({}), response: { 200: PagedEnvelope(IntentSchema) } },
       ),
     },
     async (request) => {
       const window = pageWindow(request.query);
-      const { rows, total } = await listEcosystemIntents(deps, { principal: principalOf(request), ecosystemId: request.params.ecosystemId, window });
+      const { rows, total } = await listEcosystemIntents(deps, {
+        principal: principalOf(request),
+        ecosystemId: request.params.ecosystemId,
+        window,
+      });
       return envelope(200, 'Intents.', toPage(rows.map(presentIntent), total, window));
     },
   );
@@ -59,19 +76,33 @@ export function registerIntentRoutes(app: App, deps: IntentRouteDeps): void {
         { params: IntentIdParams, response: { 200: Envelope(IntentSchema) } },
       ),
     },
-    async (request) => envelope(200, 'Intent.', presentIntent(await getIntent(deps, { principal: principalOf(request), intentId: request.params.intentId }))),
+    async (request) =>
+      envelope(
+        200,
+        'Intent.',
+        presentIntent(await getIntent(deps, { principal: principalOf(request), intentId: request.params.intentId })),
+      ),
   );
 
   app.put(
     '/v1/intent/:intentId',
     {
       schema: routeSchema(
-        { summary: "Replace an intent's name and description", tags: ['intents'], security: 'bearer', errors: [404, 409, 413, 415, 503] },
+        {
+          summary: "Replace an intent's name and description",
+          tags: ['intents'],
+          security: 'bearer',
+          errors: [404, 409, 413, 415, 503],
+        },
         { params: IntentIdParams, body: IntentBodySchema, response: { 200: Envelope(IntentSchema) } },
       ),
     },
     async (request) => {
-      const intent = await updateIntent(deps, { principal: principalOf(request), intentId: request.params.intentId, body: request.body });
+      const intent = await updateIntent(deps, {
+        principal: principalOf(request),
+        intentId: request.params.intentId,
+        body: request.body,
+      });
       return envelope(200, 'Intent updated.', presentIntent(intent));
     },
   );
@@ -82,7 +113,8 @@ export function registerIntentRoutes(app: App, deps: IntentRouteDeps): void {
       schema: routeSchema(
         {
           summary: 'Delete an intent',
-          description: 'Lead only. An intent that still has intent templates or a notice is not deleted (409 IN_USE). Answers the deleted intent.',
+          description:
+            'Lead only. An intent that still has intent templates or a notice is not deleted (409 IN_USE). Answers the deleted intent.',
           tags: ['intents'],
           security: 'bearer',
           errors: [404, 409, 503],

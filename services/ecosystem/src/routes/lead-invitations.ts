@@ -1,5 +1,10 @@
 import { Type } from 'typebox';
-import { EcosystemSchema, InvitationSchema, InvitationStatusSchema, LeadInvitationBodySchema } from '@tessera/contracts';
+import {
+  EcosystemSchema,
+  InvitationSchema,
+  InvitationStatusSchema,
+  LeadInvitationBodySchema,
+} from '@tessera/contracts';
 import { envelope, pageWindow, principalOf, routeSchema, toPage, type App } from '@tessera/service-kit';
 import { presentInvitation, presentLeadInvitationAsEcosystem } from '../presenters/invitations.js';
 import { inviteLead, type InviteLeadDeps } from '../use-cases/invite-lead.js';
@@ -16,7 +21,8 @@ export function registerLeadInvitationRoutes(app: App, deps: LeadInvitationRoute
       schema: routeSchema(
         {
           summary: 'Invite a future ecosystem lead by e-mail',
-          description: 'Platform admin only. One pending lead invitation per e-mail address (409 INVITATION_PENDING). Answered in the Ecosystem shape with the invitation id.',
+          description:
+            'Platform admin only. One pending lead invitation per e-mail address (409 INVITATION_PENDING). Answered in the Ecosystem shape with the invitation id.',
           tags: ['invitations'],
           security: 'bearer',
           errors: [409, 413, 415, 503],
@@ -34,13 +40,25 @@ export function registerLeadInvitationRoutes(app: App, deps: LeadInvitationRoute
     '/v1/invitations',
     {
       schema: routeSchema(
-        { summary: 'List the lead invitations the calling admin sent', tags: ['invitations'], security: 'bearer', errors: [503] },
-        { querystring: PagedQuery({ status: Type.Optional(InvitationStatusSchema) }), response: { 200: PagedEnvelope(InvitationSchema) } },
+        {
+          summary: 'List the lead invitations the calling admin sent',
+          tags: ['invitations'],
+          security: 'bearer',
+          errors: [503],
+        },
+        {
+          querystring: PagedQuery({ status: Type.Optional(InvitationStatusSchema) }),
+          response: { 200: PagedEnvelope(InvitationSchema) },
+        },
       ),
     },
     async (request) => {
       const window = pageWindow(request.query);
-      const { rows, total } = await listLeadInvitations(deps, { principal: principalOf(request), status: request.query.status, window });
+      const { rows, total } = await listLeadInvitations(deps, {
+        principal: principalOf(request),
+        status: request.query.status,
+        window,
+      });
       return envelope(200, 'Lead invitations.', toPage(rows.map(presentInvitation), total, window));
     },
   );

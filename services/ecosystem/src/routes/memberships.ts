@@ -15,9 +15,15 @@ import { presentInvitation } from '../presenters/invitations.js';
 import { presentEcosystemOrganisation, presentMember } from '../presenters/memberships.js';
 import { answerInvitation, type AnswerInvitationDeps } from '../use-cases/answer-invitation.js';
 import { inviteMember, type InviteMemberDeps } from '../use-cases/invite-member.js';
-import { listEcosystemInvitations, type ListEcosystemInvitationsDeps } from '../use-cases/list-ecosystem-invitations.js';
+import {
+  listEcosystemInvitations,
+  type ListEcosystemInvitationsDeps,
+} from '../use-cases/list-ecosystem-invitations.js';
 import { listEcosystemMembers, type ListEcosystemMembersDeps } from '../use-cases/list-ecosystem-members.js';
-import { listEcosystemOrganisations, type ListEcosystemOrganisationsDeps } from '../use-cases/list-ecosystem-organisations.js';
+import {
+  listEcosystemOrganisations,
+  type ListEcosystemOrganisationsDeps,
+} from '../use-cases/list-ecosystem-organisations.js';
 import { Envelope, PagedEnvelope, PagedQuery } from './schemas.js';
 
 export type MembershipRouteDeps = InviteMemberDeps &
@@ -44,7 +50,11 @@ export function registerMembershipRoutes(app: App, deps: MembershipRouteDeps): v
       ),
     },
     async (request, reply) => {
-      const invitation = await inviteMember(deps, { principal: principalOf(request), ecosystemId: request.body.ecosystemId, orgId: request.body.orgId });
+      const invitation = await inviteMember(deps, {
+        principal: principalOf(request),
+        ecosystemId: request.body.ecosystemId,
+        orgId: request.body.orgId,
+      });
       return reply.code(201).send(envelope(201, 'Member invitation sent.', presentInvitation(invitation)));
     },
   );
@@ -55,7 +65,8 @@ export function registerMembershipRoutes(app: App, deps: MembershipRouteDeps): v
       schema: routeSchema(
         {
           summary: 'List member invitations, sent (lead) or received (organisation owner)',
-          description: 'role=Ecosystem Lead with ecosystemId (or the ecosystem id in orgId): what the lead sent; role=Ecosystem Member with orgId: what the organisation received. Without role the parameters given decide.',
+          description:
+            'role=Ecosystem Lead with ecosystemId (or the ecosystem id in orgId): what the lead sent; role=Ecosystem Member with orgId: what the organisation received. Without role the parameters given decide.',
           tags: ['memberships'],
           security: 'bearer',
           errors: [404, 503],
@@ -74,7 +85,14 @@ export function registerMembershipRoutes(app: App, deps: MembershipRouteDeps): v
     async (request) => {
       const { role, orgId, ecosystemId, status } = request.query;
       const window = pageWindow(request.query);
-      const { rows, total } = await listEcosystemInvitations(deps, { principal: principalOf(request), role, orgId, ecosystemId, status, window });
+      const { rows, total } = await listEcosystemInvitations(deps, {
+        principal: principalOf(request),
+        role,
+        orgId,
+        ecosystemId,
+        status,
+        window,
+      });
       return envelope(200, 'Invitations.', toPage(rows.map(presentInvitation), total, window));
     },
   );
@@ -85,7 +103,8 @@ export function registerMembershipRoutes(app: App, deps: MembershipRouteDeps): v
       schema: routeSchema(
         {
           summary: 'Accept or reject an invitation of your organisation',
-          description: 'Owner or admin of the invited organisation; orgId names it when several of yours are invited. Only a pending invitation changes (409 INVITATION_NOT_PENDING).',
+          description:
+            'Owner or admin of the invited organisation; orgId names it when several of yours are invited. Only a pending invitation changes (409 INVITATION_NOT_PENDING).',
           tags: ['memberships'],
           security: 'bearer',
           errors: [404, 409, 413, 415, 503],
@@ -95,7 +114,10 @@ export function registerMembershipRoutes(app: App, deps: MembershipRouteDeps): v
     },
     async (request) => {
       const invitation = await answerInvitation(deps, { principal: principalOf(request), body: request.body });
-      const message = invitation.invitation.status === 'accepted' ? 'Invitation accepted: the organisation is an active member.' : 'Invitation rejected.';
+      const message =
+        invitation.invitation.status === 'accepted'
+          ? 'Invitation accepted: the organisation is an active member.'
+          : 'Invitation rejected.';
       return envelope(200, message, presentInvitation(invitation));
     },
   );
@@ -104,13 +126,25 @@ export function registerMembershipRoutes(app: App, deps: MembershipRouteDeps): v
     '/v1/ecosystem/members',
     {
       schema: routeSchema(
-        { summary: "List the ecosystem's memberships, the lead's included", tags: ['memberships'], security: 'bearer', errors: [404, 503] },
-        { querystring: PagedQuery({ ecosystemId: UuidSchema }), response: { 200: PagedEnvelope(EcosystemMemberSchema) } },
+        {
+          summary: "List the ecosystem's memberships, the lead's included",
+          tags: ['memberships'],
+          security: 'bearer',
+          errors: [404, 503],
+        },
+        {
+          querystring: PagedQuery({ ecosystemId: UuidSchema }),
+          response: { 200: PagedEnvelope(EcosystemMemberSchema) },
+        },
       ),
     },
     async (request) => {
       const window = pageWindow(request.query);
-      const { rows, total } = await listEcosystemMembers(deps, { principal: principalOf(request), ecosystemId: request.query.ecosystemId, window });
+      const { rows, total } = await listEcosystemMembers(deps, {
+        principal: principalOf(request),
+        ecosystemId: request.query.ecosystemId,
+        window,
+      });
       return envelope(200, 'Ecosystem members.', toPage(rows.map(presentMember), total, window));
     },
   );
@@ -119,14 +153,30 @@ export function registerMembershipRoutes(app: App, deps: MembershipRouteDeps): v
     '/v1/ecosystem/get-ecosystem-orgs',
     {
       schema: routeSchema(
-        { summary: 'List the organisations that joined the ecosystem', tags: ['memberships'], security: 'bearer', errors: [404, 503] },
-        { querystring: PagedQuery({ ecosystemId: UuidSchema }), response: { 200: PagedEnvelope(EcosystemOrganisationSchema) } },
+        {
+          summary: 'List the organisations that joined the ecosystem',
+          tags: ['memberships'],
+          security: 'bearer',
+          errors: [404, 503],
+        },
+        {
+          querystring: PagedQuery({ ecosystemId: UuidSchema }),
+          response: { 200: PagedEnvelope(EcosystemOrganisationSchema) },
+        },
       ),
     },
     async (request) => {
       const window = pageWindow(request.query);
-      const { rows, total } = await listEcosystemOrganisations(deps, { principal: principalOf(request), ecosystemId: request.query.ecosystemId, window });
-      return envelope(200, 'Organisations of the ecosystem.', toPage(rows.map(presentEcosystemOrganisation), total, window));
+      const { rows, total } = await listEcosystemOrganisations(deps, {
+        principal: principalOf(request),
+        ecosystemId: request.query.ecosystemId,
+        window,
+      });
+      return envelope(
+        200,
+        'Organisations of the ecosystem.',
+        toPage(rows.map(presentEcosystemOrganisation), total, window),
+      );
     },
   );
 }

@@ -15,7 +15,8 @@ export function registerOrganisationRoutes(app: App, deps: OrganisationRouteDeps
       schema: routeSchema(
         {
           summary: 'Register or rename an organisation in the directory',
-          description: 'Callable by the owner of the organisation; the owner id and e-mail come from the token. 201 when new, 200 when updated.',
+          description:
+            'Callable by the owner of the organisation; the owner id and e-mail come from the token. 201 when new, 200 when updated.',
           tags: ['organisations'],
           security: 'bearer',
           errors: [413, 415, 503],
@@ -28,9 +29,21 @@ export function registerOrganisationRoutes(app: App, deps: OrganisationRouteDeps
       ),
     },
     async (request, reply) => {
-      const { organisation, created } = await registerOrganisation(deps, { principal: principalOf(request), orgId: request.params.orgId, name: request.body.name });
+      const { organisation, created } = await registerOrganisation(deps, {
+        principal: principalOf(request),
+        orgId: request.params.orgId,
+        name: request.body.name,
+      });
       const status = created ? 201 : 200;
-      return reply.code(status).send(envelope(status, created ? 'Organisation registered.' : 'Organisation updated.', presentOrganisation(organisation)));
+      return reply
+        .code(status)
+        .send(
+          envelope(
+            status,
+            created ? 'Organisation registered.' : 'Organisation updated.',
+            presentOrganisation(organisation),
+          ),
+        );
     },
   );
 }

@@ -15,4 +15,3 @@ export const PathId = Type.String({ maxLength: 200 });
 
 /** Success envelopes of a paged list and of a single item. */
 export const PagedEnvelope = <T extends TSchema>(item: T) => Envelope(Page(item));
-

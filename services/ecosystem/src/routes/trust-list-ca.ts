@@ -17,10 +17,27 @@ export function registerTrustListCaRoute(app: App, deps: TrustListCaRouteDeps): 
     '/v1/trust-list-ca.pem',
     {
       schema: routeSchema(
-        { summary: 'The trust-list CA certificate (PEM) every signed trust list chains to', tags: ['trust registry'], security: 'public', errors: [503] },
-        { response: { 200: { description: 'the CA certificate', content: { 'application/x-pem-file': { schema: Type.String() } } } } },
+        {
+          summary: 'The trust-list CA certificate (PEM) every signed trust list chains to',
+          tags: ['trust registry'],
+          security: 'public',
+          errors: [503],
+        },
+        {
+          response: {
+            200: {
+              description: 'the CA certificate',
+              content: { 'application/x-pem-file': { schema: Type.String() } },
+            },
+          },
+        },
       ),
     },
-    async (_request, reply) => reply.headers(TRUST_LIST_CORS_HEADERS).header('cache-control', 'public, max-age=3600').type('application/x-pem-file').send(deps.certificatePem),
+    async (_request, reply) =>
+      reply
+        .headers(TRUST_LIST_CORS_HEADERS)
+        .header('cache-control', 'public, max-age=3600')
+        .type('application/x-pem-file')
+        .send(deps.certificatePem),
   );
 }

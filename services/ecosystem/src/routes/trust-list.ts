@@ -2,7 +2,11 @@ import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { ifNoneMatchHits, routeSchema, type App } from '@tessera/service-kit';
 import { TRUST_LIST_MEDIA_TYPE } from '../domain/trust-list-uris.js';
-import { getSignedTrustList, type GetSignedTrustListDeps, type SignedTrustListResult } from '../use-cases/get-signed-trust-list.js';
+import {
+  getSignedTrustList,
+  type GetSignedTrustListDeps,
+  type SignedTrustListResult,
+} from '../use-cases/get-signed-trust-list.js';
 import { PathId } from './schemas.js';
 
 export type TrustListRouteDeps = GetSignedTrustListDeps;
@@ -58,17 +62,26 @@ export function registerTrustListRoute(app: App, deps: TrustListRouteDeps): void
   (schema as unknown as { security: unknown[] }).security = [{ bearer: [] }, {}];
   app.get('/v1/ecosystem/:ecosystemId/trust-list', { schema }, async (request, reply) => {
     void reply.headers(TRUST_LIST_CORS_HEADERS);
-    const result = await getSignedTrustList(deps, { principal: request.principal, ecosystemId: request.params.ecosystemId });
+    const result = await getSignedTrustList(deps, {
+      principal: request.principal,
+      ecosystemId: request.params.ecosystemId,
+    });
     return sendTrustList(reply, result, request.headers['if-none-match']);
   });
 }
 
 /** The CORS preflight of the list: transport, not an API operation (hidden from the OpenAPI document), answered without a token. */
 export function registerTrustListPreflight(app: App): void {
-  app.options('/v1/ecosystem/:ecosystemId/trust-list', { schema: { hide: true } as never }, async (_request, reply) => reply.code(204).headers(PREFLIGHT_HEADERS).send());
+  app.options('/v1/ecosystem/:ecosystemId/trust-list', { schema: { hide: true } as never }, async (_request, reply) =>
+    reply.code(204).headers(PREFLIGHT_HEADERS).send(),
+  );
 }
 
-function sendTrustList(reply: FastifyReply, result: SignedTrustListResult, ifNoneMatch: string | undefined): FastifyReply {
+function sendTrustList(
+  reply: FastifyReply,
+  result: SignedTrustListResult,
+  ifNoneMatch: string | undefined,
+): FastifyReply {
   if (!result.public) {
     // Read with a member's token: neither shared caches nor the browser keep it.
     return reply.header('cache-control', 'private, no-store').type(TRUST_LIST_MEDIA_TYPE).send(result.list.jws);

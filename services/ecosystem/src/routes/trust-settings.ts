@@ -1,5 +1,10 @@
 import { Type } from 'typebox';
-import { EcosystemTrustPolicySchema, TrustListVisibilityBodySchema, TrustListVisibilitySchema, TrustPolicyBodySchema } from '@tessera/contracts';
+import {
+  EcosystemTrustPolicySchema,
+  TrustListVisibilityBodySchema,
+  TrustListVisibilitySchema,
+  TrustPolicyBodySchema,
+} from '@tessera/contracts';
 import { envelope, principalOf, routeSchema, type App } from '@tessera/service-kit';
 import { presentTrustListVisibility, presentTrustPolicy } from '../presenters/trusted-entities.js';
 import { getTrustPolicy, type GetTrustPolicyDeps } from '../use-cases/get-trust-policy.js';
@@ -22,7 +27,14 @@ export function registerTrustSettingsRoutes(app: App, deps: TrustSettingsRouteDe
         { params: EcosystemIdParams, response: { 200: Envelope(EcosystemTrustPolicySchema) } },
       ),
     },
-    async (request) => envelope(200, 'Trust policy.', presentTrustPolicy(await getTrustPolicy(deps, { principal: principalOf(request), ecosystemId: request.params.ecosystemId }))),
+    async (request) =>
+      envelope(
+        200,
+        'Trust policy.',
+        presentTrustPolicy(
+          await getTrustPolicy(deps, { principal: principalOf(request), ecosystemId: request.params.ecosystemId }),
+        ),
+      ),
   );
 
   app.put(
@@ -31,16 +43,25 @@ export function registerTrustSettingsRoutes(app: App, deps: TrustSettingsRouteDe
       schema: routeSchema(
         {
           summary: "Set whom the ecosystem's intent-based sessions trust",
-          description: 'Lead only. `organisation` (default): the organisation\'s anchors; `ecosystem`: the ecosystem\'s trust list only. Does not change the list or its sequence.',
+          description:
+            "Lead only. `organisation` (default): the organisation's anchors; `ecosystem`: the ecosystem's trust list only. Does not change the list or its sequence.",
           tags: TAGS,
           security: 'bearer',
           errors: [404, 413, 415, 503],
         },
-        { params: EcosystemIdParams, body: TrustPolicyBodySchema, response: { 200: Envelope(EcosystemTrustPolicySchema) } },
+        {
+          params: EcosystemIdParams,
+          body: TrustPolicyBodySchema,
+          response: { 200: Envelope(EcosystemTrustPolicySchema) },
+        },
       ),
     },
     async (request) => {
-      const ecosystem = await setTrustPolicy(deps, { principal: principalOf(request), ecosystemId: request.params.ecosystemId, body: request.body });
+      const ecosystem = await setTrustPolicy(deps, {
+        principal: principalOf(request),
+        ecosystemId: request.params.ecosystemId,
+        body: request.body,
+      });
       return envelope(200, 'Trust policy set.', presentTrustPolicy(ecosystem));
     },
   );
@@ -51,16 +72,25 @@ export function registerTrustSettingsRoutes(app: App, deps: TrustSettingsRouteDe
       schema: routeSchema(
         {
           summary: 'Make the signed trust list public or members-only',
-          description: 'Lead only. `public: true` serves the signed list without a token. Does not change the list or its sequence.',
+          description:
+            'Lead only. `public: true` serves the signed list without a token. Does not change the list or its sequence.',
           tags: TAGS,
           security: 'bearer',
           errors: [404, 413, 415, 503],
         },
-        { params: EcosystemIdParams, body: TrustListVisibilityBodySchema, response: { 200: Envelope(TrustListVisibilitySchema) } },
+        {
+          params: EcosystemIdParams,
+          body: TrustListVisibilityBodySchema,
+          response: { 200: Envelope(TrustListVisibilitySchema) },
+        },
       ),
     },
     async (request) => {
-      const ecosystem = await setTrustListVisibility(deps, { principal: principalOf(request), ecosystemId: request.params.ecosystemId, body: request.body });
+      const ecosystem = await setTrustListVisibility(deps, {
+        principal: principalOf(request),
+        ecosystemId: request.params.ecosystemId,
+        body: request.body,
+      });
       return envelope(200, 'Trust list visibility set.', presentTrustListVisibility(ecosystem));
     },
   );

@@ -10,13 +10,25 @@ import {
 } from '@tessera/contracts';
 import { envelope, pageWindow, principalOf, routeSchema, toPage, type App } from '@tessera/service-kit';
 import { presentHistoryEntry, presentTrustedEntity } from '../presenters/trusted-entities.js';
-import { addTrustedEntityCertificates, type AddTrustedEntityCertificatesDeps } from '../use-cases/add-trusted-entity-certificates.js';
-import { changeTrustedEntityStatus, type ChangeTrustedEntityStatusDeps } from '../use-cases/change-trusted-entity-status.js';
+import {
+  addTrustedEntityCertificates,
+  type AddTrustedEntityCertificatesDeps,
+} from '../use-cases/add-trusted-entity-certificates.js';
+import {
+  changeTrustedEntityStatus,
+  type ChangeTrustedEntityStatusDeps,
+} from '../use-cases/change-trusted-entity-status.js';
 import { createTrustedEntity, type CreateTrustedEntityDeps } from '../use-cases/create-trusted-entity.js';
 import { getTrustedEntity, type GetTrustedEntityDeps } from '../use-cases/get-trusted-entity.js';
 import { listTrustedEntities, type ListTrustedEntitiesDeps } from '../use-cases/list-trusted-entities.js';
-import { listTrustedEntityHistory, type ListTrustedEntityHistoryDeps } from '../use-cases/list-trusted-entity-history.js';
-import { retireTrustedEntityCertificate, type RetireTrustedEntityCertificateDeps } from '../use-cases/retire-trusted-entity-certificate.js';
+import {
+  listTrustedEntityHistory,
+  type ListTrustedEntityHistoryDeps,
+} from '../use-cases/list-trusted-entity-history.js';
+import {
+  retireTrustedEntityCertificate,
+  type RetireTrustedEntityCertificateDeps,
+} from '../use-cases/retire-trusted-entity-certificate.js';
 import { updateTrustedEntity, type UpdateTrustedEntityDeps } from '../use-cases/update-trusted-entity.js';
 import { Envelope, PagedEnvelope, PagedQuery, PathId } from './schemas.js';
 
@@ -49,11 +61,19 @@ export function registerTrustedEntityRoutes(app: App, deps: TrustedEntityRouteDe
           security: 'bearer',
           errors: [404, 413, 415, 503],
         },
-        { params: EcosystemIdParams, body: TrustedEntityCreateBodySchema, response: { 201: Envelope(TrustedEntitySchema) } },
+        {
+          params: EcosystemIdParams,
+          body: TrustedEntityCreateBodySchema,
+          response: { 201: Envelope(TrustedEntitySchema) },
+        },
       ),
     },
     async (request, reply) => {
-      const view = await createTrustedEntity(deps, { principal: principalOf(request), ecosystemId: request.params.ecosystemId, body: request.body });
+      const view = await createTrustedEntity(deps, {
+        principal: principalOf(request),
+        ecosystemId: request.params.ecosystemId,
+        body: request.body,
+      });
       return reply.code(201).send(envelope(201, 'Trusted entity registered.', presentTrustedEntity(view)));
     },
   );
@@ -64,19 +84,34 @@ export function registerTrustedEntityRoutes(app: App, deps: TrustedEntityRouteDe
       schema: routeSchema(
         {
           summary: "List the ecosystem's trusted entities, oldest first",
-          description: 'Lead and active members. Filters: role, status, and vct / doctype (entities allowed to issue that type).',
+          description:
+            'Lead and active members. Filters: role, status, and vct / doctype (entities allowed to issue that type).',
           tags: TAGS,
           security: 'bearer',
           errors: [404, 503],
         },
-        { params: EcosystemIdParams, querystring: PagedQuery(TrustedEntityFilterSchema.properties), response: { 200: PagedEnvelope(TrustedEntitySchema) } },
+        {
+          params: EcosystemIdParams,
+          querystring: PagedQuery(TrustedEntityFilterSchema.properties),
+          response: { 200: PagedEnvelope(TrustedEntitySchema) },
+        },
       ),
     },
     async (request) => {
       const window = pageWindow(request.query);
       const { role, status, vct, doctype } = request.query;
-      const filter = { ...(role ? { role } : {}), ...(status ? { status } : {}), ...(vct ? { vct } : {}), ...(doctype ? { doctype } : {}) };
-      const { views, total } = await listTrustedEntities(deps, { principal: principalOf(request), ecosystemId: request.params.ecosystemId, filter, window });
+      const filter = {
+        ...(role ? { role } : {}),
+        ...(status ? { status } : {}),
+        ...(vct ? { vct } : {}),
+        ...(doctype ? { doctype } : {}),
+      };
+      const { views, total } = await listTrustedEntities(deps, {
+        principal: principalOf(request),
+        ecosystemId: request.params.ecosystemId,
+        filter,
+        window,
+      });
       return envelope(200, 'Trusted entities.', toPage(views.map(presentTrustedEntity), total, window));
     },
   );
@@ -85,7 +120,12 @@ export function registerTrustedEntityRoutes(app: App, deps: TrustedEntityRouteDe
     `${BASE}/:entityId`,
     {
       schema: routeSchema(
-        { summary: 'Get a trusted entity with its current certificates', tags: TAGS, security: 'bearer', errors: [404, 503] },
+        {
+          summary: 'Get a trusted entity with its current certificates',
+          tags: TAGS,
+          security: 'bearer',
+          errors: [404, 503],
+        },
         { params: EntityParams, response: { 200: Envelope(TrustedEntitySchema) } },
       ),
     },
@@ -101,7 +141,8 @@ export function registerTrustedEntityRoutes(app: App, deps: TrustedEntityRouteDe
       schema: routeSchema(
         {
           summary: "Change a trusted entity's name, information URI or allowed credential types",
-          description: 'Lead only. Values equal to the current ones change nothing (no history entry). A withdrawn entity is 409 ENTITY_WITHDRAWN.',
+          description:
+            'Lead only. Values equal to the current ones change nothing (no history entry). A withdrawn entity is 409 ENTITY_WITHDRAWN.',
           tags: TAGS,
           security: 'bearer',
           errors: [404, 409, 413, 415, 503],
@@ -110,7 +151,11 @@ export function registerTrustedEntityRoutes(app: App, deps: TrustedEntityRouteDe
       ),
     },
     async (request) => {
-      const view = await updateTrustedEntity(deps, { principal: principalOf(request), ...request.params, body: request.body });
+      const view = await updateTrustedEntity(deps, {
+        principal: principalOf(request),
+        ...request.params,
+        body: request.body,
+      });
       return envelope(200, 'Trusted entity updated.', presentTrustedEntity(view));
     },
   );
@@ -121,16 +166,25 @@ export function registerTrustedEntityRoutes(app: App, deps: TrustedEntityRouteDe
       schema: routeSchema(
         {
           summary: 'Add certificates to a trusted entity',
-          description: 'Lead only. The same rules as at registration; all are added or none. A withdrawn entity is 409 ENTITY_WITHDRAWN.',
+          description:
+            'Lead only. The same rules as at registration; all are added or none. A withdrawn entity is 409 ENTITY_WITHDRAWN.',
           tags: TAGS,
           security: 'bearer',
           errors: [404, 409, 413, 415, 503],
         },
-        { params: EntityParams, body: TrustedEntityCertificatesBodySchema, response: { 201: Envelope(TrustedEntitySchema) } },
+        {
+          params: EntityParams,
+          body: TrustedEntityCertificatesBodySchema,
+          response: { 201: Envelope(TrustedEntitySchema) },
+        },
       ),
     },
     async (request, reply) => {
-      const view = await addTrustedEntityCertificates(deps, { principal: principalOf(request), ...request.params, body: request.body });
+      const view = await addTrustedEntityCertificates(deps, {
+        principal: principalOf(request),
+        ...request.params,
+        body: request.body,
+      });
       return reply.code(201).send(envelope(201, 'Certificates added.', presentTrustedEntity(view)));
     },
   );
@@ -162,7 +216,8 @@ export function registerTrustedEntityRoutes(app: App, deps: TrustedEntityRouteDe
       schema: routeSchema(
         {
           summary: 'Suspend, reactivate or withdraw a trusted entity',
-          description: 'Lead only. active ⇄ suspended, either → withdrawn (final: 409 ENTITY_WITHDRAWN). The current status again changes nothing (200, no history entry).',
+          description:
+            'Lead only. active ⇄ suspended, either → withdrawn (final: 409 ENTITY_WITHDRAWN). The current status again changes nothing (200, no history entry).',
           tags: TAGS,
           security: 'bearer',
           errors: [404, 409, 413, 415, 503],
@@ -171,7 +226,11 @@ export function registerTrustedEntityRoutes(app: App, deps: TrustedEntityRouteDe
       ),
     },
     async (request) => {
-      const view = await changeTrustedEntityStatus(deps, { principal: principalOf(request), ...request.params, body: request.body });
+      const view = await changeTrustedEntityStatus(deps, {
+        principal: principalOf(request),
+        ...request.params,
+        body: request.body,
+      });
       return envelope(200, 'Trusted entity status.', presentTrustedEntity(view));
     },
   );
@@ -180,13 +239,26 @@ export function registerTrustedEntityRoutes(app: App, deps: TrustedEntityRouteDe
     `${BASE}/:entityId/history`,
     {
       schema: routeSchema(
-        { summary: "A trusted entity's history of changes, oldest first", tags: TAGS, security: 'bearer', errors: [404, 503] },
-        { params: EntityParams, querystring: PagedQuery({}), response: { 200: PagedEnvelope(TrustedEntityHistoryEntrySchema) } },
+        {
+          summary: "A trusted entity's history of changes, oldest first",
+          tags: TAGS,
+          security: 'bearer',
+          errors: [404, 503],
+        },
+        {
+          params: EntityParams,
+          querystring: PagedQuery({}),
+          response: { 200: PagedEnvelope(TrustedEntityHistoryEntrySchema) },
+        },
       ),
     },
     async (request) => {
       const window = pageWindow(request.query);
-      const { rows, total } = await listTrustedEntityHistory(deps, { principal: principalOf(request), ...request.params, window });
+      const { rows, total } = await listTrustedEntityHistory(deps, {
+        principal: principalOf(request),
+        ...request.params,
+        window,
+      });
       return envelope(200, 'Trusted entity history.', toPage(rows.map(presentHistoryEntry), total, window));
     },
   );

@@ -19,7 +19,11 @@ export interface CreateEcosystemInput {
   body: EcosystemCreateBody;
 }
 
-const noLeadInvitation = () => forbidden('Creating an ecosystem needs a pending lead invitation for the e-mail address of your account.', ErrorCode.NO_LEAD_INVITATION);
+const noLeadInvitation = () =>
+  forbidden(
+    'Creating an ecosystem needs a pending lead invitation for the e-mail address of your account.',
+    ErrorCode.NO_LEAD_INVITATION,
+  );
 
 /**
  * `POST /v1/ecosystem/{orgId}/create`: the owner of `orgId` with a pending lead
@@ -36,7 +40,10 @@ export async function createEcosystem(deps: CreateEcosystemDeps, input: CreateEc
   const email = principal.email;
   if (!email || !(await findPendingLeadInvitation(deps.db, email))) throw noLeadInvitation();
   if (!(await findOrganisation(deps.db, orgId))) {
-    throw notFound(`Organisation ${orgId} is not in the directory: register it with PUT /v1/organisations/${orgId} first.`, ErrorCode.ORGANISATION_NOT_FOUND);
+    throw notFound(
+      `Organisation ${orgId} is not in the directory: register it with PUT /v1/organisations/${orgId} first.`,
+      ErrorCode.ORGANISATION_NOT_FOUND,
+    );
   }
   return deps.db.transaction(async (tx) => {
     const ecosystem = await insertEcosystem(tx, {
@@ -47,7 +54,11 @@ export async function createEcosystem(deps: CreateEcosystemDeps, input: CreateEc
       logoUrl: body.logoUrl ?? null,
       userId: principal.sub,
     });
-    if (isConflict(ecosystem)) throw conflict(ErrorCode.ECOSYSTEM_NAME_TAKEN, `An ecosystem named "${name}" exists already; choose another name.`);
+    if (isConflict(ecosystem))
+      throw conflict(
+        ErrorCode.ECOSYSTEM_NAME_TAKEN,
+        `An ecosystem named "${name}" exists already; choose another name.`,
+      );
     const claimed = await claimLeadInvitation(tx, { email, ecosystemId: ecosystem.id, orgId, userId: principal.sub });
     if (!claimed) throw noLeadInvitation();
     await insertLeadMembership(tx, { ecosystemId: ecosystem.id, orgId, userId: principal.sub, userEmail: email });

@@ -25,7 +25,10 @@ export interface CreateIntentTemplateInput {
  * `POST /v1/intent/{intentId}/template`: the lead maps a credential template to the
  * intent for a role, ecosystem-wide or as an override for the lead or an ACTIVE member.
  */
-export async function createIntentTemplate(deps: CreateIntentTemplateDeps, input: CreateIntentTemplateInput): Promise<IntentTemplateRow> {
+export async function createIntentTemplate(
+  deps: CreateIntentTemplateDeps,
+  input: CreateIntentTemplateInput,
+): Promise<IntentTemplateRow> {
   const { intent } = await authoriseIntent(deps.db, input.principal, input.intentId, ['lead']);
   const { templateId, role, description, orgId } = input.body;
   if (orgId && !(await isActiveParticipant(deps.db, intent.ecosystemId, orgId))) {
@@ -33,8 +36,16 @@ export async function createIntentTemplate(deps: CreateIntentTemplateDeps, input
       { path: '/orgId', message: `organisation ${orgId} is neither the lead nor an active member of this ecosystem` },
     ]);
   }
-  if (role === 'verifier') await checkVerificationTemplate(deps, { ecosystemId: intent.ecosystemId, templateId, requestId: input.requestId });
-  const created = await insertIntentTemplate(deps.db, { intentId: intent.id, templateId, role, description: description ?? null, orgId: orgId ?? null, userId: input.principal.sub });
+  if (role === 'verifier')
+    await checkVerificationTemplate(deps, { ecosystemId: intent.ecosystemId, templateId, requestId: input.requestId });
+  const created = await insertIntentTemplate(deps.db, {
+    intentId: intent.id,
+    templateId,
+    role,
+    description: description ?? null,
+    orgId: orgId ?? null,
+    userId: input.principal.sub,
+  });
   if (isConflict(created)) throw intentTemplateExists();
   return created;
 }

@@ -16,7 +16,10 @@ export interface DeleteIntentTemplateInput {
 }
 
 /** `DELETE /v1/intent/{intentId}/template/{intentTemplateId}`: the lead removes a mapping of the intent. */
-export async function deleteIntentTemplate(deps: DeleteIntentTemplateDeps, input: DeleteIntentTemplateInput): Promise<IntentTemplateRow> {
+export async function deleteIntentTemplate(
+  deps: DeleteIntentTemplateDeps,
+  input: DeleteIntentTemplateInput,
+): Promise<IntentTemplateRow> {
   const { intent } = await authoriseIntent(deps.db, input.principal, input.intentId, ['lead']);
   const id = input.intentTemplateId;
   const deleted = isUuid(id) ? await deleteIntentTemplateRow(deps.db, intent.id, id) : undefined;

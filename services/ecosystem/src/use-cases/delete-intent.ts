@@ -15,7 +15,8 @@ export interface DeleteIntentInput {
   intentId: string;
 }
 
-const inUse = () => conflict(ErrorCode.IN_USE, 'This intent still has intent templates or a notice: delete them first.');
+const inUse = () =>
+  conflict(ErrorCode.IN_USE, 'This intent still has intent templates or a notice: delete them first.');
 
 /**
  * `DELETE /v1/intent/{intentId}`: the lead deletes an intent that has no templates and

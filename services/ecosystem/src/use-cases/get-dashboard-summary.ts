@@ -12,7 +12,10 @@ export interface GetDashboardSummaryInput {
 }
 
 /** `GET /v1/ecosystem/dashboard/summary`: platform-wide counts for the platform admin. */
-export async function getDashboardSummary(deps: GetDashboardSummaryDeps, input: GetDashboardSummaryInput): Promise<DashboardSummary> {
+export async function getDashboardSummary(
+  deps: GetDashboardSummaryDeps,
+  input: GetDashboardSummaryInput,
+): Promise<DashboardSummary> {
   requirePlatformAdmin(input.principal);
   return countDashboard(deps.db);
 }

@@ -16,7 +16,10 @@ export interface GetIntentNoticeInput {
 }
 
 /** `GET /v1/intent/{intentId}/notice`: a version of the intent's notice, for lead and members. */
-export async function getIntentNotice(deps: GetIntentNoticeDeps, input: GetIntentNoticeInput): Promise<NoticeVersionView> {
+export async function getIntentNotice(
+  deps: GetIntentNoticeDeps,
+  input: GetIntentNoticeInput,
+): Promise<NoticeVersionView> {
   const { intent } = await authoriseIntent(deps.db, input.principal, input.intentId, ['lead', 'member']);
   const notice = await findNoticeVersion(deps.db, intent.id, input.version);
   if (!notice) throw noticeNotFound(input.version);

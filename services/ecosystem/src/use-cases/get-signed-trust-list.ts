@@ -41,7 +41,10 @@ const TOKEN_NEEDED = 'This trust list is not public: send an access token of its
  * get 404, invited organisations 403. The copy signed for the current sequence is
  * reused until half its validity has passed (cache/signed-trust-lists.ts).
  */
-export async function getSignedTrustList(deps: GetSignedTrustListDeps, input: GetSignedTrustListInput): Promise<SignedTrustListResult> {
+export async function getSignedTrustList(
+  deps: GetSignedTrustListDeps,
+  input: GetSignedTrustListInput,
+): Promise<SignedTrustListResult> {
   const { ecosystemId, principal } = input;
   const header = isUuid(ecosystemId) ? await findTrustListHeader(deps.db, ecosystemId) : undefined;
   if (!header?.public) {

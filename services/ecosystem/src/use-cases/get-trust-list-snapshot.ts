@@ -32,17 +32,24 @@ export interface TrustListSnapshotResult {
  * member (403 NOT_A_MEMBER); `knownSequence` equal to the current one answers without
  * entities, and without reading them.
  */
-export async function getTrustListSnapshot(deps: GetTrustListSnapshotDeps, input: TrustListGetRequest): Promise<TrustListSnapshotResult> {
+export async function getTrustListSnapshot(
+  deps: GetTrustListSnapshotDeps,
+  input: TrustListGetRequest,
+): Promise<TrustListSnapshotResult> {
   if (!deps.enabled) throw ecosystemDisabled();
   const notFoundError = () => notFound(`No ecosystem ${input.ecosystemId}.`, ErrorCode.ECOSYSTEM_NOT_FOUND);
   // The `uuid` format admits a `urn:uuid:` prefix that the uuid column would reject.
   const header = isUuid(input.ecosystemId) ? await findTrustListHeader(deps.db, input.ecosystemId) : undefined;
   if (!header) throw notFoundError();
   if (input.orgId !== undefined && !(await isActiveParticipant(deps.db, input.ecosystemId, input.orgId))) {
-    throw forbidden(`Organisation ${input.orgId} is neither the lead nor an active member of this ecosystem.`, ErrorCode.NOT_A_MEMBER);
+    throw forbidden(
+      `Organisation ${input.orgId} is neither the lead nor an active member of this ecosystem.`,
+      ErrorCode.NOT_A_MEMBER,
+    );
   }
   const nextUpdate = nextUpdateOf(deps.clock(), deps.validitySeconds);
-  if (input.knownSequence === header.sequence) return { ecosystemId: input.ecosystemId, sequence: header.sequence, nextUpdate };
+  if (input.knownSequence === header.sequence)
+    return { ecosystemId: input.ecosystemId, sequence: header.sequence, nextUpdate };
   const content = await readTrustListContent(deps.db, input.ecosystemId);
   if (!content) throw notFoundError();
   return { ecosystemId: input.ecosystemId, sequence: content.sequence, nextUpdate, entities: content.entities };

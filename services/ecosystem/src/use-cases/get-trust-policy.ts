@@ -8,7 +8,10 @@ export interface GetTrustPolicyDeps {
 }
 
 /** `GET /v1/ecosystem/{ecosystemId}/trust-policy`: lead and active members (members' sessions follow it). */
-export async function getTrustPolicy(deps: GetTrustPolicyDeps, input: { principal: Principal; ecosystemId: string }): Promise<EcosystemRow> {
+export async function getTrustPolicy(
+  deps: GetTrustPolicyDeps,
+  input: { principal: Principal; ecosystemId: string },
+): Promise<EcosystemRow> {
   const { ecosystem } = await authoriseEcosystem(deps.db, input.principal, input.ecosystemId, ['lead', 'member']);
   return ecosystem;
 }

@@ -15,7 +15,16 @@ export interface GetTrustedEntityInput {
 }
 
 /** `GET /v1/ecosystem/{ecosystemId}/trusted-entities/{entityId}`: lead and active members. */
-export async function getTrustedEntity(deps: GetTrustedEntityDeps, input: GetTrustedEntityInput): Promise<TrustedEntityView> {
-  const { ecosystem, entity } = await authoriseTrustedEntity(deps.db, input.principal, input.ecosystemId, input.entityId, ['lead', 'member']);
+export async function getTrustedEntity(
+  deps: GetTrustedEntityDeps,
+  input: GetTrustedEntityInput,
+): Promise<TrustedEntityView> {
+  const { ecosystem, entity } = await authoriseTrustedEntity(
+    deps.db,
+    input.principal,
+    input.ecosystemId,
+    input.entityId,
+    ['lead', 'member'],
+  );
   return { entity, certificates: await listCurrentCertificates(deps.db, ecosystem.id, [entity.id]) };
 }

@@ -1,6 +1,12 @@
 import { ErrorCode } from '@tessera/contracts';
 import { conflict, notFound, type Principal } from '@tessera/service-kit';
-import { findMemberInvitation, insertMemberInvitation, reopenRejectedInvitation, viewInvitation, type InvitationView } from '../db/invitations.js';
+import {
+  findMemberInvitation,
+  insertMemberInvitation,
+  reopenRejectedInvitation,
+  viewInvitation,
+  type InvitationView,
+} from '../db/invitations.js';
 import { findMembership } from '../db/memberships.js';
 import { findOrganisation } from '../db/organisations.js';
 import type { EcosystemDb } from '../db/types.js';
@@ -17,7 +23,8 @@ export interface InviteMemberInput {
   orgId: string;
 }
 
-const alreadyMember = (orgId: string) => conflict(ErrorCode.ALREADY_MEMBER, `Organisation ${orgId} is a member of this ecosystem already.`);
+const alreadyMember = (orgId: string) =>
+  conflict(ErrorCode.ALREADY_MEMBER, `Organisation ${orgId} is a member of this ecosystem already.`);
 
 /**
  * `POST /v1/ecosystem/invite-member`: the lead invites an organisation of the directory,
@@ -31,7 +38,13 @@ export async function inviteMember(deps: InviteMemberDeps, input: InviteMemberIn
   if (!organisation) throw notFound(`Organisation ${orgId} is not in the directory.`, ErrorCode.ORGANISATION_NOT_FOUND);
   const invitation = await deps.db.transaction(async (tx) => {
     if (await findMembership(tx, ecosystemId, orgId)) throw alreadyMember(orgId);
-    const values = { ecosystemId, orgId, email: organisation.ownerEmail, ownerUserId: organisation.ownerUserId, createdBy: principal.sub };
+    const values = {
+      ecosystemId,
+      orgId,
+      email: organisation.ownerEmail,
+      ownerUserId: organisation.ownerUserId,
+      createdBy: principal.sub,
+    };
     const invited = (await insertMemberInvitation(tx, values)) ?? (await reopenRejectedInvitation(tx, values));
     if (invited) return invited;
     const existing = await findMemberInvitation(tx, ecosystemId, orgId);

@@ -20,7 +20,10 @@ export interface ListEcosystemIntentsResult {
 }
 
 /** `GET /v1/intent/ecosystem/{ecosystemId}`: a page of the ecosystem's intents for lead and members, newest first. */
-export async function listEcosystemIntents(deps: ListEcosystemIntentsDeps, input: ListEcosystemIntentsInput): Promise<ListEcosystemIntentsResult> {
+export async function listEcosystemIntents(
+  deps: ListEcosystemIntentsDeps,
+  input: ListEcosystemIntentsInput,
+): Promise<ListEcosystemIntentsResult> {
   const { ecosystem } = await authoriseEcosystem(deps.db, input.principal, input.ecosystemId, ['lead', 'member']);
   return listIntents(deps.db, ecosystem.id, input.window);
 }

@@ -27,7 +27,10 @@ export interface ListEcosystemInvitationsResult {
  * `GET /v1/ecosystem/invitations`: member invitations seen by the lead (sent in its
  * ecosystem) or by an organisation's owner (received), newest first.
  */
-export async function listEcosystemInvitations(deps: ListEcosystemInvitationsDeps, input: ListEcosystemInvitationsInput): Promise<ListEcosystemInvitationsResult> {
+export async function listEcosystemInvitations(
+  deps: ListEcosystemInvitationsDeps,
+  input: ListEcosystemInvitationsInput,
+): Promise<ListEcosystemInvitationsResult> {
   const perspective = resolveInvitationPerspective(input);
   if (perspective.kind === 'received') requireOrgRole(input.principal, perspective.orgId, ['owner']);
   else await authoriseEcosystem(deps.db, input.principal, perspective.ecosystemId, ['lead']);

@@ -19,7 +19,10 @@ export interface ListEcosystemMembersResult {
 }
 
 /** `GET /v1/ecosystem/members`: every membership of the lead's ecosystem (the lead's included), oldest first. */
-export async function listEcosystemMembers(deps: ListEcosystemMembersDeps, input: ListEcosystemMembersInput): Promise<ListEcosystemMembersResult> {
+export async function listEcosystemMembers(
+  deps: ListEcosystemMembersDeps,
+  input: ListEcosystemMembersInput,
+): Promise<ListEcosystemMembersResult> {
   await authoriseEcosystem(deps.db, input.principal, input.ecosystemId, ['lead']);
   return listMembers(deps.db, input.ecosystemId, input.window);
 }

@@ -19,7 +19,10 @@ export interface ListEcosystemOrganisationsResult {
 }
 
 /** `GET /v1/ecosystem/get-ecosystem-orgs`: the organisations that joined (ACTIVE, the lead's included), for lead and members. */
-export async function listEcosystemOrganisations(deps: ListEcosystemOrganisationsDeps, input: ListEcosystemOrganisationsInput): Promise<ListEcosystemOrganisationsResult> {
+export async function listEcosystemOrganisations(
+  deps: ListEcosystemOrganisationsDeps,
+  input: ListEcosystemOrganisationsInput,
+): Promise<ListEcosystemOrganisationsResult> {
   await authoriseEcosystem(deps.db, input.principal, input.ecosystemId, ['lead', 'member']);
   return listActiveOrganisations(deps.db, input.ecosystemId, input.window);
 }

@@ -20,7 +20,10 @@ export interface ListEcosystemsResult {
 }
 
 /** `GET /v1/ecosystem`: the ecosystems the caller's organisations lead or belong to, one entry each, newest first. */
-export async function listEcosystems(deps: ListEcosystemsDeps, input: ListEcosystemsInput): Promise<ListEcosystemsResult> {
+export async function listEcosystems(
+  deps: ListEcosystemsDeps,
+  input: ListEcosystemsInput,
+): Promise<ListEcosystemsResult> {
   if (input.orgId) requireOrgRole(input.principal, input.orgId, MANAGING_ROLES);
   const orgIds = input.orgId ? [input.orgId] : orgsWithRole(input.principal, MANAGING_ROLES);
   return listEcosystemsOfOrgs(deps.db, orgIds, input.window);

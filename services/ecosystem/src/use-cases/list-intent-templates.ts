@@ -14,7 +14,10 @@ export interface ListIntentTemplatesInput {
 }
 
 /** `GET /v1/intent/{intentId}/template`: every mapping of the intent, oldest first, for lead and members. */
-export async function listIntentTemplates(deps: ListIntentTemplatesDeps, input: ListIntentTemplatesInput): Promise<IntentTemplateRow[]> {
+export async function listIntentTemplates(
+  deps: ListIntentTemplatesDeps,
+  input: ListIntentTemplatesInput,
+): Promise<IntentTemplateRow[]> {
   const { intent } = await authoriseIntent(deps.db, input.principal, input.intentId, ['lead', 'member']);
   return listIntentTemplateRows(deps.db, intent.id);
 }

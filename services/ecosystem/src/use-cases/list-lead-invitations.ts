@@ -19,7 +19,10 @@ export interface ListLeadInvitationsResult {
 }
 
 /** `GET /v1/invitations`: the lead invitations the calling admin sent, newest first. */
-export async function listLeadInvitations(deps: ListLeadInvitationsDeps, input: ListLeadInvitationsInput): Promise<ListLeadInvitationsResult> {
+export async function listLeadInvitations(
+  deps: ListLeadInvitationsDeps,
+  input: ListLeadInvitationsInput,
+): Promise<ListLeadInvitationsResult> {
   requirePlatformAdmin(input.principal);
   return listInvitations(deps.db, { kind: 'lead-sent-by', createdBy: input.principal.sub }, input.status, input.window);
 }

@@ -22,9 +22,19 @@ export interface ListTrustedEntitiesInput {
  * entities for lead and active members, oldest first, filtered by role, status and an
  * allowed `vct` or doctype; each with its current certificates.
  */
-export async function listTrustedEntities(deps: ListTrustedEntitiesDeps, input: ListTrustedEntitiesInput): Promise<{ views: TrustedEntityView[]; total: number }> {
+export async function listTrustedEntities(
+  deps: ListTrustedEntitiesDeps,
+  input: ListTrustedEntitiesInput,
+): Promise<{ views: TrustedEntityView[]; total: number }> {
   const { ecosystem } = await authoriseEcosystem(deps.db, input.principal, input.ecosystemId, ['lead', 'member']);
   const { rows, total } = await listTrustedEntityRows(deps.db, ecosystem.id, input.filter, input.window);
-  const certificates = await listCurrentCertificates(deps.db, ecosystem.id, rows.map((row) => row.id));
-  return { views: rows.map((entity) => ({ entity, certificates: certificates.filter((c) => c.entityId === entity.id) })), total };
+  const certificates = await listCurrentCertificates(
+    deps.db,
+    ecosystem.id,
+    rows.map((row) => row.id),
+  );
+  return {
+    views: rows.map((entity) => ({ entity, certificates: certificates.filter((c) => c.entityId === entity.id) })),
+    total,
+  };
 }

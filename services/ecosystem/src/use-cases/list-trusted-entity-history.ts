@@ -16,7 +16,16 @@ export interface ListTrustedEntityHistoryInput {
 }
 
 /** `GET .../trusted-entities/{entityId}/history`: a page of the entity's changes, oldest first, for lead and active members. */
-export async function listTrustedEntityHistory(deps: ListTrustedEntityHistoryDeps, input: ListTrustedEntityHistoryInput): Promise<{ rows: TrustedEntityHistoryRow[]; total: number }> {
-  const { ecosystem, entity } = await authoriseTrustedEntity(deps.db, input.principal, input.ecosystemId, input.entityId, ['lead', 'member']);
+export async function listTrustedEntityHistory(
+  deps: ListTrustedEntityHistoryDeps,
+  input: ListTrustedEntityHistoryInput,
+): Promise<{ rows: TrustedEntityHistoryRow[]; total: number }> {
+  const { ecosystem, entity } = await authoriseTrustedEntity(
+    deps.db,
+    input.principal,
+    input.ecosystemId,
+    input.entityId,
+    ['lead', 'member'],
+  );
   return listHistory(deps.db, ecosystem.id, entity.id, input.window);
 }

@@ -21,10 +21,21 @@ export interface RegisterOrganisationResult {
 }
 
 /** `PUT /v1/organisations/{orgId}`: the owner registers or renames their organisation in the directory. */
-export async function registerOrganisation(deps: RegisterOrganisationDeps, input: RegisterOrganisationInput): Promise<RegisterOrganisationResult> {
+export async function registerOrganisation(
+  deps: RegisterOrganisationDeps,
+  input: RegisterOrganisationInput,
+): Promise<RegisterOrganisationResult> {
   const name = normaliseName({ value: input.name, path: '/name', min: 1, max: 200 });
   requireOrgRole(input.principal, input.orgId, ['owner']);
-  if (!input.principal.email) throw badRequest('Your access token carries no e-mail address; the directory records the owner\'s e-mail for invitations.');
-  const { row, created } = await upsertOrganisation(deps.db, { id: input.orgId, name, ownerUserId: input.principal.sub, ownerEmail: input.principal.email });
+  if (!input.principal.email)
+    throw badRequest(
+      "Your access token carries no e-mail address; the directory records the owner's e-mail for invitations.",
+    );
+  const { row, created } = await upsertOrganisation(deps.db, {
+    id: input.orgId,
+    name,
+    ownerUserId: input.principal.sub,
+    ownerEmail: input.principal.email,
+  });
   return { organisation: row, created };
 }

@@ -48,11 +48,24 @@ async function readResolution(db: EcosystemDb, request: IntentResolveRequest): P
   const ecosystem = isUuid(request.ecosystemId) ? await findEcosystem(db, request.ecosystemId) : undefined;
   if (!ecosystem) throw notFound(`No ecosystem ${request.ecosystemId}.`, ErrorCode.ECOSYSTEM_NOT_FOUND);
   if (!(await isActiveParticipant(db, request.ecosystemId, request.orgId))) {
-    throw forbidden(`Organisation ${request.orgId} is neither the lead nor an active member of this ecosystem.`, ErrorCode.NOT_A_MEMBER);
+    throw forbidden(
+      `Organisation ${request.orgId} is neither the lead nor an active member of this ecosystem.`,
+      ErrorCode.NOT_A_MEMBER,
+    );
   }
   const intent = await findIntentByName(db, request.ecosystemId, request.intent);
   if (!intent) throw notFound(`This ecosystem has no intent "${request.intent}".`, ErrorCode.INTENT_NOT_FOUND);
   const picked = pickTemplate(await findMappingsFor(db, intent.id, request.orgId), request.orgId, request.role);
-  if (!picked) throw notFound(`Intent "${intent.name}" has no ${request.role} template for this organisation or the ecosystem.`, ErrorCode.INTENT_TEMPLATE_NOT_FOUND);
-  return { intent, templateId: picked.templateId, scope: picked.scope, notice: await findNoticeVersion(db, intent.id), trustPolicy: ecosystem.trustPolicy };
+  if (!picked)
+    throw notFound(
+      `Intent "${intent.name}" has no ${request.role} template for this organisation or the ecosystem.`,
+      ErrorCode.INTENT_TEMPLATE_NOT_FOUND,
+    );
+  return {
+    intent,
+    templateId: picked.templateId,
+    scope: picked.scope,
+    notice: await findNoticeVersion(db, intent.id),
+    trustPolicy: ecosystem.trustPolicy,
+  };
 }

@@ -1,5 +1,9 @@
 import { isUuid, type Principal } from '@tessera/service-kit';
-import { findCurrentCertificate, listCurrentCertificates, retireCertificate } from '../db/trusted-entity-certificates.js';
+import {
+  findCurrentCertificate,
+  listCurrentCertificates,
+  retireCertificate,
+} from '../db/trusted-entity-certificates.js';
 import { certificateNotFound } from '../domain/errors.js';
 import { recordCertificate } from '../domain/trusted-entity-history.js';
 import { requireNotWithdrawn } from '../domain/trusted-entity-rules.js';
@@ -25,21 +29,45 @@ export interface RetireTrustedEntityCertificateInput {
  * certificate is added. Unknown or already retired: 404 CERTIFICATE_NOT_FOUND; a
  * withdrawn entity: 409 ENTITY_WITHDRAWN. Answers the entity as it now stands.
  */
-export async function retireTrustedEntityCertificate(deps: RetireTrustedEntityCertificateDeps, input: RetireTrustedEntityCertificateInput): Promise<TrustedEntityView> {
-  const { ecosystem, entity: found } = await authoriseTrustedEntity(deps.db, input.principal, input.ecosystemId, input.entityId, ['lead']);
+export async function retireTrustedEntityCertificate(
+  deps: RetireTrustedEntityCertificateDeps,
+  input: RetireTrustedEntityCertificateInput,
+): Promise<TrustedEntityView> {
+  const { ecosystem, entity: found } = await authoriseTrustedEntity(
+    deps.db,
+    input.principal,
+    input.ecosystemId,
+    input.entityId,
+    ['lead'],
+  );
   if (!isUuid(input.certificateId)) throw certificateNotFound();
   const at = deps.now?.() ?? new Date();
-  const { result } = await changeTrustRegistry(deps, { ecosystemId: ecosystem.id, actor: input.principal.sub, at }, async (tx) => {
-    const entity = await reloadTrustedEntity(tx, ecosystem.id, found.id);
-    requireNotWithdrawn(entity.status);
-    const certificate = await findCurrentCertificate(tx, ecosystem.id, entity.id, input.certificateId);
-    if (!certificate) throw certificateNotFound();
-    await retireCertificate(tx, { ecosystemId: ecosystem.id, certificateId: certificate.id, userId: input.principal.sub, at });
-    const certificates = await listCurrentCertificates(tx, ecosystem.id, [entity.id]);
-    return {
-      result: { entity, certificates },
-      history: { entityId: entity.id, change: 'certificate-retired', from: { certificates: [recordCertificate(certificate)] }, to: null, reason: null },
-    };
-  });
+  const { result } = await changeTrustRegistry(
+    deps,
+    { ecosystemId: ecosystem.id, actor: input.principal.sub, at },
+    async (tx) => {
+      const entity = await reloadTrustedEntity(tx, ecosystem.id, found.id);
+      requireNotWithdrawn(entity.status);
+      const certificate = await findCurrentCertificate(tx, ecosystem.id, entity.id, input.certificateId);
+      if (!certificate) throw certificateNotFound();
+      await retireCertificate(tx, {
+        ecosystemId: ecosystem.id,
+        certificateId: certificate.id,
+        userId: input.principal.sub,
+        at,
+      });
+      const certificates = await listCurrentCertificates(tx, ecosystem.id, [entity.id]);
+      return {
+        result: { entity, certificates },
+        history: {
+          entityId: entity.id,
+          change: 'certificate-retired',
+          from: { certificates: [recordCertificate(certificate)] },
+          to: null,
+          reason: null,
+        },
+      };
+    },
+  );
   return result;
 }

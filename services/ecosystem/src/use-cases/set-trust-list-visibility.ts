@@ -21,9 +21,16 @@ export interface SetTrustListVisibilityInput {
  * list be read without a token (`public: true`) or only by lead and members. Who may
  * read the list is not its content: no sequence change, no history entry, no event.
  */
-export async function setTrustListVisibility(deps: SetTrustListVisibilityDeps, input: SetTrustListVisibilityInput): Promise<EcosystemRow> {
+export async function setTrustListVisibility(
+  deps: SetTrustListVisibilityDeps,
+  input: SetTrustListVisibilityInput,
+): Promise<EcosystemRow> {
   const { ecosystem } = await authoriseEcosystem(deps.db, input.principal, input.ecosystemId, ['lead']);
-  const updated = await setTrustListPublic(deps.db, { ecosystemId: ecosystem.id, public: input.body.public, userId: input.principal.sub });
+  const updated = await setTrustListPublic(deps.db, {
+    ecosystemId: ecosystem.id,
+    public: input.body.public,
+    userId: input.principal.sub,
+  });
   if (!updated) throw ecosystemNotFound();
   return updated;
 }

@@ -24,7 +24,11 @@ export interface SetTrustPolicyInput {
  */
 export async function setTrustPolicy(deps: SetTrustPolicyDeps, input: SetTrustPolicyInput): Promise<EcosystemRow> {
   const { ecosystem } = await authoriseEcosystem(deps.db, input.principal, input.ecosystemId, ['lead']);
-  const updated = await setTrustPolicyRow(deps.db, { ecosystemId: ecosystem.id, policy: input.body.policy, userId: input.principal.sub });
+  const updated = await setTrustPolicyRow(deps.db, {
+    ecosystemId: ecosystem.id,
+    policy: input.body.policy,
+    userId: input.principal.sub,
+  });
   if (!updated) throw ecosystemNotFound();
   return updated;
 }

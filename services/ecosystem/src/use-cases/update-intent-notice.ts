@@ -19,7 +19,10 @@ export interface UpdateIntentNoticeInput {
  * `PUT /v1/intent/{intentId}/notice`: the lead or a member issues version n+1; every
  * version is kept. Simultaneous updates get distinct consecutive versions.
  */
-export async function updateIntentNotice(deps: UpdateIntentNoticeDeps, input: UpdateIntentNoticeInput): Promise<NoticeVersionView> {
+export async function updateIntentNotice(
+  deps: UpdateIntentNoticeDeps,
+  input: UpdateIntentNoticeInput,
+): Promise<NoticeVersionView> {
   const { intent } = await authoriseIntent(deps.db, input.principal, input.intentId, ['lead', 'member']);
   return deps.db.transaction(async (tx) => {
     const notice = await nextNoticeVersion(tx, intent.id);

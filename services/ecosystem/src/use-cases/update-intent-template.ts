@@ -25,16 +25,29 @@ export interface UpdateIntentTemplateInput {
  * `PUT /v1/intent/{intentId}/template/{intentTemplateId}`: the lead changes a mapping's
  * role and, when given, its description; `templateId` and `orgId` are fixed (README).
  */
-export async function updateIntentTemplate(deps: UpdateIntentTemplateDeps, input: UpdateIntentTemplateInput): Promise<IntentTemplateRow> {
+export async function updateIntentTemplate(
+  deps: UpdateIntentTemplateDeps,
+  input: UpdateIntentTemplateInput,
+): Promise<IntentTemplateRow> {
   const { intent } = await authoriseIntent(deps.db, input.principal, input.intentId, ['lead']);
   const id = input.intentTemplateId;
   const existing = isUuid(id) ? await findIntentTemplate(deps.db, intent.id, id) : undefined;
   if (!existing) throw intentTemplateNotFound();
   const { role, description } = input.body;
   if (role !== existing.role && role === 'verifier') {
-    await checkVerificationTemplate(deps, { ecosystemId: intent.ecosystemId, templateId: existing.templateId, requestId: input.requestId });
+    await checkVerificationTemplate(deps, {
+      ecosystemId: intent.ecosystemId,
+      templateId: existing.templateId,
+      requestId: input.requestId,
+    });
   }
-  const updated = await updateIntentTemplateRow(deps.db, { intentId: intent.id, id, role, description, userId: input.principal.sub });
+  const updated = await updateIntentTemplateRow(deps.db, {
+    intentId: intent.id,
+    id,
+    role,
+    description,
+    userId: input.principal.sub,
+  });
   if (!updated) throw intentTemplateNotFound();
   if (isConflict(updated)) throw intentTemplateExists();
   return updated;

@@ -28,27 +28,49 @@ interface Place {
 
 interface Row {
   name: string;
-  request: (caller: Caller, at: Place) => { method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'; url: string; body?: unknown };
+  request: (
+    caller: Caller,
+    at: Place,
+  ) => { method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'; url: string; body?: unknown };
   /** Expected status per caller (ECOSYSTEM.md, Who may call what); `none` is always 401. */
   expected: Omit<Record<Caller, number>, 'none'>;
 }
 
 const adminOnly = (ok: number) => ({ admin: ok, outsider: 403, invited: 403, rejected: 403, member: 403, lead: 403 });
 const leadOnly = (ok: number) => ({ admin: 404, outsider: 404, invited: 403, rejected: 403, member: 403, lead: ok });
-const leadAndMember = (ok: number) => ({ admin: 404, outsider: 404, invited: 403, rejected: 403, member: ok, lead: ok });
+const leadAndMember = (ok: number) => ({
+  admin: 404,
+  outsider: 404,
+  invited: 403,
+  rejected: 403,
+  member: ok,
+  lead: ok,
+});
 const everyone = (ok: number) => ({ admin: ok, outsider: ok, invited: ok, rejected: ok, member: ok, lead: ok });
 
 const test = harnessTest().extend('place', { scope: 'file' }, async ({ harness: h, world }): Promise<Place> => {
   const lead = world.tokens.lead;
-  await registerOrganisation(h, await h.idp.mint({ sub: 'user-spare', email: 'spare@example.org', orgRoles: { 'org-spare-lead': ['owner'] } }), 'org-spare-lead', 'Spare');
+  await registerOrganisation(
+    h,
+    await h.idp.mint({ sub: 'user-spare', email: 'spare@example.org', orgRoles: { 'org-spare-lead': ['owner'] } }),
+    'org-spare-lead',
+    'Spare',
+  );
   const intent = await createIntentAsLead(h, world, 'Age check');
   const spareIntent = await createIntentAsLead(h, world, 'Spare');
   const noticeless = await createIntentAsLead(h, world, 'Noticeless');
   const template = async (templateId: string, orgId: string) => {
-    const created: CallResult<Enveloped<IntentTemplate>> = await h.call('POST', `/v1/intent/${intent}/template`, { token: lead, body: { templateId, role: 'issuer', orgId } });
+    const created: CallResult<Enveloped<IntentTemplate>> = await h.call('POST', `/v1/intent/${intent}/template`, {
+      token: lead,
+      body: { templateId, role: 'issuer', orgId },
+    });
     return created.body.data.id;
   };
-  const entity = await registerEntity(h, world, issuerBody([(await makeCa('Matrix CA')).pem, (await makeCa('Matrix spare CA')).pem], { name: 'Matrix issuer' }));
+  const entity = await registerEntity(
+    h,
+    world,
+    issuerBody([(await makeCa('Matrix CA')).pem, (await makeCa('Matrix spare CA')).pem], { name: 'Matrix issuer' }),
+  );
   const place = {
     ecosystemId: world.ecosystemId,
     intent,
@@ -66,23 +88,46 @@ const test = harnessTest().extend('place', { scope: 'file' }, async ({ harness: 
 });
 
 const rows: Row[] = [
-  { name: 'POST /v1/invitations', request: (c) => ({ method: 'POST', url: '/v1/invitations', body: { email: `${c}-next@example.org` } }), expected: adminOnly(201) },
+  {
+    name: 'POST /v1/invitations',
+    request: (c) => ({ method: 'POST', url: '/v1/invitations', body: { email: `${c}-next@example.org` } }),
+    expected: adminOnly(201),
+  },
   { name: 'GET /v1/invitations', request: () => ({ method: 'GET', url: '/v1/invitations' }), expected: adminOnly(200) },
-  { name: 'GET /v1/ecosystem/dashboard/summary', request: () => ({ method: 'GET', url: '/v1/ecosystem/dashboard/summary' }), expected: adminOnly(200) },
+  {
+    name: 'GET /v1/ecosystem/dashboard/summary',
+    request: () => ({ method: 'GET', url: '/v1/ecosystem/dashboard/summary' }),
+    expected: adminOnly(200),
+  },
   {
     name: 'POST /v1/ecosystem/{orgId}/create (lead org, invitation used)',
-    request: () => ({ method: 'POST', url: `/v1/ecosystem/${ORG.lead}/create`, body: { name: 'Second', description: '' } }),
+    request: () => ({
+      method: 'POST',
+      url: `/v1/ecosystem/${ORG.lead}/create`,
+      body: { name: 'Second', description: '' },
+    }),
     expected: { admin: 403, outsider: 403, invited: 403, rejected: 403, member: 403, lead: 403 },
   },
   {
     name: 'POST /v1/ecosystem/invite-member',
-    request: (_, at) => ({ method: 'POST', url: '/v1/ecosystem/invite-member', body: { orgId: 'org-spare-lead', ecosystemId: at.ecosystemId } }),
+    request: (_, at) => ({
+      method: 'POST',
+      url: '/v1/ecosystem/invite-member',
+      body: { orgId: 'org-spare-lead', ecosystemId: at.ecosystemId },
+    }),
     expected: leadOnly(201),
   },
-  { name: 'GET /v1/ecosystem/members', request: (_, at) => ({ method: 'GET', url: `/v1/ecosystem/members?ecosystemId=${at.ecosystemId}` }), expected: leadOnly(200) },
+  {
+    name: 'GET /v1/ecosystem/members',
+    request: (_, at) => ({ method: 'GET', url: `/v1/ecosystem/members?ecosystemId=${at.ecosystemId}` }),
+    expected: leadOnly(200),
+  },
   {
     name: 'GET /v1/ecosystem/invitations (sent, by ecosystem)',
-    request: (_, at) => ({ method: 'GET', url: `/v1/ecosystem/invitations?role=Ecosystem%20Lead&ecosystemId=${at.ecosystemId}` }),
+    request: (_, at) => ({
+      method: 'GET',
+      url: `/v1/ecosystem/invitations?role=Ecosystem%20Lead&ecosystemId=${at.ecosystemId}`,
+    }),
     expected: leadOnly(200),
   },
   {
@@ -96,7 +141,11 @@ const rows: Row[] = [
     expected: leadAndMember(200),
   },
   { name: 'GET /v1/ecosystem', request: () => ({ method: 'GET', url: '/v1/ecosystem' }), expected: everyone(200) },
-  { name: 'GET /v1/ecosystem/status', request: () => ({ method: 'GET', url: '/v1/ecosystem/status' }), expected: everyone(200) },
+  {
+    name: 'GET /v1/ecosystem/status',
+    request: () => ({ method: 'GET', url: '/v1/ecosystem/status' }),
+    expected: everyone(200),
+  },
   {
     name: 'PUT /v1/organisations/{orgId}',
     request: () => ({ method: 'PUT', url: `/v1/organisations/${ORG.lead}`, body: { name: 'Lead Org' } }),
@@ -104,26 +153,58 @@ const rows: Row[] = [
   },
   {
     name: 'POST /v1/intent/ecosystem/{ecosystemId}',
-    request: (c, at) => ({ method: 'POST', url: `/v1/intent/ecosystem/${at.ecosystemId}`, body: { name: `by ${c}`, description: '' } }),
+    request: (c, at) => ({
+      method: 'POST',
+      url: `/v1/intent/ecosystem/${at.ecosystemId}`,
+      body: { name: `by ${c}`, description: '' },
+    }),
     expected: leadOnly(201),
   },
-  { name: 'GET /v1/intent/ecosystem/{ecosystemId}', request: (_, at) => ({ method: 'GET', url: `/v1/intent/ecosystem/${at.ecosystemId}` }), expected: leadAndMember(200) },
-  { name: 'GET /v1/intent/{intentId}', request: (_, at) => ({ method: 'GET', url: `/v1/intent/${at.intent}` }), expected: leadAndMember(200) },
+  {
+    name: 'GET /v1/intent/ecosystem/{ecosystemId}',
+    request: (_, at) => ({ method: 'GET', url: `/v1/intent/ecosystem/${at.ecosystemId}` }),
+    expected: leadAndMember(200),
+  },
+  {
+    name: 'GET /v1/intent/{intentId}',
+    request: (_, at) => ({ method: 'GET', url: `/v1/intent/${at.intent}` }),
+    expected: leadAndMember(200),
+  },
   {
     name: 'PUT /v1/intent/{intentId}',
-    request: (_, at) => ({ method: 'PUT', url: `/v1/intent/${at.intent}`, body: { name: 'Age check', description: 'Over 18' } }),
+    request: (_, at) => ({
+      method: 'PUT',
+      url: `/v1/intent/${at.intent}`,
+      body: { name: 'Age check', description: 'Over 18' },
+    }),
     expected: leadOnly(200),
   },
-  { name: 'DELETE /v1/intent/{intentId}', request: (_, at) => ({ method: 'DELETE', url: `/v1/intent/${at.spareIntent}` }), expected: leadOnly(200) },
+  {
+    name: 'DELETE /v1/intent/{intentId}',
+    request: (_, at) => ({ method: 'DELETE', url: `/v1/intent/${at.spareIntent}` }),
+    expected: leadOnly(200),
+  },
   {
     name: 'POST /v1/intent/{intentId}/template',
-    request: (_, at) => ({ method: 'POST', url: `/v1/intent/${at.intent}/template`, body: { templateId: 'tpl-global', role: 'issuer' } }),
+    request: (_, at) => ({
+      method: 'POST',
+      url: `/v1/intent/${at.intent}/template`,
+      body: { templateId: 'tpl-global', role: 'issuer' },
+    }),
     expected: leadOnly(201),
   },
-  { name: 'GET /v1/intent/{intentId}/template', request: (_, at) => ({ method: 'GET', url: `/v1/intent/${at.intent}/template` }), expected: leadAndMember(200) },
+  {
+    name: 'GET /v1/intent/{intentId}/template',
+    request: (_, at) => ({ method: 'GET', url: `/v1/intent/${at.intent}/template` }),
+    expected: leadAndMember(200),
+  },
   {
     name: 'PUT /v1/intent/{intentId}/template/{intentTemplateId}',
-    request: (_, at) => ({ method: 'PUT', url: `/v1/intent/${at.intent}/template/${at.template}`, body: { role: 'issuer', description: 'Proof of age' } }),
+    request: (_, at) => ({
+      method: 'PUT',
+      url: `/v1/intent/${at.intent}/template/${at.template}`,
+      body: { role: 'issuer', description: 'Proof of age' },
+    }),
     expected: leadOnly(200),
   },
   {
@@ -131,15 +212,35 @@ const rows: Row[] = [
     request: (_, at) => ({ method: 'DELETE', url: `/v1/intent/${at.intent}/template/${at.spareTemplate}` }),
     expected: leadOnly(200),
   },
-  { name: 'POST /v1/intent/{intentId}/notice', request: (_, at) => ({ method: 'POST', url: `/v1/intent/${at.noticeless}/notice`, body: noticeBody() }), expected: leadOnly(201) },
-  { name: 'GET /v1/intent/{intentId}/notice', request: (_, at) => ({ method: 'GET', url: `/v1/intent/${at.intent}/notice` }), expected: leadAndMember(200) },
-  { name: 'PUT /v1/intent/{intentId}/notice', request: (_, at) => ({ method: 'PUT', url: `/v1/intent/${at.intent}/notice`, body: noticeBody() }), expected: leadAndMember(200) },
   {
-    name: 'POST /v1/ecosystem/{ecosystemId}/trusted-entities',
-    request: (c, at) => ({ method: 'POST', url: `/v1/ecosystem/${at.ecosystemId}/trusted-entities`, body: issuerBody([at.newPems.create], { name: `by ${c}` }) }),
+    name: 'POST /v1/intent/{intentId}/notice',
+    request: (_, at) => ({ method: 'POST', url: `/v1/intent/${at.noticeless}/notice`, body: noticeBody() }),
     expected: leadOnly(201),
   },
-  { name: 'GET /v1/ecosystem/{ecosystemId}/trusted-entities', request: (_, at) => ({ method: 'GET', url: `/v1/ecosystem/${at.ecosystemId}/trusted-entities` }), expected: leadAndMember(200) },
+  {
+    name: 'GET /v1/intent/{intentId}/notice',
+    request: (_, at) => ({ method: 'GET', url: `/v1/intent/${at.intent}/notice` }),
+    expected: leadAndMember(200),
+  },
+  {
+    name: 'PUT /v1/intent/{intentId}/notice',
+    request: (_, at) => ({ method: 'PUT', url: `/v1/intent/${at.intent}/notice`, body: noticeBody() }),
+    expected: leadAndMember(200),
+  },
+  {
+    name: 'POST /v1/ecosystem/{ecosystemId}/trusted-entities',
+    request: (c, at) => ({
+      method: 'POST',
+      url: `/v1/ecosystem/${at.ecosystemId}/trusted-entities`,
+      body: issuerBody([at.newPems.create], { name: `by ${c}` }),
+    }),
+    expected: leadOnly(201),
+  },
+  {
+    name: 'GET /v1/ecosystem/{ecosystemId}/trusted-entities',
+    request: (_, at) => ({ method: 'GET', url: `/v1/ecosystem/${at.ecosystemId}/trusted-entities` }),
+    expected: leadAndMember(200),
+  },
   {
     name: 'GET /v1/ecosystem/{ecosystemId}/trusted-entities/{entityId}',
     request: (_, at) => ({ method: 'GET', url: `/v1/ecosystem/${at.ecosystemId}/trusted-entities/${at.entity}` }),
@@ -147,44 +248,78 @@ const rows: Row[] = [
   },
   {
     name: 'PATCH /v1/ecosystem/{ecosystemId}/trusted-entities/{entityId}',
-    request: (c, at) => ({ method: 'PATCH', url: `/v1/ecosystem/${at.ecosystemId}/trusted-entities/${at.entity}`, body: { name: `renamed by ${c}` } }),
+    request: (c, at) => ({
+      method: 'PATCH',
+      url: `/v1/ecosystem/${at.ecosystemId}/trusted-entities/${at.entity}`,
+      body: { name: `renamed by ${c}` },
+    }),
     expected: leadOnly(200),
   },
   {
     name: 'POST /v1/ecosystem/{ecosystemId}/trusted-entities/{entityId}/certificates',
-    request: (_, at) => ({ method: 'POST', url: `/v1/ecosystem/${at.ecosystemId}/trusted-entities/${at.entity}/certificates`, body: { certificates: [{ pem: at.newPems.add }] } }),
+    request: (_, at) => ({
+      method: 'POST',
+      url: `/v1/ecosystem/${at.ecosystemId}/trusted-entities/${at.entity}/certificates`,
+      body: { certificates: [{ pem: at.newPems.add }] },
+    }),
     expected: leadOnly(201),
   },
   {
     name: 'DELETE /v1/ecosystem/{ecosystemId}/trusted-entities/{entityId}/certificates/{certificateId}',
-    request: (_, at) => ({ method: 'DELETE', url: `/v1/ecosystem/${at.ecosystemId}/trusted-entities/${at.entity}/certificates/${at.spareCertificate}` }),
+    request: (_, at) => ({
+      method: 'DELETE',
+      url: `/v1/ecosystem/${at.ecosystemId}/trusted-entities/${at.entity}/certificates/${at.spareCertificate}`,
+    }),
     expected: leadOnly(200),
   },
   {
     name: 'POST /v1/ecosystem/{ecosystemId}/trusted-entities/{entityId}/status',
-    request: (_, at) => ({ method: 'POST', url: `/v1/ecosystem/${at.ecosystemId}/trusted-entities/${at.entity}/status`, body: { status: 'suspended', reason: 'matrix' } }),
+    request: (_, at) => ({
+      method: 'POST',
+      url: `/v1/ecosystem/${at.ecosystemId}/trusted-entities/${at.entity}/status`,
+      body: { status: 'suspended', reason: 'matrix' },
+    }),
     expected: leadOnly(200),
   },
   {
     name: 'GET /v1/ecosystem/{ecosystemId}/trusted-entities/{entityId}/history',
-    request: (_, at) => ({ method: 'GET', url: `/v1/ecosystem/${at.ecosystemId}/trusted-entities/${at.entity}/history` }),
+    request: (_, at) => ({
+      method: 'GET',
+      url: `/v1/ecosystem/${at.ecosystemId}/trusted-entities/${at.entity}/history`,
+    }),
     expected: leadAndMember(200),
   },
-  { name: 'GET /v1/ecosystem/{ecosystemId}/trust-policy', request: (_, at) => ({ method: 'GET', url: `/v1/ecosystem/${at.ecosystemId}/trust-policy` }), expected: leadAndMember(200) },
+  {
+    name: 'GET /v1/ecosystem/{ecosystemId}/trust-policy',
+    request: (_, at) => ({ method: 'GET', url: `/v1/ecosystem/${at.ecosystemId}/trust-policy` }),
+    expected: leadAndMember(200),
+  },
   {
     name: 'PUT /v1/ecosystem/{ecosystemId}/trust-policy',
-    request: (_, at) => ({ method: 'PUT', url: `/v1/ecosystem/${at.ecosystemId}/trust-policy`, body: { policy: 'ecosystem' } }),
+    request: (_, at) => ({
+      method: 'PUT',
+      url: `/v1/ecosystem/${at.ecosystemId}/trust-policy`,
+      body: { policy: 'ecosystem' },
+    }),
     expected: leadOnly(200),
   },
   {
     name: 'PUT /v1/ecosystem/{ecosystemId}/trust-list/visibility',
-    request: (_, at) => ({ method: 'PUT', url: `/v1/ecosystem/${at.ecosystemId}/trust-list/visibility`, body: { public: false } }),
+    request: (_, at) => ({
+      method: 'PUT',
+      url: `/v1/ecosystem/${at.ecosystemId}/trust-list/visibility`,
+      body: { public: false },
+    }),
     expected: leadOnly(200),
   },
   {
     // Last: the invited organisation's rejection changes its invitation (it stays "invited").
     name: 'POST /v1/ecosystem/update-invitation-status',
-    request: (_, at) => ({ method: 'POST', url: '/v1/ecosystem/update-invitation-status', body: { status: 'rejected', ecosystemId: at.ecosystemId } }),
+    request: (_, at) => ({
+      method: 'POST',
+      url: '/v1/ecosystem/update-invitation-status',
+      body: { status: 'rejected', ecosystemId: at.ecosystemId },
+    }),
     expected: { admin: 404, outsider: 404, invited: 200, rejected: 409, member: 409, lead: 403 },
   },
 ];
@@ -195,7 +330,9 @@ describe('authorization matrix', () => {
     for (const caller of CALLERS) {
       const { method, url, body } = row.request(caller, place);
       const token = caller === 'none' ? undefined : world.tokens[caller];
-      actual[caller] = (await h.call(method, url, { ...(token ? { token } : {}), ...(body !== undefined ? { body } : {}) })).status;
+      actual[caller] = (
+        await h.call(method, url, { ...(token ? { token } : {}), ...(body !== undefined ? { body } : {}) })
+      ).status;
     }
     expect(actual).toEqual({ none: 401, ...row.expected });
   });

@@ -20,7 +20,9 @@ describe('OpenAPI document', () => {
     expect(Object.keys(paths[`${entities}/{entityId}/history`])).toEqual(['get']);
     expect(Object.keys(paths['/v1/ecosystem/{ecosystemId}/trust-policy']).sort()).toEqual(['get', 'put']);
     expect(Object.keys(paths['/v1/ecosystem/{ecosystemId}/trust-list/visibility'])).toEqual(['put']);
-    expect(paths[entities].post.requestBody.content['application/json'].schema.required).toEqual(expect.arrayContaining(['name', 'role', 'certificates']));
+    expect(paths[entities].post.requestBody.content['application/json'].schema.required).toEqual(
+      expect.arrayContaining(['name', 'role', 'certificates']),
+    );
     expect(paths[`${entities}/{entityId}/status`].post.responses).toHaveProperty('409');
   });
 

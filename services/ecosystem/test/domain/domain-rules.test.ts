@@ -11,9 +11,14 @@ const ECO = '6f1c1c2e-3b7a-4c55-9a43-0e6a2b1d9f10';
 describe('deriveStanding', () => {
   it('ranks lead over member over invited over outsider', () => {
     expect(deriveStanding({ memberships: [], invitations: [] })).toEqual({ relation: 'outsider', orgIds: [] });
-    expect(deriveStanding({ memberships: [], invitations: [{ orgId: 'a', status: 'rejected' }] }).relation).toBe('invited');
+    expect(deriveStanding({ memberships: [], invitations: [{ orgId: 'a', status: 'rejected' }] }).relation).toBe(
+      'invited',
+    );
     expect(
-      deriveStanding({ memberships: [{ orgId: 'a', role: 'Ecosystem Member', status: 'ACTIVE' }], invitations: [{ orgId: 'a', status: 'accepted' }] }),
+      deriveStanding({
+        memberships: [{ orgId: 'a', role: 'Ecosystem Member', status: 'ACTIVE' }],
+        invitations: [{ orgId: 'a', status: 'accepted' }],
+      }),
     ).toEqual({ relation: 'member', orgIds: ['a'] });
     expect(
       deriveStanding({
@@ -27,14 +32,24 @@ describe('deriveStanding', () => {
   });
 
   it('does not count an INACTIVE membership as membership', () => {
-    expect(deriveStanding({ memberships: [{ orgId: 'a', role: 'Ecosystem Member', status: 'INACTIVE' }], invitations: [{ orgId: 'a', status: 'accepted' }] }).relation).toBe('invited');
+    expect(
+      deriveStanding({
+        memberships: [{ orgId: 'a', role: 'Ecosystem Member', status: 'INACTIVE' }],
+        invitations: [{ orgId: 'a', status: 'accepted' }],
+      }).relation,
+    ).toBe('invited');
   });
 });
 
 describe('requireRelation', () => {
   const attempt = (relation: 'lead' | 'member' | 'invited' | 'outsider') => {
     try {
-      requireRelation({ standing: { relation, orgIds: [] }, allowed: ['lead'], notFoundCode: 'X_NOT_FOUND', notFoundMessage: 'No X.' });
+      requireRelation({
+        standing: { relation, orgIds: [] },
+        allowed: ['lead'],
+        notFoundCode: 'X_NOT_FOUND',
+        notFoundMessage: 'No X.',
+      });
       return 'allowed';
     } catch (error) {
       return `${(error as AppError).statusCode} ${(error as AppError).code}`;
@@ -64,14 +79,28 @@ describe('pickTemplate', () => {
 
 describe('resolveInvitationPerspective', () => {
   it('reads received and sent perspectives, including the spec example form', () => {
-    expect(resolveInvitationPerspective({ role: 'Ecosystem Member', orgId: 'org-a' })).toEqual({ kind: 'received', orgId: 'org-a' });
-    expect(resolveInvitationPerspective({ role: 'Ecosystem Lead', ecosystemId: ECO })).toEqual({ kind: 'sent', ecosystemId: ECO });
-    expect(resolveInvitationPerspective({ role: 'Ecosystem Lead', orgId: ECO })).toEqual({ kind: 'sent', ecosystemId: ECO });
+    expect(resolveInvitationPerspective({ role: 'Ecosystem Member', orgId: 'org-a' })).toEqual({
+      kind: 'received',
+      orgId: 'org-a',
+    });
+    expect(resolveInvitationPerspective({ role: 'Ecosystem Lead', ecosystemId: ECO })).toEqual({
+      kind: 'sent',
+      ecosystemId: ECO,
+    });
+    expect(resolveInvitationPerspective({ role: 'Ecosystem Lead', orgId: ECO })).toEqual({
+      kind: 'sent',
+      ecosystemId: ECO,
+    });
     expect(resolveInvitationPerspective({ ecosystemId: ECO })).toEqual({ kind: 'sent', ecosystemId: ECO });
     expect(resolveInvitationPerspective({ orgId: 'org-a' })).toEqual({ kind: 'received', orgId: 'org-a' });
   });
   it('refuses what it cannot read with 400', () => {
-    for (const query of [{}, { role: 'Ecosystem Lead' as const }, { role: 'Ecosystem Lead' as const, orgId: 'org-a' }, { role: 'Ecosystem Member' as const, ecosystemId: ECO }]) {
+    for (const query of [
+      {},
+      { role: 'Ecosystem Lead' as const },
+      { role: 'Ecosystem Lead' as const, orgId: 'org-a' },
+      { role: 'Ecosystem Member' as const, ecosystemId: ECO },
+    ]) {
       expect(() => resolveInvitationPerspective(query)).toThrow(expect.objectContaining({ statusCode: 400 }));
     }
   });
@@ -80,7 +109,9 @@ describe('resolveInvitationPerspective', () => {
 describe('normaliseName and isUuid', () => {
   it('trims and collapses spaces, then checks the length', () => {
     expect(normaliseName({ value: '  Health   Data ', path: '/name', min: 2, max: 50 })).toBe('Health Data');
-    expect(() => normaliseName({ value: '   a  ', path: '/name', min: 2, max: 50 })).toThrow(expect.objectContaining({ statusCode: 400 }));
+    expect(() => normaliseName({ value: '   a  ', path: '/name', min: 2, max: 50 })).toThrow(
+      expect.objectContaining({ statusCode: 400 }),
+    );
   });
   it('accepts canonical UUIDs only', () => {
     expect(isUuid(ECO)).toBe(true);

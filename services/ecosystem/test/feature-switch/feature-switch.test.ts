@@ -5,7 +5,12 @@ import { harnessTest } from '../support/fixtures.js';
 import { expectStatus } from '../support/responses.js';
 
 const test = harnessTest({ enabled: false }).extend('token', { scope: 'file' }, async ({ harness }) =>
-  harness.idp.mint({ sub: 'user-admin', email: 'admin@example.org', platformAdmin: true, orgRoles: { 'org-a': ['owner'] } }),
+  harness.idp.mint({
+    sub: 'user-admin',
+    email: 'admin@example.org',
+    platformAdmin: true,
+    orgRoles: { 'org-a': ['owner'] },
+  }),
 );
 
 describe('feature switch ECOSYSTEM_ENABLED=false', () => {
@@ -14,7 +19,10 @@ describe('feature switch ECOSYSTEM_ENABLED=false', () => {
     expect(response.body).toEqual({ statusCode: 200, message: expect.any(String), data: { enabled: false } });
   });
 
-  test('answers 403 ECOSYSTEM_DISABLED on ecosystem, intent and invitation routes, after authentication', async ({ harness: h, token }) => {
+  test('answers 403 ECOSYSTEM_DISABLED on ecosystem, intent and invitation routes, after authentication', async ({
+    harness: h,
+    token,
+  }) => {
     const uuid = '00000000-0000-4000-8000-000000000000';
     const requests: Array<['GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', string]> = [
       ['GET', '/v1/ecosystem'],
@@ -39,7 +47,11 @@ describe('feature switch ECOSYSTEM_ENABLED=false', () => {
       ['PUT', `/v1/ecosystem/${uuid}/trust-list/visibility`],
     ];
     for (const [method, url] of requests) {
-      expectStatus(await h.call(method, url, { token, body: method === 'GET' || method === 'DELETE' ? undefined : {} }), 403, ErrorCode.ECOSYSTEM_DISABLED);
+      expectStatus(
+        await h.call(method, url, { token, body: method === 'GET' || method === 'DELETE' ? undefined : {} }),
+        403,
+        ErrorCode.ECOSYSTEM_DISABLED,
+      );
       expectStatus(await h.call(method, url), 401, ErrorCode.UNAUTHORIZED);
     }
   });
@@ -50,7 +62,12 @@ describe('feature switch ECOSYSTEM_ENABLED=false', () => {
 
   test('refuses intent resolution with ECOSYSTEM_DISABLED', async ({ harness: h }) => {
     const client = new InProcessBus(h.hub);
-    const reply = await client.request(Subject.INTENT_RESOLVE, { ecosystemId: '00000000-0000-4000-8000-000000000000', intent: 'x', orgId: 'org-a', role: 'verifier' });
+    const reply = await client.request(Subject.INTENT_RESOLVE, {
+      ecosystemId: '00000000-0000-4000-8000-000000000000',
+      intent: 'x',
+      orgId: 'org-a',
+      role: 'verifier',
+    });
     expect(reply).toMatchObject({ ok: false, error: { statusCode: 403, code: ErrorCode.ECOSYSTEM_DISABLED } });
     await client.close();
   });

@@ -12,8 +12,18 @@ import { noticeBody } from '../support/notice-body.js';
 import { expectStatus } from '../support/responses.js';
 import { createIntentAsLead, ORG } from '../support/world.js';
 
-const request: IntentResolveRequest = { ecosystemId: '5b5b2b0e-1f1f-4c4c-8d8d-9e9e9e9e9e9e', intent: 'Age', orgId: 'o', role: 'verifier' };
-const result = (templateId: string): IntentResolveResult => ({ intentId: 'i', intent: 'Age', templateId, scope: 'ecosystem' });
+const request: IntentResolveRequest = {
+  ecosystemId: '5b5b2b0e-1f1f-4c4c-8d8d-9e9e9e9e9e9e',
+  intent: 'Age',
+  orgId: 'o',
+  role: 'verifier',
+};
+const result = (templateId: string): IntentResolveResult => ({
+  intentId: 'i',
+  intent: 'Age',
+  templateId,
+  scope: 'ecosystem',
+});
 
 describe('ResolutionCache', () => {
   it('reuses an outcome within its lifetime, for the same request in any letter case', async () => {
@@ -22,7 +32,10 @@ describe('ResolutionCache', () => {
     const cache = new ResolutionCache<IntentResolveResult>({ ttlMs: 1000, maxEntries: 10, now: () => now });
     const compute = async () => result(`t${++computed}`);
     expect((await cache.resolve(request, compute)).templateId).toBe('t1');
-    expect((await cache.resolve({ ...request, intent: 'AGE', ecosystemId: request.ecosystemId.toUpperCase() }, compute)).templateId).toBe('t1');
+    expect(
+      (await cache.resolve({ ...request, intent: 'AGE', ecosystemId: request.ecosystemId.toUpperCase() }, compute))
+        .templateId,
+    ).toBe('t1');
     now = 1000;
     expect((await cache.resolve(request, compute)).templateId).toBe('t2');
   });
@@ -69,7 +82,11 @@ async function settleNotifications(database: Database<EcosystemDbSchema>): Promi
   const marker = randomUUID();
   let arrived: () => void = () => {};
   const arrival = new Promise<void>((resolve) => (arrived = resolve));
-  const stop = await database.listen(CHANGE_CHANNEL, (payload) => payload === marker && arrived(), () => {});
+  const stop = await database.listen(
+    CHANGE_CHANNEL,
+    (payload) => payload === marker && arrived(),
+    () => {},
+  );
   await database.db.execute(sql`select pg_notify(${CHANGE_CHANNEL}, ${marker})`);
   await arrival;
   await stop();
@@ -87,36 +104,60 @@ interface CountedResolutions {
 const test = harnessTest()
   .extend('intentId', { scope: 'file' }, async ({ harness: h, world }) => {
     const intentId = await createIntentAsLead(h, world, 'Age Check');
-    expectStatus(await h.call('POST', `/v1/intent/${intentId}/template`, { token: world.tokens.lead, body: { templateId: 'cred-issuer', role: 'issuer' } }), 201);
+    expectStatus(
+      await h.call('POST', `/v1/intent/${intentId}/template`, {
+        token: world.tokens.lead,
+        body: { templateId: 'cred-issuer', role: 'issuer' },
+      }),
+      201,
+    );
     return intentId;
   })
   // Depends on intentId so that the setup's writes come first: their notifications must not land mid-test.
-  .extend('resolutions', { scope: 'file' }, async ({ harness: h, world, intentId: _setUp }, { onCleanup }): Promise<CountedResolutions> => {
-    const opened = await openResolutionCache<IntentResolution>({ database: h.database, ttlMs: 60_000, maxEntries: 100 });
-    onCleanup(() => opened.close());
-    await settleNotifications(h.database);
-    const cache = opened.resolutions;
-    let computed = 0;
-    return {
-      cache,
-      computed: () => computed,
-      resolve: (orgId) => {
-        const req: IntentResolveRequest = { ecosystemId: world.ecosystemId, intent: 'age check', orgId, role: 'verifier' };
-        return cache.resolve(req, () => {
-          computed += 1;
-          return resolveIntent({ db: h.database.db, enabled: true }, req);
-        });
-      },
-      cleared: async () => {
-        const deadline = Date.now() + 5000;
-        while (cache.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-        expect(cache.size).toBe(0);
-      },
-    };
-  });
+  .extend(
+    'resolutions',
+    { scope: 'file' },
+    async ({ harness: h, world, intentId: _setUp }, { onCleanup }): Promise<CountedResolutions> => {
+      const opened = await openResolutionCache<IntentResolution>({
+        database: h.database,
+        ttlMs: 60_000,
+        maxEntries: 100,
+      });
+      onCleanup(() => opened.close());
+      await settleNotifications(h.database);
+      const cache = opened.resolutions;
+      let computed = 0;
+      return {
+        cache,
+        computed: () => computed,
+        resolve: (orgId) => {
+          const req: IntentResolveRequest = {
+            ecosystemId: world.ecosystemId,
+            intent: 'age check',
+            orgId,
+            role: 'verifier',
+          };
+          return cache.resolve(req, () => {
+            computed += 1;
+            return resolveIntent({ db: h.database.db, enabled: true }, req);
+          });
+        },
+        cleared: async () => {
+          const deadline = Date.now() + 5000;
+          while (cache.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+          expect(cache.size).toBe(0);
+        },
+      };
+    },
+  );
 
 describe('intent resolutions follow committed changes', () => {
-  test('reuses a resolution until a write commits, then resolves afresh', async ({ harness: h, world, intentId, resolutions }) => {
+  test('reuses a resolution until a write commits, then resolves afresh', async ({
+    harness: h,
+    world,
+    intentId,
+    resolutions,
+  }) => {
     const { resolve, cleared } = resolutions;
     await expect(resolve(ORG.lead)).rejects.toMatchObject({ code: 'INTENT_TEMPLATE_NOT_FOUND' });
     await expect(resolve(ORG.lead)).rejects.toMatchObject({ code: 'INTENT_TEMPLATE_NOT_FOUND' });
@@ -129,7 +170,10 @@ describe('intent resolutions follow committed changes', () => {
     await cleared();
     expect(await resolve(ORG.lead)).toMatchObject({ templateId: 'tpl-global', scope: 'ecosystem' });
 
-    expectStatus(await h.call('POST', `/v1/intent/${intentId}/notice`, { token: world.tokens.lead, body: noticeBody() }), 201);
+    expectStatus(
+      await h.call('POST', `/v1/intent/${intentId}/notice`, { token: world.tokens.lead, body: noticeBody() }),
+      201,
+    );
     await cleared();
     expect(await resolve(ORG.lead)).toMatchObject({ notice: { version: 1 } });
   });
@@ -137,7 +181,9 @@ describe('intent resolutions follow committed changes', () => {
   test('stops resolving for an organisation whose membership ends', async ({ harness: h, world, resolutions }) => {
     const { resolve, cleared } = resolutions;
     expect(await resolve(ORG.member)).toMatchObject({ templateId: 'tpl-global' });
-    await h.database.db.execute(sql`update ecosystem.memberships set status = 'INACTIVE' where org_id = ${ORG.member} and ecosystem_id = ${world.ecosystemId}`);
+    await h.database.db.execute(
+      sql`update ecosystem.memberships set status = 'INACTIVE' where org_id = ${ORG.member} and ecosystem_id = ${world.ecosystemId}`,
+    );
     await cleared();
     await expect(resolve(ORG.member)).rejects.toMatchObject({ code: 'NOT_A_MEMBER' });
   });

@@ -39,8 +39,17 @@ describe('configuration', () => {
       }
     };
     expect(problemsOf({ NATS_URL: 'nats://nats:4222' })).toEqual(['NATS_URL']);
-    expect(problemsOf({ NATS_URL: 'tls://nats:4222', NATS_CA_FILE: '/etc/tessera/nats-ca/ca.crt' })).toEqual(['NATS_USER, NATS_CREDS_FILE']);
-    expect(problemsOf({ NATS_URL: 'tls://nats:4222', NATS_CA_FILE: '/etc/tessera/nats-ca/ca.crt', NATS_USER: 'ecosystem', NATS_PASS_FILE: '/etc/tessera/nats/password' })).toEqual([]);
+    expect(problemsOf({ NATS_URL: 'tls://nats:4222', NATS_CA_FILE: '/etc/tessera/nats-ca/ca.crt' })).toEqual([
+      'NATS_USER, NATS_CREDS_FILE',
+    ]);
+    expect(
+      problemsOf({
+        NATS_URL: 'tls://nats:4222',
+        NATS_CA_FILE: '/etc/tessera/nats-ca/ca.crt',
+        NATS_USER: 'ecosystem',
+        NATS_PASS_FILE: '/etc/tessera/nats/password',
+      }),
+    ).toEqual([]);
     expect(problemsOf({ NATS_URL: 'nats://nats:4222', NATS_ALLOW_INSECURE: 'true' })).toEqual([]);
   });
 });

@@ -31,7 +31,10 @@ export interface CertificateOptions {
   notAfter?: Date;
 }
 
-const serial = () => randomBytes(8).toString('hex').replace(/^[89a-f]/, '1');
+const serial = () =>
+  randomBytes(8)
+    .toString('hex')
+    .replace(/^[89a-f]/, '1');
 
 export async function makeCertificate(options: CertificateOptions = {}): Promise<TestCertificate> {
   const keys = (await webcrypto.subtle.generateKey(EC, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
@@ -70,10 +73,16 @@ export async function makeCertificate(options: CertificateOptions = {}): Promise
 export const makeCa = (name = 'Test Issuer CA') => makeCertificate({ name, ca: true });
 
 /** A leaf certificate signed by `issuer` (trusted exactly, by fingerprint). */
-export const makeLeaf = (issuer: TestCertificate, name = 'Test Issuer Signer') => makeCertificate({ name, ca: false, issuer });
+export const makeLeaf = (issuer: TestCertificate, name = 'Test Issuer Signer') =>
+  makeCertificate({ name, ca: false, issuer });
 
 /** A CA whose notAfter has passed. */
-export const makeExpiredCa = () => makeCertificate({ name: 'Expired CA', notBefore: new Date(Date.now() - 30 * DAY), notAfter: new Date(Date.now() - DAY) });
+export const makeExpiredCa = () =>
+  makeCertificate({
+    name: 'Expired CA',
+    notBefore: new Date(Date.now() - 30 * DAY),
+    notAfter: new Date(Date.now() - DAY),
+  });
 
 /** A CA without a subject key identifier (refused: lists name CAs by it). */
 export const makeCaWithoutSki = () => makeCertificate({ name: 'CA without SKI', withSki: false });

@@ -1,4 +1,13 @@
-import { InProcessBus, migrateDatabase, openDatabase, type App, type Database, type Logger, type MessageBus, type ServiceMetrics } from '@tessera/service-kit';
+import {
+  InProcessBus,
+  migrateDatabase,
+  openDatabase,
+  type App,
+  type Database,
+  type Logger,
+  type MessageBus,
+  type ServiceMetrics,
+} from '@tessera/service-kit';
 import {
   appCaller,
   createTestDatabase,
@@ -93,7 +102,9 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
   };
 }
 
-async function openHarnessDatabase(url: string | undefined): Promise<{ database: Database<EcosystemDbSchema>; drop: () => Promise<void> }> {
+async function openHarnessDatabase(
+  url: string | undefined,
+): Promise<{ database: Database<EcosystemDbSchema>; drop: () => Promise<void> }> {
   if (!url) {
     const testDb = await createTestDatabase({ schema, service: 'ecosystem', migrationsFolder: MIGRATIONS_FOLDER });
     return { database: testDb.database, drop: () => testDb.drop() };

@@ -10,5 +10,8 @@ export interface Enveloped<T> {
 /** Fails with the response body when the status is not the expected one (readable test failures). */
 export function expectStatus(response: { status: number; body: unknown }, status: number, code?: string): void {
   const actualCode = (response.body as { code?: string } | undefined)?.code;
-  expect({ status: response.status, code: actualCode }, JSON.stringify(response.body)).toEqual({ status, code: code ?? actualCode });
+  expect({ status: response.status, code: actualCode }, JSON.stringify(response.body)).toEqual({
+    status,
+    code: code ?? actualCode,
+  });
 }

@@ -15,7 +15,9 @@ import type { LoTEDocument } from '../../src/domain/trust-list-payload.js';
 x509.cryptoProvider.set(webcrypto as never);
 const { KJUR, X509, b64tohex, b64utoutf8 } = jsrsasign;
 
-const schema = JSON.parse(readFileSync(new URL('../trust-list/etsi/lote-schema.json', import.meta.url), 'utf8')) as object;
+const schema = JSON.parse(
+  readFileSync(new URL('../trust-list/etsi/lote-schema.json', import.meta.url), 'utf8'),
+) as object;
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 const validate = addFormats(new Ajv({ allErrors: true, strict: false })).compile(schema);
 
@@ -46,13 +48,18 @@ export async function verifyTrustList(jws: string, caPem: string, at: Date = new
 
   const leafForJsrsasign = new X509();
   leafForJsrsasign.readCertHex(b64tohex(header.x5c[0]!));
-  expect(KJUR.jws.JWS.verify(jws, leafForJsrsasign.getPublicKey() as never, ['ES256']), 'the JWS signature verifies with x5c[0]').toBe(true);
+  expect(
+    KJUR.jws.JWS.verify(jws, leafForJsrsasign.getPublicKey() as never, ['ES256']),
+    'the JWS signature verifies with x5c[0]',
+  ).toBe(true);
 
   const ca = new x509.X509Certificate(caPem);
   const signer = new x509.X509Certificate(Buffer.from(header.x5c[0]!, 'base64'));
   const chainEnd = new x509.X509Certificate(Buffer.from(header.x5c[1]!, 'base64'));
   expect(Buffer.from(chainEnd.rawData).equals(Buffer.from(ca.rawData)), 'x5c[1] is the published CA').toBe(true);
-  expect(await signer.verify({ publicKey: ca.publicKey, date: at }), 'x5c[0] is issued by the CA and valid now').toBe(true);
+  expect(await signer.verify({ publicKey: ca.publicKey, date: at }), 'x5c[0] is issued by the CA and valid now').toBe(
+    true,
+  );
   expect(signer.issuer).toBe(ca.subject);
   expect(signer.getExtension(x509.BasicConstraintsExtension)?.ca ?? false).toBe(false);
   const chain = await new x509.X509ChainBuilder({ certificates: [ca] }).build(signer);

@@ -12,12 +12,21 @@ export const entitiesPath = (world: World, rest = '') => `/v1/ecosystem/${world.
 
 /** A valid registration body of an issuer allowed the PID, with the given certificates. */
 export function issuerBody(pems: string[], overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return { name: 'PID Issuer', role: 'issuer', allowedCredentialTypes: [{ format: 'dc+sd-jwt', vct: PID_VCT }], certificates: pems.map((pem) => ({ pem })), ...overrides };
+  return {
+    name: 'PID Issuer',
+    role: 'issuer',
+    allowedCredentialTypes: [{ format: 'dc+sd-jwt', vct: PID_VCT }],
+    certificates: pems.map((pem) => ({ pem })),
+    ...overrides,
+  };
 }
 
 /** Registers an entity as the world's lead and answers it (fails the test unless 201). */
 export async function registerEntity(h: Harness, world: World, body: Record<string, unknown>): Promise<TrustedEntity> {
-  const created: CallResult<Enveloped<TrustedEntity>> = await h.call('POST', entitiesPath(world), { token: world.tokens.lead, body });
+  const created: CallResult<Enveloped<TrustedEntity>> = await h.call('POST', entitiesPath(world), {
+    token: world.tokens.lead,
+    body,
+  });
   expectStatus(created, 201);
   return created.body.data;
 }

@@ -22,7 +22,10 @@ async function certificate(name: string, options: { ca: boolean; ski: boolean })
     notAfter: new Date('2036-01-01T00:00:00Z'),
     signingAlgorithm: EC,
     keys,
-    extensions: [new x509.BasicConstraintsExtension(options.ca, undefined, true), ...(options.ski ? [await x509.SubjectKeyIdentifierExtension.create(keys.publicKey)] : [])],
+    extensions: [
+      new x509.BasicConstraintsExtension(options.ca, undefined, true),
+      ...(options.ski ? [await x509.SubjectKeyIdentifierExtension.create(keys.publicKey)] : []),
+    ],
   });
   const ski = cert.getExtension(x509.SubjectKeyIdentifierExtension)?.keyId.toLowerCase() ?? null;
   return {
@@ -85,7 +88,12 @@ async function content(): Promise<TrustListContent> {
 
 describe('the trust list payload (ETSI TS 119 602 JSON binding)', () => {
   it('is valid against the ETSI schema, and states the list, its operator and its dates', async () => {
-    const document = buildTrustListPayload({ content: await content(), issuedAt: ISSUED_AT, validitySeconds: 86400, distributionPoint: POINT });
+    const document = buildTrustListPayload({
+      content: await content(),
+      issuedAt: ISSUED_AT,
+      validitySeconds: 86400,
+      distributionPoint: POINT,
+    });
     expect(etsiSchemaErrors(document)).toEqual([]);
     expect(document.LoTE.ListAndSchemeInformation).toEqual({
       LoTEVersionIdentifier: 1,
@@ -101,17 +109,30 @@ describe('the trust list payload (ETSI TS 119 602 JSON binding)', () => {
 
   it('gives an issuer its service: Tessera issuance type, status with its start, certificates, SKIs, allowed types and history', async () => {
     const input = await content();
-    const [issuer] = buildTrustListPayload({ content: input, issuedAt: ISSUED_AT, validitySeconds: 3600, distributionPoint: POINT }).LoTE.TrustedEntitiesList!;
+    const [issuer] = buildTrustListPayload({
+      content: input,
+      issuedAt: ISSUED_AT,
+      validitySeconds: 3600,
+      distributionPoint: POINT,
+    }).LoTE.TrustedEntitiesList!;
     const [ca, leaf] = input.entities[0]!.certificates;
     expect(issuer!.TrustedEntityInformation).toEqual({
       TEName: [{ lang: 'en', value: 'PID Issuer' }],
       TEAddress: {
         TEPostalAddress: [{ lang: 'en', StreetAddress: 'Not recorded in the Tessera trust registry', Country: 'ZZ' }],
-        TEElectronicAddress: [{ lang: 'en', uriValue: 'https://ecosystem.example/v1/ecosystem/5b1c4c8e-6a3e-4f43-9d6f-0d1f5d4b7a10/trusted-entities/e1' }],
+        TEElectronicAddress: [
+          {
+            lang: 'en',
+            uriValue: 'https://ecosystem.example/v1/ecosystem/5b1c4c8e-6a3e-4f43-9d6f-0d1f5d4b7a10/trusted-entities/e1',
+          },
+        ],
       },
       TEInformationURI: [
         { lang: 'en', uriValue: 'https://issuer.example/about' },
-        { lang: 'en', uriValue: 'https://ecosystem.example/v1/ecosystem/5b1c4c8e-6a3e-4f43-9d6f-0d1f5d4b7a10/trusted-entities/e1' },
+        {
+          lang: 'en',
+          uriValue: 'https://ecosystem.example/v1/ecosystem/5b1c4c8e-6a3e-4f43-9d6f-0d1f5d4b7a10/trusted-entities/e1',
+        },
       ],
     });
     const [service] = issuer!.TrustedEntityServices;
@@ -122,7 +143,10 @@ describe('the trust list payload (ETSI TS 119 602 JSON binding)', () => {
       ServiceStatus: 'https://tessera.dev/ns/trust-list/SvcStatus/suspended',
       StatusStartingTime: '2026-02-28T09:00:00Z',
       ServiceDigitalIdentity: {
-        X509Certificates: [{ val: Buffer.from(der(ca!.pem)).toString('base64') }, { val: Buffer.from(der(leaf!.pem)).toString('base64') }],
+        X509Certificates: [
+          { val: Buffer.from(der(ca!.pem)).toString('base64') },
+          { val: Buffer.from(der(leaf!.pem)).toString('base64') },
+        ],
         X509SubjectNames: [ca!.subject, leaf!.subject],
         // Only the CA has one; the key identifier's bytes, base64.
         X509SKIs: [Buffer.from(ca!.ski!, 'hex').toString('base64')],
@@ -149,7 +173,12 @@ describe('the trust list payload (ETSI TS 119 602 JSON binding)', () => {
   });
 
   it('gives a verifier the verification type, no extension, and no history or identity lists it has not got', async () => {
-    const [, verifier] = buildTrustListPayload({ content: await content(), issuedAt: ISSUED_AT, validitySeconds: 3600, distributionPoint: POINT }).LoTE.TrustedEntitiesList!;
+    const [, verifier] = buildTrustListPayload({
+      content: await content(),
+      issuedAt: ISSUED_AT,
+      validitySeconds: 3600,
+      distributionPoint: POINT,
+    }).LoTE.TrustedEntitiesList!;
     const [service] = verifier!.TrustedEntityServices;
     expect(service).toEqual({
       ServiceInformation: {
@@ -165,15 +194,27 @@ describe('the trust list payload (ETSI TS 119 602 JSON binding)', () => {
 
   it('leaves TrustedEntitiesList out of an empty registry (ETSI wants at least one entity when present) and names withdrawn entities so', async () => {
     const empty = { ...(await content()), entities: [] };
-    const document = buildTrustListPayload({ content: empty, issuedAt: ISSUED_AT, validitySeconds: 60, distributionPoint: POINT });
+    const document = buildTrustListPayload({
+      content: empty,
+      issuedAt: ISSUED_AT,
+      validitySeconds: 60,
+      distributionPoint: POINT,
+    });
     expect(etsiSchemaErrors(document)).toEqual([]);
     expect(document.LoTE).not.toHaveProperty('TrustedEntitiesList');
     expect(document.LoTE.ListAndSchemeInformation.NextUpdate).toBe('2026-03-01T10:01:00Z');
 
     const withdrawn = await content();
     withdrawn.entities[0]!.status = 'withdrawn';
-    const [entity] = buildTrustListPayload({ content: withdrawn, issuedAt: ISSUED_AT, validitySeconds: 60, distributionPoint: POINT }).LoTE.TrustedEntitiesList!;
-    expect(entity!.TrustedEntityServices[0]!.ServiceInformation.ServiceStatus).toBe('https://tessera.dev/ns/trust-list/SvcStatus/withdrawn');
+    const [entity] = buildTrustListPayload({
+      content: withdrawn,
+      issuedAt: ISSUED_AT,
+      validitySeconds: 60,
+      distributionPoint: POINT,
+    }).LoTE.TrustedEntitiesList!;
+    expect(entity!.TrustedEntityServices[0]!.ServiceInformation.ServiceStatus).toBe(
+      'https://tessera.dev/ns/trust-list/SvcStatus/withdrawn',
+    );
   });
 
   it('writes ETSI date-times: UTC, whole seconds, Z', () => {
@@ -181,13 +222,23 @@ describe('the trust list payload (ETSI TS 119 602 JSON binding)', () => {
   });
 
   it('the schema check can fail: a document without a required ETSI field is refused', async () => {
-    const document = buildTrustListPayload({ content: await content(), issuedAt: ISSUED_AT, validitySeconds: 60, distributionPoint: POINT }) as unknown as {
-      LoTE: { TrustedEntitiesList: Array<{ TrustedEntityInformation: Record<string, unknown> }>; ListAndSchemeInformation: Record<string, unknown> };
+    const document = buildTrustListPayload({
+      content: await content(),
+      issuedAt: ISSUED_AT,
+      validitySeconds: 60,
+      distributionPoint: POINT,
+    }) as unknown as {
+      LoTE: {
+        TrustedEntitiesList: Array<{ TrustedEntityInformation: Record<string, unknown> }>;
+        ListAndSchemeInformation: Record<string, unknown>;
+      };
     };
     delete document.LoTE.TrustedEntitiesList[0]!.TrustedEntityInformation.TEAddress;
     document.LoTE.ListAndSchemeInformation.Extra = true;
     const errors = etsiSchemaErrors(document).map((error) => `${error.instancePath} ${error.message}`);
-    expect(errors).toContain("/LoTE/TrustedEntitiesList/0/TrustedEntityInformation must have required property 'TEAddress'");
+    expect(errors).toContain(
+      "/LoTE/TrustedEntitiesList/0/TrustedEntityInformation must have required property 'TEAddress'",
+    );
     expect(errors).toContain('/LoTE/ListAndSchemeInformation must NOT have additional properties');
   });
 });

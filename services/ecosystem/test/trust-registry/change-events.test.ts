@@ -1,7 +1,14 @@
 import { describe, expect } from 'vitest';
 import { trustListChangedEvent, type TrustListChangedEvent } from '@tessera/contracts';
 import { subscribeEvents, type MessageBus } from '@tessera/service-kit';
-import { captureLogger, createTestBusNamespace, missingServer, NamespacedBus, silentLogger, waitFor } from '@tessera/service-kit/testing';
+import {
+  captureLogger,
+  createTestBusNamespace,
+  missingServer,
+  NamespacedBus,
+  silentLogger,
+  waitFor,
+} from '@tessera/service-kit/testing';
 import { makeCa } from '../support/certificates.js';
 import { harnessTest } from '../support/fixtures.js';
 import { expectStatus } from '../support/responses.js';
@@ -16,43 +23,89 @@ interface Received {
   committed: number;
 }
 
-const test = harnessTest(async () => ({ bus: await buses.connect('ecosystem-under-test') })).extend('received', { scope: 'file' }, async ({ harness: h }, { onCleanup }) => {
-  const listener = await buses.connect('trust-list-listener');
-  const received: Received[] = [];
-  const stop = subscribeEvents(listener, trustListChangedEvent, {
-    logger: silentLogger(),
-    handler: async (event) => {
-      received.push({ event, committed: await sequenceOf(h, event.ecosystemId) });
-    },
-  });
-  onCleanup(async () => {
-    stop();
-    await listener.close();
-  });
-  return received;
-});
+const test = harnessTest(async () => ({ bus: await buses.connect('ecosystem-under-test') })).extend(
+  'received',
+  { scope: 'file' },
+  async ({ harness: h }, { onCleanup }) => {
+    const listener = await buses.connect('trust-list-listener');
+    const received: Received[] = [];
+    const stop = subscribeEvents(listener, trustListChangedEvent, {
+      logger: silentLogger(),
+      handler: async (event) => {
+        received.push({ event, committed: await sequenceOf(h, event.ecosystemId) });
+      },
+    });
+    onCleanup(async () => {
+      stop();
+      await listener.close();
+    });
+    return received;
+  },
+);
 
 describe.skipIf(missingServer('nats', 'trust-list change events over NATS'))('trust-list change events', () => {
-  test('every registry change publishes { ecosystemId, sequence } after its commit; no-ops, policy and visibility publish nothing', async ({ harness: h, world, received }) => {
+  test('every registry change publishes { ecosystemId, sequence } after its commit; no-ops, policy and visibility publish nothing', async ({
+    harness: h,
+    world,
+    received,
+  }) => {
     const start = await sequenceOf(h, world.ecosystemId);
     const entity = await registerEntity(h, world, issuerBody([(await makeCa('Event CA')).pem], { name: 'Eventful' }));
-    const status = (s: string) => h.call('POST', entitiesPath(world, `/${entity.id}/status`), { token: world.tokens.lead, body: { status: s, reason: 'event test' } });
+    const status = (s: string) =>
+      h.call('POST', entitiesPath(world, `/${entity.id}/status`), {
+        token: world.tokens.lead,
+        body: { status: s, reason: 'event test' },
+      });
     expectStatus(await status('suspended'), 200);
     expectStatus(await status('suspended'), 200); // no change
-    expectStatus(await h.call('PUT', `/v1/ecosystem/${world.ecosystemId}/trust-policy`, { token: world.tokens.lead, body: { policy: 'ecosystem' } }), 200);
-    expectStatus(await h.call('PUT', `/v1/ecosystem/${world.ecosystemId}/trust-list/visibility`, { token: world.tokens.lead, body: { public: true } }), 200);
-    expectStatus(await h.call('PATCH', entitiesPath(world, `/${entity.id}`), { token: world.tokens.lead, body: { name: 'Eventful' } }), 200); // no change
-    expectStatus(await h.call('PATCH', entitiesPath(world, `/${entity.id}`), { token: world.tokens.lead, body: { name: 'Renamed' } }), 200);
-    const added = await h.call('POST', entitiesPath(world, `/${entity.id}/certificates`), { token: world.tokens.lead, body: { certificates: [{ pem: (await makeCa('Event CA 2')).pem }] } });
+    expectStatus(
+      await h.call('PUT', `/v1/ecosystem/${world.ecosystemId}/trust-policy`, {
+        token: world.tokens.lead,
+        body: { policy: 'ecosystem' },
+      }),
+      200,
+    );
+    expectStatus(
+      await h.call('PUT', `/v1/ecosystem/${world.ecosystemId}/trust-list/visibility`, {
+        token: world.tokens.lead,
+        body: { public: true },
+      }),
+      200,
+    );
+    expectStatus(
+      await h.call('PATCH', entitiesPath(world, `/${entity.id}`), {
+        token: world.tokens.lead,
+        body: { name: 'Eventful' },
+      }),
+      200,
+    ); // no change
+    expectStatus(
+      await h.call('PATCH', entitiesPath(world, `/${entity.id}`), {
+        token: world.tokens.lead,
+        body: { name: 'Renamed' },
+      }),
+      200,
+    );
+    const added = await h.call('POST', entitiesPath(world, `/${entity.id}/certificates`), {
+      token: world.tokens.lead,
+      body: { certificates: [{ pem: (await makeCa('Event CA 2')).pem }] },
+    });
     expectStatus(added, 201);
-    expectStatus(await h.call('DELETE', entitiesPath(world, `/${entity.id}/certificates/${entity.certificates[0]!.id}`), { token: world.tokens.lead }), 200);
+    expectStatus(
+      await h.call('DELETE', entitiesPath(world, `/${entity.id}/certificates/${entity.certificates[0]!.id}`), {
+        token: world.tokens.lead,
+      }),
+      200,
+    );
     expectStatus(await status('withdrawn'), 200);
 
     const expected = [1, 2, 3, 4, 5, 6].map((n) => start + n);
     await waitFor(async () => received.length >= expected.length, 5000, 'six change events');
     // Give a stray event (from a no-op or a setting) time to arrive before asserting there is none.
     await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(received.map((r) => r.event)).toEqual(expected.map((sequence) => ({ ecosystemId: world.ecosystemId, sequence })));
+    expect(received.map((r) => r.event)).toEqual(
+      expected.map((sequence) => ({ ecosystemId: world.ecosystemId, sequence })),
+    );
     // Each event arrived when its sequence was already committed (published after commit).
     for (const r of received) expect(r.committed).toBeGreaterThanOrEqual(r.event.sequence);
     expect(await sequenceOf(h, world.ecosystemId)).toBe(start + 6);
@@ -73,11 +126,24 @@ const failing = harnessTest(async () => {
 });
 
 describe('trust-list change events when publishing fails', () => {
-  failing('the change is committed and answered, the failure is logged (readers poll)', async ({ harness: h, world }) => {
-    const before = await sequenceOf(h, world.ecosystemId);
-    const entity = await registerEntity(h, world, issuerBody([(await makeCa('Quiet CA')).pem], { name: 'Unannounced' }));
-    expectStatus(await h.call('POST', entitiesPath(world, `/${entity.id}/status`), { token: world.tokens.lead, body: { status: 'suspended', reason: 'quiet' } }), 200);
-    expect(await sequenceOf(h, world.ecosystemId)).toBe(before + 2);
-    expect(capture.text()).toContain('trust-list change event not published');
-  });
+  failing(
+    'the change is committed and answered, the failure is logged (readers poll)',
+    async ({ harness: h, world }) => {
+      const before = await sequenceOf(h, world.ecosystemId);
+      const entity = await registerEntity(
+        h,
+        world,
+        issuerBody([(await makeCa('Quiet CA')).pem], { name: 'Unannounced' }),
+      );
+      expectStatus(
+        await h.call('POST', entitiesPath(world, `/${entity.id}/status`), {
+          token: world.tokens.lead,
+          body: { status: 'suspended', reason: 'quiet' },
+        }),
+        200,
+      );
+      expect(await sequenceOf(h, world.ecosystemId)).toBe(before + 2);
+      expect(capture.text()).toContain('trust-list change event not published');
+    },
+  );
 });

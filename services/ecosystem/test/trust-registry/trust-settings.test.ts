@@ -6,7 +6,10 @@ import { expectStatus } from '../support/responses.js';
 import { sequenceOf } from '../support/trust-registry.js';
 
 describe('trust policy and trust-list visibility', () => {
-  test("the policy is 'organisation' until the lead sets it; members read it; it does not change the sequence", async ({ harness: h, world }) => {
+  test("the policy is 'organisation' until the lead sets it; members read it; it does not change the sequence", async ({
+    harness: h,
+    world,
+  }) => {
     const path = `/v1/ecosystem/${world.ecosystemId}/trust-policy`;
     const initial = await h.call('GET', path, { token: world.tokens.member });
     expectStatus(initial, 200);
@@ -23,7 +26,10 @@ describe('trust policy and trust-list visibility', () => {
     }
   });
 
-  test('visibility: private by default, the lead makes the list public and private again, the sequence stays', async ({ harness: h, world }) => {
+  test('visibility: private by default, the lead makes the list public and private again, the sequence stays', async ({
+    harness: h,
+    world,
+  }) => {
     const path = `/v1/ecosystem/${world.ecosystemId}/trust-list/visibility`;
     expect((await readTrustListContent(h.database.db, world.ecosystemId))!.public).toBe(false);
     const before = await sequenceOf(h, world.ecosystemId);

@@ -70,7 +70,10 @@ export class StatusListCache {
    * is current, synchronously, so a hit costs no promise or microtask on the hot read
    * path; otherwise a promise of `load`'s answer, shared by concurrent misses.
    */
-  get(id: string, load: (id: string) => Promise<CachedStatusList | null>): CachedStatusList | null | Promise<CachedStatusList | null> {
+  get(
+    id: string,
+    load: (id: string) => Promise<CachedStatusList | null>,
+  ): CachedStatusList | null | Promise<CachedStatusList | null> {
     const entry = this.entries.get(id);
     if (entry && this.now() - this.knownCurrentAt(entry) < this.options.ttlMs) return entry.value;
     const pending = this.loading.get(id);

@@ -45,7 +45,11 @@ export interface StatusListUpdate {
 }
 
 /** Replaces the token of a list whose row exists (locked by `findStatusListForUpdate`). */
-export async function replaceStatusListToken(tx: StatusListDb, id: string, update: StatusListUpdate): Promise<StatusListRow> {
+export async function replaceStatusListToken(
+  tx: StatusListDb,
+  id: string,
+  update: StatusListUpdate,
+): Promise<StatusListRow> {
   const [row] = await tx
     .update(statusLists)
     .set({
@@ -84,7 +88,11 @@ export async function listChangesSince(db: StatusListDb, since: number | undefin
     from snapshot
     left join ${statusLists} as lists on ${since === undefined ? sql`false` : sql`lists.written_txid >= ${since}`}
   `)) as unknown;
-  const list = (Array.isArray(rows) ? rows : ((rows as { rows: unknown[] }).rows ?? [])) as Array<{ watermark: string | number; id: string | null; etag: string | null }>;
+  const list = (Array.isArray(rows) ? rows : ((rows as { rows: unknown[] }).rows ?? [])) as Array<{
+    watermark: string | number;
+    id: string | null;
+    etag: string | null;
+  }>;
   return {
     watermark: Number(list[0]!.watermark),
     changes: list.filter((row) => row.id !== null).map((row) => ({ id: row.id!, etag: row.etag! })),

@@ -15,13 +15,25 @@ export type UpdateCheck = { ok: true } | { ok: false; code: string; message: str
  */
 export function checkUpdate(stored: StoredListFacts, next: StatusListClaims): UpdateCheck {
   if (next.bits !== stored.bits) {
-    return { ok: false, code: StatusListErrorCode.BITS_MISMATCH, message: `This list has ${stored.bits} bit(s) per status, fixed at creation; the token has ${next.bits}.` };
+    return {
+      ok: false,
+      code: StatusListErrorCode.BITS_MISMATCH,
+      message: `This list has ${stored.bits} bit(s) per status, fixed at creation; the token has ${next.bits}.`,
+    };
   }
   if (next.sub !== stored.sub) {
-    return { ok: false, code: StatusListErrorCode.SUBJECT_MISMATCH, message: `The token's sub differs from this list's sub (${stored.sub}).` };
+    return {
+      ok: false,
+      code: StatusListErrorCode.SUBJECT_MISMATCH,
+      message: `The token's sub differs from this list's sub (${stored.sub}).`,
+    };
   }
   if (next.iat < stored.iat) {
-    return { ok: false, code: StatusListErrorCode.STALE_UPDATE, message: `The token's iat (${next.iat}) is older than the stored list's (${stored.iat}).` };
+    return {
+      ok: false,
+      code: StatusListErrorCode.STALE_UPDATE,
+      message: `The token's iat (${next.iat}) is older than the stored list's (${stored.iat}).`,
+    };
   }
   return { ok: true };
 }

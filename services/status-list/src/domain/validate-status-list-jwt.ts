@@ -22,8 +22,7 @@ export interface ValidateStatusListJwtOptions {
 }
 
 export type ValidateStatusListJwtResult =
-  | { ok: true; jwt: string; claims: StatusListClaims }
-  | { ok: false; problems: ErrorDetail[] };
+  { ok: true; jwt: string; claims: StatusListClaims } | { ok: false; problems: ErrorDetail[] };
 
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 
@@ -40,8 +39,10 @@ export function validateStatusListJwt(options: ValidateStatusListJwtOptions): Va
   }
   const [headerPart, payloadPart, signaturePart] = segments as [string, string, string];
   const problems: ErrorDetail[] = [];
-  if (!signaturePart) problems.push({ path: '/signature', message: 'the signature segment is empty: the token must be signed' });
-  else if (!BASE64URL.test(signaturePart)) problems.push({ path: '/signature', message: 'the signature segment is not base64url' });
+  if (!signaturePart)
+    problems.push({ path: '/signature', message: 'the signature segment is empty: the token must be signed' });
+  else if (!BASE64URL.test(signaturePart))
+    problems.push({ path: '/signature', message: 'the signature segment is not base64url' });
 
   const header = decodeJsonSegment(headerPart, '/header', problems);
   if (header) checkHeader(header, problems);
@@ -69,7 +70,11 @@ function looksLikeBase64WrappedJwt(value: string): boolean {
   return decoded.startsWith('eyJ') && decoded.split('.').length === 3;
 }
 
-function decodeJsonSegment(segment: string, path: string, problems: ErrorDetail[]): Record<string, unknown> | undefined {
+function decodeJsonSegment(
+  segment: string,
+  path: string,
+  problems: ErrorDetail[],
+): Record<string, unknown> | undefined {
   if (!segment || !BASE64URL.test(segment)) {
     problems.push({ path, message: `the ${path.slice(1)} segment is not base64url (no padding)` });
     return undefined;
@@ -99,7 +104,11 @@ function isInteger(value: unknown): value is number {
   return typeof value === 'number' && Number.isSafeInteger(value);
 }
 
-function checkPayload(payload: Record<string, unknown>, options: ValidateStatusListJwtOptions, problems: ErrorDetail[]): StatusListClaims | undefined {
+function checkPayload(
+  payload: Record<string, unknown>,
+  options: ValidateStatusListJwtOptions,
+  problems: ErrorDetail[],
+): StatusListClaims | undefined {
   const before = problems.length;
   const { sub, iat, exp, ttl } = payload;
   if (typeof sub !== 'string' || sub.length === 0) {
@@ -109,10 +118,13 @@ function checkPayload(payload: Record<string, unknown>, options: ValidateStatusL
   } else if (!subjectNamesList(sub, options.listId)) {
     problems.push({ path: '/payload/sub', message: `sub must end with /status-lists/${options.listId.toLowerCase()}` });
   }
-  if (!isInteger(iat) || iat < 0) problems.push({ path: '/payload/iat', message: 'iat must be a non-negative integer (seconds since the epoch)' });
+  if (!isInteger(iat) || iat < 0)
+    problems.push({ path: '/payload/iat', message: 'iat must be a non-negative integer (seconds since the epoch)' });
   if (exp !== undefined) {
-    if (!isInteger(exp)) problems.push({ path: '/payload/exp', message: 'exp must be an integer (seconds since the epoch)' });
-    else if (isInteger(iat) && exp <= iat) problems.push({ path: '/payload/exp', message: 'exp must be later than iat' });
+    if (!isInteger(exp))
+      problems.push({ path: '/payload/exp', message: 'exp must be an integer (seconds since the epoch)' });
+    else if (isInteger(iat) && exp <= iat)
+      problems.push({ path: '/payload/exp', message: 'exp must be later than iat' });
   }
   if (ttl !== undefined && (!isInteger(ttl) || ttl <= 0)) {
     problems.push({ path: '/payload/ttl', message: 'ttl must be a positive integer (seconds)' });
@@ -142,7 +154,11 @@ function subjectNamesList(sub: string, listId: string): boolean {
   return path.endsWith(`/status-lists/${listId.toLowerCase()}`) && !new URL(sub).search && !new URL(sub).hash;
 }
 
-function checkStatusList(value: unknown, maxListBytes: number, problems: ErrorDetail[]): { bits: StatusListBits; listBytes: number } | undefined {
+function checkStatusList(
+  value: unknown,
+  maxListBytes: number,
+  problems: ErrorDetail[],
+): { bits: StatusListBits; listBytes: number } | undefined {
   if (!value || typeof value !== 'object' || Array.isArray(value)) {
     problems.push({ path: '/payload/status_list', message: 'status_list must be an object with bits and lst' });
     return undefined;

@@ -134,7 +134,12 @@ export class StatusListRepresentation {
   }
 
   private computeCacheControl(nowSeconds: number): string {
-    const maxAge = computeMaxAge({ ttl: this.ttl, exp: this.exp, nowSeconds, defaultMaxAge: this.options.defaultMaxAgeSeconds });
+    const maxAge = computeMaxAge({
+      ttl: this.ttl,
+      exp: this.exp,
+      nowSeconds,
+      defaultMaxAge: this.options.defaultMaxAgeSeconds,
+    });
     return `public, max-age=${maxAge}`;
   }
 }

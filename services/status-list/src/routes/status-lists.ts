@@ -1,7 +1,13 @@
 import compress from '@fastify/compress';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { CreateStatusListBodySchema, ErrorCode, STATUS_LIST_MEDIA_TYPE, StatusListRecordSchema, UpdateStatusListBodySchema } from '@tessera/contracts';
+import {
+  CreateStatusListBodySchema,
+  ErrorCode,
+  STATUS_LIST_MEDIA_TYPE,
+  StatusListRecordSchema,
+  UpdateStatusListBodySchema,
+} from '@tessera/contracts';
 import { AppError, routeSchema, type App } from '@tessera/service-kit';
 import type { CachedStatusList } from '../cache/status-list-cache.js';
 import { ifNoneMatchHits } from '../domain/http-caching.js';
@@ -60,7 +66,11 @@ async function registerWriteRoutes(app: App, deps: StatusListRouteDeps): Promise
   // Compressed request bodies (Content-Encoding) are accepted, and JSON answers above
   // the threshold compressed. Reads keep their encodings with the cached list instead,
   // so the plugin's per-request hooks stay in this scope, off the read path.
-  await app.register(compress, { global: true, threshold: COMPRESSION_THRESHOLD_BYTES, customTypes: /^(application\/json|text\/)/ });
+  await app.register(compress, {
+    global: true,
+    threshold: COMPRESSION_THRESHOLD_BYTES,
+    customTypes: /^(application\/json|text\/)/,
+  });
   // Authentication comes first: before the body is parsed or anything is validated.
   app.addHook('onRequest', createApiKeyHook(deps.apiKey));
 
@@ -73,8 +83,13 @@ async function registerWriteRoutes(app: App, deps: StatusListRouteDeps): Promise
       ),
     },
     async (request, reply) => {
-      const row = await metrics.countWrite('create', () => createStatusList(useCases, { id: request.body.id, jwt: request.body.jwt }));
-      return reply.code(201).header('location', statusListLocation(deps.publicBaseUrl, row.id)).send(presentStatusListRecord(row));
+      const row = await metrics.countWrite('create', () =>
+        createStatusList(useCases, { id: request.body.id, jwt: request.body.jwt }),
+      );
+      return reply
+        .code(201)
+        .header('location', statusListLocation(deps.publicBaseUrl, row.id))
+        .send(presentStatusListRecord(row));
     },
   );
 
@@ -82,7 +97,12 @@ async function registerWriteRoutes(app: App, deps: StatusListRouteDeps): Promise
     '/status-lists/:list_id',
     {
       schema: routeSchema(
-        { summary: 'Replace a status list with a newer token', tags: TAGS, security: 'apiKey', errors: [404, 409, 413, 415] },
+        {
+          summary: 'Replace a status list with a newer token',
+          tags: TAGS,
+          security: 'apiKey',
+          errors: [404, 409, 413, 415],
+        },
         { params: ListIdParams, body: UpdateStatusListBodySchema, response: { 200: StatusListRecordSchema } },
       ),
       // The path id is checked before the body: a malformed id reads as an unknown list (404).
@@ -91,7 +111,9 @@ async function registerWriteRoutes(app: App, deps: StatusListRouteDeps): Promise
       },
     },
     async (request) => {
-      const row = await metrics.countWrite('update', () => updateStatusList(useCases, { id: parseListId(request.params.list_id), jwt: request.body.jwt }));
+      const row = await metrics.countWrite('update', () =>
+        updateStatusList(useCases, { id: parseListId(request.params.list_id), jwt: request.body.jwt }),
+      );
       return presentStatusListRecord(row);
     },
   );
@@ -104,7 +126,10 @@ function registerReadRoutes(app: App, deps: StatusListRouteDeps): void {
   const lookups = new WeakMap<FastifyRequest, CacheOutcome>();
   // A successful read logs nothing at the production level: no child logger unless a line is logged.
   app.setChildLoggerFactory(createLazyRequestLogger);
-  const representations = new StatusListRepresentations({ defaultMaxAgeSeconds: deps.defaultMaxAgeSeconds, compressionThreshold: COMPRESSION_THRESHOLD_BYTES });
+  const representations = new StatusListRepresentations({
+    defaultMaxAgeSeconds: deps.defaultMaxAgeSeconds,
+    compressionThreshold: COMPRESSION_THRESHOLD_BYTES,
+  });
 
   /**
    * Answers with `list` as the request asks: 406, 304, or the token in the negotiated
@@ -114,7 +139,11 @@ function registerReadRoutes(app: App, deps: StatusListRouteDeps): void {
   const sendList = (request: FastifyRequest, reply: FastifyReply, list: CachedStatusList): void | Promise<void> => {
     const accept = request.headers.accept;
     if (accept && !acceptsStatusList(accept)) {
-      throw new AppError(406, ErrorCode.NOT_ACCEPTABLE, `This resource is only available as ${STATUS_LIST_MEDIA_TYPE}.`);
+      throw new AppError(
+        406,
+        ErrorCode.NOT_ACCEPTABLE,
+        `This resource is only available as ${STATUS_LIST_MEDIA_TYPE}.`,
+      );
     }
     const representation = representations.of(list);
     if (ifNoneMatchHits(request.headers['if-none-match'], representation.etag)) {
@@ -137,16 +166,22 @@ function registerReadRoutes(app: App, deps: StatusListRouteDeps): void {
       schema: routeSchema(
         {
           summary: 'Fetch a status list token',
-          description: 'The stored JWT, byte for byte, as application/statuslist+jwt. Supports If-None-Match (304) and br/gzip/deflate.',
+          description:
+            'The stored JWT, byte for byte, as application/statuslist+jwt. Supports If-None-Match (304) and br/gzip/deflate.',
           tags: TAGS,
           security: 'public',
           errors: [404, 406, 501],
         },
         {
           params: ListIdParams,
-          querystring: Type.Object({ time: Type.Optional(Type.String({ description: 'history is not supported: 501' })) }),
+          querystring: Type.Object({
+            time: Type.Optional(Type.String({ description: 'history is not supported: 501' })),
+          }),
           response: {
-            200: { description: 'the status list token', content: { [STATUS_LIST_MEDIA_TYPE]: { schema: Type.String() } } },
+            200: {
+              description: 'the status list token',
+              content: { [STATUS_LIST_MEDIA_TYPE]: { schema: Type.String() } },
+            },
             304: { description: 'not modified: the If-None-Match validator matches' },
           },
         },
@@ -175,5 +210,7 @@ function registerReadRoutes(app: App, deps: StatusListRouteDeps): void {
   );
 
   // The preflight is transport, not an API operation: hidden from the OpenAPI document.
-  app.options('/status-lists/:list_id', { schema: { hide: true } as never }, async (_request, reply) => reply.code(204).headers(PREFLIGHT_HEADERS).send());
+  app.options('/status-lists/:list_id', { schema: { hide: true } as never }, async (_request, reply) =>
+    reply.code(204).headers(PREFLIGHT_HEADERS).send(),
+  );
 }

@@ -31,14 +31,18 @@ export type CreateStatusListResult = StatusListRow;
  * list stays). The id is kept in canonical lowercase and the JWT byte for byte
  * (surrounding whitespace trimmed). This replica serves the new list at once.
  */
-export async function createStatusList(deps: CreateStatusListDeps, input: CreateStatusListInput): Promise<CreateStatusListResult> {
+export async function createStatusList(
+  deps: CreateStatusListDeps,
+  input: CreateStatusListInput,
+): Promise<CreateStatusListResult> {
   const id = input.id.toLowerCase();
   const jwt = input.jwt.trim();
   const validation = validateStatusListJwt({ jwt, listId: id, maxListBytes: deps.maxListBytes });
   if (!validation.ok) throw invalidStatusListJwt(validation.problems);
   const { bits, sub, iat, exp, ttl } = validation.claims;
   const row = await insertStatusList(deps.db, { id, jwt, etag: computeEtag(jwt), bits, sub, iat, exp, ttl });
-  if (!row) throw conflict(ErrorCode.STATUS_LIST_EXISTS, `A status list with id ${id} exists already; use PATCH to update it.`);
+  if (!row)
+    throw conflict(ErrorCode.STATUS_LIST_EXISTS, `A status list with id ${id} exists already; use PATCH to update it.`);
   deps.cache.set(id, row);
   return row;
 }

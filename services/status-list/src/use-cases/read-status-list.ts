@@ -28,9 +28,16 @@ export type ReadStatusListResult = CachedStatusList;
  * hit answers synchronously (no promise); a miss answers with a promise. Failures
  * are thrown either way (synchronously, or as the promise's rejection).
  */
-export function readStatusList(deps: ReadStatusListDeps, input: ReadStatusListInput): ReadStatusListResult | Promise<ReadStatusListResult> {
+export function readStatusList(
+  deps: ReadStatusListDeps,
+  input: ReadStatusListInput,
+): ReadStatusListResult | Promise<ReadStatusListResult> {
   if (input.time !== undefined) {
-    throw new AppError(501, ErrorCode.HISTORY_NOT_SUPPORTED, 'This server keeps no history of status lists: omit the time parameter.');
+    throw new AppError(
+      501,
+      ErrorCode.HISTORY_NOT_SUPPORTED,
+      'This server keeps no history of status lists: omit the time parameter.',
+    );
   }
   const found = deps.cache.get(input.id, async (id) => (await findStatusList(deps.db, id)) ?? null);
   if (found instanceof Promise) return found.then((list) => existingList(list, input.id));

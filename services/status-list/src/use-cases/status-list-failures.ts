@@ -5,7 +5,11 @@ import { AppError, badRequest, notFound } from '@tessera/service-kit';
 
 /** 400 INVALID_STATUS_LIST_JWT: one `details` entry per failed rule (create and update). */
 export function invalidStatusListJwt(problems: ErrorDetail[]): AppError {
-  return badRequest(`The status list JWT is invalid: ${problems.map((p) => p.message).join('; ')}.`, problems, ErrorCode.INVALID_STATUS_LIST_JWT);
+  return badRequest(
+    `The status list JWT is invalid: ${problems.map((p) => p.message).join('; ')}.`,
+    problems,
+    ErrorCode.INVALID_STATUS_LIST_JWT,
+  );
 }
 
 /** 404 for an unknown list, and for a path id that is not a UUID v4 (it names no list either). */

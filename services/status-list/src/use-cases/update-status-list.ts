@@ -32,7 +32,10 @@ export type UpdateStatusListResult = StatusListRow;
  * concurrent updates take turns: none is lost and the newest token wins whatever the
  * arrival order. This replica serves the new list once the update has committed.
  */
-export async function updateStatusList(deps: UpdateStatusListDeps, input: UpdateStatusListInput): Promise<UpdateStatusListResult> {
+export async function updateStatusList(
+  deps: UpdateStatusListDeps,
+  input: UpdateStatusListInput,
+): Promise<UpdateStatusListResult> {
   const { id } = input;
   const jwt = input.jwt.trim();
   const validation = validateStatusListJwt({ jwt, listId: id, maxListBytes: deps.maxListBytes });
@@ -43,7 +46,13 @@ export async function updateStatusList(deps: UpdateStatusListDeps, input: Update
     if (!stored) throw statusListNotFound(id);
     const check = checkUpdate(stored, claims);
     if (!check.ok) throw conflict(check.code, check.message);
-    return replaceStatusListToken(tx, id, { jwt, etag: computeEtag(jwt), iat: claims.iat, exp: claims.exp, ttl: claims.ttl });
+    return replaceStatusListToken(tx, id, {
+      jwt,
+      etag: computeEtag(jwt),
+      iat: claims.iat,
+      exp: claims.exp,
+      ttl: claims.ttl,
+    });
   });
   deps.cache.set(id, row);
   return row;

@@ -3,7 +3,13 @@ import { StatusListCache, type CachedStatusList } from '../../src/cache/status-l
 import { startCacheSync } from '../../src/cache/cache-sync.js';
 import { silentLogger } from '@tessera/service-kit/testing';
 
-const list = (jwt: string): CachedStatusList => ({ jwt, etag: `"${jwt}"`, ttl: null, exp: null, updatedAt: new Date(0) });
+const list = (jwt: string): CachedStatusList => ({
+  jwt,
+  etag: `"${jwt}"`,
+  ttl: null,
+  exp: null,
+  updatedAt: new Date(0),
+});
 
 describe('StatusListCache', () => {
   it('serves from memory within the bound and reloads after it', async () => {
@@ -101,7 +107,11 @@ describe('StatusListCache', () => {
     await cache.get('b', async () => list('b1'));
     await cache.get('c', async () => null);
     now = 900;
-    cache.applyChanges(800, [{ id: 'a', etag: '"a2"' }, { id: 'b', etag: '"b1"' }, { id: 'c', etag: '"c1"' }]);
+    cache.applyChanges(800, [
+      { id: 'a', etag: '"a2"' },
+      { id: 'b', etag: '"b1"' },
+      { id: 'c', etag: '"c1"' },
+    ]);
     now = 1500;
     let reloads: string[] = [];
     const load = async (id: string) => {
@@ -135,11 +145,16 @@ describe('StatusListCache', () => {
     let failing = false;
     let loads = 0;
     const sinces: Array<number | undefined> = [];
-    const stop = startCacheSync({ cache, intervalMs: 20, logger: silentLogger(), pollChanges: async (since) => {
-      if (failing) throw new Error('database down');
-      sinces.push(since);
-      return { watermark: sinces.length * 10, changes: [] };
-    } });
+    const stop = startCacheSync({
+      cache,
+      intervalMs: 20,
+      logger: silentLogger(),
+      pollChanges: async (since) => {
+        if (failing) throw new Error('database down');
+        sinces.push(since);
+        return { watermark: sinces.length * 10, changes: [] };
+      },
+    });
     await new Promise((r) => setTimeout(r, 30));
     const load = async () => {
       loads += 1;

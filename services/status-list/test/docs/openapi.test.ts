@@ -28,9 +28,24 @@ describe('OpenAPI document', () => {
     });
     const apiKey = [{ apiKey: [] }];
     const tags = ['status lists'];
-    expect(outline(paths['/status-lists']?.post)).toEqual({ summary: 'string', tags, security: apiKey, statuses: ['201', '400', '401', '409', '413', '415'] });
-    expect(outline(paths['/status-lists/{list_id}']?.patch)).toEqual({ summary: 'string', tags, security: apiKey, statuses: ['200', '400', '401', '404', '409', '413', '415'] });
-    expect(outline(paths['/status-lists/{list_id}']?.get)).toEqual({ summary: 'string', tags, security: [], statuses: ['200', '304', '400', '404', '406', '501'] });
+    expect(outline(paths['/status-lists']?.post)).toEqual({
+      summary: 'string',
+      tags,
+      security: apiKey,
+      statuses: ['201', '400', '401', '409', '413', '415'],
+    });
+    expect(outline(paths['/status-lists/{list_id}']?.patch)).toEqual({
+      summary: 'string',
+      tags,
+      security: apiKey,
+      statuses: ['200', '400', '401', '404', '409', '413', '415'],
+    });
+    expect(outline(paths['/status-lists/{list_id}']?.get)).toEqual({
+      summary: 'string',
+      tags,
+      security: [],
+      statuses: ['200', '304', '400', '404', '406', '501'],
+    });
     expect(findUndocumentedOperations({ paths })).toEqual([]);
     // The CORS preflight is transport, not an operation: the document leaves it out.
     expect(paths['/status-lists/{list_id}']?.options).toBeUndefined();

@@ -1,6 +1,12 @@
 import { describe, expect, test as base } from 'vitest';
 import { openDatabase, migrateDatabase, type App, type Database } from '@tessera/service-kit';
-import { appCaller, createEmptyDatabase, startPrivatePostgres, type PrivateServer, waitFor } from '@tessera/service-kit/testing';
+import {
+  appCaller,
+  createEmptyDatabase,
+  startPrivatePostgres,
+  type PrivateServer,
+  waitFor,
+} from '@tessera/service-kit/testing';
 import { schema, type StatusListDbSchema } from '../../src/db/schema.js';
 import { MIGRATIONS_FOLDER } from '../../src/db/migrations-folder.js';
 import { API_KEY_HEADERS, buildTestApp, listUri, newListId } from '../support/harness.js';
@@ -8,7 +14,10 @@ import { signStatusListToken } from '../support/status-list-token.js';
 
 const auth = API_KEY_HEADERS;
 const server = await startPrivatePostgres();
-if (!server) process.stderr.write('[tessera] skipping "status list survives a PostgreSQL restart": needs local PostgreSQL binaries\n');
+if (!server)
+  process.stderr.write(
+    '[tessera] skipping "status list survives a PostgreSQL restart": needs local PostgreSQL binaries\n',
+  );
 
 // A PostgreSQL server of its own, so stopping it cannot disturb other test files.
 const test = base.extend('outage', { scope: 'file' }, async ({}, { onCleanup }) => {
@@ -30,7 +39,9 @@ const test = base.extend('outage', { scope: 'file' }, async ({}, { onCleanup }) 
 describe.skipIf(!server)('status list survives a PostgreSQL restart', () => {
   const acknowledged = new Map<string, string>();
 
-  test('answers 503 fast during the outage, keeps every acknowledged write, and recovers without a restart', async ({ outage: { pg, call } }) => {
+  test('answers 503 fast during the outage, keeps every acknowledged write, and recovers without a restart', async ({
+    outage: { pg, call },
+  }) => {
     for (let i = 0; i < 20; i++) {
       const id = newListId();
       const jwt = await signStatusListToken({ sub: listUri(id), iat: 1_000 + i });
@@ -46,7 +57,10 @@ describe.skipIf(!server)('status list survives a PostgreSQL restart', () => {
 
     const id = newListId();
     const started = Date.now();
-    const write = await call('POST', '/status-lists', { headers: auth, body: { id, jwt: await signStatusListToken({ sub: listUri(id) }) } });
+    const write = await call('POST', '/status-lists', {
+      headers: auth,
+      body: { id, jwt: await signStatusListToken({ sub: listUri(id) }) },
+    });
     expect(write.status).toBe(503);
     expect(write.body).toMatchObject({ code: 'DEPENDENCY_UNAVAILABLE' });
     expect(Date.now() - started).toBeLessThan(8000);
@@ -64,8 +78,10 @@ describe.skipIf(!server)('status list survives a PostgreSQL restart', () => {
       expect(read.raw).toBe(jwt);
     }
     const after = newListId();
-    const again = await call('POST', '/status-lists', { headers: auth, body: { id: after, jwt: await signStatusListToken({ sub: listUri(after) }) } });
+    const again = await call('POST', '/status-lists', {
+      headers: auth,
+      body: { id: after, jwt: await signStatusListToken({ sub: listUri(after) }) },
+    });
     expect(again.status).toBe(201);
   }, 60000);
 });
-

@@ -13,20 +13,36 @@ const API_KEY = 'sigterm-test-key-0123456789';
 
 // The service process and the test share the database: needs a PostgreSQL server.
 describe.skipIf(missingServer('postgres', 'SIGTERM under load'))('SIGTERM under load', () => {
-  test('finishes in-flight requests, exits 0 within the grace period, and loses no acknowledged write', async ({ testDb }) => {
+  test('finishes in-flight requests, exits 0 within the grace period, and loses no acknowledged write', async ({
+    testDb,
+  }) => {
     const port = await freePort();
     const child = spawn(process.execPath, [MAIN], {
-      env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', API_KEY, PORT: String(port), HOST: '127.0.0.1', METRICS_PORT: '0', DATABASE_URL: testDb.url!, LOG_LEVEL: 'warn', SHUTDOWN_GRACE_MS: '5000' },
+      env: {
+        PATH: process.env.PATH ?? '',
+        NODE_ENV: 'production',
+        API_KEY,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        METRICS_PORT: '0',
+        DATABASE_URL: testDb.url!,
+        LOG_LEVEL: 'warn',
+        SHUTDOWN_GRACE_MS: '5000',
+      },
       stdio: 'ignore',
     });
-    const exited = new Promise<{ code: number | null; at: number }>((resolve) => child.on('exit', (code) => resolve({ code, at: Date.now() })));
+    const exited = new Promise<{ code: number | null; at: number }>((resolve) =>
+      child.on('exit', (code) => resolve({ code, at: Date.now() })),
+    );
     const base = `http://127.0.0.1:${port}`;
     await waitFor(async () => (await fetch(`${base}/health/ready`)).ok);
 
-    const tokens = await Promise.all(Array.from({ length: 300 }, async () => {
-      const id = newListId();
-      return { id, jwt: await signStatusListToken({ sub: listUri(id) }) };
-    }));
+    const tokens = await Promise.all(
+      Array.from({ length: 300 }, async () => {
+        const id = newListId();
+        return { id, jwt: await signStatusListToken({ sub: listUri(id) }) };
+      }),
+    );
     const acknowledged: string[] = [];
     let signalledAt = 0;
     let completedAfterSignal = 0;
@@ -35,7 +51,11 @@ describe.skipIf(missingServer('postgres', 'SIGTERM under load'))('SIGTERM under 
       while (next < tokens.length) {
         const { id, jwt } = tokens[next++]!;
         try {
-          const response = await fetch(`${base}/status-lists`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': API_KEY }, body: JSON.stringify({ id, jwt }) });
+          const response = await fetch(`${base}/status-lists`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'x-api-key': API_KEY },
+            body: JSON.stringify({ id, jwt }),
+          });
           if (response.status === 201) {
             acknowledged.push(id);
             if (signalledAt && Date.now() >= signalledAt) completedAfterSignal += 1;
@@ -55,8 +75,10 @@ describe.skipIf(missingServer('postgres', 'SIGTERM under load'))('SIGTERM under 
     expect(code).toBe(0);
     expect(at - signalledAt).toBeLessThan(5000);
     expect(completedAfterSignal).toBeGreaterThan(0);
-    const stored = await testDb.database.db.select({ id: statusLists.id }).from(statusLists).where(inArray(statusLists.id, acknowledged));
+    const stored = await testDb.database.db
+      .select({ id: statusLists.id })
+      .from(statusLists)
+      .where(inArray(statusLists.id, acknowledged));
     expect(stored.map((row) => row.id).sort()).toEqual([...acknowledged].sort());
   }, 60000);
 });
-

@@ -15,7 +15,10 @@ const test = harnessTest().extend('existing', { scope: 'file' }, async ({ harnes
 // Requests generated from each route's own schema, valid-shaped and hostile, with a
 // fixed seed (FUZZ_SEED) and FUZZ_RUNS requests per route (40 by default).
 describe('status list fuzzing', () => {
-  test('never answers 5xx, always answers the error body and security headers, allows CORS only on reads, and changes nothing on a 4xx', async ({ harness: { app, testDb }, existing }) => {
+  test('never answers 5xx, always answers the error body and security headers, allows CORS only on reads, and changes nothing on a 4xx', async ({
+    harness: { app, testDb },
+    existing,
+  }) => {
     const report = await fuzzAllRoutes({
       app,
       seed: FUZZ_SEED,

@@ -5,7 +5,9 @@ import { newListId } from '../support/harness.js';
 const test = harnessTest();
 
 describe('status list readiness', () => {
-  test('answers 200 while the database answers and 503 when it does not; reads then fail with 503', async ({ harness: { call, testDb } }) => {
+  test('answers 200 while the database answers and 503 when it does not; reads then fail with 503', async ({
+    harness: { call, testDb },
+  }) => {
     expect((await call('GET', '/health/ready')).body).toEqual({ status: 'ok', checks: { database: 'ok' } });
     await testDb.database.close();
     const down = await call('GET', '/health/ready');

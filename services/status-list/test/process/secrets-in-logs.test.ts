@@ -12,9 +12,16 @@ describe('secrets in logs', () => {
     const { call, close } = await createHarness({ apiKey, logger: logs.logger, env: { LOG_LEVEL: 'trace' } });
     const id = newListId();
     const jwt = await signStatusListToken({ sub: listUri(id) });
-    expect((await call('POST', '/status-lists', { headers: { 'x-api-key': apiKey }, body: { id, jwt } })).status).toBe(201);
-    expect((await call('PATCH', `/status-lists/${id}`, { headers: { 'x-api-key': wrongKey }, body: { jwt } })).status).toBe(401);
-    expect((await call('PATCH', `/status-lists/${id}`, { headers: { 'x-api-key': apiKey }, body: { jwt: 'garbage' } })).status).toBe(400);
+    expect((await call('POST', '/status-lists', { headers: { 'x-api-key': apiKey }, body: { id, jwt } })).status).toBe(
+      201,
+    );
+    expect(
+      (await call('PATCH', `/status-lists/${id}`, { headers: { 'x-api-key': wrongKey }, body: { jwt } })).status,
+    ).toBe(401);
+    expect(
+      (await call('PATCH', `/status-lists/${id}`, { headers: { 'x-api-key': apiKey }, body: { jwt: 'garbage' } }))
+        .status,
+    ).toBe(400);
     await close();
     expect(logs.lines().length).toBeGreaterThan(5);
     expect(logs.text()).not.toContain(apiKey);

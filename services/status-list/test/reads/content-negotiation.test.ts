@@ -3,7 +3,13 @@ import { acceptsStatusList, chooseContentEncoding } from '../../src/routes/conte
 
 describe('acceptsStatusList', () => {
   it('admits the media type itself, application/* and */*', () => {
-    for (const accept of ['application/statuslist+jwt', '*/*', 'application/*', 'text/html, */*;q=0.1', 'APPLICATION/STATUSLIST+JWT']) {
+    for (const accept of [
+      'application/statuslist+jwt',
+      '*/*',
+      'application/*',
+      'text/html, */*;q=0.1',
+      'APPLICATION/STATUSLIST+JWT',
+    ]) {
       expect(acceptsStatusList(accept), accept).toBe(true);
     }
   });

@@ -3,11 +3,14 @@ import { computeEtag, computeMaxAge, ifNoneMatchHits } from '../../src/domain/ht
 
 describe('computeMaxAge', () => {
   const now = 1_000_000;
-  it('uses the default without ttl and exp', () => expect(computeMaxAge({ nowSeconds: now, defaultMaxAge: 60 })).toBe(60));
+  it('uses the default without ttl and exp', () =>
+    expect(computeMaxAge({ nowSeconds: now, defaultMaxAge: 60 })).toBe(60));
   it('uses ttl', () => expect(computeMaxAge({ ttl: 300, nowSeconds: now, defaultMaxAge: 60 })).toBe(300));
-  it('never goes beyond exp', () => expect(computeMaxAge({ ttl: 300, exp: now + 100, nowSeconds: now, defaultMaxAge: 60 })).toBe(100));
+  it('never goes beyond exp', () =>
+    expect(computeMaxAge({ ttl: 300, exp: now + 100, nowSeconds: now, defaultMaxAge: 60 })).toBe(100));
   it('uses exp alone', () => expect(computeMaxAge({ exp: now + 7200, nowSeconds: now, defaultMaxAge: 60 })).toBe(7200));
-  it('is 0 once expired', () => expect(computeMaxAge({ ttl: 300, exp: now - 5, nowSeconds: now, defaultMaxAge: 60 })).toBe(0));
+  it('is 0 once expired', () =>
+    expect(computeMaxAge({ ttl: 300, exp: now - 5, nowSeconds: now, defaultMaxAge: 60 })).toBe(0));
 });
 
 describe('ifNoneMatchHits', () => {

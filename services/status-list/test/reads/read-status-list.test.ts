@@ -7,17 +7,32 @@ import { API_KEY_HEADERS, listUri, newListId } from '../support/harness.js';
 import { signStatusListToken } from '../support/status-list-token.js';
 
 /** A list stored before the file's tests: large enough to be compressed, with ttl and exp. */
-const test = harnessTest({ env: { DEFAULT_MAX_AGE_SECONDS: '45' } }).extend('stored', { scope: 'file' }, async ({ harness }) => {
-  const id = newListId();
-  const jwt = await signStatusListToken({ sub: listUri(id), ttl: 120, exp: Math.floor(Date.now() / 1000) + 3600, statuses: Array.from(randomBytes(20000), (byte) => byte & 1) });
-  expect(jwt.length).toBeGreaterThan(2048);
-  const created = await harness.call('POST', '/status-lists', { headers: API_KEY_HEADERS, body: { id, jwt: `\n${jwt} ` } });
-  expect(created.status).toBe(201);
-  return { id, jwt };
-});
+const test = harnessTest({ env: { DEFAULT_MAX_AGE_SECONDS: '45' } }).extend(
+  'stored',
+  { scope: 'file' },
+  async ({ harness }) => {
+    const id = newListId();
+    const jwt = await signStatusListToken({
+      sub: listUri(id),
+      ttl: 120,
+      exp: Math.floor(Date.now() / 1000) + 3600,
+      statuses: Array.from(randomBytes(20000), (byte) => byte & 1),
+    });
+    expect(jwt.length).toBeGreaterThan(2048);
+    const created = await harness.call('POST', '/status-lists', {
+      headers: API_KEY_HEADERS,
+      body: { id, jwt: `\n${jwt} ` },
+    });
+    expect(created.status).toBe(201);
+    return { id, jwt };
+  },
+);
 
 describe('GET /status-lists/:list_id', () => {
-  test('serves the stored JWT byte for byte without authentication, with caching and CORS headers', async ({ harness: { call }, stored: { id, jwt } }) => {
+  test('serves the stored JWT byte for byte without authentication, with caching and CORS headers', async ({
+    harness: { call },
+    stored: { id, jwt },
+  }) => {
     const response = await call('GET', `/status-lists/${id}`);
     expect(response.status).toBe(200);
     expect(response.raw).toBe(jwt);
@@ -43,7 +58,10 @@ describe('GET /status-lists/:list_id', () => {
     expect((await call('GET', `/status-lists/${id}`, { headers: { 'if-none-match': '"other"' } })).status).toBe(200);
   });
 
-  test('negotiates the media type: 406 when Accept admits neither statuslist+jwt nor */*', async ({ harness: { call }, stored: { id } }) => {
+  test('negotiates the media type: 406 when Accept admits neither statuslist+jwt nor */*', async ({
+    harness: { call },
+    stored: { id },
+  }) => {
     for (const accept of ['application/statuslist+jwt', '*/*', 'application/*', 'text/html, */*;q=0.1']) {
       expect((await call('GET', `/status-lists/${id}`, { headers: { accept } })).status, accept).toBe(200);
     }
@@ -77,7 +95,11 @@ describe('GET /status-lists/:list_id', () => {
 
   test('answers the CORS preflight', async ({ harness: { app }, stored: { id } }) => {
     // OPTIONS is no method of the caller: a preflight is the browser's, not a client call.
-    const response = await app.inject({ method: 'OPTIONS', url: `/status-lists/${id}`, headers: { origin: 'https://wallet.example', 'access-control-request-method': 'GET' } });
+    const response = await app.inject({
+      method: 'OPTIONS',
+      url: `/status-lists/${id}`,
+      headers: { origin: 'https://wallet.example', 'access-control-request-method': 'GET' },
+    });
     expect(response.statusCode).toBe(204);
     expect(response.headers['access-control-allow-origin']).toBe('*');
     expect(response.headers['access-control-allow-headers']).toContain('If-None-Match');

@@ -18,14 +18,20 @@ function recordingParent(level: 'warn' | 'info') {
         return make({ ...bindings, ...childBindings });
       },
       silent: () => {},
-      ...Object.fromEntries(order.map((name) => [name, (...args: unknown[]) => lines.push({ level: name, bindings, args })])),
+      ...Object.fromEntries(
+        order.map((name) => [name, (...args: unknown[]) => lines.push({ level: name, bindings, args })]),
+      ),
     };
     return logger as unknown as FastifyBaseLogger & { isLevelEnabled(level: string): boolean };
   };
   return { parent: make({}), children, lines };
 }
 
-const factory = createLazyRequestLogger as unknown as (logger: FastifyBaseLogger, bindings: Record<string, unknown>, options: object) => FastifyBaseLogger;
+const factory = createLazyRequestLogger as unknown as (
+  logger: FastifyBaseLogger,
+  bindings: Record<string, unknown>,
+  options: object,
+) => FastifyBaseLogger;
 
 describe('createLazyRequestLogger', () => {
   it('makes no child while nothing is logged at an enabled level', () => {
@@ -76,11 +82,15 @@ describe('request logging on the read route', () => {
     // Its own harness: the logs are read once the app has closed.
     const { call, close } = await createHarness({ logger: logs.logger, env: { LOG_LEVEL: 'info' } });
     const id = newListId();
-    expect((await call('GET', `/status-lists/${id}`, { headers: { 'x-request-id': 'read-log-0001' } })).status).toBe(404);
+    expect((await call('GET', `/status-lists/${id}`, { headers: { 'x-request-id': 'read-log-0001' } })).status).toBe(
+      404,
+    );
     await close();
     const lines = logs.lines().map((line) => JSON.parse(line) as { reqId?: string; msg?: string; code?: string });
     const ofRequest = lines.filter((line) => line.reqId === 'read-log-0001');
-    expect(ofRequest.map((line) => line.msg)).toEqual(expect.arrayContaining(['incoming request', `No status list ${id}.`, 'request completed']));
+    expect(ofRequest.map((line) => line.msg)).toEqual(
+      expect.arrayContaining(['incoming request', `No status list ${id}.`, 'request completed']),
+    );
     expect(ofRequest.find((line) => line.msg === `No status list ${id}.`)?.code).toBe('NOT_FOUND');
   });
 });

@@ -2,17 +2,30 @@ import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import type { CachedStatusList } from '../../src/cache/status-list-cache.js';
 import { computeEtag } from '../../src/domain/http-caching.js';
-import { StatusListRepresentation, StatusListRepresentations, type EncodedStatusList } from '../../src/presenters/status-list-representation.js';
+import {
+  StatusListRepresentation,
+  StatusListRepresentations,
+  type EncodedStatusList,
+} from '../../src/presenters/status-list-representation.js';
 
 const NOW_MS = 1_800_000_000_000;
 const token = (bytes: number) => `eyJhbGciOiJFUzI1NiJ9.${'QUJD'.repeat(Math.ceil(bytes / 4)).slice(0, bytes)}.c2ln`;
 
 function cachedList(jwt: string, claims: { ttl?: number; exp?: number } = {}): CachedStatusList {
-  return { jwt, etag: computeEtag(jwt), ttl: claims.ttl ?? null, exp: claims.exp ?? null, updatedAt: new Date(NOW_MS - 60_000) };
+  return {
+    jwt,
+    etag: computeEtag(jwt),
+    ttl: claims.ttl ?? null,
+    exp: claims.exp ?? null,
+    updatedAt: new Date(NOW_MS - 60_000),
+  };
 }
 
 /** The answer, whether the coding was ready (synchronous) or made on this call. */
-async function answer(representation: StatusListRepresentation, encoding?: 'br' | 'gzip' | 'deflate'): Promise<EncodedStatusList> {
+async function answer(
+  representation: StatusListRepresentation,
+  encoding?: 'br' | 'gzip' | 'deflate',
+): Promise<EncodedStatusList> {
   return representation.encoded(encoding);
 }
 
@@ -50,16 +63,25 @@ describe('StatusListRepresentation', () => {
 
   it('uses the default max-age for a list without ttl or exp', () => {
     const representation = new StatusListRepresentation(cachedList(token(100)), options);
-    expect((representation.encoded(undefined) as EncodedStatusList).headers['cache-control']).toBe('public, max-age=60');
+    expect((representation.encoded(undefined) as EncodedStatusList).headers['cache-control']).toBe(
+      'public, max-age=60',
+    );
   });
 
   it('counts max-age down to exp as the clock moves, in the 200 and the 304 alike, and stops at 0', () => {
     let now = NOW_MS;
     const exp = NOW_MS / 1000 + 100;
-    const representation = new StatusListRepresentation(cachedList(token(3000), { ttl: 300, exp }), { ...options, now: () => now });
-    expect((representation.encoded(undefined) as EncodedStatusList).headers['cache-control']).toBe('public, max-age=100');
+    const representation = new StatusListRepresentation(cachedList(token(3000), { ttl: 300, exp }), {
+      ...options,
+      now: () => now,
+    });
+    expect((representation.encoded(undefined) as EncodedStatusList).headers['cache-control']).toBe(
+      'public, max-age=100',
+    );
     now += 41_500;
-    expect((representation.encoded(undefined) as EncodedStatusList).headers['cache-control']).toBe('public, max-age=59');
+    expect((representation.encoded(undefined) as EncodedStatusList).headers['cache-control']).toBe(
+      'public, max-age=59',
+    );
     expect(representation.notModifiedHeaders()['cache-control']).toBe('public, max-age=59');
     now += 200_000;
     expect((representation.encoded(undefined) as EncodedStatusList).headers['cache-control']).toBe('public, max-age=0');
@@ -70,7 +92,9 @@ describe('StatusListRepresentation', () => {
     const jwt = token(20_000);
     const representation = new StatusListRepresentation(cachedList(jwt, { ttl: 300 }), options);
     const decoders = { br: brotliDecompressSync, gzip: gunzipSync, deflate: inflateSync };
-    for (const [encoding, decode] of Object.entries(decoders) as Array<['br' | 'gzip' | 'deflate', (buffer: Buffer) => Buffer]>) {
+    for (const [encoding, decode] of Object.entries(decoders) as Array<
+      ['br' | 'gzip' | 'deflate', (buffer: Buffer) => Buffer]
+    >) {
       const first = representation.encoded(encoding);
       expect(first, `${encoding} is made on first demand`).toBeInstanceOf(Promise);
       const encoded = await first;
@@ -113,6 +137,6 @@ describe('StatusListRepresentations', () => {
     const second = representations.of(v2);
     expect(second).not.toBe(first);
     expect(second.etag).toBe(v2.etag);
-    expect(((second.encoded(undefined) as EncodedStatusList).body.toString('utf8'))).toBe(v2.jwt);
+    expect((second.encoded(undefined) as EncodedStatusList).body.toString('utf8')).toBe(v2.jwt);
   });
 });

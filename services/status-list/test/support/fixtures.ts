@@ -20,11 +20,15 @@ export interface Replica {
 
 /** `harnessTest` plus `replica`: two replicas on one database (needs a PostgreSQL server). */
 export function replicasTest(options: TestAppOptions = {}) {
-  return harnessTest(options).extend('replica', { scope: 'file' }, async ({ harness }, { onCleanup }): Promise<Replica> => {
-    const app = await buildTestApp(await harness.testDb.openAnother(), options);
-    onCleanup(() => app.close());
-    return { app, call: appCaller(app) };
-  });
+  return harnessTest(options).extend(
+    'replica',
+    { scope: 'file' },
+    async ({ harness }, { onCleanup }): Promise<Replica> => {
+      const app = await buildTestApp(await harness.testDb.openAnother(), options);
+      onCleanup(() => app.close());
+      return { app, call: appCaller(app) };
+    },
+  );
 }
 
 /** `test` with `testDb`: a fresh migrated database per test file, for tests that run the service as a process. */

@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { App, Database, Logger } from '@tessera/service-kit';
-import { appCaller, createTestDatabase, silentLogger, type AppCaller, type TestDatabase } from '@tessera/service-kit/testing';
+import {
+  appCaller,
+  createTestDatabase,
+  silentLogger,
+  type AppCaller,
+  type TestDatabase,
+} from '@tessera/service-kit/testing';
 import { buildApp } from '../../src/app.js';
 import { loadStatusListConfig } from '../../src/config.js';
 import { MIGRATIONS_FOLDER } from '../../src/db/migrations-folder.js';

@@ -48,6 +48,7 @@ export async function signStatusListToken(options: TokenOptions): Promise<string
 
 /** Builds a token from raw header and payload objects, for structure tests (unsigned garbage signature). */
 export function rawToken(header: unknown, payload: unknown, signature = 'c2lnbmF0dXJl'): string {
-  const encode = (value: unknown) => Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url');
+  const encode = (value: unknown) =>
+    Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url');
   return `${encode(header)}.${encode(payload)}.${signature}`;
 }

@@ -10,7 +10,10 @@ describe('checkUpdate', () => {
   });
   it('refuses other bits, another sub and an older iat with their codes', () => {
     expect(checkUpdate(stored, { ...next, bits: 2 })).toMatchObject({ ok: false, code: 'BITS_MISMATCH' });
-    expect(checkUpdate(stored, { ...next, sub: 'https://other/status-lists/x' })).toMatchObject({ ok: false, code: 'SUBJECT_MISMATCH' });
+    expect(checkUpdate(stored, { ...next, sub: 'https://other/status-lists/x' })).toMatchObject({
+      ok: false,
+      code: 'SUBJECT_MISMATCH',
+    });
     expect(checkUpdate(stored, { ...next, iat: 99 })).toMatchObject({ ok: false, code: 'STALE_UPDATE' });
   });
 });

@@ -7,6 +7,12 @@ import { subscribeEvents, type Logger, type MessageBus } from '@tessera/service-
  * made the change. One subscription per replica, fanned out in memory by
  * `onUpdated` (the session event hub). Returns the function that unsubscribes.
  */
-export function subscribeSessionUpdates(bus: MessageBus, deps: { logger: Logger; onUpdated: (sessionId: string) => Promise<void> }): () => void {
-  return subscribeEvents(bus, sessionUpdatedEvent, { logger: deps.logger, handler: (event) => deps.onUpdated(event.id) });
+export function subscribeSessionUpdates(
+  bus: MessageBus,
+  deps: { logger: Logger; onUpdated: (sessionId: string) => Promise<void> },
+): () => void {
+  return subscribeEvents(bus, sessionUpdatedEvent, {
+    logger: deps.logger,
+    handler: (event) => deps.onUpdated(event.id),
+  });
 }

@@ -47,14 +47,22 @@ export type ValidateCertificateChainResult =
   /** `message` is the first problem; `problems` lists every one found once the anchor is known. */
   | { ok: false; message: string; problems: string[] };
 
-export async function validateCertificateChain(options: ValidateCertificateChainOptions): Promise<ValidateCertificateChainResult> {
+export async function validateCertificateChain(
+  options: ValidateCertificateChainOptions,
+): Promise<ValidateCertificateChainResult> {
   const { cache } = options;
   if (options.pinnedLeaves && options.pinnedLeaves.size > 0) {
     const pinned = validatePinnedLeaf(options.chain[0], options);
     if (pinned) return pinned;
   }
   // A chain validated before against exactly these anchors, for this purpose, still valid now (validated-chains.ts).
-  const cacheKey = cache ? validatedChainKey(options.chain.map((entry) => (entry instanceof x509.X509Certificate ? new Uint8Array(entry.rawData) : entry)), options.anchors, options.purpose) : undefined;
+  const cacheKey = cache
+    ? validatedChainKey(
+        options.chain.map((entry) => (entry instanceof x509.X509Certificate ? new Uint8Array(entry.rawData) : entry)),
+        options.anchors,
+        options.purpose,
+      )
+    : undefined;
   const known = cacheKey ? cache!.find(cacheKey, options.now) : undefined;
   if (known) return { ok: true, leaf: known.leaf, anchor: known.anchor, path: known.path };
 
@@ -73,13 +81,19 @@ export async function validateCertificateChain(options: ValidateCertificateChain
 
   const problems: string[] = [];
   for (const [index, certificate] of full.entries()) {
-    const problem = checkCertificate(certificate, { index, isAnchor: index === full.length - 1, now: options.now, purpose: options.purpose });
+    const problem = checkCertificate(certificate, {
+      index,
+      isAnchor: index === full.length - 1,
+      now: options.now,
+      purpose: options.purpose,
+    });
     if (problem) problems.push(problem);
   }
   for (let index = 0; index < full.length - 1; index++) {
     // The link to an anchor found by its signature was verified by findAnchor already.
     if (anchored.lastLinkVerified && index === full.length - 2) continue;
-    if (!(await isIssuedBy(full[index]!, full[index + 1]!))) problems.push(`certificate "${full[index]!.subject}" is not signed by "${full[index + 1]!.subject}"`);
+    if (!(await isIssuedBy(full[index]!, full[index + 1]!)))
+      problems.push(`certificate "${full[index]!.subject}" is not signed by "${full[index + 1]!.subject}"`);
   }
   if (problems.length > 0) return refused(problems);
   if (cacheKey) cache!.remember(cacheKey, { leaf, anchor: anchored.anchor, path: anchored.path });
@@ -92,7 +106,10 @@ export async function validateCertificateChain(options: ValidateCertificateChain
  * leaf is not pinned, so the chain is validated as any other. Never cached: it
  * is one fingerprint and one certificate's checks.
  */
-function validatePinnedLeaf(first: x509.X509Certificate | Uint8Array | undefined, options: ValidateCertificateChainOptions): ValidateCertificateChainResult | undefined {
+function validatePinnedLeaf(
+  first: x509.X509Certificate | Uint8Array | undefined,
+  options: ValidateCertificateChainOptions,
+): ValidateCertificateChainResult | undefined {
   if (!first) return undefined;
   let leaf: x509.X509Certificate;
   try {
@@ -117,7 +134,8 @@ export function checkCaCertificate(certificate: x509.X509Certificate): string | 
 }
 
 function caCapabilityProblem(certificate: x509.X509Certificate): string | undefined {
-  if (!certificate.getExtension(x509.BasicConstraintsExtension)?.ca) return 'is not a CA certificate (basicConstraints cA is not true)';
+  if (!certificate.getExtension(x509.BasicConstraintsExtension)?.ca)
+    return 'is not a CA certificate (basicConstraints cA is not true)';
   const usage = certificate.getExtension(x509.KeyUsagesExtension);
   if (!usage || !(usage.usages & x509.KeyUsageFlags.keyCertSign)) return 'lacks keyUsage keyCertSign';
   return undefined;
@@ -166,9 +184,13 @@ function checkCertificate(certificate: x509.X509Certificate, options: CheckCerti
   if (index === 0) {
     if (certificate.getExtension(x509.BasicConstraintsExtension)?.ca) return `the leaf ${name} is a CA certificate`;
     const usage = certificate.getExtension(x509.KeyUsagesExtension);
-    if (!usage || !(usage.usages & x509.KeyUsageFlags.digitalSignature)) return `the leaf ${name} lacks keyUsage digitalSignature`;
+    if (!usage || !(usage.usages & x509.KeyUsageFlags.digitalSignature))
+      return `the leaf ${name} lacks keyUsage digitalSignature`;
     // A caller that names no purpose gets the strictest reading: no extendedKeyUsage allows it.
-    const wrongUse = checkExtendedKeyUsage(certificate, options.purpose ?? { name: 'an unnamed use', extendedKeyUsages: [] });
+    const wrongUse = checkExtendedKeyUsage(
+      certificate,
+      options.purpose ?? { name: 'an unnamed use', extendedKeyUsages: [] },
+    );
     if (wrongUse) return `the leaf ${name} ${wrongUse}`;
     return undefined;
   }
@@ -176,7 +198,8 @@ function checkCertificate(certificate: x509.X509Certificate, options: CheckCerti
   if (notCa) return `${name} ${notCa}`;
   // pathLenConstraint counts the non-leaf certificates that may follow this one (RFC 5280 §4.2.1.9).
   const pathLength = certificate.getExtension(x509.BasicConstraintsExtension)!.pathLength;
-  if (pathLength !== undefined && pathLength < index - 1) return `${name} allows a path length of ${pathLength}, but ${index - 1} CA certificate(s) follow it`;
+  if (pathLength !== undefined && pathLength < index - 1)
+    return `${name} allows a path length of ${pathLength}, but ${index - 1} CA certificate(s) follow it`;
   return undefined;
 }
 
@@ -202,7 +225,10 @@ type ImportedKey = Awaited<ReturnType<x509.PublicKey['export']>>;
 
 const importedKeys = new WeakMap<x509.X509Certificate, Map<string, Promise<ImportedKey | undefined>>>();
 
-function verificationKey(issuer: x509.X509Certificate, algorithm: x509.X509Certificate['signatureAlgorithm']): Promise<ImportedKey | undefined> {
+function verificationKey(
+  issuer: x509.X509Certificate,
+  algorithm: x509.X509Certificate['signatureAlgorithm'],
+): Promise<ImportedKey | undefined> {
   let byAlgorithm = importedKeys.get(issuer);
   if (!byAlgorithm) importedKeys.set(issuer, (byAlgorithm = new Map()));
   const id = JSON.stringify(algorithm);

@@ -42,9 +42,13 @@ export interface CheckCertificateProfileOptions {
 }
 
 /** The first problem of `certificate` with the profile, or undefined. */
-export function checkCertificateProfile(certificate: x509.X509Certificate, options: CheckCertificateProfileOptions): string | undefined {
+export function checkCertificateProfile(
+  certificate: x509.X509Certificate,
+  options: CheckCertificateProfileOptions,
+): string | undefined {
   for (const extension of certificate.extensions) {
-    if (extension.critical && !UNDERSTOOD_CRITICAL_EXTENSIONS.has(extension.type)) return `has the unknown critical extension ${extension.type}`;
+    if (extension.critical && !UNDERSTOOD_CRITICAL_EXTENSIONS.has(extension.type))
+      return `has the unknown critical extension ${extension.type}`;
   }
   let key: { name?: string; modulusLength?: number };
   try {

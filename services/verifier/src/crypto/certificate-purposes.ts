@@ -22,7 +22,10 @@ export const MDOC_READER_AUTH_23220_EKU = '1.0.23220.4.1.6';
 export const ANY_EKU = '2.5.29.37.0';
 
 /** mdoc issuers: ISO 18013-5 document signer certificates carry the document signer EKU. */
-export const MDOC_ISSUER: CertificatePurpose = { name: 'mdoc document signer', extendedKeyUsages: [MDOC_DOCUMENT_SIGNER_EKU] };
+export const MDOC_ISSUER: CertificatePurpose = {
+  name: 'mdoc document signer',
+  extendedKeyUsages: [MDOC_DOCUMENT_SIGNER_EKU],
+};
 
 /**
  * SD-JWT VC issuers: no EKU is registered for them. Issuers that sign both
@@ -30,14 +33,20 @@ export const MDOC_ISSUER: CertificatePurpose = { name: 'mdoc document signer', e
  * ISO document signer EKU; anyExtendedKeyUsage leaves the key unrestricted. A
  * leaf restricted to anything else (TLS server, code signing…) is not an issuer key.
  */
-export const SD_JWT_VC_ISSUER: CertificatePurpose = { name: 'SD-JWT VC issuer', extendedKeyUsages: [MDOC_DOCUMENT_SIGNER_EKU, ANY_EKU] };
+export const SD_JWT_VC_ISSUER: CertificatePurpose = {
+  name: 'SD-JWT VC issuer',
+  extendedKeyUsages: [MDOC_DOCUMENT_SIGNER_EKU, ANY_EKU],
+};
 
 /**
  * Request-signing leaves (platform-issued or imported by an organisation): the
  * verifier authenticates itself to wallets, the purpose ISO 18013-5 and TS
  * 23220-4 name reader authentication; anyExtendedKeyUsage leaves the key unrestricted.
  */
-export const REQUEST_SIGNER: CertificatePurpose = { name: 'request signer', extendedKeyUsages: [MDOC_READER_AUTH_EKU, MDOC_READER_AUTH_23220_EKU, ANY_EKU] };
+export const REQUEST_SIGNER: CertificatePurpose = {
+  name: 'request signer',
+  extendedKeyUsages: [MDOC_READER_AUTH_EKU, MDOC_READER_AUTH_23220_EKU, ANY_EKU],
+};
 
 /**
  * Status list token signers: the issuer's own certificate (either issuer
@@ -50,6 +59,12 @@ export const REQUEST_SIGNER: CertificatePurpose = { name: 'request signer', exte
 export function statusListSigner(statusSigningEku: string | undefined): CertificatePurpose {
   return {
     name: 'status list signer',
-    extendedKeyUsages: [...new Set([...SD_JWT_VC_ISSUER.extendedKeyUsages, ...MDOC_ISSUER.extendedKeyUsages, ...(statusSigningEku ? [statusSigningEku] : [])])],
+    extendedKeyUsages: [
+      ...new Set([
+        ...SD_JWT_VC_ISSUER.extendedKeyUsages,
+        ...MDOC_ISSUER.extendedKeyUsages,
+        ...(statusSigningEku ? [statusSigningEku] : []),
+      ]),
+    ],
   };
 }

@@ -9,7 +9,9 @@ import { openAesGcm, sealAesGcm } from './key-encryption.js';
 /** A sealed presentation column did not open: altered, moved from another row, or its data key is not the one it was sealed with. */
 export class PresentationDataUnreadableError extends Error {
   constructor(context: string) {
-    super(`could not open ${context}: the stored value was altered, belongs to another row, or was sealed with another data key`);
+    super(
+      `could not open ${context}: the stored value was altered, belongs to another row, or was sealed with another data key`,
+    );
     this.name = 'PresentationDataUnreadableError';
   }
 }

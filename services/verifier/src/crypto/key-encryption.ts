@@ -6,7 +6,10 @@ const VERSION = 'v1';
 /** Decryption failed: the KEY_ENCRYPTION_KEY is not the one the value was sealed with, or the value was altered. */
 export class KeyDecryptionError extends Error {
   constructor(context: string, options?: { cause?: unknown }) {
-    super(`could not decrypt ${context}: KEY_ENCRYPTION_KEY does not match the key it was encrypted with, or the stored value was altered`, options);
+    super(
+      `could not decrypt ${context}: KEY_ENCRYPTION_KEY does not match the key it was encrypted with, or the stored value was altered`,
+      options,
+    );
     this.name = 'KeyDecryptionError';
   }
 }
@@ -20,7 +23,11 @@ export function sealAesGcm(key: Buffer, plaintext: string | Buffer, context: str
   const iv = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', key, iv);
   cipher.setAAD(Buffer.from(context, 'utf8'));
-  const body = Buffer.concat([typeof plaintext === 'string' ? cipher.update(plaintext, 'utf8') : cipher.update(plaintext), cipher.final(), cipher.getAuthTag()]);
+  const body = Buffer.concat([
+    typeof plaintext === 'string' ? cipher.update(plaintext, 'utf8') : cipher.update(plaintext),
+    cipher.final(),
+    cipher.getAuthTag(),
+  ]);
   return `${VERSION}.${iv.toString('base64url')}.${body.toString('base64url')}`;
 }
 

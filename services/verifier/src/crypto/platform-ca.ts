@@ -33,7 +33,11 @@ export async function generatePlatformCa(options: { now: Date; commonName?: stri
 export async function reissuePlatformCaCertificate(ca: PlatformCa, now: Date): Promise<string> {
   const publicKey = (await ca.certificate.publicKey.export(ECDSA_P256, ['verify'])) as WebCryptoKey;
   const commonName = ca.certificate.subjectName.getField('CN')[0] ?? DEFAULT_CA_NAME;
-  const certificate = await selfSignCertificateAuthority({ keys: { publicKey, privateKey: ca.privateKey }, now, commonName });
+  const certificate = await selfSignCertificateAuthority({
+    keys: { publicKey, privateKey: ca.privateKey },
+    now,
+    commonName,
+  });
   return certificate.toString('pem');
 }
 

@@ -17,7 +17,10 @@ export interface GeneratedKeyPair {
 
 /** A fresh request-signing key pair as JWKs (the private one is sealed before it is stored). */
 export async function generateSigningKeyPair(keyType: KeyType): Promise<GeneratedKeyPair> {
-  const { publicKey, privateKey } = await generateKeyPair(jwsAlgorithmOf(keyType), { extractable: true, ...(keyType === 'ED25519' ? { crv: 'Ed25519' } : {}) });
+  const { publicKey, privateKey } = await generateKeyPair(jwsAlgorithmOf(keyType), {
+    extractable: true,
+    ...(keyType === 'ED25519' ? { crv: 'Ed25519' } : {}),
+  });
   return { publicJwk: await exportJWK(publicKey), privateJwk: await exportJWK(privateKey) };
 }
 
@@ -29,7 +32,9 @@ export async function importSigningKey(privateJwk: JWK, keyType: KeyType): Promi
 export async function webCryptoPublicKey(publicJwk: JWK, keyType: KeyType): Promise<WebCryptoKey> {
   const { kty, crv, x, y } = publicJwk;
   const algorithm = keyType === 'P256' ? ECDSA_P256 : ED25519;
-  return subtle.importKey('jwk', { kty, crv, x, ...(y ? { y } : {}) }, algorithm, true, ['verify']) as Promise<WebCryptoKey>;
+  return subtle.importKey('jwk', { kty, crv, x, ...(y ? { y } : {}) }, algorithm, true, [
+    'verify',
+  ]) as Promise<WebCryptoKey>;
 }
 
 /** The public members of a JWK (drops `d` and anything private). */

@@ -42,10 +42,18 @@ function anchorSetKey(anchors: readonly x509.X509Certificate[]): string {
 }
 
 /** The cache key of one validation: chain bytes, purpose (its EKUs) and anchor set. */
-export function validatedChainKey(chain: readonly Uint8Array[], anchors: readonly x509.X509Certificate[], purpose: CertificatePurpose): string {
+export function validatedChainKey(
+  chain: readonly Uint8Array[],
+  anchors: readonly x509.X509Certificate[],
+  purpose: CertificatePurpose,
+): string {
   const hash = createHash('sha256');
   for (const der of chain) hash.update(String(der.byteLength)).update(':').update(der);
-  hash.update('|').update((purpose?.extendedKeyUsages ?? []).join(',')).update('|').update(anchorSetKey(anchors));
+  hash
+    .update('|')
+    .update((purpose?.extendedKeyUsages ?? []).join(','))
+    .update('|')
+    .update(anchorSetKey(anchors));
   return hash.digest('base64url');
 }
 

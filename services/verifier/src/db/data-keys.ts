@@ -14,8 +14,14 @@ export async function findDataKey(db: VerifierDb, params: { orgId: string }): Pr
  * Stores the organisation's first data key unless one exists, then reads back
  * the one stored: replicas creating it together all use the same key.
  */
-export async function insertDataKeyIfAbsent(db: VerifierDb, params: { orgId: string; wrappedKey: string; now: Date }): Promise<DataKeyRow> {
-  await db.insert(dataKeys).values({ orgId: params.orgId, wrappedKey: params.wrappedKey, createdAt: params.now, updatedAt: params.now }).onConflictDoNothing();
+export async function insertDataKeyIfAbsent(
+  db: VerifierDb,
+  params: { orgId: string; wrappedKey: string; now: Date },
+): Promise<DataKeyRow> {
+  await db
+    .insert(dataKeys)
+    .values({ orgId: params.orgId, wrappedKey: params.wrappedKey, createdAt: params.now, updatedAt: params.now })
+    .onConflictDoNothing();
   const stored = await findDataKey(db, params);
   if (!stored) throw new Error(`data key of ${params.orgId} could not be stored`);
   return stored;
@@ -32,7 +38,10 @@ export async function listDataKeys(db: VerifierDb, params: { after?: string; lim
 }
 
 /** Re-wraps a data key only if it still holds `expected`: of replicas doing it together, one wins. */
-export async function replaceWrappedDataKey(db: VerifierDb, params: { orgId: string; expected: string; wrappedKey: string }): Promise<boolean> {
+export async function replaceWrappedDataKey(
+  db: VerifierDb,
+  params: { orgId: string; expected: string; wrappedKey: string },
+): Promise<boolean> {
   const rows = await db
     .update(dataKeys)
     .set({ wrappedKey: params.wrappedKey, updatedAt: sql`now()` })

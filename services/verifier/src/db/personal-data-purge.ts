@@ -15,7 +15,11 @@ const PURGE_LOCK_KEY = 1_550_015_001;
 
 /** True when this transaction now holds the purge lock; false when another replica's batch does. */
 export async function tryLockPurge(tx: VerifierDb): Promise<boolean> {
-  const [row] = await runRawStatement<{ locked: boolean }>(tx, 'select pg_try_advisory_xact_lock($1::bigint) as locked', [PURGE_LOCK_KEY]);
+  const [row] = await runRawStatement<{ locked: boolean }>(
+    tx,
+    'select pg_try_advisory_xact_lock($1::bigint) as locked',
+    [PURGE_LOCK_KEY],
+  );
   return row?.locked === true;
 }
 
@@ -91,7 +95,13 @@ export async function purgeExpiredClaims(db: VerifierDb, params: { now: Date; li
 }
 
 /** Sessions created before `createdBefore`, deleted; answers how many. */
-export async function deleteRetiredSessions(db: VerifierDb, params: { createdBefore: Date; limit: number }): Promise<number> {
-  const [row] = await runRawStatement<{ deleted: number }>(db, DELETE_RETIRED_SESSIONS, [params.createdBefore.toISOString(), params.limit]);
+export async function deleteRetiredSessions(
+  db: VerifierDb,
+  params: { createdBefore: Date; limit: number },
+): Promise<number> {
+  const [row] = await runRawStatement<{ deleted: number }>(db, DELETE_RETIRED_SESSIONS, [
+    params.createdBefore.toISOString(),
+    params.limit,
+  ]);
   return Number(row?.deleted ?? 0);
 }

@@ -5,7 +5,12 @@
 import { and, count, desc, eq, getTableColumns } from 'drizzle-orm';
 import { runRawStatement } from '@tessera/service-kit';
 import type { PresentationReader } from '../domain/presentation-read-routes.js';
-import { presentationReads, presentationResults, type PresentationReadRow, type PresentationResultRow } from './schema.js';
+import {
+  presentationReads,
+  presentationResults,
+  type PresentationReadRow,
+  type PresentationResultRow,
+} from './schema.js';
 import type { VerifierDb } from './types.js';
 
 /**
@@ -51,7 +56,14 @@ export async function readPresentationResultRecorded(
   params: { orgId: string; sessionId: string; reader: PresentationReader; graceEndsAt: Date },
 ): Promise<PresentationResultRow | undefined> {
   const { orgId, sessionId, reader } = params;
-  const [row] = await runRawStatement(db, READ_PRESENTATION_RESULT, [orgId, sessionId, reader.subject, reader.route, reader.at.toISOString(), params.graceEndsAt.toISOString()]);
+  const [row] = await runRawStatement(db, READ_PRESENTATION_RESULT, [
+    orgId,
+    sessionId,
+    reader.subject,
+    reader.route,
+    reader.at.toISOString(),
+    params.graceEndsAt.toISOString(),
+  ]);
   return row ? decodeResultRow(row) : undefined;
 }
 
@@ -65,9 +77,14 @@ function decodeResultRow(raw: Record<string, unknown>): PresentationResultRow {
 }
 
 /** Records a read made by another statement (the DC API answer, whose data comes from the verifying statement). */
-export async function recordPresentationRead(db: VerifierDb, params: { orgId: string; sessionId: string; reader: PresentationReader }): Promise<void> {
+export async function recordPresentationRead(
+  db: VerifierDb,
+  params: { orgId: string; sessionId: string; reader: PresentationReader },
+): Promise<void> {
   const { orgId, sessionId, reader } = params;
-  await db.insert(presentationReads).values({ orgId, sessionId, subject: reader.subject, route: reader.route, readAt: reader.at });
+  await db
+    .insert(presentationReads)
+    .values({ orgId, sessionId, subject: reader.subject, route: reader.route, readAt: reader.at });
 }
 
 /** A page of the session's reads, newest first (ties: the later record first). */
@@ -77,7 +94,13 @@ export async function listPresentationReads(
 ): Promise<{ rows: PresentationReadRow[]; total: number }> {
   const r = presentationReads;
   const where = and(eq(r.orgId, params.orgId), eq(r.sessionId, params.sessionId));
-  const rows = await db.select().from(r).where(where).orderBy(desc(r.readAt), desc(r.id)).limit(params.limit).offset(params.offset);
+  const rows = await db
+    .select()
+    .from(r)
+    .where(where)
+    .orderBy(desc(r.readAt), desc(r.id))
+    .limit(params.limit)
+    .offset(params.offset);
   const [total] = await db.select({ value: count() }).from(r).where(where);
   return { rows, total: total?.value ?? 0 };
 }

@@ -12,8 +12,14 @@ on conflict (key) do update set
 returning count, ceil(extract(epoch from w.window_ends_at - now()) * 1000)::integer as ttl_ms`;
 
 /** Counts one request in `key`'s fixed window (started by its first request) and returns the count and the time left. */
-export async function countRequestInWindow(db: VerifierDb, params: { key: string; windowMs: number }): Promise<{ count: number; ttlMs: number }> {
-  const [row] = await runRawStatement<{ count: number; ttl_ms: number }>(db, COUNT_REQUEST, [params.key, params.windowMs]);
+export async function countRequestInWindow(
+  db: VerifierDb,
+  params: { key: string; windowMs: number },
+): Promise<{ count: number; ttlMs: number }> {
+  const [row] = await runRawStatement<{ count: number; ttl_ms: number }>(db, COUNT_REQUEST, [
+    params.key,
+    params.windowMs,
+  ]);
   return { count: Number(row!.count), ttlMs: Math.max(0, Number(row!.ttl_ms)) };
 }
 

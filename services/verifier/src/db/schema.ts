@@ -1,5 +1,18 @@
 import { sql } from 'drizzle-orm';
-import { bigint, bigserial, boolean, index, integer, jsonb, pgSchema, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgSchema,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 
 /** The service's own Postgres schema: it can share a database with the other services. */
 export const verifierSchema = pgSchema('verifier');
@@ -19,7 +32,10 @@ export const verifiers = verifierSchema.table(
     clientMetadata: jsonb('client_metadata').$type<Record<string, unknown>>(),
     ...timestamps,
   },
-  (t) => [uniqueIndex('verifiers_org_verifier_id_key').on(t.orgId, t.verifierId), index('verifiers_org_created_idx').on(t.orgId, t.createdAt.desc())],
+  (t) => [
+    uniqueIndex('verifiers_org_verifier_id_key').on(t.orgId, t.verifierId),
+    index('verifiers_org_created_idx').on(t.orgId, t.createdAt.desc()),
+  ],
 );
 
 /** A verification template: a DCQL query (with `combine`, as saved) and a signer option. */
@@ -131,13 +147,23 @@ export const presentationSessions = verifierSchema.table(
     // Pages of an organisation's sessions, newest first, read backwards in index order.
     index('sessions_org_created_id_idx').on(t.orgId, t.createdAt, t.id),
     // Expiry on read touches only open sessions past their end.
-    index('sessions_open_org_expires_idx').on(t.orgId, t.expiresAt).where(sql`state in ('RequestCreated', 'RequestUriRetrieved')`),
+    index('sessions_open_org_expires_idx')
+      .on(t.orgId, t.expiresAt)
+      .where(sql`state in ('RequestCreated', 'RequestUriRetrieved')`),
     // Expiry by the session lifetimes job (use-cases/expire-due-sessions.ts): open sessions past their end, across organisations, oldest first.
-    index('sessions_open_expires_idx').on(t.expiresAt).where(sql`state in ('RequestCreated', 'RequestUriRetrieved')`),
-    index('sessions_open_verifier_idx').on(t.verifierRef).where(sql`state in ('RequestCreated', 'RequestUriRetrieved')`),
-    index('sessions_open_template_idx').on(t.templateId).where(sql`state in ('RequestCreated', 'RequestUriRetrieved')`),
+    index('sessions_open_expires_idx')
+      .on(t.expiresAt)
+      .where(sql`state in ('RequestCreated', 'RequestUriRetrieved')`),
+    index('sessions_open_verifier_idx')
+      .on(t.verifierRef)
+      .where(sql`state in ('RequestCreated', 'RequestUriRetrieved')`),
+    index('sessions_open_template_idx')
+      .on(t.templateId)
+      .where(sql`state in ('RequestCreated', 'RequestUriRetrieved')`),
     // At start, the ecosystems whose lists open sessions will be verified against.
-    index('sessions_open_trust_ecosystem_idx').on(t.trustEcosystemId).where(sql`trust_ecosystem_id is not null and state in ('RequestCreated', 'RequestUriRetrieved')`),
+    index('sessions_open_trust_ecosystem_idx')
+      .on(t.trustEcosystemId)
+      .where(sql`trust_ecosystem_id is not null and state in ('RequestCreated', 'RequestUriRetrieved')`),
     // The purge job (use-cases/purge-personal-data.ts): sessions past SESSION_RETENTION_DAYS, oldest first.
     index('sessions_created_idx').on(t.createdAt),
   ],
@@ -192,8 +218,12 @@ export const presentationResults = verifierSchema.table(
   },
   (t) => [
     // The purge job: results whose data lifetime ended, and read results whose grace ended; purged rows leave both indexes.
-    index('presentation_results_data_expires_idx').on(t.dataExpiresAt).where(sql`claims_state <> 'purged'`),
-    index('presentation_results_read_expires_idx').on(t.readExpiresAt).where(sql`claims_state = 'full' and read_expires_at is not null`),
+    index('presentation_results_data_expires_idx')
+      .on(t.dataExpiresAt)
+      .where(sql`claims_state <> 'purged'`),
+    index('presentation_results_read_expires_idx')
+      .on(t.readExpiresAt)
+      .where(sql`claims_state = 'full' and read_expires_at is not null`),
   ],
 );
 
@@ -251,7 +281,10 @@ export const trustAnchors = verifierSchema.table(
     credentialTypes: text('credential_types').array(),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('trust_anchors_org_fingerprint_key').on(t.orgId, t.fingerprint), index('trust_anchors_org_created_idx').on(t.orgId, t.createdAt.desc())],
+  (t) => [
+    uniqueIndex('trust_anchors_org_fingerprint_key').on(t.orgId, t.fingerprint),
+    index('trust_anchors_org_created_idx').on(t.orgId, t.createdAt.desc()),
+  ],
 );
 
 /**
@@ -312,7 +345,9 @@ export const webhookDeliveries = verifierSchema.table(
   },
   (t) => [
     // The workers' poll: pending rows by due time.
-    index('webhook_deliveries_due_idx').on(t.nextAttemptAt).where(sql`status = 'pending'`),
+    index('webhook_deliveries_due_idx')
+      .on(t.nextAttemptAt)
+      .where(sql`status = 'pending'`),
     // The deliveries page, newest first.
     index('webhook_deliveries_webhook_created_idx').on(t.webhookId, t.createdAt, t.id),
   ],
@@ -372,5 +407,18 @@ export type DataKeyRow = typeof dataKeys.$inferSelect;
 export type TrustAnchorRow = typeof trustAnchors.$inferSelect;
 export type PresentationReadRow = typeof presentationReads.$inferSelect;
 
-export const schema = { verifiers, verificationTemplates, signingKeys, platformSettings, presentationSessions, presentationResults, dataKeys, presentationReads, trustAnchors, webhooks, webhookDeliveries, webhookDeliveryAttempts };
+export const schema = {
+  verifiers,
+  verificationTemplates,
+  signingKeys,
+  platformSettings,
+  presentationSessions,
+  presentationResults,
+  dataKeys,
+  presentationReads,
+  trustAnchors,
+  webhooks,
+  webhookDeliveries,
+  webhookDeliveryAttempts,
+};
 export type VerifierDbSchema = typeof schema;

@@ -74,7 +74,14 @@ export interface PresentationResult {
 
 export async function markResponseVerified(
   db: VerifierDb,
-  params: { session: SessionRow; now: Date; outcome: VerifiedOutcome; sealed: SealedOutcome; lifetime: PresentationDataLifetime; responseCodeHash?: string },
+  params: {
+    session: SessionRow;
+    now: Date;
+    outcome: VerifiedOutcome;
+    sealed: SealedOutcome;
+    lifetime: PresentationDataLifetime;
+    responseCodeHash?: string;
+  },
 ): Promise<{ session: SessionRow; result: PresentationResult } | undefined> {
   const { session, now, outcome, sealed, lifetime } = params;
   const at = now.toISOString();
@@ -93,7 +100,15 @@ export async function markResponseVerified(
   ]);
   if (written.length === 0) return undefined;
   return {
-    session: { ...session, state: 'ResponseVerified', errorCode: null, errorMessage: null, responseCodeHash, encryptedEncryptionKey: null, updatedAt: now },
+    session: {
+      ...session,
+      state: 'ResponseVerified',
+      errorCode: null,
+      errorMessage: null,
+      responseCodeHash,
+      encryptedEncryptionKey: null,
+      updatedAt: now,
+    },
     result: {
       sessionId: session.id,
       orgId: session.orgId,
@@ -116,7 +131,15 @@ const MARK_RESPONSE_FAILED = `
   select * from settled`;
 
 /** `Error` with a code and message (failed verification, wallet error). Undefined when another answer won. */
-export async function markResponseFailed(db: VerifierDb, params: { id: string; now: Date; code: string; message: string }): Promise<SessionRow | undefined> {
-  const [row] = await runRawStatement(db, MARK_RESPONSE_FAILED, [params.code, params.message, params.now.toISOString(), params.id]);
+export async function markResponseFailed(
+  db: VerifierDb,
+  params: { id: string; now: Date; code: string; message: string },
+): Promise<SessionRow | undefined> {
+  const [row] = await runRawStatement(db, MARK_RESPONSE_FAILED, [
+    params.code,
+    params.message,
+    params.now.toISOString(),
+    params.id,
+  ]);
   return row ? decodeSessionRow(row) : undefined;
 }

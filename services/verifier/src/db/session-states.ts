@@ -8,7 +8,18 @@ import { presentationSessions, type SessionRow } from './schema.js';
 import type { VerifierDb } from './types.js';
 
 /** What state events are made of: the state, its error, and when each state was reached. */
-export type SessionStateRow = Pick<SessionRow, 'id' | 'orgId' | 'state' | 'errorCode' | 'errorMessage' | 'createdAt' | 'requestRetrievedAt' | 'updatedAt' | 'expiresAt'>;
+export type SessionStateRow = Pick<
+  SessionRow,
+  | 'id'
+  | 'orgId'
+  | 'state'
+  | 'errorCode'
+  | 'errorMessage'
+  | 'createdAt'
+  | 'requestRetrievedAt'
+  | 'updatedAt'
+  | 'expiresAt'
+>;
 
 const stateColumns = {
   id: presentationSessions.id,
@@ -22,7 +33,10 @@ const stateColumns = {
   expiresAt: presentationSessions.expiresAt,
 };
 
-export async function findSessionState(db: VerifierDb, params: { orgId: string; id: string }): Promise<SessionStateRow | undefined> {
+export async function findSessionState(
+  db: VerifierDb,
+  params: { orgId: string; id: string },
+): Promise<SessionStateRow | undefined> {
   const [row] = await selectSessionState(db).execute(params);
   return row;
 }
@@ -32,7 +46,9 @@ const selectSessionState = preparedFor((db: VerifierDb) =>
   db
     .select(stateColumns)
     .from(presentationSessions)
-    .where(and(eq(presentationSessions.orgId, sql.placeholder('orgId')), eq(presentationSessions.id, sql.placeholder('id'))))
+    .where(
+      and(eq(presentationSessions.orgId, sql.placeholder('orgId')), eq(presentationSessions.id, sql.placeholder('id'))),
+    )
     .prepare('find_session_state'),
 );
 

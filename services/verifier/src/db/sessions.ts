@@ -23,14 +23,20 @@ export type InsertSessionResult = { session: SessionRow } | { missing: 'verifier
  * nothing is written then. The row answered is the one written.
  */
 export async function insertSession(db: VerifierDb, values: NewSession): Promise<InsertSessionResult> {
-  const given = (Object.keys(sessionColumns) as Array<keyof typeof sessionColumns>).filter((key) => values[key as keyof NewSession] !== undefined);
+  const given = (Object.keys(sessionColumns) as Array<keyof typeof sessionColumns>).filter(
+    (key) => values[key as keyof NewSession] !== undefined,
+  );
   const encoded = given.map((key) => {
     const value = values[key as keyof NewSession];
     // The column's own encoding (JSON text for jsonb, ISO text for timestamps); the text casts it.
     return value === null ? null : sessionColumns[key].mapToDriverValue(value as never);
   });
   const text = insertSessionText(given, values.templateId !== null && values.templateId !== undefined);
-  const [answer] = await runRawStatement<{ verifier_found: boolean; template_found: boolean; inserted: boolean }>(db, text, [values.orgId, values.verifierRef, values.templateId ?? null, ...encoded]);
+  const [answer] = await runRawStatement<{ verifier_found: boolean; template_found: boolean; inserted: boolean }>(
+    db,
+    text,
+    [values.orgId, values.verifierRef, values.templateId ?? null, ...encoded],
+  );
   if (!answer?.verifier_found) return { missing: 'verifier' };
   if (values.templateId && !answer.template_found) return { missing: 'template' };
   if (!answer.inserted) throw new Error('the session was not inserted although its verifier and template exist');
@@ -97,8 +103,14 @@ function writtenSession(values: NewSession): SessionRow {
   } as SessionRow;
 }
 
-export async function findSessionByRequestId(db: VerifierDb, authorizationRequestId: string): Promise<SessionRow | undefined> {
-  const [row] = await db.select().from(presentationSessions).where(eq(presentationSessions.authorizationRequestId, authorizationRequestId));
+export async function findSessionByRequestId(
+  db: VerifierDb,
+  authorizationRequestId: string,
+): Promise<SessionRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(presentationSessions)
+    .where(eq(presentationSessions.authorizationRequestId, authorizationRequestId));
   return row;
 }
 
@@ -122,7 +134,10 @@ export interface CountSessionRequestParams {
  * `updated_at` is left alone: being counted is not a change of the session.
  * Undefined when no such session exists (nothing is written then).
  */
-export async function countSessionRequest(db: VerifierDb, params: CountSessionRequestParams): Promise<CountedSession | undefined> {
+export async function countSessionRequest(
+  db: VerifierDb,
+  params: CountSessionRequestParams,
+): Promise<CountedSession | undefined> {
   const byRequestId = 'authorizationRequestId' in params.session;
   const statement = countingStatements[`${byRequestId ? 'requestId' : 'orgAndId'}:${params.counter}`](db);
   const [row] = await statement.execute({
@@ -133,7 +148,10 @@ export async function countSessionRequest(db: VerifierDb, params: CountSessionRe
   if (!row) return undefined;
   if (!('anchors' in row)) return row;
   const { anchors, ...session } = row;
-  return { ...session, trustAnchors: toTrustAnchorMaterial(typeof anchors === 'string' ? JSON.parse(anchors) : anchors) };
+  return {
+    ...session,
+    trustAnchors: toTrustAnchorMaterial(typeof anchors === 'string' ? JSON.parse(anchors) : anchors),
+  };
 }
 
 /**
@@ -150,8 +168,13 @@ function prepareCountSessionRequest(key: 'requestId' | 'orgAndId', counter: Coun
     const now = sql.placeholder('now');
     const restart = sql`(${t.limitWindowStartedAt} is null or ${t.limitWindowStartedAt} <= ${sql.placeholder('windowStart')}::timestamptz)`;
     const bump = (column: typeof t.requestFetchCount | typeof t.responseCount, counted: boolean) =>
-      counted ? sql`case when ${restart} then 1 else ${column} + 1 end` : sql`case when ${restart} then 0 else ${column} end`;
-    const where = key === 'requestId' ? eq(t.authorizationRequestId, sql.placeholder('authorizationRequestId')) : and(eq(t.orgId, sql.placeholder('orgId')), eq(t.id, sql.placeholder('id')));
+      counted
+        ? sql`case when ${restart} then 1 else ${column} + 1 end`
+        : sql`case when ${restart} then 0 else ${column} end`;
+    const where =
+      key === 'requestId'
+        ? eq(t.authorizationRequestId, sql.placeholder('authorizationRequestId'))
+        : and(eq(t.orgId, sql.placeholder('orgId')), eq(t.id, sql.placeholder('id')));
     const update = db
       .update(t)
       .set({
@@ -162,7 +185,12 @@ function prepareCountSessionRequest(key: 'requestId' | 'orgAndId', counter: Coun
       .where(where);
     const name = `count_session_${key}_${counter}`;
     if (counter !== 'response') return update.returning().prepare(name);
-    return update.returning({ ...getTableColumns(t), anchors: trustAnchorMaterialOf(sql.raw('"verifier"."presentation_sessions"."org_id"')) }).prepare(name);
+    return update
+      .returning({
+        ...getTableColumns(t),
+        anchors: trustAnchorMaterialOf(sql.raw('"verifier"."presentation_sessions"."org_id"')),
+      })
+      .prepare(name);
   });
 }
 
@@ -173,7 +201,10 @@ const countingStatements = {
   'orgAndId:response': prepareCountSessionRequest('orgAndId', 'response'),
 };
 
-export async function findSession(db: VerifierDb, params: { orgId: string; id: string }): Promise<SessionRow | undefined> {
+export async function findSession(
+  db: VerifierDb,
+  params: { orgId: string; id: string },
+): Promise<SessionRow | undefined> {
   const [row] = await selectSession(db).execute(params);
   return row;
 }
@@ -183,23 +214,36 @@ const selectSession = preparedFor((db: VerifierDb) =>
   db
     .select()
     .from(presentationSessions)
-    .where(and(eq(presentationSessions.orgId, sql.placeholder('orgId')), eq(presentationSessions.id, sql.placeholder('id'))))
+    .where(
+      and(eq(presentationSessions.orgId, sql.placeholder('orgId')), eq(presentationSessions.id, sql.placeholder('id'))),
+    )
     .prepare('find_session'),
 );
 
 export type SessionFilters = Omit<SessionListQuery, 'pageNumber' | 'pageSize' | 'id'>;
 
-export async function listSessions(db: VerifierDb, params: { orgId: string; filters: SessionFilters; limit: number; offset: number }): Promise<{ rows: SessionRow[]; total: number }> {
+export async function listSessions(
+  db: VerifierDb,
+  params: { orgId: string; filters: SessionFilters; limit: number; offset: number },
+): Promise<{ rows: SessionRow[]; total: number }> {
   const { filters } = params;
   const conditions: SQL[] = [eq(presentationSessions.orgId, params.orgId)];
   if (filters.publicVerifierId) conditions.push(eq(presentationSessions.publicVerifierId, filters.publicVerifierId));
   if (filters.payloadState) conditions.push(eq(presentationSessions.payloadState, filters.payloadState));
-  if (filters.authorizationRequestUri) conditions.push(eq(presentationSessions.authorizationRequestUri, filters.authorizationRequestUri));
-  if (filters.authorizationRequestId) conditions.push(eq(presentationSessions.authorizationRequestId, filters.authorizationRequestId));
+  if (filters.authorizationRequestUri)
+    conditions.push(eq(presentationSessions.authorizationRequestUri, filters.authorizationRequestUri));
+  if (filters.authorizationRequestId)
+    conditions.push(eq(presentationSessions.authorizationRequestId, filters.authorizationRequestId));
   if (filters.nonce) conditions.push(eq(presentationSessions.nonce, filters.nonce));
   if (filters.state) conditions.push(eq(presentationSessions.state, filters.state));
   const where = and(...conditions);
-  const rows = await db.select().from(presentationSessions).where(where).orderBy(desc(presentationSessions.createdAt), desc(presentationSessions.id)).limit(params.limit).offset(params.offset);
+  const rows = await db
+    .select()
+    .from(presentationSessions)
+    .where(where)
+    .orderBy(desc(presentationSessions.createdAt), desc(presentationSessions.id))
+    .limit(params.limit)
+    .offset(params.offset);
   // Unfiltered, the organisation's kept count is exact; filters need a count of their own.
   const [total] =
     conditions.length === 1
@@ -212,7 +256,10 @@ export async function listSessions(db: VerifierDb, params: { orgId: string; filt
  * The first retrieval: `RequestCreated` → `RequestUriRetrieved`, conditional on
  * the state so concurrent fetches move it once. Returns the row when it moved.
  */
-export async function markRequestRetrieved(db: VerifierDb, params: { id: string; now: Date }): Promise<SessionRow | undefined> {
+export async function markRequestRetrieved(
+  db: VerifierDb,
+  params: { id: string; now: Date },
+): Promise<SessionRow | undefined> {
   const [row] = await updateRequestRetrieved(db).execute({ id: params.id, now: params.now.toISOString() });
   return row;
 }
@@ -221,7 +268,11 @@ export async function markRequestRetrieved(db: VerifierDb, params: { id: string;
 const updateRequestRetrieved = preparedFor((db: VerifierDb) =>
   db
     .update(presentationSessions)
-    .set({ state: 'RequestUriRetrieved', requestRetrievedAt: sql`${sql.placeholder('now')}::timestamptz`, updatedAt: sql`${sql.placeholder('now')}::timestamptz` })
+    .set({
+      state: 'RequestUriRetrieved',
+      requestRetrievedAt: sql`${sql.placeholder('now')}::timestamptz`,
+      updatedAt: sql`${sql.placeholder('now')}::timestamptz`,
+    })
     .where(and(eq(presentationSessions.id, sql.placeholder('id')), eq(presentationSessions.state, 'RequestCreated')))
     .returning()
     .prepare('mark_request_retrieved'),
@@ -243,7 +294,10 @@ export interface ExpireSessionsParams {
  * The state condition makes each session expire once, whoever runs this first.
  * Returns the rows changed.
  */
-export async function expireSessions(db: VerifierDb, params: ExpireSessionsParams): Promise<Array<{ id: string; orgId: string }>> {
+export async function expireSessions(
+  db: VerifierDb,
+  params: ExpireSessionsParams,
+): Promise<Array<{ id: string; orgId: string }>> {
   const text = expireSessionsText(params.orgId !== undefined, params.id !== undefined, params.limit !== undefined);
   const values: unknown[] = [params.now.toISOString(), params.message];
   if (params.orgId !== undefined) values.push(params.orgId);
@@ -266,7 +320,10 @@ function expireSessionsText(byOrg: boolean, byId: boolean, limited: boolean): st
   let text = expireSessionsTexts.get(key);
   if (!text) {
     let next = 3;
-    const filters = [`state in (${OPEN_STATES.map((state) => `'${state}'`).join(', ')})`, 'expires_at <= $1::timestamptz'];
+    const filters = [
+      `state in (${OPEN_STATES.map((state) => `'${state}'`).join(', ')})`,
+      'expires_at <= $1::timestamptz',
+    ];
     if (byOrg) filters.push(`org_id = $${next++}`);
     if (byId) filters.push(`id = $${next++}::uuid`);
     const where = filters.join(' and ');

@@ -13,7 +13,10 @@ export interface TemplateValues {
   clientIdPrefix: string | null;
 }
 
-export async function insertTemplate(db: VerifierDb, values: TemplateValues & { id: string; orgId: string; now: Date }): Promise<TemplateRow> {
+export async function insertTemplate(
+  db: VerifierDb,
+  values: TemplateValues & { id: string; orgId: string; now: Date },
+): Promise<TemplateRow> {
   const [row] = await db
     .insert(verificationTemplates)
     .values({ ...values, createdAt: values.now, updatedAt: values.now })
@@ -21,7 +24,10 @@ export async function insertTemplate(db: VerifierDb, values: TemplateValues & { 
   return row!;
 }
 
-export async function listTemplates(db: VerifierDb, params: { orgId: string; limit: number; offset: number }): Promise<{ rows: TemplateRow[]; total: number }> {
+export async function listTemplates(
+  db: VerifierDb,
+  params: { orgId: string; limit: number; offset: number },
+): Promise<{ rows: TemplateRow[]; total: number }> {
   const rows = await db
     .select()
     .from(verificationTemplates)
@@ -29,12 +35,21 @@ export async function listTemplates(db: VerifierDb, params: { orgId: string; lim
     .orderBy(desc(verificationTemplates.createdAt), desc(verificationTemplates.id))
     .limit(params.limit)
     .offset(params.offset);
-  const [total] = await db.select({ value: count() }).from(verificationTemplates).where(eq(verificationTemplates.orgId, params.orgId));
+  const [total] = await db
+    .select({ value: count() })
+    .from(verificationTemplates)
+    .where(eq(verificationTemplates.orgId, params.orgId));
   return { rows, total: total?.value ?? 0 };
 }
 
-export async function findTemplate(db: VerifierDb, params: { orgId: string; id: string; lock?: 'update' }): Promise<TemplateRow | undefined> {
-  const query = db.select().from(verificationTemplates).where(and(eq(verificationTemplates.orgId, params.orgId), eq(verificationTemplates.id, params.id)));
+export async function findTemplate(
+  db: VerifierDb,
+  params: { orgId: string; id: string; lock?: 'update' },
+): Promise<TemplateRow | undefined> {
+  const query = db
+    .select()
+    .from(verificationTemplates)
+    .where(and(eq(verificationTemplates.orgId, params.orgId), eq(verificationTemplates.id, params.id)));
   const [row] = params.lock === 'update' ? await query.for('update') : await query;
   return row;
 }
@@ -45,7 +60,10 @@ export async function findTemplateById(db: VerifierDb, params: { id: string }): 
   return row;
 }
 
-export async function updateTemplate(db: VerifierDb, params: TemplateValues & { orgId: string; id: string; now: Date }): Promise<TemplateRow | undefined> {
+export async function updateTemplate(
+  db: VerifierDb,
+  params: TemplateValues & { orgId: string; id: string; now: Date },
+): Promise<TemplateRow | undefined> {
   const { orgId, id, now, ...values } = params;
   const [row] = await db
     .update(verificationTemplates)
@@ -56,14 +74,25 @@ export async function updateTemplate(db: VerifierDb, params: TemplateValues & { 
 }
 
 export async function deleteTemplateRow(db: VerifierDb, params: { orgId: string; id: string }): Promise<void> {
-  await db.delete(verificationTemplates).where(and(eq(verificationTemplates.orgId, params.orgId), eq(verificationTemplates.id, params.id)));
+  await db
+    .delete(verificationTemplates)
+    .where(and(eq(verificationTemplates.orgId, params.orgId), eq(verificationTemplates.id, params.id)));
 }
 
 /** Open sessions of any organisation created from this template. */
-export async function countOpenSessionsOfTemplate(db: VerifierDb, params: { templateId: string; now: Date }): Promise<number> {
+export async function countOpenSessionsOfTemplate(
+  db: VerifierDb,
+  params: { templateId: string; now: Date },
+): Promise<number> {
   const [row] = await db
     .select({ value: count() })
     .from(presentationSessions)
-    .where(and(eq(presentationSessions.templateId, params.templateId), inArray(presentationSessions.state, [...OPEN_STATES]), gt(presentationSessions.expiresAt, params.now)));
+    .where(
+      and(
+        eq(presentationSessions.templateId, params.templateId),
+        inArray(presentationSessions.state, [...OPEN_STATES]),
+        gt(presentationSessions.expiresAt, params.now),
+      ),
+    );
   return row?.value ?? 0;
 }

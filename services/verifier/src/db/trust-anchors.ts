@@ -8,20 +8,39 @@ export type NewTrustAnchor = typeof trustAnchors.$inferInsert;
 
 /** Inserts the anchor; undefined when the organisation already has one with this fingerprint. */
 export async function insertTrustAnchor(db: VerifierDb, values: NewTrustAnchor): Promise<TrustAnchorRow | undefined> {
-  const [row] = await db.insert(trustAnchors).values(values).onConflictDoNothing({ target: [trustAnchors.orgId, trustAnchors.fingerprint] }).returning();
+  const [row] = await db
+    .insert(trustAnchors)
+    .values(values)
+    .onConflictDoNothing({ target: [trustAnchors.orgId, trustAnchors.fingerprint] })
+    .returning();
   return row;
 }
 
-export async function listTrustAnchors(db: VerifierDb, params: { orgId: string; limit: number; offset: number }): Promise<{ rows: TrustAnchorRow[]; total: number }> {
+export async function listTrustAnchors(
+  db: VerifierDb,
+  params: { orgId: string; limit: number; offset: number },
+): Promise<{ rows: TrustAnchorRow[]; total: number }> {
   const where = eq(trustAnchors.orgId, params.orgId);
-  const rows = await db.select().from(trustAnchors).where(where).orderBy(desc(trustAnchors.createdAt), desc(trustAnchors.id)).limit(params.limit).offset(params.offset);
+  const rows = await db
+    .select()
+    .from(trustAnchors)
+    .where(where)
+    .orderBy(desc(trustAnchors.createdAt), desc(trustAnchors.id))
+    .limit(params.limit)
+    .offset(params.offset);
   const [total] = await db.select({ value: count() }).from(trustAnchors).where(where);
   return { rows, total: total?.value ?? 0 };
 }
 
 /** Deletes the anchor; returns it, or undefined when the organisation has none with this id. */
-export async function deleteTrustAnchor(db: VerifierDb, params: { orgId: string; id: string }): Promise<TrustAnchorRow | undefined> {
-  const [row] = await db.delete(trustAnchors).where(and(eq(trustAnchors.orgId, params.orgId), eq(trustAnchors.id, params.id))).returning();
+export async function deleteTrustAnchor(
+  db: VerifierDb,
+  params: { orgId: string; id: string },
+): Promise<TrustAnchorRow | undefined> {
+  const [row] = await db
+    .delete(trustAnchors)
+    .where(and(eq(trustAnchors.orgId, params.orgId), eq(trustAnchors.id, params.id)))
+    .returning();
   return row;
 }
 
@@ -51,13 +70,17 @@ export interface TrustAnchorMaterialRow {
  * `org_id = org_id` would match every organisation's anchors.
  */
 export function trustAnchorMaterialOf(orgId: SQL) {
-  return sql<TrustAnchorMaterialRow[]>`(select coalesce(json_agg(json_build_object('certificatePem', anchor.certificate_pem, 'did', anchor.did, 'credentialTypes', anchor.credential_types)), '[]'::json) from ${trustAnchors} as anchor where anchor.org_id = ${orgId})`;
+  return sql<
+    TrustAnchorMaterialRow[]
+  >`(select coalesce(json_agg(json_build_object('certificatePem', anchor.certificate_pem, 'did', anchor.did, 'credentialTypes', anchor.credential_types)), '[]'::json) from ${trustAnchors} as anchor where anchor.org_id = ${orgId})`;
 }
 
 export function toTrustAnchorMaterial(rows: TrustAnchorMaterialRow[]): TrustAnchorMaterial {
   const limit = (types: string[] | null) => (types ? { credentialTypes: types } : {});
   return {
-    certificates: rows.flatMap((row) => (row.certificatePem ? [{ certificatePem: row.certificatePem, ...limit(row.credentialTypes) }] : [])),
+    certificates: rows.flatMap((row) =>
+      row.certificatePem ? [{ certificatePem: row.certificatePem, ...limit(row.credentialTypes) }] : [],
+    ),
     dids: rows.flatMap((row) => (row.did ? [{ did: row.did, ...limit(row.credentialTypes) }] : [])),
   };
 }
@@ -65,7 +88,11 @@ export function toTrustAnchorMaterial(rows: TrustAnchorMaterialRow[]): TrustAnch
 /** Runs for every verification: prepared once per database handle. */
 const selectTrustAnchorMaterial = preparedFor((db: VerifierDb) =>
   db
-    .select({ certificatePem: trustAnchors.certificatePem, did: trustAnchors.did, credentialTypes: trustAnchors.credentialTypes })
+    .select({
+      certificatePem: trustAnchors.certificatePem,
+      did: trustAnchors.did,
+      credentialTypes: trustAnchors.credentialTypes,
+    })
     .from(trustAnchors)
     .where(eq(trustAnchors.orgId, sql.placeholder('orgId')))
     .prepare('read_trust_anchor_material'),

@@ -6,28 +6,54 @@ import { presentationSessions, verifiers, type VerifierRow } from './schema.js';
 import type { VerifierDb } from './types.js';
 
 /** Inserts the verifier; undefined when the organisation already has one with this `verifierId`. */
-export async function insertVerifier(db: VerifierDb, values: { id: string; orgId: string; verifierId: string; clientMetadata: Record<string, unknown> | null; now: Date }): Promise<VerifierRow | undefined> {
+export async function insertVerifier(
+  db: VerifierDb,
+  values: { id: string; orgId: string; verifierId: string; clientMetadata: Record<string, unknown> | null; now: Date },
+): Promise<VerifierRow | undefined> {
   const [row] = await db
     .insert(verifiers)
-    .values({ id: values.id, orgId: values.orgId, verifierId: values.verifierId, clientMetadata: values.clientMetadata, createdAt: values.now, updatedAt: values.now })
+    .values({
+      id: values.id,
+      orgId: values.orgId,
+      verifierId: values.verifierId,
+      clientMetadata: values.clientMetadata,
+      createdAt: values.now,
+      updatedAt: values.now,
+    })
     .onConflictDoNothing({ target: [verifiers.orgId, verifiers.verifierId] })
     .returning();
   return row;
 }
 
-export async function listVerifiers(db: VerifierDb, params: { orgId: string; limit: number; offset: number }): Promise<{ rows: VerifierRow[]; total: number }> {
-  const rows = await db.select().from(verifiers).where(eq(verifiers.orgId, params.orgId)).orderBy(desc(verifiers.createdAt), desc(verifiers.id)).limit(params.limit).offset(params.offset);
+export async function listVerifiers(
+  db: VerifierDb,
+  params: { orgId: string; limit: number; offset: number },
+): Promise<{ rows: VerifierRow[]; total: number }> {
+  const rows = await db
+    .select()
+    .from(verifiers)
+    .where(eq(verifiers.orgId, params.orgId))
+    .orderBy(desc(verifiers.createdAt), desc(verifiers.id))
+    .limit(params.limit)
+    .offset(params.offset);
   const [total] = await db.select({ value: count() }).from(verifiers).where(eq(verifiers.orgId, params.orgId));
   return { rows, total: total?.value ?? 0 };
 }
 
 /** The verifier, locked FOR UPDATE when asked (delete: waits for session inserts holding FOR SHARE). */
-export async function findVerifier(db: VerifierDb, params: { orgId: string; verifierId: string; lock?: 'update' }): Promise<VerifierRow | undefined> {
+export async function findVerifier(
+  db: VerifierDb,
+  params: { orgId: string; verifierId: string; lock?: 'update' },
+): Promise<VerifierRow | undefined> {
   if (params.lock !== 'update') {
     const [row] = await selectVerifier(db).execute({ orgId: params.orgId, verifierId: params.verifierId });
     return row;
   }
-  const [row] = await db.select().from(verifiers).where(and(eq(verifiers.orgId, params.orgId), eq(verifiers.verifierId, params.verifierId))).for('update');
+  const [row] = await db
+    .select()
+    .from(verifiers)
+    .where(and(eq(verifiers.orgId, params.orgId), eq(verifiers.verifierId, params.verifierId)))
+    .for('update');
   return row;
 }
 
@@ -40,7 +66,10 @@ const selectVerifier = preparedFor((db: VerifierDb) =>
     .prepare('find_verifier'),
 );
 
-export async function updateVerifierMetadata(db: VerifierDb, params: { orgId: string; verifierId: string; clientMetadata: Record<string, unknown> | null; now: Date }): Promise<VerifierRow | undefined> {
+export async function updateVerifierMetadata(
+  db: VerifierDb,
+  params: { orgId: string; verifierId: string; clientMetadata: Record<string, unknown> | null; now: Date },
+): Promise<VerifierRow | undefined> {
   const [row] = await db
     .update(verifiers)
     .set({ clientMetadata: params.clientMetadata, updatedAt: params.now })
@@ -54,7 +83,10 @@ export async function deleteVerifierRow(db: VerifierDb, params: { orgId: string;
 }
 
 /** Sessions of this verifier still waiting for a wallet at `now`. */
-export async function countOpenSessionsOfVerifier(db: VerifierDb, params: { orgId: string; verifierRef: string; now: Date }): Promise<number> {
+export async function countOpenSessionsOfVerifier(
+  db: VerifierDb,
+  params: { orgId: string; verifierRef: string; now: Date },
+): Promise<number> {
   const [row] = await db
     .select({ value: count() })
     .from(presentationSessions)

@@ -4,13 +4,28 @@
 // each row carrying its own webhook.
 import { and, count, desc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import { runRawStatement } from '@tessera/service-kit';
-import { webhookDeliveries, webhookDeliveryAttempts, webhooks, type WebhookDeliveryAttemptRow, type WebhookDeliveryRow } from './schema.js';
+import {
+  webhookDeliveries,
+  webhookDeliveryAttempts,
+  webhooks,
+  type WebhookDeliveryAttemptRow,
+  type WebhookDeliveryRow,
+} from './schema.js';
 import type { VerifierDb } from './types.js';
 
 /** A delivery a worker claimed, with where and how to send it. */
 export type ClaimedDelivery = Pick<
   WebhookDeliveryRow,
-  'id' | 'webhookId' | 'orgId' | 'sessionId' | 'publicVerifierId' | 'eventType' | 'sessionState' | 'occurredAt' | 'retryFrom' | 'retryCount'
+  | 'id'
+  | 'webhookId'
+  | 'orgId'
+  | 'sessionId'
+  | 'publicVerifierId'
+  | 'eventType'
+  | 'sessionState'
+  | 'occurredAt'
+  | 'retryFrom'
+  | 'retryCount'
 > & { url: string; encryptedSecret: string };
 
 /**
@@ -20,36 +35,51 @@ export type ClaimedDelivery = Pick<
  * outcome. A claim that is never completed (the replica died) lapses at
  * `lockedUntil`, and another replica takes the row.
  */
-export async function claimDueDeliveries(db: VerifierDb, params: { now: Date; lockedUntil: Date; claimToken: string; limit: number }): Promise<ClaimedDelivery[]> {
+export async function claimDueDeliveries(
+  db: VerifierDb,
+  params: { now: Date; lockedUntil: Date; claimToken: string; limit: number },
+): Promise<ClaimedDelivery[]> {
   const d = webhookDeliveries;
   const due = db
     .select({ id: d.id })
     .from(d)
-    .where(and(eq(d.status, 'pending'), lte(d.nextAttemptAt, params.now), or(isNull(d.lockedUntil), lte(d.lockedUntil, params.now))))
+    .where(
+      and(
+        eq(d.status, 'pending'),
+        lte(d.nextAttemptAt, params.now),
+        or(isNull(d.lockedUntil), lte(d.lockedUntil, params.now)),
+      ),
+    )
     .orderBy(d.nextAttemptAt)
     .limit(params.limit)
     .for('update', { skipLocked: true });
-  const claimable = and(eq(d.status, 'pending'), lte(d.nextAttemptAt, params.now), or(isNull(d.lockedUntil), lte(d.lockedUntil, params.now)));
-  return db
-    .update(d)
-    .set({ lockedUntil: params.lockedUntil, claimToken: params.claimToken })
-    .from(webhooks)
-    // The rows picked are locked by this statement; the conditions are repeated for the row as updated.
-    .where(and(inArray(d.id, due), claimable, eq(webhooks.id, d.webhookId)))
-    .returning({
-      id: d.id,
-      webhookId: d.webhookId,
-      orgId: d.orgId,
-      sessionId: d.sessionId,
-      publicVerifierId: d.publicVerifierId,
-      eventType: d.eventType,
-      sessionState: d.sessionState,
-      occurredAt: d.occurredAt,
-      retryFrom: d.retryFrom,
-      retryCount: d.retryCount,
-      url: webhooks.url,
-      encryptedSecret: webhooks.encryptedSecret,
-    });
+  const claimable = and(
+    eq(d.status, 'pending'),
+    lte(d.nextAttemptAt, params.now),
+    or(isNull(d.lockedUntil), lte(d.lockedUntil, params.now)),
+  );
+  return (
+    db
+      .update(d)
+      .set({ lockedUntil: params.lockedUntil, claimToken: params.claimToken })
+      .from(webhooks)
+      // The rows picked are locked by this statement; the conditions are repeated for the row as updated.
+      .where(and(inArray(d.id, due), claimable, eq(webhooks.id, d.webhookId)))
+      .returning({
+        id: d.id,
+        webhookId: d.webhookId,
+        orgId: d.orgId,
+        sessionId: d.sessionId,
+        publicVerifierId: d.publicVerifierId,
+        eventType: d.eventType,
+        sessionState: d.sessionState,
+        occurredAt: d.occurredAt,
+        retryFrom: d.retryFrom,
+        retryCount: d.retryCount,
+        url: webhooks.url,
+        encryptedSecret: webhooks.encryptedSecret,
+      })
+  );
 }
 
 export interface RecordWebhookAttemptParams {
@@ -118,8 +148,18 @@ export async function listWebhookDeliveries(
 ): Promise<{ rows: ListedDelivery[]; total: number }> {
   const d = webhookDeliveries;
   const a = webhookDeliveryAttempts;
-  const where = and(eq(d.orgId, params.orgId), eq(d.webhookId, params.webhookId), params.id === undefined ? undefined : eq(d.id, params.id));
-  const rows = await db.select().from(d).where(where).orderBy(desc(d.createdAt), desc(d.id)).limit(params.limit).offset(params.offset);
+  const where = and(
+    eq(d.orgId, params.orgId),
+    eq(d.webhookId, params.webhookId),
+    params.id === undefined ? undefined : eq(d.id, params.id),
+  );
+  const rows = await db
+    .select()
+    .from(d)
+    .where(where)
+    .orderBy(desc(d.createdAt), desc(d.id))
+    .limit(params.limit)
+    .offset(params.offset);
   const [total] = await db.select({ value: count() }).from(d).where(where);
   if (rows.length === 0) return { rows: [], total: total?.value ?? 0 };
   const ranked = db
@@ -161,11 +201,21 @@ export async function listWebhookDeliveries(
  * no claim, whatever its state (a delivered event is sent once more, a failed one
  * retried again). Answers the row, or undefined when the webhook has no such delivery.
  */
-export async function requeueWebhookDelivery(db: VerifierDb, params: { orgId: string; webhookId: string; id: string; now: Date }): Promise<WebhookDeliveryRow | undefined> {
+export async function requeueWebhookDelivery(
+  db: VerifierDb,
+  params: { orgId: string; webhookId: string; id: string; now: Date },
+): Promise<WebhookDeliveryRow | undefined> {
   const d = webhookDeliveries;
   const [row] = await db
     .update(d)
-    .set({ status: 'pending', nextAttemptAt: params.now, retryFrom: params.now, retryCount: 0, lockedUntil: null, claimToken: null })
+    .set({
+      status: 'pending',
+      nextAttemptAt: params.now,
+      retryFrom: params.now,
+      retryCount: 0,
+      lockedUntil: null,
+      claimToken: null,
+    })
     .where(and(eq(d.orgId, params.orgId), eq(d.webhookId, params.webhookId), eq(d.id, params.id)))
     .returning();
   return row;

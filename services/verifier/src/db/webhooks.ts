@@ -4,7 +4,10 @@ import { and, eq } from 'drizzle-orm';
 import { webhooks, type WebhookRow } from './schema.js';
 import type { VerifierDb } from './types.js';
 
-export async function findWebhook(db: VerifierDb, params: { orgId: string; verifierRef: string }): Promise<WebhookRow | undefined> {
+export async function findWebhook(
+  db: VerifierDb,
+  params: { orgId: string; verifierRef: string },
+): Promise<WebhookRow | undefined> {
   const [row] = await db
     .select()
     .from(webhooks)
@@ -19,11 +22,28 @@ export async function findWebhook(db: VerifierDb, params: { orgId: string; verif
  */
 export async function upsertWebhook(
   db: VerifierDb,
-  values: { id: string; orgId: string; verifierRef: string; url: string; events: string[]; encryptedSecret: string; now: Date },
+  values: {
+    id: string;
+    orgId: string;
+    verifierRef: string;
+    url: string;
+    events: string[];
+    encryptedSecret: string;
+    now: Date;
+  },
 ): Promise<WebhookRow> {
   const [row] = await db
     .insert(webhooks)
-    .values({ id: values.id, orgId: values.orgId, verifierRef: values.verifierRef, url: values.url, events: values.events, encryptedSecret: values.encryptedSecret, createdAt: values.now, updatedAt: values.now })
+    .values({
+      id: values.id,
+      orgId: values.orgId,
+      verifierRef: values.verifierRef,
+      url: values.url,
+      events: values.events,
+      encryptedSecret: values.encryptedSecret,
+      createdAt: values.now,
+      updatedAt: values.now,
+    })
     .onConflictDoUpdate({
       target: webhooks.verifierRef,
       set: { url: values.url, events: values.events, updatedAt: values.now },
@@ -36,7 +56,10 @@ export async function upsertWebhook(
 }
 
 /** Replaces the secret of webhook `id`; undefined when it is gone. */
-export async function replaceWebhookSecret(db: VerifierDb, params: { orgId: string; id: string; encryptedSecret: string; now: Date }): Promise<WebhookRow | undefined> {
+export async function replaceWebhookSecret(
+  db: VerifierDb,
+  params: { orgId: string; id: string; encryptedSecret: string; now: Date },
+): Promise<WebhookRow | undefined> {
   const [row] = await db
     .update(webhooks)
     .set({ encryptedSecret: params.encryptedSecret, updatedAt: params.now })
@@ -46,11 +69,13 @@ export async function replaceWebhookSecret(db: VerifierDb, params: { orgId: stri
 }
 
 /** Deletes the verifier's webhook and, by cascade, its deliveries; answers what was deleted. */
-export async function deleteWebhookRow(db: VerifierDb, params: { orgId: string; verifierRef: string }): Promise<WebhookRow | undefined> {
+export async function deleteWebhookRow(
+  db: VerifierDb,
+  params: { orgId: string; verifierRef: string },
+): Promise<WebhookRow | undefined> {
   const [row] = await db
     .delete(webhooks)
     .where(and(eq(webhooks.orgId, params.orgId), eq(webhooks.verifierRef, params.verifierRef)))
     .returning();
   return row;
 }
-

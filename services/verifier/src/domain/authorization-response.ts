@@ -14,10 +14,17 @@ const ERROR_CODE = /^[\x20-\x21\x23-\x5b\x5d-\x7e]{1,200}$/;
 /** Wallet error responses are short ASCII codes (RFC 6749 §4.1.2.1); the description is cut to a readable length. */
 function errorParts(fields: Record<string, unknown>): AuthorizationResponseParts {
   const { error, error_description: description, state } = fields;
-  if (typeof error !== 'string' || !ERROR_CODE.test(error)) return { kind: 'invalid', message: 'error must be an OAuth error code.' };
-  if (description !== undefined && typeof description !== 'string') return { kind: 'invalid', message: 'error_description must be a string.' };
+  if (typeof error !== 'string' || !ERROR_CODE.test(error))
+    return { kind: 'invalid', message: 'error must be an OAuth error code.' };
+  if (description !== undefined && typeof description !== 'string')
+    return { kind: 'invalid', message: 'error_description must be a string.' };
   if (state !== undefined && typeof state !== 'string') return { kind: 'invalid', message: 'state must be a string.' };
-  return { kind: 'error', error, ...(description ? { description: description.slice(0, 500) } : {}), ...(state !== undefined ? { state } : {}) };
+  return {
+    kind: 'error',
+    error,
+    ...(description ? { description: description.slice(0, 500) } : {}),
+    ...(state !== undefined ? { state } : {}),
+  };
 }
 
 /**
@@ -28,19 +35,27 @@ function errorParts(fields: Record<string, unknown>): AuthorizationResponseParts
 export function readFormResponse(fields: Record<string, unknown>, encrypted: boolean): AuthorizationResponseParts {
   if (fields.error !== undefined) return errorParts(fields);
   if (encrypted) {
-    if (fields.response === undefined) return { kind: 'invalid', message: 'This session takes an encrypted response (the response parameter, a JWE).' };
-    if (typeof fields.response !== 'string' || fields.response.length === 0) return { kind: 'invalid', message: 'response must be a JWE in compact serialization.' };
+    if (fields.response === undefined)
+      return { kind: 'invalid', message: 'This session takes an encrypted response (the response parameter, a JWE).' };
+    if (typeof fields.response !== 'string' || fields.response.length === 0)
+      return { kind: 'invalid', message: 'response must be a JWE in compact serialization.' };
     return { kind: 'encrypted', jwe: fields.response };
   }
-  if (fields.response !== undefined) return { kind: 'invalid', message: 'This session takes an unencrypted response (vp_token and state), not response.' };
-  if (typeof fields.vp_token !== 'string') return { kind: 'invalid', message: 'vp_token is required (a JSON object, form-encoded).' };
+  if (fields.response !== undefined)
+    return {
+      kind: 'invalid',
+      message: 'This session takes an unencrypted response (vp_token and state), not response.',
+    };
+  if (typeof fields.vp_token !== 'string')
+    return { kind: 'invalid', message: 'vp_token is required (a JSON object, form-encoded).' };
   let vpToken: unknown;
   try {
     vpToken = JSON.parse(fields.vp_token);
   } catch {
     return { kind: 'invalid', message: 'vp_token is not JSON.' };
   }
-  if (typeof vpToken !== 'object' || vpToken === null || Array.isArray(vpToken)) return { kind: 'invalid', message: 'vp_token must be a JSON object keyed by credential query id.' };
+  if (typeof vpToken !== 'object' || vpToken === null || Array.isArray(vpToken))
+    return { kind: 'invalid', message: 'vp_token must be a JSON object keyed by credential query id.' };
   if (typeof fields.state !== 'string') return { kind: 'invalid', message: 'state is required.' };
   return { kind: 'vp_token', vpToken, state: fields.state };
 }
@@ -56,8 +71,10 @@ export function readDecryptedResponse(payload: Record<string, unknown>): Authori
       return { kind: 'invalid', message: 'The decrypted vp_token is not JSON.' };
     }
   }
-  if (typeof vpToken !== 'object' || vpToken === null || Array.isArray(vpToken)) return { kind: 'invalid', message: 'The decrypted vp_token must be a JSON object keyed by credential query id.' };
-  if (payload.state !== undefined && typeof payload.state !== 'string') return { kind: 'invalid', message: 'The decrypted state must be a string.' };
+  if (typeof vpToken !== 'object' || vpToken === null || Array.isArray(vpToken))
+    return { kind: 'invalid', message: 'The decrypted vp_token must be a JSON object keyed by credential query id.' };
+  if (payload.state !== undefined && typeof payload.state !== 'string')
+    return { kind: 'invalid', message: 'The decrypted state must be a string.' };
   return { kind: 'vp_token', vpToken, ...(typeof payload.state === 'string' ? { state: payload.state } : {}) };
 }
 
@@ -68,13 +85,20 @@ export function readDecryptedResponse(payload: Record<string, unknown>): Authori
  */
 export function readDcApiResponse(response: Record<string, unknown>): AuthorizationResponseParts {
   const present = ['vp_token', 'id_token', 'response', 'error'].filter((name) => response[name] !== undefined);
-  if (present.length !== 1) return { kind: 'invalid', message: 'authorizationResponse must hold exactly one of vp_token, id_token, response or error.' };
+  if (present.length !== 1)
+    return {
+      kind: 'invalid',
+      message: 'authorizationResponse must hold exactly one of vp_token, id_token, response or error.',
+    };
   if (present[0] === 'error') return errorParts(response);
   if (present[0] === 'response') {
-    return typeof response.response === 'string' && response.response.length > 0 ? { kind: 'encrypted', jwe: response.response } : { kind: 'invalid', message: 'response must be a JWE in compact serialization.' };
+    return typeof response.response === 'string' && response.response.length > 0
+      ? { kind: 'encrypted', jwe: response.response }
+      : { kind: 'invalid', message: 'response must be a JWE in compact serialization.' };
   }
   const vpToken = response[present[0]!];
-  if (typeof vpToken !== 'object' || vpToken === null || Array.isArray(vpToken)) return { kind: 'invalid', message: `${present[0]} must be an object keyed by credential query id.` };
+  if (typeof vpToken !== 'object' || vpToken === null || Array.isArray(vpToken))
+    return { kind: 'invalid', message: `${present[0]} must be an object keyed by credential query id.` };
   return { kind: 'vp_token', vpToken };
 }
 

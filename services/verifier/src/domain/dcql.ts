@@ -32,14 +32,20 @@ export function validateDcqlQuery(options: ValidateDcqlOptions): ErrorDetail[] {
   if (!isObject(options.query)) return [{ path: pointer || '/', message: 'the DCQL query must be an object' }];
   const query = options.query;
   const own = [...checkCombine(query), ...checkCredentials(query), ...checkCredentialSets(query)];
-  const library = libraryProblems(walletDcqlQuery(query)).filter((problem) => !own.some((o) => overlaps(o.path, problem.path)));
-  return [...own, ...library].map((problem) => ({ path: `${pointer}${problem.path}`, message: `${pointer}${problem.path}: ${problem.message}` }));
+  const library = libraryProblems(walletDcqlQuery(query)).filter(
+    (problem) => !own.some((o) => overlaps(o.path, problem.path)),
+  );
+  return [...own, ...library].map((problem) => ({
+    path: `${pointer}${problem.path}`,
+    message: `${pointer}${problem.path}: ${problem.message}`,
+  }));
 }
 
 /** 400 INVALID_DCQL naming each problem of the query (see `validateDcqlQuery`). */
 export function requireValidDcqlQuery(options: ValidateDcqlOptions): void {
   const problems = validateDcqlQuery(options);
-  if (problems.length > 0) throw badRequest('The DCQL query is invalid: see details.', problems, ErrorCode.INVALID_DCQL);
+  if (problems.length > 0)
+    throw badRequest('The DCQL query is invalid: see details.', problems, ErrorCode.INVALID_DCQL);
 }
 
 /**
@@ -47,10 +53,16 @@ export function requireValidDcqlQuery(options: ValidateDcqlOptions): void {
  * `trusted_authorities` rule) names a type the verifier cannot check.
  */
 export function requireSupportedTrustedAuthorities(options: ValidateDcqlOptions): void {
-  const credentials = isObject(options.query) && Array.isArray(options.query.credentials) ? options.query.credentials : [];
-  const problems = credentials.flatMap((credential, index) => (isObject(credential) ? checkTrustedAuthorities(credential, `/credentials/${index}`) : []));
+  const credentials =
+    isObject(options.query) && Array.isArray(options.query.credentials) ? options.query.credentials : [];
+  const problems = credentials.flatMap((credential, index) =>
+    isObject(credential) ? checkTrustedAuthorities(credential, `/credentials/${index}`) : [],
+  );
   if (problems.length > 0) {
-    const details = problems.map((problem) => ({ path: `${options.pointer}${problem.path}`, message: `${options.pointer}${problem.path}: ${problem.message}` }));
+    const details = problems.map((problem) => ({
+      path: `${options.pointer}${problem.path}`,
+      message: `${options.pointer}${problem.path}: ${problem.message}`,
+    }));
     throw badRequest('The DCQL query is invalid: see details.', details, ErrorCode.INVALID_DCQL);
   }
 }
@@ -64,7 +76,9 @@ export function walletDcqlQuery(query: Json): Json {
 /** Credential query ids of a (valid) query. */
 export function credentialQueryIds(query: Json): string[] {
   const credentials = Array.isArray(query.credentials) ? query.credentials : [];
-  return credentials.map((credential) => (isObject(credential) ? credential.id : undefined)).filter((id): id is string => typeof id === 'string');
+  return credentials
+    .map((credential) => (isObject(credential) ? credential.id : undefined))
+    .filter((id): id is string => typeof id === 'string');
 }
 
 function checkCombine(query: Json): ErrorDetail[] {
@@ -95,7 +109,11 @@ function checkCredentials(query: Json): ErrorDetail[] {
     problems.push(...checkTrustedAuthorities(credential, at));
     if (credential.format === 'dc+sd-jwt') problems.push(...checkSdJwtMeta(credential, at));
     else if (credential.format === 'mso_mdoc') problems.push(...checkMdoc(credential, at));
-    else problems.push({ path: `${at}/format`, message: `unknown format ${JSON.stringify(credential.format ?? null)}: use one of ${SUPPORTED_FORMATS.join(', ')}` });
+    else
+      problems.push({
+        path: `${at}/format`,
+        message: `unknown format ${JSON.stringify(credential.format ?? null)}: use one of ${SUPPORTED_FORMATS.join(', ')}`,
+      });
   });
   return problems;
 }
@@ -106,7 +124,10 @@ function checkTrustedAuthorities(credential: Json, at: string): ErrorDetail[] {
   credential.trusted_authorities.forEach((authority, index) => {
     const type = isObject(authority) ? authority.type : undefined;
     if (typeof type === 'string' && !(SUPPORTED_TRUSTED_AUTHORITY_TYPES as readonly string[]).includes(type)) {
-      problems.push({ path: `${at}/trusted_authorities/${index}/type`, message: `trusted authority type ${JSON.stringify(type)} is not supported: use ${SUPPORTED_TRUSTED_AUTHORITY_TYPES.map((known) => JSON.stringify(known)).join(', ')}` });
+      problems.push({
+        path: `${at}/trusted_authorities/${index}/type`,
+        message: `trusted authority type ${JSON.stringify(type)} is not supported: use ${SUPPORTED_TRUSTED_AUTHORITY_TYPES.map((known) => JSON.stringify(known)).join(', ')}`,
+      });
     }
   });
   return problems;
@@ -115,7 +136,12 @@ function checkTrustedAuthorities(credential: Json, at: string): ErrorDetail[] {
 function checkSdJwtMeta(credential: Json, at: string): ErrorDetail[] {
   const vct = isObject(credential.meta) ? credential.meta.vct_values : undefined;
   if (!Array.isArray(vct) || vct.length === 0 || !vct.every((value) => typeof value === 'string' && value.length > 0)) {
-    return [{ path: `${at}/meta/vct_values`, message: 'is required for dc+sd-jwt: a non-empty array of credential types (vct)' }];
+    return [
+      {
+        path: `${at}/meta/vct_values`,
+        message: 'is required for dc+sd-jwt: a non-empty array of credential types (vct)',
+      },
+    ];
   }
   return [];
 }
@@ -124,13 +150,21 @@ function checkMdoc(credential: Json, at: string): ErrorDetail[] {
   const problems: ErrorDetail[] = [];
   const doctype = isObject(credential.meta) ? credential.meta.doctype_value : undefined;
   if (typeof doctype !== 'string' || doctype.length === 0) {
-    problems.push({ path: `${at}/meta/doctype_value`, message: 'is required for mso_mdoc: the document type, e.g. org.iso.18013.5.1.mDL' });
+    problems.push({
+      path: `${at}/meta/doctype_value`,
+      message: 'is required for mso_mdoc: the document type, e.g. org.iso.18013.5.1.mDL',
+    });
   }
   if (Array.isArray(credential.claims)) {
     credential.claims.forEach((claim, index) => {
       const path = isObject(claim) ? claim.path : undefined;
-      const valid = Array.isArray(path) && path.length === 2 && path.every((part) => typeof part === 'string' && part.length > 0);
-      if (!valid) problems.push({ path: `${at}/claims/${index}/path`, message: 'an mso_mdoc claim path must be [namespace, element identifier]' });
+      const valid =
+        Array.isArray(path) && path.length === 2 && path.every((part) => typeof part === 'string' && part.length > 0);
+      if (!valid)
+        problems.push({
+          path: `${at}/claims/${index}/path`,
+          message: 'an mso_mdoc claim path must be [namespace, element identifier]',
+        });
     });
   }
   return problems;
@@ -138,7 +172,8 @@ function checkMdoc(credential: Json, at: string): ErrorDetail[] {
 
 function checkCredentialSets(query: Json): ErrorDetail[] {
   if (query.credential_sets === undefined || !Array.isArray(query.credentials)) return [];
-  if (!Array.isArray(query.credential_sets)) return [{ path: '/credential_sets', message: 'must be a non-empty array' }];
+  if (!Array.isArray(query.credential_sets))
+    return [{ path: '/credential_sets', message: 'must be a non-empty array' }];
   const ids = new Set(credentialQueryIds(query));
   const problems: ErrorDetail[] = [];
   query.credential_sets.forEach((set, setIndex) => {
@@ -148,7 +183,10 @@ function checkCredentialSets(query: Json): ErrorDetail[] {
       if (!Array.isArray(option)) return;
       option.forEach((id, idIndex) => {
         if (typeof id === 'string' && !ids.has(id)) {
-          problems.push({ path: `/credential_sets/${setIndex}/options/${optionIndex}/${idIndex}`, message: `refers to unknown credential query id "${id}"` });
+          problems.push({
+            path: `/credential_sets/${setIndex}/options/${optionIndex}/${idIndex}`,
+            message: `refers to unknown credential query id "${id}"`,
+          });
         }
       });
     });
@@ -169,7 +207,10 @@ function libraryProblems(query: Json): ErrorDetail[] {
   } catch (error) {
     const issues = (error as { issues?: ValibotIssue[] }).issues;
     if (!Array.isArray(issues)) return [{ path: '', message: messageOf(error) }];
-    return issues.map((issue) => ({ path: (issue.path ?? []).map((item) => `/${String(item.key).replace(/~/g, '~0').replace(/\//g, '~1')}`).join(''), message: issue.message }));
+    return issues.map((issue) => ({
+      path: (issue.path ?? []).map((item) => `/${String(item.key).replace(/~/g, '~0').replace(/\//g, '~1')}`).join(''),
+      message: issue.message,
+    }));
   }
   try {
     DcqlQuery.validate(parsed);

@@ -17,8 +17,15 @@ import { minimiseClaims, RETURNED_REGISTERED_CLAIMS } from '../verification/mini
 // verified, not what it said.
 
 /** When every claim of a session verified at `verifiedAt` goes. */
-export function presentationDataExpiresAt(params: { verifiedAt: Date; platformTtlSeconds: number; sessionTtlSeconds: number | null }): Date {
-  const ttl = params.sessionTtlSeconds === null ? params.platformTtlSeconds : Math.min(params.platformTtlSeconds, params.sessionTtlSeconds);
+export function presentationDataExpiresAt(params: {
+  verifiedAt: Date;
+  platformTtlSeconds: number;
+  sessionTtlSeconds: number | null;
+}): Date {
+  const ttl =
+    params.sessionTtlSeconds === null
+      ? params.platformTtlSeconds
+      : Math.min(params.platformTtlSeconds, params.sessionTtlSeconds);
   return new Date(params.verifiedAt.getTime() + ttl * 1000);
 }
 
@@ -28,12 +35,18 @@ export function presentationDataExpiresAt(params: { verifiedAt: Date; platformTt
  * SD-JWT registered claims (`iss`, `sub`, `iat`…) are not asked for by a query
  * claim, so they are read-once unless a retained path names them.
  */
-export function retainedPresentations(dcqlQuery: Record<string, unknown>, presentations: Array<Record<string, unknown>>): Array<Record<string, unknown>> | null {
+export function retainedPresentations(
+  dcqlQuery: Record<string, unknown>,
+  presentations: Array<Record<string, unknown>>,
+): Array<Record<string, unknown>> | null {
   const retainedPaths = new Map<string, ClaimsPathPattern[]>();
   for (const credential of asArray(dcqlQuery.credentials)) {
     if (!isObject(credential) || typeof credential.id !== 'string') continue;
     const paths = asArray(credential.claims)
-      .filter((claim): claim is Record<string, unknown> => isObject(claim) && claim.intent_to_retain === true && Array.isArray(claim.path))
+      .filter(
+        (claim): claim is Record<string, unknown> =>
+          isObject(claim) && claim.intent_to_retain === true && Array.isArray(claim.path),
+      )
       .map((claim) => claim.path as ClaimsPathPattern);
     if (paths.length > 0) retainedPaths.set(credential.id, paths);
   }
@@ -42,7 +55,8 @@ export function retainedPresentations(dcqlQuery: Record<string, unknown>, presen
     const paths = retainedPaths.get(String(presentation.credentialQueryId)) ?? [];
     const format = presentation.format === 'mso_mdoc' ? 'mso_mdoc' : 'dc+sd-jwt';
     const claims = isObject(presentation.claims) ? presentation.claims : {};
-    const kept = paths.length === 0 ? {} : minimiseClaims({ format, claims, selection: { kind: 'paths', paths } }).claims;
+    const kept =
+      paths.length === 0 ? {} : minimiseClaims({ format, claims, selection: { kind: 'paths', paths } }).claims;
     if (format === 'dc+sd-jwt') {
       for (const name of Object.keys(kept)) {
         if (RETURNED_REGISTERED_CLAIMS.has(name) && !paths.some((path) => path[0] === name)) delete kept[name];
@@ -58,7 +72,17 @@ export function retainedPresentations(dcqlQuery: Record<string, unknown>, presen
  * validity dates. An allow-list, so a field added to VerifiedPresentation stays
  * out of the summary until someone decides it is not personal.
  */
-const SUMMARY_FIELDS = ['credentialQueryId', 'format', 'vct', 'doctype', 'issuer', 'holderBinding', 'trustedEntityId', 'trustedEntityName', 'trustListSequence'] as const;
+const SUMMARY_FIELDS = [
+  'credentialQueryId',
+  'format',
+  'vct',
+  'doctype',
+  'issuer',
+  'holderBinding',
+  'trustedEntityId',
+  'trustedEntityName',
+  'trustListSequence',
+] as const;
 
 /** The plain, non-personal summary of verified presentations stored beside the sealed data: it survives the purge. */
 export function summarisePresentations(presentations: Array<Record<string, unknown>>): Array<Record<string, unknown>> {
@@ -81,12 +105,16 @@ export type ReadablePresentationData = { kind: 'available'; view: 'full' | 'reta
  * predicate of the audited read (db/presentation-reads.ts, READABLE): keep them together.
  */
 export function readablePresentationData(
-  result: Pick<PresentationResultRow, 'claimsState' | 'dataExpiresAt' | 'readExpiresAt' | 'sealedRetainedPresentations'>,
+  result: Pick<
+    PresentationResultRow,
+    'claimsState' | 'dataExpiresAt' | 'readExpiresAt' | 'sealedRetainedPresentations'
+  >,
   now: Date,
 ): ReadablePresentationData {
   if (result.claimsState === 'purged' || result.dataExpiresAt.getTime() <= now.getTime()) return { kind: 'expired' };
   const hasRetained = result.sealedRetainedPresentations !== null;
-  if (result.claimsState === 'retained') return hasRetained ? { kind: 'available', view: 'retained' } : { kind: 'expired' };
+  if (result.claimsState === 'retained')
+    return hasRetained ? { kind: 'available', view: 'retained' } : { kind: 'expired' };
   if (result.readExpiresAt && result.readExpiresAt.getTime() <= now.getTime()) {
     // The grace ended but the purge has not come by yet: only the retained claims are left.
     return hasRetained ? { kind: 'available', view: 'retained' } : { kind: 'expired' };

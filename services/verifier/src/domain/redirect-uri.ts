@@ -6,8 +6,13 @@
  */
 export function addResponseCode(redirectUri: string, responseCode: string): string {
   const hashAt = redirectUri.indexOf('#');
-  const [beforeFragment, fragment] = hashAt === -1 ? [redirectUri, ''] : [redirectUri.slice(0, hashAt), redirectUri.slice(hashAt)];
-  const separator = !beforeFragment.includes('?') ? '?' : beforeFragment.endsWith('?') || beforeFragment.endsWith('&') ? '' : '&';
+  const [beforeFragment, fragment] =
+    hashAt === -1 ? [redirectUri, ''] : [redirectUri.slice(0, hashAt), redirectUri.slice(hashAt)];
+  const separator = !beforeFragment.includes('?')
+    ? '?'
+    : beforeFragment.endsWith('?') || beforeFragment.endsWith('&')
+      ? ''
+      : '&';
   return `${beforeFragment}${separator}response_code=${encodeURIComponent(responseCode)}${fragment}`;
 }
 

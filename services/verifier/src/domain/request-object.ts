@@ -39,7 +39,10 @@ export function buildClientMetadata(options: BuildClientMetadataOptions): Record
     ...(typeof display.logo_uri === 'string' ? { logo_uri: display.logo_uri } : {}),
     vp_formats_supported: VP_FORMATS_SUPPORTED,
     ...(options.encryptionPublicJwk
-      ? { jwks: { keys: [options.encryptionPublicJwk] }, encrypted_response_enc_values_supported: ENCRYPTED_RESPONSE_ENC_VALUES }
+      ? {
+          jwks: { keys: [options.encryptionPublicJwk] },
+          encrypted_response_enc_values_supported: ENCRYPTED_RESPONSE_ENC_VALUES,
+        }
       : {}),
   };
 }
@@ -71,7 +74,8 @@ export interface BuildRequestObjectOptions {
  */
 export function buildRequestObject(options: BuildRequestObjectOptions): JWTPayload {
   const dcApi = isDcApiMode(options.responseMode);
-  if (isEncryptedMode(options.responseMode) && !options.clientMetadata.jwks) throw new Error('encrypted response modes need the session encryption key');
+  if (isEncryptedMode(options.responseMode) && !options.clientMetadata.jwks)
+    throw new Error('encrypted response modes need the session encryption key');
   return {
     aud: SELF_ISSUED_AUDIENCE,
     iat: Math.floor(options.now.getTime() / 1000),
@@ -82,8 +86,12 @@ export function buildRequestObject(options: BuildRequestObjectOptions): JWTPaylo
     nonce: options.nonce,
     dcql_query: options.dcqlQuery,
     client_metadata: options.clientMetadata,
-    ...(dcApi ? { expected_origins: options.expectedOrigins ?? [] } : { response_uri: options.responseUri, state: options.state }),
-    ...(options.transactionData && options.transactionData.length > 0 ? { transaction_data: options.transactionData } : {}),
+    ...(dcApi
+      ? { expected_origins: options.expectedOrigins ?? [] }
+      : { response_uri: options.responseUri, state: options.state }),
+    ...(options.transactionData && options.transactionData.length > 0
+      ? { transaction_data: options.transactionData }
+      : {}),
     ...(options.walletNonce ? { wallet_nonce: options.walletNonce } : {}),
   };
 }
@@ -94,6 +102,10 @@ export function buildRequestObject(options: BuildRequestObjectOptions): JWTPaylo
  * its metadata and a `wallet_nonce`.
  */
 export function buildAuthorizationRequestUri(options: { clientId: string; requestUri: string }): string {
-  const params = new URLSearchParams({ client_id: options.clientId, request_uri: options.requestUri, request_uri_method: 'post' });
+  const params = new URLSearchParams({
+    client_id: options.clientId,
+    request_uri: options.requestUri,
+    request_uri_method: 'post',
+  });
   return `openid4vp://?${params.toString()}`;
 }

@@ -28,23 +28,39 @@ export function checkResponseModeOptions(options: CheckResponseModeOptions): voi
   const { responseMode, expectedOrigins, redirectUri } = options;
   if (isDcApiMode(responseMode)) {
     if (!expectedOrigins || expectedOrigins.length === 0) {
-      throw new AppError(400, ErrorCode.EXPECTED_ORIGINS_REQUIRED, `expectedOrigins is required for responseMode ${responseMode}: list the web origins allowed to receive the response.`, [
-        { path: '/expectedOrigins', message: `is required for responseMode ${responseMode}` },
-      ]);
+      throw new AppError(
+        400,
+        ErrorCode.EXPECTED_ORIGINS_REQUIRED,
+        `expectedOrigins is required for responseMode ${responseMode}: list the web origins allowed to receive the response.`,
+        [{ path: '/expectedOrigins', message: `is required for responseMode ${responseMode}` }],
+      );
     }
-    if (redirectUri) throw badRequest('redirectUri applies to direct_post modes only.', [{ path: '/redirectUri', message: `is not allowed with responseMode ${responseMode}` }]);
+    if (redirectUri)
+      throw badRequest('redirectUri applies to direct_post modes only.', [
+        { path: '/redirectUri', message: `is not allowed with responseMode ${responseMode}` },
+      ]);
   } else if (expectedOrigins !== undefined) {
-    throw new AppError(400, ErrorCode.EXPECTED_ORIGINS_NOT_ALLOWED, `expectedOrigins applies to the dc_api modes only, not to responseMode ${responseMode}.`, [
-      { path: '/expectedOrigins', message: `is not allowed with responseMode ${responseMode}` },
-    ]);
+    throw new AppError(
+      400,
+      ErrorCode.EXPECTED_ORIGINS_NOT_ALLOWED,
+      `expectedOrigins applies to the dc_api modes only, not to responseMode ${responseMode}.`,
+      [{ path: '/expectedOrigins', message: `is not allowed with responseMode ${responseMode}` }],
+    );
   }
-  const badOrigins = (expectedOrigins ?? []).map((origin, index) => ({ origin, index })).filter(({ origin }) => !isOrigin(origin));
+  const badOrigins = (expectedOrigins ?? [])
+    .map((origin, index) => ({ origin, index }))
+    .filter(({ origin }) => !isOrigin(origin));
   if (badOrigins.length > 0) {
-    throw badRequest('expectedOrigins must be origins such as https://rp.example (scheme, host, optional port).', badOrigins.map(({ index }) => ({ path: `/expectedOrigins/${index}`, message: 'is not an origin' })));
+    throw badRequest(
+      'expectedOrigins must be origins such as https://rp.example (scheme, host, optional port).',
+      badOrigins.map(({ index }) => ({ path: `/expectedOrigins/${index}`, message: 'is not an origin' })),
+    );
   }
   // The verified answer's redirect adds response_code; one already there would be ambiguous.
   if (redirectUri && hasResponseCodeParameter(redirectUri)) {
-    throw badRequest('redirectUri must not carry a response_code query parameter: the service adds its own.', [{ path: '/redirectUri', message: 'has a response_code query parameter' }]);
+    throw badRequest('redirectUri must not carry a response_code query parameter: the service adds its own.', [
+      { path: '/redirectUri', message: 'has a response_code query parameter' },
+    ]);
   }
 }
 

@@ -7,7 +7,12 @@ import type { SessionState } from '@tessera/contracts';
 // and is the same on every replica and every reconnection: no counter to keep, and a
 // client's Last-Event-ID says exactly which state it has.
 
-const EVENT_ID_OF_STATE: Record<SessionState, number> = { RequestCreated: 1, RequestUriRetrieved: 2, ResponseVerified: 3, Error: 3 };
+const EVENT_ID_OF_STATE: Record<SessionState, number> = {
+  RequestCreated: 1,
+  RequestUriRetrieved: 2,
+  ResponseVerified: 3,
+  Error: 3,
+};
 
 /** The event id of a state: 1, 2, or 3 for the terminal states. */
 export function stateEventId(state: SessionState): number {

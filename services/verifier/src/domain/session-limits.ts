@@ -29,7 +29,10 @@ export function checkSessionLimit(options: {
   now: Date;
 }): SessionLimitCheck {
   const { session, limits } = options;
-  const [count, limit] = options.counter === 'requestFetch' ? [session.requestFetchCount, limits.requestFetches] : [session.responseCount, limits.responses];
+  const [count, limit] =
+    options.counter === 'requestFetch'
+      ? [session.requestFetchCount, limits.requestFetches]
+      : [session.responseCount, limits.responses];
   if (count <= limit) return { ok: true };
   const windowEnds = (session.limitWindowStartedAt ?? options.now).getTime() + limits.windowMs;
   return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((windowEnds - options.now.getTime()) / 1000)) };

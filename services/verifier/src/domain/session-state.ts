@@ -30,6 +30,10 @@ export function effectiveSessionState(stored: StoredSessionState, now: Date): Ef
     return { state: 'Error', error: { code: ErrorCode.SESSION_EXPIRED, message: SESSION_EXPIRED_MESSAGE } };
   }
   const state = stored.state as SessionState;
-  if (state === 'Error') return { state, error: { code: stored.errorCode ?? ErrorCode.INTERNAL, message: stored.errorMessage ?? 'The session failed.' } };
+  if (state === 'Error')
+    return {
+      state,
+      error: { code: stored.errorCode ?? ErrorCode.INTERNAL, message: stored.errorMessage ?? 'The session failed.' },
+    };
   return { state };
 }

@@ -23,19 +23,28 @@ export function encodeTransactionData(options: EncodeTransactionDataOptions): En
     const ids = Array.isArray(entry.credential_ids) ? entry.credential_ids : [];
     ids.forEach((id, idIndex) => {
       if (typeof id !== 'string' || !known.has(id)) {
-        details.push({ path: `/transactionData/${index}/credential_ids/${idIndex}`, message: `names no credential query of the DCQL query (${String(id)})` });
+        details.push({
+          path: `/transactionData/${index}/credential_ids/${idIndex}`,
+          message: `names no credential query of the DCQL query (${String(id)})`,
+        });
       }
     });
   });
   if (details.length > 0) return { ok: false, details };
-  return { ok: true, encoded: options.entries.map((entry) => Buffer.from(JSON.stringify(entry), 'utf8').toString('base64url')) };
+  return {
+    ok: true,
+    encoded: options.entries.map((entry) => Buffer.from(JSON.stringify(entry), 'utf8').toString('base64url')),
+  };
 }
 
 /**
  * A session's `transaction_data` as stored and sent (null when the body has
  * none); 400 VALIDATION_FAILED with the paths of entries naming unknown credential queries.
  */
-export function encodeSessionTransactionData(entries: Array<Record<string, unknown>> | undefined, dcqlQuery: Record<string, unknown>): string[] | null {
+export function encodeSessionTransactionData(
+  entries: Array<Record<string, unknown>> | undefined,
+  dcqlQuery: Record<string, unknown>,
+): string[] | null {
   if (!entries) return null;
   const encoded = encodeTransactionData({ entries, credentialIds: credentialQueryIds(dcqlQuery) });
   if (!encoded.ok) throw badRequest('transactionData must name credential queries of the DCQL query.', encoded.details);

@@ -45,11 +45,15 @@ export function addTrustedAuthorities(options: AddTrustedAuthoritiesOptions): Ad
 /** The key identifiers of the certificates of the issuers allowed for the query's types, in list order, without repeats. */
 function listedAuthorities(credential: Json, issuers: TrustListEntity[], now: Date): string[] {
   const meta = typeof credential.meta === 'object' && credential.meta !== null ? (credential.meta as Json) : {};
-  const vcts = Array.isArray(meta.vct_values) ? meta.vct_values.filter((value): value is string => typeof value === 'string') : [];
+  const vcts = Array.isArray(meta.vct_values)
+    ? meta.vct_values.filter((value): value is string => typeof value === 'string')
+    : [];
   const doctype = typeof meta.doctype_value === 'string' ? meta.doctype_value : undefined;
   const allowed = (entity: TrustListEntity) =>
     entity.allowedCredentialTypes.some((type) =>
-      credential.format === 'dc+sd-jwt' ? type.format === 'dc+sd-jwt' && vcts.includes(type.vct) : credential.format === 'mso_mdoc' && type.format === 'mso_mdoc' && type.doctype === doctype,
+      credential.format === 'dc+sd-jwt'
+        ? type.format === 'dc+sd-jwt' && vcts.includes(type.vct)
+        : credential.format === 'mso_mdoc' && type.format === 'mso_mdoc' && type.doctype === doctype,
     );
   const values = new Set<string>();
   for (const entity of issuers.filter(allowed)) {
@@ -57,7 +61,8 @@ function listedAuthorities(credential: Json, issuers: TrustListEntity[], now: Da
       if (now < new Date(certificate.notBefore) || now > new Date(certificate.notAfter)) continue;
       // A leaf without an AKI cannot be named to a wallet; it still verifies, but no `aki` value asks for it.
       const identifier = certificate.kind === 'ca' ? certificate.ski : certificate.aki;
-      if (identifier && /^(?:[0-9a-f]{2})+$/.test(identifier)) values.add(Buffer.from(identifier, 'hex').toString('base64url'));
+      if (identifier && /^(?:[0-9a-f]{2})+$/.test(identifier))
+        values.add(Buffer.from(identifier, 'hex').toString('base64url'));
     }
   }
   return [...values];
@@ -68,7 +73,8 @@ function requestedAki(credential: Json): Set<string> | undefined {
   if (!Array.isArray(credential.trusted_authorities)) return undefined;
   const values = new Set<string>();
   for (const authority of credential.trusted_authorities as Json[]) {
-    if (authority?.type === 'aki' && Array.isArray(authority.values)) for (const value of authority.values) if (typeof value === 'string') values.add(value);
+    if (authority?.type === 'aki' && Array.isArray(authority.values))
+      for (const value of authority.values) if (typeof value === 'string') values.add(value);
   }
   return values;
 }

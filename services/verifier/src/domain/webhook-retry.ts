@@ -32,7 +32,10 @@ export type NextWebhookAttempt = { giveUp: true } | { giveUp: false; at: Date };
 export function nextWebhookAttempt(input: NextWebhookAttemptInput): NextWebhookAttempt {
   const { policy } = input;
   if (input.failedAt.getTime() >= input.retryFrom.getTime() + policy.periodMs) return { giveUp: true };
-  return { giveUp: false, at: new Date(input.failedAt.getTime() + webhookRetryDelayMs(policy, input.failures, input.random ?? Math.random)) };
+  return {
+    giveUp: false,
+    at: new Date(input.failedAt.getTime() + webhookRetryDelayMs(policy, input.failures, input.random ?? Math.random)),
+  };
 }
 
 /** The delay after the `failures`-th failed attempt, before jitter: base·2^(failures-1), capped. */

@@ -25,13 +25,16 @@ export function checkWebhookUrl(value: string, policy: WebhookTargetPolicy): Err
     return problem('must be an absolute URL');
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return problem('must be an https URL');
-  if (url.protocol === 'http:' && !policy.allowHttp) return problem('must be an https URL (http is refused: WEBHOOK_ALLOW_HTTP is off)');
-  if (url.username || url.password) return problem('must not carry user info (credentials); authenticate the sender by its signature');
+  if (url.protocol === 'http:' && !policy.allowHttp)
+    return problem('must be an https URL (http is refused: WEBHOOK_ALLOW_HTTP is off)');
+  if (url.username || url.password)
+    return problem('must not carry user info (credentials); authenticate the sender by its signature');
   if (url.hash) return problem('must not have a fragment');
   const hostname = url.hostname.replace(/^\[|\]$/g, '');
   if (policy.denyPrivateAddresses && isIP(hostname)) {
     const address = classifyAddress(hostname);
-    if (!address.public) return problem(`must not name a ${address.range} address: webhooks are only sent to public addresses`);
+    if (!address.public)
+      return problem(`must not name a ${address.range} address: webhooks are only sent to public addresses`);
   }
   return [];
 }

@@ -67,11 +67,15 @@ export function createBackgroundJobs(deps: BackgroundJobsDeps): BackgroundJobs {
     name: 'rate-limit window cleanup',
     intervalMs: RATE_LIMIT_CLEANUP_INTERVAL_MS,
     logger,
-    run: async () => (await deleteEndedRateLimitWindows(db, { limit: RATE_LIMIT_CLEANUP_BATCH })) === RATE_LIMIT_CLEANUP_BATCH,
+    run: async () =>
+      (await deleteEndedRateLimitWindows(db, { limit: RATE_LIMIT_CLEANUP_BATCH })) === RATE_LIMIT_CLEANUP_BATCH,
   });
   const send =
     deps.sendWebhook ??
-    createWebhookSender({ denyPrivateAddresses: webhookTargetPolicyOf(config).denyPrivateAddresses, timeoutMs: config.WEBHOOK_TIMEOUT_MS });
+    createWebhookSender({
+      denyPrivateAddresses: webhookTargetPolicyOf(config).denyPrivateAddresses,
+      timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+    });
   const worker = createPeriodicJob({
     name: 'webhook worker',
     intervalMs: config.WEBHOOK_POLL_INTERVAL_MS,
@@ -84,7 +88,11 @@ export function createBackgroundJobs(deps: BackgroundJobsDeps): BackgroundJobs {
           keyEncryptionKey: deps.keyEncryptionKey,
           logger,
           send,
-          retry: { baseMs: config.WEBHOOK_RETRY_BASE_MS, maxDelayMs: config.WEBHOOK_RETRY_MAX_DELAY_MS, periodMs: config.WEBHOOK_RETRY_PERIOD_MS },
+          retry: {
+            baseMs: config.WEBHOOK_RETRY_BASE_MS,
+            maxDelayMs: config.WEBHOOK_RETRY_MAX_DELAY_MS,
+            periodMs: config.WEBHOOK_RETRY_PERIOD_MS,
+          },
           // An attempt takes at most its timeout; the rest is room to record it before another replica may take the row.
           claimMs: config.WEBHOOK_TIMEOUT_MS + 60_000,
           batchSize: config.WEBHOOK_CONCURRENCY,

@@ -56,7 +56,8 @@ export function createPeriodicJob(options: PeriodicJobOptions): PeriodicJob {
           if (more === true) again = true;
         },
         (error: unknown) => {
-          if (!aborter.signal.aborted) options.logger.warn({ err: error, job: options.name }, `${options.name}: run failed; trying again later`);
+          if (!aborter.signal.aborted)
+            options.logger.warn({ err: error, job: options.name }, `${options.name}: run failed; trying again later`);
         },
       )
       .finally(() => {

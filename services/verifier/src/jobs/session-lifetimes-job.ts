@@ -44,7 +44,10 @@ export function createSessionLifetimesJob(deps: SessionLifetimesJobDeps): Period
     run: async (signal) => {
       metrics.countExpiredSessions(await expireDueSessions({ db, bus, clock }));
       if (signal.aborted || Date.now() < purgeDueAt) return false;
-      const report = await purgePersonalData({ db, clock, logger }, { retentionDays: deps.retentionDays, signal }).catch((error: unknown) => {
+      const report = await purgePersonalData(
+        { db, clock, logger },
+        { retentionDays: deps.retentionDays, signal },
+      ).catch((error: unknown) => {
         metrics.countPurgeFailure();
         throw error;
       });

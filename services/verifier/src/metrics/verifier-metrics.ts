@@ -1,5 +1,12 @@
 import { VerificationErrorCode } from '@tessera/contracts';
-import { Counter, Histogram, LATENCY_BUCKETS, observeOutcome, outcomeCodeOf, type Registry } from '@tessera/service-kit';
+import {
+  Counter,
+  Histogram,
+  LATENCY_BUCKETS,
+  observeOutcome,
+  outcomeCodeOf,
+  type Registry,
+} from '@tessera/service-kit';
 import { OAuthError } from '../domain/oauth-error.js';
 
 /** `format` of a presentation answer: the one format the session's query asks for, or `mixed`. */
@@ -40,7 +47,12 @@ const FORMATS: readonly PresentationFormat[] = ['dc+sd-jwt', 'mso_mdoc', 'mixed'
 
 export function createVerifierMetrics(registry: Registry): VerifierMetrics {
   const registers = [registry];
-  const sessionsCreated = new Counter({ name: 'tessera_verifier_sessions_created_total', help: 'Presentation sessions created, by response mode and request signer.', labelNames: ['response_mode', 'signer'], registers });
+  const sessionsCreated = new Counter({
+    name: 'tessera_verifier_sessions_created_total',
+    help: 'Presentation sessions created, by response mode and request signer.',
+    labelNames: ['response_mode', 'signer'],
+    registers,
+  });
   const presentations = new Counter({
     name: 'tessera_verifier_presentations_total',
     help: 'Presentation answers that settled a session, by format and outcome (verified, or the verification error code).',
@@ -57,26 +69,75 @@ export function createVerifierMetrics(registry: Registry): VerifierMetrics {
       presentationChildren.set(`${format} ${outcome}`, child);
     }
   }
-  const requestObjectFetches = new Counter({ name: 'tessera_verifier_request_object_fetches_total', help: 'Request-object fetches by wallets (request_uri), by result (ok, or the refusal\'s code).', labelNames: ['result'], registers });
-  const webhookDeliveries = new Counter({ name: 'tessera_verifier_webhook_deliveries_total', help: 'Webhook delivery attempts by result (delivered, retrying, failed).', labelNames: ['result'], registers });
-  const trustListFetches = new Counter({ name: 'tessera_verifier_trust_list_fetches_total', help: 'Ecosystem trust-list requests by result (ok, or the error code).', labelNames: ['result'], registers });
-  const trustListDuration = new Histogram({ name: 'tessera_verifier_trust_list_fetch_duration_seconds', help: 'Time of an ecosystem trust-list request, by result.', labelNames: ['result'], buckets: LATENCY_BUCKETS, registers });
-  const statusListFetches = new Counter({ name: 'tessera_verifier_status_list_fetches_total', help: 'Status list fetches over HTTP (cache misses), by result (ok, timeout, error).', labelNames: ['result'], registers });
-  const statusListDuration = new Histogram({ name: 'tessera_verifier_status_list_fetch_duration_seconds', help: 'Time of a status list fetch over HTTP, by result.', labelNames: ['result'], buckets: LATENCY_BUCKETS, registers });
-  const purged = new Counter({ name: 'tessera_verifier_purged_total', help: 'Personal data purged, by kind (read_once_claims, expired_claims, sessions).', labelNames: ['kind'], registers });
-  const purgeRuns = new Counter({ name: 'tessera_verifier_purge_runs_total', help: 'Runs of the personal-data purge by result (purged: this replica held the lock; skipped: another did; failed).', labelNames: ['result'], registers });
-  const expired = new Counter({ name: 'tessera_verifier_sessions_expired_total', help: 'Open sessions the session lifetimes job moved to Error/SESSION_EXPIRED.', registers });
+  const requestObjectFetches = new Counter({
+    name: 'tessera_verifier_request_object_fetches_total',
+    help: "Request-object fetches by wallets (request_uri), by result (ok, or the refusal's code).",
+    labelNames: ['result'],
+    registers,
+  });
+  const webhookDeliveries = new Counter({
+    name: 'tessera_verifier_webhook_deliveries_total',
+    help: 'Webhook delivery attempts by result (delivered, retrying, failed).',
+    labelNames: ['result'],
+    registers,
+  });
+  const trustListFetches = new Counter({
+    name: 'tessera_verifier_trust_list_fetches_total',
+    help: 'Ecosystem trust-list requests by result (ok, or the error code).',
+    labelNames: ['result'],
+    registers,
+  });
+  const trustListDuration = new Histogram({
+    name: 'tessera_verifier_trust_list_fetch_duration_seconds',
+    help: 'Time of an ecosystem trust-list request, by result.',
+    labelNames: ['result'],
+    buckets: LATENCY_BUCKETS,
+    registers,
+  });
+  const statusListFetches = new Counter({
+    name: 'tessera_verifier_status_list_fetches_total',
+    help: 'Status list fetches over HTTP (cache misses), by result (ok, timeout, error).',
+    labelNames: ['result'],
+    registers,
+  });
+  const statusListDuration = new Histogram({
+    name: 'tessera_verifier_status_list_fetch_duration_seconds',
+    help: 'Time of a status list fetch over HTTP, by result.',
+    labelNames: ['result'],
+    buckets: LATENCY_BUCKETS,
+    registers,
+  });
+  const purged = new Counter({
+    name: 'tessera_verifier_purged_total',
+    help: 'Personal data purged, by kind (read_once_claims, expired_claims, sessions).',
+    labelNames: ['kind'],
+    registers,
+  });
+  const purgeRuns = new Counter({
+    name: 'tessera_verifier_purge_runs_total',
+    help: 'Runs of the personal-data purge by result (purged: this replica held the lock; skipped: another did; failed).',
+    labelNames: ['result'],
+    registers,
+  });
+  const expired = new Counter({
+    name: 'tessera_verifier_sessions_expired_total',
+    help: 'Open sessions the session lifetimes job moved to Error/SESSION_EXPIRED.',
+    registers,
+  });
   const timed = (counter: Counter<'result'>, histogram: Histogram<'result'>) => (result: string, seconds: number) => {
     counter.inc({ result });
     histogram.observe({ result }, seconds);
   };
   return {
     countSessionCreated: (responseMode, signer) => sessionsCreated.inc({ response_mode: responseMode, signer }),
-    countPresentation: (format, outcome) => (presentationChildren.get(`${format} ${outcome}`) ?? presentations.labels({ format, outcome })).inc(),
-    observeRequestObjectFetch: (fetch) => observeOutcome(fetch, (result) => requestObjectFetches.inc({ result }), { failureOf: walletFailureOf }),
+    countPresentation: (format, outcome) =>
+      (presentationChildren.get(`${format} ${outcome}`) ?? presentations.labels({ format, outcome })).inc(),
+    observeRequestObjectFetch: (fetch) =>
+      observeOutcome(fetch, (result) => requestObjectFetches.inc({ result }), { failureOf: walletFailureOf }),
     countWebhookAttempt: (result) => webhookDeliveries.inc({ result }),
     observeTrustListFetch: (fetch) => observeOutcome(fetch, timed(trustListFetches, trustListDuration)),
-    observeStatusListFetch: (fetch) => observeOutcome(fetch, timed(statusListFetches, statusListDuration), { failureOf: statusListFailureOf }),
+    observeStatusListFetch: (fetch) =>
+      observeOutcome(fetch, timed(statusListFetches, statusListDuration), { failureOf: statusListFailureOf }),
     countPurge(report) {
       purgeRuns.inc({ result: report.ran ? 'purged' : 'skipped' });
       if (report.readOnceClaims > 0) purged.inc({ kind: 'read_once_claims' }, report.readOnceClaims);

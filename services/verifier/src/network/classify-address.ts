@@ -28,7 +28,8 @@ export function classifyAddress(address: string): AddressClassification {
   const text = canonicalAddress(address.replace(/^\[|\]$/g, ''));
   if (text === undefined) return { address, range: 'invalid', public: false };
   let parsed = ipaddr.parse(text);
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress())
+    parsed = (parsed as ipaddr.IPv6).toIPv4Address();
   let range: string = parsed.range();
   if (range === 'unicast' && parsed.kind() === 'ipv6') {
     const v6 = parsed as ipaddr.IPv6;

@@ -44,7 +44,8 @@ export function createGuardedFetch(policy: GuardedFetchPolicy, options: GuardedF
     const transport = url.protocol === 'https:' ? https : url.protocol === 'http:' ? http : undefined;
     if (!transport) return Promise.reject(new Error(`${url.protocol} URIs are not fetched`));
     const body = init?.body ?? undefined;
-    if (body !== undefined && body !== null && typeof body !== 'string' && !(body instanceof Uint8Array)) return Promise.reject(new Error('only string and byte bodies are sent'));
+    if (body !== undefined && body !== null && typeof body !== 'string' && !(body instanceof Uint8Array))
+      return Promise.reject(new Error('only string and byte bodies are sent'));
     const hostname = url.hostname.replace(/^\[|\]$/g, '');
     const guarded = policy.denyPrivateAddresses && !policy.isExempt?.(hostname);
     if (guarded && isIP(hostname)) {
@@ -72,11 +73,17 @@ export function createGuardedFetch(policy: GuardedFetchPolicy, options: GuardedF
             const status = incoming.statusCode ?? 0;
             const headers = new Headers();
             for (const [name, value] of Object.entries(incoming.headers)) {
-              for (const item of Array.isArray(value) ? value : value === undefined ? [] : [value]) headers.append(name, item);
+              for (const item of Array.isArray(value) ? value : value === undefined ? [] : [value])
+                headers.append(name, item);
             }
             const bodyless = status === 204 || status === 205 || status === 304;
             if (bodyless) incoming.resume();
-            resolve(new Response(bodyless ? null : (Readable.toWeb(incoming) as ReadableStream<Uint8Array>), { status, headers }));
+            resolve(
+              new Response(bodyless ? null : (Readable.toWeb(incoming) as ReadableStream<Uint8Array>), {
+                status,
+                headers,
+              }),
+            );
           } catch (error) {
             incoming.destroy();
             reject(error);
@@ -84,7 +91,13 @@ export function createGuardedFetch(policy: GuardedFetchPolicy, options: GuardedF
         },
       );
       // As the global fetch does: a timeout rejects with the signal's reason, anything else is "fetch failed".
-      request.on('error', (error) => reject(init?.signal?.aborted ? init.signal.reason : new TypeError(`fetch failed: ${error.message}`, { cause: error })));
+      request.on('error', (error) =>
+        reject(
+          init?.signal?.aborted
+            ? init.signal.reason
+            : new TypeError(`fetch failed: ${error.message}`, { cause: error }),
+        ),
+      );
       request.end(body ?? undefined);
     });
   }) as typeof fetch;
@@ -97,7 +110,13 @@ function publicOnlyLookup(resolve: typeof dnsLookup, refusal: GuardedFetchOption
       if (error) return callback(error, '', 0);
       const refused = addresses.map((entry) => classifyAddress(entry.address)).find((entry) => !entry.public);
       if (refused || addresses.length === 0) {
-        return callback(refused ? refusal(hostname, refused) : Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), '', 0);
+        return callback(
+          refused
+            ? refusal(hostname, refused)
+            : Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }),
+          '',
+          0,
+        );
       }
       if (options.all) return callback(null, addresses);
       callback(null, addresses[0]!.address, addresses[0]!.family);

@@ -1,10 +1,18 @@
-import type { AuthorizationResponseOutcome, PresentationResponse, SatisfiedCredentialSet, VerifiedPresentation } from '@tessera/contracts';
+import type {
+  AuthorizationResponseOutcome,
+  PresentationResponse,
+  SatisfiedCredentialSet,
+  VerifiedPresentation,
+} from '@tessera/contracts';
 import type { SessionRow } from '../db/schema.js';
 import type { PresentationResult } from '../db/session-outcomes.js';
 import type { SettledOutcome } from '../use-cases/steps/settle-session-outcome.js';
 
 /** `verifier-presentation-response`: the verified session and what it proved. */
-export function toPresentationResponse(session: Pick<SessionRow, 'id'>, result: PresentationResult): PresentationResponse {
+export function toPresentationResponse(
+  session: Pick<SessionRow, 'id'>,
+  result: PresentationResult,
+): PresentationResponse {
   return {
     id: session.id,
     state: 'ResponseVerified',

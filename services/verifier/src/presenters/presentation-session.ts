@@ -1,4 +1,10 @@
-import type { CreatedPresentation, DcApiRequest, IntentNotice, PresentationSession, ResponseMode } from '@tessera/contracts';
+import type {
+  CreatedPresentation,
+  DcApiRequest,
+  IntentNotice,
+  PresentationSession,
+  ResponseMode,
+} from '@tessera/contracts';
 import type { SessionRow } from '../db/schema.js';
 import { effectiveSessionState } from '../domain/session-state.js';
 
@@ -26,7 +32,12 @@ export function toPresentationSession(row: SessionRow, now: Date): PresentationS
 }
 
 /** The create answer: the record plus the DC API request and the intent's notice, when there are. */
-export function toCreatedPresentation(created: { session: SessionRow; createdAt: Date; dcApiRequest?: DcApiRequest; notice?: IntentNotice }): CreatedPresentation {
+export function toCreatedPresentation(created: {
+  session: SessionRow;
+  createdAt: Date;
+  dcApiRequest?: DcApiRequest;
+  notice?: IntentNotice;
+}): CreatedPresentation {
   return {
     ...toPresentationSession(created.session, created.createdAt),
     ...(created.dcApiRequest ? { dcApiRequest: created.dcApiRequest } : {}),

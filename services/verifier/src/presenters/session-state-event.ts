@@ -36,8 +36,13 @@ export function toSessionStateEvent(row: SessionStateRow, now: Date): SessionSta
 export function toSessionStateEvents(row: SessionStateRow, now: Date): SessionStateEventOut[] {
   const current = toSessionStateEvent(row, now);
   const history: SessionStateEventOut[] = [];
-  const passed = (state: SessionState, changedAt: Date) => ({ eventId: stateEventId(state), data: { id: row.id, state, changedAt: changedAt.toISOString() }, terminal: false });
+  const passed = (state: SessionState, changedAt: Date) => ({
+    eventId: stateEventId(state),
+    data: { id: row.id, state, changedAt: changedAt.toISOString() },
+    terminal: false,
+  });
   if (current.eventId > stateEventId('RequestCreated')) history.push(passed('RequestCreated', row.createdAt));
-  if (current.eventId > stateEventId('RequestUriRetrieved') && row.requestRetrievedAt) history.push(passed('RequestUriRetrieved', row.requestRetrievedAt));
+  if (current.eventId > stateEventId('RequestUriRetrieved') && row.requestRetrievedAt)
+    history.push(passed('RequestUriRetrieved', row.requestRetrievedAt));
   return [...history, current];
 }

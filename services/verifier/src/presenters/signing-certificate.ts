@@ -7,7 +7,11 @@ import { x509 } from '../crypto/x509.js';
 import { x509HashOf } from '../domain/client-id.js';
 
 /** The public view of a request-signing chain (never the key). */
-export function toSigningCertificate(options: { keyType: KeyType; source: 'platform' | 'imported'; chain: string[] }): SigningCertificate {
+export function toSigningCertificate(options: {
+  keyType: KeyType;
+  source: 'platform' | 'imported';
+  chain: string[];
+}): SigningCertificate {
   const leafDer = options.chain[0]!;
   const leaf = new x509.X509Certificate(Buffer.from(leafDer, 'base64'));
   return {

@@ -1,4 +1,9 @@
-import type { ClientIdPrefix, SignerOption, VerificationTemplate, VerificationTemplateSummary } from '@tessera/contracts';
+import type {
+  ClientIdPrefix,
+  SignerOption,
+  VerificationTemplate,
+  VerificationTemplateSummary,
+} from '@tessera/contracts';
 import type { TemplateRow } from '../db/schema.js';
 
 export function toVerificationTemplate(row: TemplateRow): VerificationTemplate {

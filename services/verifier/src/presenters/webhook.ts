@@ -1,4 +1,10 @@
-import type { Webhook, WebhookDelivery, WebhookDeliveryStatus, WebhookEventType, WebhookWithSecret } from '@tessera/contracts';
+import type {
+  Webhook,
+  WebhookDelivery,
+  WebhookDeliveryStatus,
+  WebhookEventType,
+  WebhookWithSecret,
+} from '@tessera/contracts';
 import type { VerifierRow, WebhookRow } from '../db/schema.js';
 import type { ListedDelivery } from '../db/webhook-deliveries.js';
 import { toWebhookEvent } from '../domain/webhook-events.js';
@@ -15,7 +21,11 @@ export function toWebhook(verifier: VerifierRow, webhook: WebhookRow): Webhook {
 }
 
 /** The webhook with its secret: PUT and rotate-secret only. */
-export function toWebhookWithSecret(result: { verifier: VerifierRow; webhook: WebhookRow; secret: string }): WebhookWithSecret {
+export function toWebhookWithSecret(result: {
+  verifier: VerifierRow;
+  webhook: WebhookRow;
+  secret: string;
+}): WebhookWithSecret {
   return { ...toWebhook(result.verifier, result.webhook), secret: result.secret };
 }
 

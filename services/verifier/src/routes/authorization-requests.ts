@@ -23,14 +23,32 @@ const doc = { tags, security: 'public', errors: [404, 429], errorBody: 'oauth' }
 export type AuthorizationRequestRouteDeps = FetchRequestObjectDeps;
 
 /** The request object by reference (`request_uri`), fetched with GET or POST. */
-export function registerAuthorizationRequestRoutes(app: App, deps: AuthorizationRequestRouteDeps, rateLimit: { max: number; timeWindow: number }): void {
+export function registerAuthorizationRequestRoutes(
+  app: App,
+  deps: AuthorizationRequestRouteDeps,
+  rateLimit: { max: number; timeWindow: number },
+): void {
   const config = { rateLimit };
-  const send = (reply: FastifyReply, jwt: string) => reply.type(REQUEST_OBJECT_MEDIA_TYPE).header('cache-control', 'no-store').send(jwt);
+  const send = (reply: FastifyReply, jwt: string) =>
+    reply.type(REQUEST_OBJECT_MEDIA_TYPE).header('cache-control', 'no-store').send(jwt);
 
   app.get(
     '/oid4vp/authorization-requests/:authorizationRequestId',
-    { config, schema: routeSchema({ ...doc, summary: 'Fetch the signed request object (request_uri)' }, { params: RequestParamsSchema, response: { 200: SignedRequestObjectSchema } }) },
-    async (request, reply) => send(reply, await fetchRequestObject(deps, { authorizationRequestId: request.params.authorizationRequestId, requestId: request.id })),
+    {
+      config,
+      schema: routeSchema(
+        { ...doc, summary: 'Fetch the signed request object (request_uri)' },
+        { params: RequestParamsSchema, response: { 200: SignedRequestObjectSchema } },
+      ),
+    },
+    async (request, reply) =>
+      send(
+        reply,
+        await fetchRequestObject(deps, {
+          authorizationRequestId: request.params.authorizationRequestId,
+          requestId: request.id,
+        }),
+      ),
   );
 
   app.post(
@@ -38,7 +56,11 @@ export function registerAuthorizationRequestRoutes(app: App, deps: Authorization
     {
       config,
       schema: routeSchema(
-        { ...doc, errors: [...doc.errors, 413, 415], summary: 'Fetch the signed request object with wallet metadata (request_uri_method=post)' },
+        {
+          ...doc,
+          errors: [...doc.errors, 413, 415],
+          summary: 'Fetch the signed request object with wallet metadata (request_uri_method=post)',
+        },
         { params: RequestParamsSchema, body: RequestUriPostBodySchema, response: { 200: SignedRequestObjectSchema } },
       ),
     },

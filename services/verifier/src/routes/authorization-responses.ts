@@ -20,18 +20,36 @@ const AuthorizationResponseAnswerSchema = Type.Object({ redirect_uri: Type.Optio
 export type AuthorizationResponseRouteDeps = ReceiveWalletResponseDeps;
 
 /** The wallet's answer at `response_uri` (`direct_post`, `direct_post.jwt`). */
-export function registerAuthorizationResponseRoutes(app: App, deps: AuthorizationResponseRouteDeps, rateLimit: { max: number; timeWindow: number }): void {
+export function registerAuthorizationResponseRoutes(
+  app: App,
+  deps: AuthorizationResponseRouteDeps,
+  rateLimit: { max: number; timeWindow: number },
+): void {
   app.post(
     '/oid4vp/authorization-responses/:authorizationRequestId',
     {
       config: { rateLimit },
       schema: routeSchema(
-        { summary: 'The wallet’s authorization response (direct_post, direct_post.jwt, or a wallet error)', tags: ['wallet'], security: 'public', errors: [404, 413, 415, 429, 503], errorBody: 'oauth' },
-        { params: RequestParamsSchema, body: AuthorizationResponseFormSchema, response: { 200: AuthorizationResponseAnswerSchema } },
+        {
+          summary: 'The wallet’s authorization response (direct_post, direct_post.jwt, or a wallet error)',
+          tags: ['wallet'],
+          security: 'public',
+          errors: [404, 413, 415, 429, 503],
+          errorBody: 'oauth',
+        },
+        {
+          params: RequestParamsSchema,
+          body: AuthorizationResponseFormSchema,
+          response: { 200: AuthorizationResponseAnswerSchema },
+        },
       ),
     },
     async (request, reply) => {
-      const result = await receiveWalletResponse(deps, { authorizationRequestId: request.params.authorizationRequestId, fields: request.body as Record<string, unknown>, requestId: request.id });
+      const result = await receiveWalletResponse(deps, {
+        authorizationRequestId: request.params.authorizationRequestId,
+        fields: request.body as Record<string, unknown>,
+        requestId: request.id,
+      });
       return reply.header('cache-control', 'no-store').send(toWalletResponseAnswer(result));
     },
   );

@@ -20,20 +20,34 @@ export function registerCertificateRoutes(app: App, deps: CertificateRouteDeps):
     {
       schema: routeSchema(
         { summary: "Import the organisation's own request-signing chain and key", tags, security: MANAGEMENT },
-        { params: CertificateParamsSchema, body: ImportCertificateBodySchema, response: { 200: envelopeOf(SigningCertificateSchema) } },
+        {
+          params: CertificateParamsSchema,
+          body: ImportCertificateBodySchema,
+          response: { 200: envelopeOf(SigningCertificateSchema) },
+        },
       ),
     },
-    async (request) => envelope(200, 'Signing certificate imported.', toSigningCertificate(await importCertificate(deps, { ...request.params, ...request.body }))),
+    async (request) =>
+      envelope(
+        200,
+        'Signing certificate imported.',
+        toSigningCertificate(await importCertificate(deps, { ...request.params, ...request.body })),
+      ),
   );
 
   app.get(
     '/certificates/:keyType',
     {
       schema: routeSchema(
-        { summary: "The organisation's request-signing certificate chain (created on first use)", tags, security: MANAGEMENT },
+        {
+          summary: "The organisation's request-signing certificate chain (created on first use)",
+          tags,
+          security: MANAGEMENT,
+        },
         { params: CertificateParamsSchema, response: { 200: envelopeOf(SigningCertificateSchema) } },
       ),
     },
-    async (request) => envelope(200, 'Signing certificate.', toSigningCertificate(await getSigningCertificate(deps, request.params))),
+    async (request) =>
+      envelope(200, 'Signing certificate.', toSigningCertificate(await getSigningCertificate(deps, request.params))),
   );
 }

@@ -8,7 +8,10 @@ export const VERIFIER_ROLES = ['owner', 'admin', 'verifier'] as const;
  * the organisation named in the path (403), before the request is validated.
  * `routes` register each resource's routes in that scope.
  */
-export async function registerManagementRoutes(app: App, options: { verifyToken: TokenVerifier; routes: Array<(api: App) => void> }): Promise<void> {
+export async function registerManagementRoutes(
+  app: App,
+  options: { verifyToken: TokenVerifier; routes: Array<(api: App) => void> },
+): Promise<void> {
   await app.register(
     async (scope) => {
       const api = scope as unknown as App;

@@ -17,11 +17,20 @@ export async function registerPlatformCaRoute(app: App, options: PlatformCaRoute
       {
         config: { rateLimit: options.rateLimit },
         schema: routeSchema(
-          { summary: 'The platform CA that issues request-signing certificates (PEM)', tags: ['wallet'], security: 'public', errors: [429] },
+          {
+            summary: 'The platform CA that issues request-signing certificates (PEM)',
+            tags: ['wallet'],
+            security: 'public',
+            errors: [429],
+          },
           { response: { 200: { content: { 'application/x-pem-file': { schema: Type.String() } } } } },
         ),
       },
-      async (_request, reply) => reply.type('application/x-pem-file').header('cache-control', 'public, max-age=3600').send(options.certificatePem),
+      async (_request, reply) =>
+        reply
+          .type('application/x-pem-file')
+          .header('cache-control', 'public, max-age=3600')
+          .send(options.certificatePem),
     );
   });
 }

@@ -17,7 +17,8 @@ export function registerPresentationReadRoutes(app: App, deps: ListPresentationR
     '/verifier-presentation-reads',
     {
       // After the management scope's token and role check, before validation (403 first, as there).
-      onRequest: async (request) => requireOrgRole(principalOf(request), (request.params as { orgId: string }).orgId, PRESENTATION_READ_AUDITORS),
+      onRequest: async (request) =>
+        requireOrgRole(principalOf(request), (request.params as { orgId: string }).orgId, PRESENTATION_READ_AUDITORS),
       schema: routeSchema(
         {
           summary: "Who read a session's presentation data, newest first",
@@ -27,7 +28,11 @@ export function registerPresentationReadRoutes(app: App, deps: ListPresentationR
           security: MANAGEMENT,
           errors: [403, 404],
         },
-        { params: OrgParamsSchema, querystring: PresentationReadsQuerySchema, response: { 200: pageEnvelopeOf(PresentationReadSchema) } },
+        {
+          params: OrgParamsSchema,
+          querystring: PresentationReadsQuerySchema,
+          response: { 200: pageEnvelopeOf(PresentationReadSchema) },
+        },
       ),
     },
     async (request) => {

@@ -1,4 +1,9 @@
-import { AuthorizationResponseOutcomeSchema, PresentationResponseQuerySchema, PresentationResponseSchema, VerifyAuthorizationResponseBodySchema } from '@tessera/contracts';
+import {
+  AuthorizationResponseOutcomeSchema,
+  PresentationResponseQuerySchema,
+  PresentationResponseSchema,
+  VerifyAuthorizationResponseBodySchema,
+} from '@tessera/contracts';
 import { envelope, principalOf, routeSchema, type App } from '@tessera/service-kit';
 import { toAuthorizationResponseOutcome, toPresentationResponse } from '../presenters/presentation-response.js';
 import { readPresentationResponse } from '../use-cases/read-presentation-response.js';
@@ -20,12 +25,21 @@ export function registerPresentationResponseRoutes(app: App, deps: VerifyDcApiRe
           security: MANAGEMENT,
           errors: [404, 409, 410],
         },
-        { params: OrgParamsSchema, querystring: PresentationResponseQuerySchema, response: { 200: envelopeOf(PresentationResponseSchema) } },
+        {
+          params: OrgParamsSchema,
+          querystring: PresentationResponseQuerySchema,
+          response: { 200: envelopeOf(PresentationResponseSchema) },
+        },
       ),
     },
     async (request) => {
       const { verificationPresentationId, responseCode } = request.query;
-      const read = await readPresentationResponse(deps, { orgId: request.params.orgId, sessionId: verificationPresentationId, subject: principalOf(request).sub, ...(responseCode !== undefined ? { responseCode } : {}) });
+      const read = await readPresentationResponse(deps, {
+        orgId: request.params.orgId,
+        sessionId: verificationPresentationId,
+        subject: principalOf(request).sub,
+        ...(responseCode !== undefined ? { responseCode } : {}),
+      });
       return envelope(200, 'Verified presentation.', toPresentationResponse(read.session, read.result));
     },
   );
@@ -35,14 +49,34 @@ export function registerPresentationResponseRoutes(app: App, deps: VerifyDcApiRe
     {
       onError: setRetryAfter,
       schema: routeSchema(
-        { summary: 'Verify the authorization response a browser received over the Digital Credentials API', tags, security: MANAGEMENT, errors: [404, 409, 429, 503] },
-        { params: OrgParamsSchema, body: VerifyAuthorizationResponseBodySchema, response: { 200: envelopeOf(AuthorizationResponseOutcomeSchema) } },
+        {
+          summary: 'Verify the authorization response a browser received over the Digital Credentials API',
+          tags,
+          security: MANAGEMENT,
+          errors: [404, 409, 429, 503],
+        },
+        {
+          params: OrgParamsSchema,
+          body: VerifyAuthorizationResponseBodySchema,
+          response: { 200: envelopeOf(AuthorizationResponseOutcomeSchema) },
+        },
       ),
     },
     async (request) => {
       const { verificationSessionId, authorizationResponse, origin } = request.body;
-      const settled = await verifyDcApiResponse(deps, { orgId: request.params.orgId, verificationSessionId, authorizationResponse: authorizationResponse as Record<string, unknown>, origin, subject: principalOf(request).sub, requestId: request.id });
-      return envelope(200, settled.state === 'ResponseVerified' ? 'The presentation was verified.' : 'The presentation was not accepted.', toAuthorizationResponseOutcome(settled));
+      const settled = await verifyDcApiResponse(deps, {
+        orgId: request.params.orgId,
+        verificationSessionId,
+        authorizationResponse: authorizationResponse as Record<string, unknown>,
+        origin,
+        subject: principalOf(request).sub,
+        requestId: request.id,
+      });
+      return envelope(
+        200,
+        settled.state === 'ResponseVerified' ? 'The presentation was verified.' : 'The presentation was not accepted.',
+        toAuthorizationResponseOutcome(settled),
+      );
     },
   );
 }

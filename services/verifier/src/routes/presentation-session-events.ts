@@ -26,17 +26,31 @@ export function registerPresentationSessionEventRoutes(app: App, deps: SessionEv
     {
       onError: setRetryAfter,
       schema: routeSchema(
-        { summary: 'Follow a presentation session: its state changes as server-sent events', description: DESCRIPTION, tags, security: MANAGEMENT, errors: [404, 429] },
+        {
+          summary: 'Follow a presentation session: its state changes as server-sent events',
+          description: DESCRIPTION,
+          tags,
+          security: MANAGEMENT,
+          errors: [404, 429],
+        },
         {
           params: OrgParamsSchema,
           querystring: SessionEventsQuerySchema,
-          headers: Type.Object({ 'last-event-id': Type.Optional(Type.String({ maxLength: 200, description: 'The id of the last event received (reconnection).' })) }),
+          headers: Type.Object({
+            'last-event-id': Type.Optional(
+              Type.String({ maxLength: 200, description: 'The id of the last event received (reconnection).' }),
+            ),
+          }),
           response: {
             200: {
-              description: 'An event stream: `event: state`, `id: 1|2|3`, `data:` the JSON below; `: heartbeat` comments between events.',
+              description:
+                'An event stream: `event: state`, `id: 1|2|3`, `data:` the JSON below; `: heartbeat` comments between events.',
               content: { 'text/event-stream': { schema: SessionStateEventSchema } },
             },
-            204: { description: 'The client already has the session’s terminal state (Last-Event-ID): nothing will follow.', type: 'null' },
+            204: {
+              description: 'The client already has the session’s terminal state (Last-Event-ID): nothing will follow.',
+              type: 'null',
+            },
           },
         },
       ),

@@ -2,7 +2,10 @@ import { Type } from 'typebox';
 import { Page, PresentationSessionSchema, SessionListQuerySchema } from '@tessera/contracts';
 import { envelope, pageWindow, routeSchema, toPage, type App } from '@tessera/service-kit';
 import { toPresentationSession } from '../presenters/presentation-session.js';
-import { readPresentationSessions, type ReadPresentationSessionsDeps } from '../use-cases/read-presentation-sessions.js';
+import {
+  readPresentationSessions,
+  type ReadPresentationSessionsDeps,
+} from '../use-cases/read-presentation-sessions.js';
 import { envelopeOf, MANAGEMENT, OrgParamsSchema } from './common.js';
 
 const tags = ['presentations'];
@@ -12,16 +15,40 @@ export function registerPresentationSessionRoutes(app: App, deps: ReadPresentati
     '/verifier-presentation',
     {
       schema: routeSchema(
-        { summary: 'Read presentation sessions: one by id, or a page of matching ones, newest first', tags, security: MANAGEMENT, errors: [404] },
-        { params: OrgParamsSchema, querystring: SessionListQuerySchema, response: { 200: envelopeOf(Type.Union([PresentationSessionSchema, Page(PresentationSessionSchema)])) } },
+        {
+          summary: 'Read presentation sessions: one by id, or a page of matching ones, newest first',
+          tags,
+          security: MANAGEMENT,
+          errors: [404],
+        },
+        {
+          params: OrgParamsSchema,
+          querystring: SessionListQuerySchema,
+          response: { 200: envelopeOf(Type.Union([PresentationSessionSchema, Page(PresentationSessionSchema)])) },
+        },
       ),
     },
     async (request) => {
       const { id, pageNumber, pageSize, ...filters } = request.query;
       const page = pageWindow({ ...(pageNumber ? { pageNumber } : {}), ...(pageSize ? { pageSize } : {}) });
-      const read = await readPresentationSessions(deps, { orgId: request.params.orgId, ...(id !== undefined ? { id } : {}), filters, page, requestId: request.id });
-      if (read.kind === 'one') return envelope(200, 'Presentation session.', toPresentationSession(read.session, read.readAt));
-      return envelope(200, 'Presentation sessions.', toPage(read.rows.map((row) => toPresentationSession(row, read.readAt)), read.total, page));
+      const read = await readPresentationSessions(deps, {
+        orgId: request.params.orgId,
+        ...(id !== undefined ? { id } : {}),
+        filters,
+        page,
+        requestId: request.id,
+      });
+      if (read.kind === 'one')
+        return envelope(200, 'Presentation session.', toPresentationSession(read.session, read.readAt));
+      return envelope(
+        200,
+        'Presentation sessions.',
+        toPage(
+          read.rows.map((row) => toPresentationSession(row, read.readAt)),
+          read.total,
+          page,
+        ),
+      );
     },
   );
 }

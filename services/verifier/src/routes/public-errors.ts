@@ -5,7 +5,11 @@ import { OAuthError } from '../domain/oauth-error.js';
 
 /** 429 as an error the scope's handler shapes; `Retry-After` is set by the rate-limit plugin. */
 export function rateLimitError(_request: FastifyRequest, context: { after: string; ttl: number }): AppError {
-  return new AppError(429, ErrorCode.RATE_LIMITED, `Too many requests from this address: retry after ${Math.ceil(context.ttl / 1000)} s.`);
+  return new AppError(
+    429,
+    ErrorCode.RATE_LIMITED,
+    `Too many requests from this address: retry after ${Math.ceil(context.ttl / 1000)} s.`,
+  );
 }
 
 /** Wallet-facing errors: the OAuth shape (ARCHITECTURE.md), a generic sentence for 5xx. */
@@ -19,6 +23,11 @@ export function oauthErrorHandler(error: unknown, request: FastifyRequest, reply
   const { body } = toErrorBody(error);
   if (body.statusCode >= 500) request.log.error({ err: error }, 'wallet request failed');
   // RFC 6749 §4.1.2.1: temporarily_unavailable for overload and for a dependency that is down (503).
-  const oauthCode = body.statusCode === 429 || body.statusCode === 503 ? 'temporarily_unavailable' : body.statusCode >= 500 ? 'server_error' : 'invalid_request';
+  const oauthCode =
+    body.statusCode === 429 || body.statusCode === 503
+      ? 'temporarily_unavailable'
+      : body.statusCode >= 500
+        ? 'server_error'
+        : 'invalid_request';
   void reply.code(body.statusCode).send({ error: oauthCode, error_description: body.message });
 }

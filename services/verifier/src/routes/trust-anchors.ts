@@ -8,7 +8,10 @@ import { listTrustAnchors } from '../use-cases/list-trust-anchors.js';
 import { envelopeOf, MANAGEMENT, OrgParamsSchema, pageEnvelopeOf } from './common.js';
 
 const tags = ['trust anchors'];
-const AnchorParamsSchema = Type.Object({ ...OrgParamsSchema.properties, id: Type.String({ minLength: 1, maxLength: 200 }) });
+const AnchorParamsSchema = Type.Object({
+  ...OrgParamsSchema.properties,
+  id: Type.String({ minLength: 1, maxLength: 200 }),
+});
 
 export type TrustAnchorRouteDeps = CreateTrustAnchorDeps;
 
@@ -19,7 +22,11 @@ export function registerTrustAnchorRoutes(app: App, deps: TrustAnchorRouteDeps):
     {
       schema: routeSchema(
         { summary: 'Trust an issuer CA certificate or DID', tags, security: MANAGEMENT, errors: [409] },
-        { params: OrgParamsSchema, body: CreateTrustAnchorBodySchema, response: { 201: envelopeOf(TrustAnchorSchema) } },
+        {
+          params: OrgParamsSchema,
+          body: CreateTrustAnchorBodySchema,
+          response: { 201: envelopeOf(TrustAnchorSchema) },
+        },
       ),
     },
     async (request, reply) => {
@@ -33,7 +40,11 @@ export function registerTrustAnchorRoutes(app: App, deps: TrustAnchorRouteDeps):
     {
       schema: routeSchema(
         { summary: 'List the organisation’s trust anchors, newest first', tags, security: MANAGEMENT },
-        { params: OrgParamsSchema, querystring: PagingQuerySchema, response: { 200: pageEnvelopeOf(TrustAnchorSchema) } },
+        {
+          params: OrgParamsSchema,
+          querystring: PagingQuerySchema,
+          response: { 200: pageEnvelopeOf(TrustAnchorSchema) },
+        },
       ),
     },
     async (request) => {
@@ -47,10 +58,16 @@ export function registerTrustAnchorRoutes(app: App, deps: TrustAnchorRouteDeps):
     '/trust-anchors/:id',
     {
       schema: routeSchema(
-        { summary: 'Stop trusting an anchor (applies to the next verification)', tags, security: MANAGEMENT, errors: [404] },
+        {
+          summary: 'Stop trusting an anchor (applies to the next verification)',
+          tags,
+          security: MANAGEMENT,
+          errors: [404],
+        },
         { params: AnchorParamsSchema, response: { 200: envelopeOf(TrustAnchorSchema) } },
       ),
     },
-    async (request) => envelope(200, 'Trust anchor deleted.', toTrustAnchor(await deleteTrustAnchor(deps, request.params))),
+    async (request) =>
+      envelope(200, 'Trust anchor deleted.', toTrustAnchor(await deleteTrustAnchor(deps, request.params))),
   );
 }

@@ -2,17 +2,31 @@ import { Type } from 'typebox';
 import { PagingQuerySchema, VerificationTemplateBodySchema, VerificationTemplateSchema } from '@tessera/contracts';
 import { envelope, pageWindow, routeSchema, toPage, type App } from '@tessera/service-kit';
 import { toVerificationTemplate } from '../presenters/verification-template.js';
-import { createVerificationTemplate, type CreateVerificationTemplateDeps } from '../use-cases/create-verification-template.js';
-import { deleteVerificationTemplate, type DeleteVerificationTemplateDeps } from '../use-cases/delete-verification-template.js';
+import {
+  createVerificationTemplate,
+  type CreateVerificationTemplateDeps,
+} from '../use-cases/create-verification-template.js';
+import {
+  deleteVerificationTemplate,
+  type DeleteVerificationTemplateDeps,
+} from '../use-cases/delete-verification-template.js';
 import { getVerificationTemplate } from '../use-cases/get-verification-template.js';
 import { listVerificationTemplates } from '../use-cases/list-verification-templates.js';
-import { updateVerificationTemplate, type UpdateVerificationTemplateDeps } from '../use-cases/update-verification-template.js';
+import {
+  updateVerificationTemplate,
+  type UpdateVerificationTemplateDeps,
+} from '../use-cases/update-verification-template.js';
 import { envelopeOf, MANAGEMENT, OrgParamsSchema, pageEnvelopeOf } from './common.js';
 
-const TemplateParamsSchema = Type.Object({ ...OrgParamsSchema.properties, templateId: Type.String({ minLength: 1, maxLength: 200 }) });
+const TemplateParamsSchema = Type.Object({
+  ...OrgParamsSchema.properties,
+  templateId: Type.String({ minLength: 1, maxLength: 200 }),
+});
 const tags = ['verification templates'];
 
-export type VerificationTemplateRouteDeps = CreateVerificationTemplateDeps & UpdateVerificationTemplateDeps & DeleteVerificationTemplateDeps;
+export type VerificationTemplateRouteDeps = CreateVerificationTemplateDeps &
+  UpdateVerificationTemplateDeps &
+  DeleteVerificationTemplateDeps;
 
 export function registerVerificationTemplateRoutes(app: App, deps: VerificationTemplateRouteDeps): void {
   app.post(
@@ -20,7 +34,11 @@ export function registerVerificationTemplateRoutes(app: App, deps: VerificationT
     {
       schema: routeSchema(
         { summary: 'Create a verification template', tags, security: MANAGEMENT },
-        { params: OrgParamsSchema, body: VerificationTemplateBodySchema, response: { 201: envelopeOf(VerificationTemplateSchema) } },
+        {
+          params: OrgParamsSchema,
+          body: VerificationTemplateBodySchema,
+          response: { 201: envelopeOf(VerificationTemplateSchema) },
+        },
       ),
     },
     async (request, reply) => {
@@ -34,7 +52,11 @@ export function registerVerificationTemplateRoutes(app: App, deps: VerificationT
     {
       schema: routeSchema(
         { summary: 'List verification templates', tags, security: MANAGEMENT },
-        { params: OrgParamsSchema, querystring: PagingQuerySchema, response: { 200: pageEnvelopeOf(VerificationTemplateSchema) } },
+        {
+          params: OrgParamsSchema,
+          querystring: PagingQuerySchema,
+          response: { 200: pageEnvelopeOf(VerificationTemplateSchema) },
+        },
       ),
     },
     async (request) => {
@@ -46,8 +68,18 @@ export function registerVerificationTemplateRoutes(app: App, deps: VerificationT
 
   app.get(
     '/verification-template/:templateId',
-    { schema: routeSchema({ summary: 'Get a verification template', tags, security: MANAGEMENT, errors: [404] }, { params: TemplateParamsSchema, response: { 200: envelopeOf(VerificationTemplateSchema) } }) },
-    async (request) => envelope(200, 'Verification template.', toVerificationTemplate(await getVerificationTemplate(deps, request.params))),
+    {
+      schema: routeSchema(
+        { summary: 'Get a verification template', tags, security: MANAGEMENT, errors: [404] },
+        { params: TemplateParamsSchema, response: { 200: envelopeOf(VerificationTemplateSchema) } },
+      ),
+    },
+    async (request) =>
+      envelope(
+        200,
+        'Verification template.',
+        toVerificationTemplate(await getVerificationTemplate(deps, request.params)),
+      ),
   );
 
   app.put(
@@ -55,15 +87,34 @@ export function registerVerificationTemplateRoutes(app: App, deps: VerificationT
     {
       schema: routeSchema(
         { summary: 'Replace a verification template', tags, security: MANAGEMENT, errors: [404] },
-        { params: TemplateParamsSchema, body: VerificationTemplateBodySchema, response: { 200: envelopeOf(VerificationTemplateSchema) } },
+        {
+          params: TemplateParamsSchema,
+          body: VerificationTemplateBodySchema,
+          response: { 200: envelopeOf(VerificationTemplateSchema) },
+        },
       ),
     },
-    async (request) => envelope(200, 'Verification template updated.', toVerificationTemplate(await updateVerificationTemplate(deps, { ...request.params, body: request.body }))),
+    async (request) =>
+      envelope(
+        200,
+        'Verification template updated.',
+        toVerificationTemplate(await updateVerificationTemplate(deps, { ...request.params, body: request.body })),
+      ),
   );
 
   app.delete(
     '/verification-template/:templateId',
-    { schema: routeSchema({ summary: 'Delete a verification template', tags, security: MANAGEMENT, errors: [404, 409] }, { params: TemplateParamsSchema, response: { 200: envelopeOf(VerificationTemplateSchema) } }) },
-    async (request) => envelope(200, 'Verification template deleted.', toVerificationTemplate(await deleteVerificationTemplate(deps, request.params))),
+    {
+      schema: routeSchema(
+        { summary: 'Delete a verification template', tags, security: MANAGEMENT, errors: [404, 409] },
+        { params: TemplateParamsSchema, response: { 200: envelopeOf(VerificationTemplateSchema) } },
+      ),
+    },
+    async (request) =>
+      envelope(
+        200,
+        'Verification template deleted.',
+        toVerificationTemplate(await deleteVerificationTemplate(deps, request.params)),
+      ),
   );
 }

@@ -1,5 +1,10 @@
 import { Type } from 'typebox';
-import { CreateVerifierBodySchema, PagingQuerySchema, UpdateVerifierBodySchema, VerifierSchema } from '@tessera/contracts';
+import {
+  CreateVerifierBodySchema,
+  PagingQuerySchema,
+  UpdateVerifierBodySchema,
+  VerifierSchema,
+} from '@tessera/contracts';
 import { envelope, pageWindow, routeSchema, toPage, type App } from '@tessera/service-kit';
 import { toVerifier } from '../presenters/verifier.js';
 import { createVerifier, type CreateVerifierDeps } from '../use-cases/create-verifier.js';
@@ -9,7 +14,10 @@ import { listVerifiers } from '../use-cases/list-verifiers.js';
 import { updateVerifier, type UpdateVerifierDeps } from '../use-cases/update-verifier.js';
 import { envelopeOf, MANAGEMENT, OrgParamsSchema, pageEnvelopeOf } from './common.js';
 
-const VerifierParamsSchema = Type.Object({ ...OrgParamsSchema.properties, verifierId: Type.String({ minLength: 1, maxLength: 200 }) });
+const VerifierParamsSchema = Type.Object({
+  ...OrgParamsSchema.properties,
+  verifierId: Type.String({ minLength: 1, maxLength: 200 }),
+});
 const tags = ['verifiers'];
 
 export type VerifierRouteDeps = CreateVerifierDeps & UpdateVerifierDeps & DeleteVerifierDeps;
@@ -17,7 +25,12 @@ export type VerifierRouteDeps = CreateVerifierDeps & UpdateVerifierDeps & Delete
 export function registerVerifierRoutes(app: App, deps: VerifierRouteDeps): void {
   app.post(
     '/verifier',
-    { schema: routeSchema({ summary: 'Create a verifier', tags, security: MANAGEMENT, errors: [409] }, { params: OrgParamsSchema, body: CreateVerifierBodySchema, response: { 201: envelopeOf(VerifierSchema) } }) },
+    {
+      schema: routeSchema(
+        { summary: 'Create a verifier', tags, security: MANAGEMENT, errors: [409] },
+        { params: OrgParamsSchema, body: CreateVerifierBodySchema, response: { 201: envelopeOf(VerifierSchema) } },
+      ),
+    },
     async (request, reply) => {
       const row = await createVerifier(deps, { orgId: request.params.orgId, ...request.body });
       return reply.code(201).send(envelope(201, 'Verifier created.', toVerifier(row)));
@@ -26,7 +39,12 @@ export function registerVerifierRoutes(app: App, deps: VerifierRouteDeps): void 
 
   app.get(
     '/verifier',
-    { schema: routeSchema({ summary: 'List verifiers', tags, security: MANAGEMENT }, { params: OrgParamsSchema, querystring: PagingQuerySchema, response: { 200: pageEnvelopeOf(VerifierSchema) } }) },
+    {
+      schema: routeSchema(
+        { summary: 'List verifiers', tags, security: MANAGEMENT },
+        { params: OrgParamsSchema, querystring: PagingQuerySchema, response: { 200: pageEnvelopeOf(VerifierSchema) } },
+      ),
+    },
     async (request) => {
       const page = pageWindow(request.query);
       const { rows, total } = await listVerifiers(deps, { orgId: request.params.orgId, page });
@@ -36,23 +54,49 @@ export function registerVerifierRoutes(app: App, deps: VerifierRouteDeps): void 
 
   app.get(
     '/verifier/:verifierId',
-    { schema: routeSchema({ summary: 'Get a verifier', tags, security: MANAGEMENT, errors: [404] }, { params: VerifierParamsSchema, response: { 200: envelopeOf(VerifierSchema) } }) },
+    {
+      schema: routeSchema(
+        { summary: 'Get a verifier', tags, security: MANAGEMENT, errors: [404] },
+        { params: VerifierParamsSchema, response: { 200: envelopeOf(VerifierSchema) } },
+      ),
+    },
     async (request) => envelope(200, 'Verifier.', toVerifier(await getVerifier(deps, request.params))),
   );
 
   app.put(
     '/verifier/:verifierId',
-    { schema: routeSchema({ summary: 'Update a verifier', description: 'Replaces clientMetadata. A verifierId in the body must equal the path’s (400 VERIFIER_ID_IMMUTABLE otherwise).', tags, security: MANAGEMENT, errors: [404] }, { params: VerifierParamsSchema, body: UpdateVerifierBodySchema, response: { 200: envelopeOf(VerifierSchema) } }) },
+    {
+      schema: routeSchema(
+        {
+          summary: 'Update a verifier',
+          description:
+            'Replaces clientMetadata. A verifierId in the body must equal the path’s (400 VERIFIER_ID_IMMUTABLE otherwise).',
+          tags,
+          security: MANAGEMENT,
+          errors: [404],
+        },
+        { params: VerifierParamsSchema, body: UpdateVerifierBodySchema, response: { 200: envelopeOf(VerifierSchema) } },
+      ),
+    },
     async (request) => {
       const { verifierId: bodyVerifierId, clientMetadata } = request.body;
-      const row = await updateVerifier(deps, { ...request.params, ...(bodyVerifierId !== undefined ? { bodyVerifierId } : {}), ...(clientMetadata ? { clientMetadata } : {}) });
+      const row = await updateVerifier(deps, {
+        ...request.params,
+        ...(bodyVerifierId !== undefined ? { bodyVerifierId } : {}),
+        ...(clientMetadata ? { clientMetadata } : {}),
+      });
       return envelope(200, 'Verifier updated.', toVerifier(row));
     },
   );
 
   app.delete(
     '/verifier/:verifierId',
-    { schema: routeSchema({ summary: 'Delete a verifier', tags, security: MANAGEMENT, errors: [404, 409] }, { params: VerifierParamsSchema, response: { 200: envelopeOf(VerifierSchema) } }) },
+    {
+      schema: routeSchema(
+        { summary: 'Delete a verifier', tags, security: MANAGEMENT, errors: [404, 409] },
+        { params: VerifierParamsSchema, response: { 200: envelopeOf(VerifierSchema) } },
+      ),
+    },
     async (request) => envelope(200, 'Verifier deleted.', toVerifier(await deleteVerifier(deps, request.params))),
   );
 }

@@ -1,22 +1,42 @@
 import { Type } from 'typebox';
-import { PagingQuerySchema, PutWebhookBodySchema, WebhookDeliverySchema, WebhookSchema, WebhookWithSecretSchema } from '@tessera/contracts';
+import {
+  PagingQuerySchema,
+  PutWebhookBodySchema,
+  WebhookDeliverySchema,
+  WebhookSchema,
+  WebhookWithSecretSchema,
+} from '@tessera/contracts';
 import { envelope, pageWindow, routeSchema, toPage, type App } from '@tessera/service-kit';
 import { toWebhook, toWebhookDelivery, toWebhookWithSecret } from '../presenters/webhook.js';
 import { deleteWebhook, type DeleteWebhookDeps } from '../use-cases/delete-webhook.js';
 import { getWebhook, type GetWebhookDeps } from '../use-cases/get-webhook.js';
 import { listWebhookDeliveries, type ListWebhookDeliveriesDeps } from '../use-cases/list-webhook-deliveries.js';
 import { putWebhook, type PutWebhookDeps } from '../use-cases/put-webhook.js';
-import { redeliverWebhookDelivery, type RedeliverWebhookDeliveryDeps } from '../use-cases/redeliver-webhook-delivery.js';
+import {
+  redeliverWebhookDelivery,
+  type RedeliverWebhookDeliveryDeps,
+} from '../use-cases/redeliver-webhook-delivery.js';
 import { rotateWebhookSecret, type RotateWebhookSecretDeps } from '../use-cases/rotate-webhook-secret.js';
 import { envelopeOf, MANAGEMENT, OrgParamsSchema, pageEnvelopeOf } from './common.js';
 
 // Path ids are checked loosely here (any verifierId the verifier routes take); an
 // unknown one is a 404 from the use case, as on the verifier routes.
-const WebhookParamsSchema = Type.Object({ ...OrgParamsSchema.properties, verifierId: Type.String({ minLength: 1, maxLength: 200 }) });
-const DeliveryParamsSchema = Type.Object({ ...WebhookParamsSchema.properties, deliveryId: Type.String({ format: 'uuid' }) });
+const WebhookParamsSchema = Type.Object({
+  ...OrgParamsSchema.properties,
+  verifierId: Type.String({ minLength: 1, maxLength: 200 }),
+});
+const DeliveryParamsSchema = Type.Object({
+  ...WebhookParamsSchema.properties,
+  deliveryId: Type.String({ format: 'uuid' }),
+});
 const tags = ['webhooks'];
 
-export type WebhookRouteDeps = PutWebhookDeps & GetWebhookDeps & DeleteWebhookDeps & RotateWebhookSecretDeps & ListWebhookDeliveriesDeps & RedeliverWebhookDeliveryDeps;
+export type WebhookRouteDeps = PutWebhookDeps &
+  GetWebhookDeps &
+  DeleteWebhookDeps &
+  RotateWebhookSecretDeps &
+  ListWebhookDeliveriesDeps &
+  RedeliverWebhookDeliveryDeps;
 
 const SIGNING =
   'Each event is POSTed as JSON `{ type, id, sessionId, verifierId, state, occurredAt }` signed per Standard Webhooks: `webhook-id` (the event id), `webhook-timestamp` (seconds), `webhook-signature: v1,<base64 HMAC-SHA256 over "{id}.{timestamp}.{body}" keyed with the base64-decoded secret after whsec_>`. Any 2xx is success; otherwise retried with exponential backoff and jitter (WEBHOOK_RETRY_BASE_MS, doubling, capped at WEBHOOK_RETRY_MAX_DELAY_MS) for WEBHOOK_RETRY_PERIOD_MS (24 h), then marked failed.';
@@ -33,15 +53,29 @@ export function registerWebhookRoutes(app: App, deps: WebhookRouteDeps): void {
           security: MANAGEMENT,
           errors: [404],
         },
-        { params: WebhookParamsSchema, body: PutWebhookBodySchema, response: { 200: envelopeOf(WebhookWithSecretSchema) } },
+        {
+          params: WebhookParamsSchema,
+          body: PutWebhookBodySchema,
+          response: { 200: envelopeOf(WebhookWithSecretSchema) },
+        },
       ),
     },
-    async (request) => envelope(200, 'Webhook saved.', toWebhookWithSecret(await putWebhook(deps, { ...request.params, ...request.body }))),
+    async (request) =>
+      envelope(
+        200,
+        'Webhook saved.',
+        toWebhookWithSecret(await putWebhook(deps, { ...request.params, ...request.body })),
+      ),
   );
 
   app.get(
     '/verifier/:verifierId/webhook',
-    { schema: routeSchema({ summary: "Get a verifier's webhook (never its secret)", tags, security: MANAGEMENT, errors: [404] }, { params: WebhookParamsSchema, response: { 200: envelopeOf(WebhookSchema) } }) },
+    {
+      schema: routeSchema(
+        { summary: "Get a verifier's webhook (never its secret)", tags, security: MANAGEMENT, errors: [404] },
+        { params: WebhookParamsSchema, response: { 200: envelopeOf(WebhookSchema) } },
+      ),
+    },
     async (request) => {
       const { verifier, webhook } = await getWebhook(deps, request.params);
       return envelope(200, 'Webhook.', toWebhook(verifier, webhook));
@@ -50,7 +84,12 @@ export function registerWebhookRoutes(app: App, deps: WebhookRouteDeps): void {
 
   app.delete(
     '/verifier/:verifierId/webhook',
-    { schema: routeSchema({ summary: "Delete a verifier's webhook and its deliveries", tags, security: MANAGEMENT, errors: [404] }, { params: WebhookParamsSchema, response: { 200: envelopeOf(WebhookSchema) } }) },
+    {
+      schema: routeSchema(
+        { summary: "Delete a verifier's webhook and its deliveries", tags, security: MANAGEMENT, errors: [404] },
+        { params: WebhookParamsSchema, response: { 200: envelopeOf(WebhookSchema) } },
+      ),
+    },
     async (request) => {
       const { verifier, webhook } = await deleteWebhook(deps, request.params);
       return envelope(200, 'Webhook deleted.', toWebhook(verifier, webhook));
@@ -61,19 +100,38 @@ export function registerWebhookRoutes(app: App, deps: WebhookRouteDeps): void {
     '/verifier/:verifierId/webhook/rotate-secret',
     {
       schema: routeSchema(
-        { summary: "Replace a webhook's secret", description: 'A new secret signs every attempt from now on (pending retries included); the old one signs nothing more.', tags, security: MANAGEMENT, errors: [404] },
+        {
+          summary: "Replace a webhook's secret",
+          description:
+            'A new secret signs every attempt from now on (pending retries included); the old one signs nothing more.',
+          tags,
+          security: MANAGEMENT,
+          errors: [404],
+        },
         { params: WebhookParamsSchema, response: { 200: envelopeOf(WebhookWithSecretSchema) } },
       ),
     },
-    async (request) => envelope(200, 'Webhook secret rotated.', toWebhookWithSecret(await rotateWebhookSecret(deps, request.params))),
+    async (request) =>
+      envelope(200, 'Webhook secret rotated.', toWebhookWithSecret(await rotateWebhookSecret(deps, request.params))),
   );
 
   app.get(
     '/verifier/:verifierId/webhook/deliveries',
     {
       schema: routeSchema(
-        { summary: "List a webhook's deliveries", description: 'Newest first, each with its last 50 attempts (time, HTTP status or network error, duration), oldest first.', tags, security: MANAGEMENT, errors: [404] },
-        { params: WebhookParamsSchema, querystring: PagingQuerySchema, response: { 200: pageEnvelopeOf(WebhookDeliverySchema) } },
+        {
+          summary: "List a webhook's deliveries",
+          description:
+            'Newest first, each with its last 50 attempts (time, HTTP status or network error, duration), oldest first.',
+          tags,
+          security: MANAGEMENT,
+          errors: [404],
+        },
+        {
+          params: WebhookParamsSchema,
+          querystring: PagingQuerySchema,
+          response: { 200: pageEnvelopeOf(WebhookDeliverySchema) },
+        },
       ),
     },
     async (request) => {
@@ -87,10 +145,22 @@ export function registerWebhookRoutes(app: App, deps: WebhookRouteDeps): void {
     '/verifier/:verifierId/webhook/deliveries/:deliveryId/redeliver',
     {
       schema: routeSchema(
-        { summary: 'Send a delivery again', description: 'The delivery becomes pending and due now, with a fresh retry period; the event id (`webhook-id`) is unchanged.', tags, security: MANAGEMENT, errors: [404] },
+        {
+          summary: 'Send a delivery again',
+          description:
+            'The delivery becomes pending and due now, with a fresh retry period; the event id (`webhook-id`) is unchanged.',
+          tags,
+          security: MANAGEMENT,
+          errors: [404],
+        },
         { params: DeliveryParamsSchema, response: { 200: envelopeOf(WebhookDeliverySchema) } },
       ),
     },
-    async (request) => envelope(200, 'Webhook delivery queued.', toWebhookDelivery(await redeliverWebhookDelivery(deps, request.params))),
+    async (request) =>
+      envelope(
+        200,
+        'Webhook delivery queued.',
+        toWebhookDelivery(await redeliverWebhookDelivery(deps, request.params)),
+      ),
   );
 }

@@ -103,7 +103,10 @@ export class SessionEventHub {
   watchExpiry(id: string, expiresAt: Date): void {
     const entry = this.sessions.get(id);
     if (!entry || entry.expiryTimer) return;
-    const delay = Math.min(MAX_TIMER_MS, Math.max(0, expiresAt.getTime() - this.options.clock().getTime()) + EXPIRY_MARGIN_MS);
+    const delay = Math.min(
+      MAX_TIMER_MS,
+      Math.max(0, expiresAt.getTime() - this.options.clock().getTime()) + EXPIRY_MARGIN_MS,
+    );
     entry.expiryTimer = setTimeout(() => {
       entry.expiryTimer = undefined;
       void this.expire(id, entry, expiresAt);
@@ -142,7 +145,12 @@ export class SessionEventHub {
       listeners += entry.listeners.size;
       if (entry.expiryTimer) expiryTimers += 1;
     }
-    return { sessions: this.sessions.size, listeners, expiryTimers, streamsPerOrg: Object.fromEntries(this.streamsPerOrg) };
+    return {
+      sessions: this.sessions.size,
+      listeners,
+      expiryTimers,
+      streamsPerOrg: Object.fromEntries(this.streamsPerOrg),
+    };
   }
 
   private deliver(id: string, entry: FollowedSession, row: SessionStateRow): void {

@@ -3,7 +3,12 @@ import { readPemBlocks } from '@tessera/service-kit';
 import { certificateFingerprint } from '../crypto/certificate-fingerprint.js';
 import { parseCertificateDer } from '../crypto/parsed-certificates.js';
 import type { x509 } from '../crypto/x509.js';
-import { resolveTrustStore, type ResolvedTrustStore, type TrustedCertificate, type TrustListAttribution } from '../verification/trust-store.js';
+import {
+  resolveTrustStore,
+  type ResolvedTrustStore,
+  type TrustedCertificate,
+  type TrustListAttribution,
+} from '../verification/trust-store.js';
 import type { VerificationCache } from '../verification/verification-cache.js';
 import { credentialTypeName, trustingIssuers } from '../domain/trusting-issuers.js';
 

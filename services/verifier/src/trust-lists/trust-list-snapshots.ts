@@ -1,5 +1,17 @@
-import { trustListChangedEvent, trustListGetRpc, type TrustListChangedEvent, type TrustListEntity, type TrustListSnapshot } from '@tessera/contracts';
-import { callService, dependencyUnavailable, subscribeEvents, type Logger, type MessageBus } from '@tessera/service-kit';
+import {
+  trustListChangedEvent,
+  trustListGetRpc,
+  type TrustListChangedEvent,
+  type TrustListEntity,
+  type TrustListSnapshot,
+} from '@tessera/contracts';
+import {
+  callService,
+  dependencyUnavailable,
+  subscribeEvents,
+  type Logger,
+  type MessageBus,
+} from '@tessera/service-kit';
 import type { Clock } from '../domain/clock.js';
 import type { VerifierMetrics } from '../metrics/verifier-metrics.js';
 import type { ResolvedTrustStore } from '../verification/trust-store.js';
@@ -62,7 +74,10 @@ export class TrustListSnapshots {
    * the returned function is called (the app's close).
    */
   start(): () => void {
-    const unsubscribe = subscribeEvents(this.deps.bus, trustListChangedEvent, { logger: this.deps.logger, handler: (event) => this.announce(event) });
+    const unsubscribe = subscribeEvents(this.deps.bus, trustListChangedEvent, {
+      logger: this.deps.logger,
+      handler: (event) => this.announce(event),
+    });
     const timer = setInterval(() => void this.refreshHeld(), this.deps.refreshMs);
     timer.unref();
     return () => {
@@ -89,17 +104,33 @@ export class TrustListSnapshots {
    * (403 NOT_A_MEMBER otherwise, passed on) on every call, so this always asks;
    * the answer also refreshes the held snapshot.
    */
-  async currentForMember(ecosystemId: string, orgId: string, options: { requestId?: string } = {}): Promise<HeldTrustList> {
+  async currentForMember(
+    ecosystemId: string,
+    orgId: string,
+    options: { requestId?: string } = {},
+  ): Promise<HeldTrustList> {
     const held = this.held.get(ecosystemId);
-    const reply = await this.ask({ ecosystemId, orgId, ...(held ? { knownSequence: held.sequence } : {}) }, options.requestId);
-    const kept = this.keep(ecosystemId, reply) ?? this.keep(ecosystemId, await this.ask({ ecosystemId, orgId }, options.requestId));
+    const reply = await this.ask(
+      { ecosystemId, orgId, ...(held ? { knownSequence: held.sequence } : {}) },
+      options.requestId,
+    );
+    const kept =
+      this.keep(ecosystemId, reply) ??
+      this.keep(ecosystemId, await this.ask({ ecosystemId, orgId }, options.requestId));
     if (!kept) throw dependencyUnavailable('The ecosystem service answered without the trust list; try again shortly.');
     return this.requireCurrent(kept);
   }
 
   /** Fetches the lists of these ecosystems now (at start: those of open sessions); failures are logged, not thrown. */
   async follow(ecosystemIds: readonly string[]): Promise<void> {
-    await Promise.all(ecosystemIds.map((id) => this.fetch(id).then(() => undefined, (error: unknown) => this.logFailure(id, error))));
+    await Promise.all(
+      ecosystemIds.map((id) =>
+        this.fetch(id).then(
+          () => undefined,
+          (error: unknown) => this.logFailure(id, error),
+        ),
+      ),
+    );
   }
 
   /** The ecosystems held now, with their sequences (for tests and diagnostics). */
@@ -132,17 +163,28 @@ export class TrustListSnapshots {
     let kept: HeldTrustList | undefined;
     for (let attempt = 0; attempt < CATCH_UP_ATTEMPTS; attempt++) {
       const held = this.held.get(ecosystemId);
-      kept = this.keep(ecosystemId, await this.ask({ ecosystemId, ...(held ? { knownSequence: held.sequence } : {}) }, requestId));
+      kept = this.keep(
+        ecosystemId,
+        await this.ask({ ecosystemId, ...(held ? { knownSequence: held.sequence } : {}) }, requestId),
+      );
       // Entities left out for a sequence this replica does not hold: ask for the whole list.
       kept ??= this.keep(ecosystemId, await this.ask({ ecosystemId }, requestId));
-      if (!kept) throw dependencyUnavailable('The ecosystem service answered without the trust list; try again shortly.');
+      if (!kept)
+        throw dependencyUnavailable('The ecosystem service answered without the trust list; try again shortly.');
       if (kept.sequence >= (this.announced.get(ecosystemId) ?? -1)) break;
     }
     return kept!;
   }
 
-  private ask(request: { ecosystemId: string; knownSequence?: number; orgId?: string }, requestId?: string): Promise<TrustListSnapshot> {
-    const ask = () => callService(this.deps.bus, trustListGetRpc, request, { timeoutMs: this.deps.timeoutMs, ...(requestId ? { requestId } : {}) });
+  private ask(
+    request: { ecosystemId: string; knownSequence?: number; orgId?: string },
+    requestId?: string,
+  ): Promise<TrustListSnapshot> {
+    const ask = () =>
+      callService(this.deps.bus, trustListGetRpc, request, {
+        timeoutMs: this.deps.timeoutMs,
+        ...(requestId ? { requestId } : {}),
+      });
     return this.deps.metrics ? this.deps.metrics.observeTrustListFetch(ask) : ask();
   }
 
@@ -152,7 +194,8 @@ export class TrustListSnapshots {
    * for a sequence this replica does not hold.
    */
   private keep(ecosystemId: string, reply: TrustListSnapshot): HeldTrustList | undefined {
-    if (reply.ecosystemId !== ecosystemId) throw dependencyUnavailable('The ecosystem service answered with the trust list of another ecosystem.');
+    if (reply.ecosystemId !== ecosystemId)
+      throw dependencyUnavailable('The ecosystem service answered with the trust list of another ecosystem.');
     const held = this.held.get(ecosystemId);
     const nextUpdate = new Date(reply.nextUpdate);
     if (held && reply.sequence < held.sequence) return held;
@@ -169,7 +212,12 @@ export class TrustListSnapshots {
     return snapshot;
   }
 
-  private snapshotOf(ecosystemId: string, sequence: number, nextUpdate: Date, entities: TrustListEntity[]): HeldTrustList {
+  private snapshotOf(
+    ecosystemId: string,
+    sequence: number,
+    nextUpdate: Date,
+    entities: TrustListEntity[],
+  ): HeldTrustList {
     let trust: ResolvedTrustStore | undefined;
     const cache = this.deps.cache;
     return {
@@ -188,7 +236,9 @@ export class TrustListSnapshots {
 
   private requireCurrent(held: HeldTrustList): HeldTrustList {
     if (this.isCurrent(held)) return held;
-    throw dependencyUnavailable(`The trust list of ecosystem ${held.ecosystemId} is past its nextUpdate (${Number.isNaN(held.nextUpdate.getTime()) ? 'unreadable' : held.nextUpdate.toISOString()}) and no newer one can be read; try again shortly.`);
+    throw dependencyUnavailable(
+      `The trust list of ecosystem ${held.ecosystemId} is past its nextUpdate (${Number.isNaN(held.nextUpdate.getTime()) ? 'unreadable' : held.nextUpdate.toISOString()}) and no newer one can be read; try again shortly.`,
+    );
   }
 
   private logFailure(ecosystemId: string, error: unknown): void {

@@ -1,4 +1,11 @@
-import { ErrorCode, intentResolveRpc, type ClientIdPrefix, type CreateIntentPresentationBody, type IntentNotice, type SignerOption } from '@tessera/contracts';
+import {
+  ErrorCode,
+  intentResolveRpc,
+  type ClientIdPrefix,
+  type CreateIntentPresentationBody,
+  type IntentNotice,
+  type SignerOption,
+} from '@tessera/contracts';
 import { callService, isUuid, notFound } from '@tessera/service-kit';
 import { findTemplateById } from '../db/templates.js';
 import { findVerifier } from '../db/verifiers.js';
@@ -8,7 +15,11 @@ import { checkResponseModeOptions } from '../domain/response-mode.js';
 import { encodeSessionTransactionData } from '../domain/transaction-data.js';
 import type { TrustListSnapshots } from '../trust-lists/trust-list-snapshots.js';
 import { applyTrustList } from './steps/apply-trust-list.js';
-import { startPresentationSession, type StartedPresentationSession, type StartPresentationSessionDeps } from './steps/start-presentation-session.js';
+import {
+  startPresentationSession,
+  type StartedPresentationSession,
+  type StartPresentationSessionDeps,
+} from './steps/start-presentation-session.js';
 
 export interface CreateIntentBasedSessionDeps extends StartPresentationSessionDeps {
   /** ECOSYSTEM_TIMEOUT_MS: how long `ecosystem.v1.intent.resolve` may take. */
@@ -45,26 +56,49 @@ export interface CreatedIntentBasedSession extends StartedPresentationSession {
  * names the list's issuers in `trusted_authorities` (409 NO_TRUSTED_ISSUER
  * when a credential query has none; 503 when no current list can be read).
  */
-export async function createIntentBasedSession(deps: CreateIntentBasedSessionDeps, input: CreateIntentBasedSessionInput): Promise<CreatedIntentBasedSession> {
+export async function createIntentBasedSession(
+  deps: CreateIntentBasedSessionDeps,
+  input: CreateIntentBasedSessionInput,
+): Promise<CreatedIntentBasedSession> {
   const { orgId, verifierId, ecosystemId } = input;
   const { intent, ...options } = input.body;
   checkResponseModeOptions(options);
   const verifier = await findVerifier(deps.db, { orgId, verifierId });
   if (!verifier) throw verifierNotFound(verifierId);
-  const resolved = await callService(deps.bus, intentResolveRpc, { ecosystemId, intent, orgId, role: 'verifier' }, { requestId: input.requestId, timeoutMs: deps.ecosystemTimeoutMs });
-  const template = isUuid(resolved.templateId) ? await findTemplateById(deps.db, { id: resolved.templateId }) : undefined;
-  if (!template) throw notFound(`The verification template the intent "${intent}" maps to does not exist.`, ErrorCode.VERIFICATION_TEMPLATE_NOT_FOUND);
+  const resolved = await callService(
+    deps.bus,
+    intentResolveRpc,
+    { ecosystemId, intent, orgId, role: 'verifier' },
+    { requestId: input.requestId, timeoutMs: deps.ecosystemTimeoutMs },
+  );
+  const template = isUuid(resolved.templateId)
+    ? await findTemplateById(deps.db, { id: resolved.templateId })
+    : undefined;
+  if (!template)
+    throw notFound(
+      `The verification template the intent "${intent}" maps to does not exist.`,
+      ErrorCode.VERIFICATION_TEMPLATE_NOT_FOUND,
+    );
   requireSupportedTrustedAuthorities({ query: template.templateJson.dcql.query, pointer: '/templateJson/dcql/query' });
   const templateQuery = walletDcqlQuery(template.templateJson.dcql.query);
   const byList = (resolved.trustPolicy ?? 'organisation') === 'ecosystem';
-  const dcqlQuery = byList ? applyTrustList({ dcqlQuery: templateQuery, list: await deps.trustLists.current(ecosystemId, { requestId: input.requestId }), now: deps.clock() }) : templateQuery;
+  const dcqlQuery = byList
+    ? applyTrustList({
+        dcqlQuery: templateQuery,
+        list: await deps.trustLists.current(ecosystemId, { requestId: input.requestId }),
+        now: deps.clock(),
+      })
+    : templateQuery;
   const started = await startPresentationSession(deps, {
     orgId,
     verifier,
     options,
     dcqlQuery,
     transactionData: encodeSessionTransactionData(options.transactionData, dcqlQuery),
-    fallbackSigner: { method: template.signerOption as SignerOption, clientIdPrefix: template.clientIdPrefix as ClientIdPrefix | null },
+    fallbackSigner: {
+      method: template.signerOption as SignerOption,
+      clientIdPrefix: template.clientIdPrefix as ClientIdPrefix | null,
+    },
     templateId: template.id,
     intentId: resolved.intentId,
     ecosystemId,

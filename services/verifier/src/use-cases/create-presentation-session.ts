@@ -6,7 +6,11 @@ import { checkResponseModeOptions } from '../domain/response-mode.js';
 import { encodeSessionTransactionData } from '../domain/transaction-data.js';
 import type { TrustListSnapshots } from '../trust-lists/trust-list-snapshots.js';
 import { applyTrustList } from './steps/apply-trust-list.js';
-import { startPresentationSession, type StartedPresentationSession, type StartPresentationSessionDeps } from './steps/start-presentation-session.js';
+import {
+  startPresentationSession,
+  type StartedPresentationSession,
+  type StartPresentationSessionDeps,
+} from './steps/start-presentation-session.js';
 
 export interface CreatePresentationSessionDeps extends StartPresentationSessionDeps {
   /** The replica's ecosystem trust lists (a body naming `ecosystemId`). */
@@ -32,7 +36,10 @@ export interface CreatePresentationSessionInput {
  * whose insert locks the verifier again as the race guard against a
  * concurrent delete.
  */
-export async function createPresentationSession(deps: CreatePresentationSessionDeps, input: CreatePresentationSessionInput): Promise<StartedPresentationSession> {
+export async function createPresentationSession(
+  deps: CreatePresentationSessionDeps,
+  input: CreatePresentationSessionInput,
+): Promise<StartedPresentationSession> {
   const { dcql, ecosystemId, ...options } = input.body;
   requireValidDcqlQuery({ query: dcql, pointer: '/dcql' });
   checkResponseModeOptions(options);
@@ -41,7 +48,11 @@ export async function createPresentationSession(deps: CreatePresentationSessionD
   const verifier = await findVerifier(deps.db, { orgId: input.orgId, verifierId: input.verifierId });
   if (!verifier) throw verifierNotFound(input.verifierId);
   const dcqlQuery = ecosystemId
-    ? applyTrustList({ dcqlQuery: bodyQuery, list: await deps.trustLists.currentForMember(ecosystemId, input.orgId, { requestId: input.requestId }), now: deps.clock() })
+    ? applyTrustList({
+        dcqlQuery: bodyQuery,
+        list: await deps.trustLists.currentForMember(ecosystemId, input.orgId, { requestId: input.requestId }),
+        now: deps.clock(),
+      })
     : bodyQuery;
   return startPresentationSession(deps, {
     orgId: input.orgId,

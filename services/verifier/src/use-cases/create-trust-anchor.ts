@@ -22,11 +22,17 @@ export interface CreateTrustAnchorInput {
  * Trust anchors), optionally only for some credential types: 400 for anything `parseTrustAnchor` refuses, 409
  * TRUST_ANCHOR_EXISTS for a fingerprint the organisation already trusts.
  */
-export async function createTrustAnchor(deps: CreateTrustAnchorDeps, input: CreateTrustAnchorInput): Promise<TrustAnchorRow> {
+export async function createTrustAnchor(
+  deps: CreateTrustAnchorDeps,
+  input: CreateTrustAnchorInput,
+): Promise<TrustAnchorRow> {
   const { body } = input;
   const isDid = 'did' in body;
   const parsed = parseTrustAnchor(isDid ? { did: body.did } : { certificatePem: body.certificatePem });
-  if (!parsed.ok) throw badRequest(`The trust anchor is not acceptable: ${parsed.message}.`, [{ path: isDid ? '/did' : '/certificatePem', message: parsed.message }]);
+  if (!parsed.ok)
+    throw badRequest(`The trust anchor is not acceptable: ${parsed.message}.`, [
+      { path: isDid ? '/did' : '/certificatePem', message: parsed.message },
+    ]);
   const { anchor } = parsed;
   const row = await insertTrustAnchor(deps.db, {
     id: randomUUID(),
@@ -43,6 +49,10 @@ export async function createTrustAnchor(deps: CreateTrustAnchorDeps, input: Crea
     credentialTypes: body.credentialTypes ? [...new Set(body.credentialTypes)] : null,
     createdAt: deps.clock(),
   });
-  if (!row) throw conflict(TrustAnchorErrorCode.TRUST_ANCHOR_EXISTS, `The organisation already trusts this ${anchor.kind === 'did' ? 'DID' : 'certificate'} (fingerprint ${anchor.fingerprint}).`);
+  if (!row)
+    throw conflict(
+      TrustAnchorErrorCode.TRUST_ANCHOR_EXISTS,
+      `The organisation already trusts this ${anchor.kind === 'did' ? 'DID' : 'certificate'} (fingerprint ${anchor.fingerprint}).`,
+    );
   return row;
 }

@@ -17,6 +17,14 @@ export interface CreateVerificationTemplateInput {
 }
 
 /** A new template; 400 INVALID_DCQL naming each problem of its query. */
-export async function createVerificationTemplate(deps: CreateVerificationTemplateDeps, input: CreateVerificationTemplateInput): Promise<TemplateRow> {
-  return insertTemplate(deps.db, { ...readTemplateBody(input.body), id: randomUUID(), orgId: input.orgId, now: deps.clock() });
+export async function createVerificationTemplate(
+  deps: CreateVerificationTemplateDeps,
+  input: CreateVerificationTemplateInput,
+): Promise<TemplateRow> {
+  return insertTemplate(deps.db, {
+    ...readTemplateBody(input.body),
+    id: randomUUID(),
+    orgId: input.orgId,
+    now: deps.clock(),
+  });
 }

@@ -19,7 +19,13 @@ export interface CreateVerifierInput {
 
 /** A new verifier of the organisation; 409 VERIFIER_EXISTS when its `verifierId` is taken. */
 export async function createVerifier(deps: CreateVerifierDeps, input: CreateVerifierInput): Promise<VerifierRow> {
-  const row = await insertVerifier(deps.db, { id: randomUUID(), orgId: input.orgId, verifierId: input.verifierId, clientMetadata: input.clientMetadata ?? null, now: deps.clock() });
+  const row = await insertVerifier(deps.db, {
+    id: randomUUID(),
+    orgId: input.orgId,
+    verifierId: input.verifierId,
+    clientMetadata: input.clientMetadata ?? null,
+    now: deps.clock(),
+  });
   if (!row) throw conflict(ErrorCode.VERIFIER_EXISTS, `The organisation already has a verifier "${input.verifierId}".`);
   return row;
 }

@@ -10,7 +10,10 @@ export interface DeleteTrustAnchorInput {
 }
 
 /** Stops trusting an anchor (from the next verification on); returns what was deleted. */
-export async function deleteTrustAnchor(deps: { db: VerifierDb }, input: DeleteTrustAnchorInput): Promise<TrustAnchorRow> {
+export async function deleteTrustAnchor(
+  deps: { db: VerifierDb },
+  input: DeleteTrustAnchorInput,
+): Promise<TrustAnchorRow> {
   const row = isUuid(input.id) ? await deleteTrustAnchorRow(deps.db, input) : undefined;
   if (!row) throw notFound('The organisation has no trust anchor with this id.', ErrorCode.NOT_FOUND);
   return row;

@@ -17,7 +17,10 @@ export interface DeleteVerificationTemplateInput {
 }
 
 /** Deletes a template no open session (of any organisation) uses; 409 TEMPLATE_IN_USE otherwise. */
-export async function deleteVerificationTemplate(deps: DeleteVerificationTemplateDeps, input: DeleteVerificationTemplateInput): Promise<TemplateRow> {
+export async function deleteVerificationTemplate(
+  deps: DeleteVerificationTemplateDeps,
+  input: DeleteVerificationTemplateInput,
+): Promise<TemplateRow> {
   const { orgId, templateId } = input;
   if (!isUuid(templateId)) throw verificationTemplateNotFound();
   return deps.db.transaction(async (tx) => {
@@ -25,7 +28,10 @@ export async function deleteVerificationTemplate(deps: DeleteVerificationTemplat
     const row = await findTemplate(tx, { orgId, id: templateId, lock: 'update' });
     if (!row) throw verificationTemplateNotFound();
     if ((await countOpenSessionsOfTemplate(tx, { templateId, now: deps.clock() })) > 0) {
-      throw conflict(ErrorCode.TEMPLATE_IN_USE, 'Open presentation sessions use this template; delete it after they are answered or expired.');
+      throw conflict(
+        ErrorCode.TEMPLATE_IN_USE,
+        'Open presentation sessions use this template; delete it after they are answered or expired.',
+      );
     }
     await deleteTemplateRow(tx, { orgId, id: templateId });
     return row;

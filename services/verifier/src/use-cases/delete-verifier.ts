@@ -24,7 +24,10 @@ export async function deleteVerifier(deps: DeleteVerifierDeps, input: DeleteVeri
     const row = await findVerifier(tx, { orgId, verifierId, lock: 'update' });
     if (!row) throw verifierNotFound(verifierId);
     if ((await countOpenSessionsOfVerifier(tx, { orgId, verifierRef: row.id, now: deps.clock() })) > 0) {
-      throw conflict(ErrorCode.VERIFIER_IN_USE, `Verifier "${verifierId}" has open presentation sessions; delete it after they are answered or expired.`);
+      throw conflict(
+        ErrorCode.VERIFIER_IN_USE,
+        `Verifier "${verifierId}" has open presentation sessions; delete it after they are answered or expired.`,
+      );
     }
     await deleteVerifierRow(tx, { orgId, id: row.id });
     return row;

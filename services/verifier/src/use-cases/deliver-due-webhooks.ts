@@ -35,30 +35,55 @@ export interface DeliverDueWebhooksDeps {
  * claim lapses and another replica sends again — at least once). Answers whether
  * the batch was full (more may be due).
  */
-export async function deliverDueWebhooks(deps: DeliverDueWebhooksDeps, input: { signal?: AbortSignal } = {}): Promise<boolean> {
+export async function deliverDueWebhooks(
+  deps: DeliverDueWebhooksDeps,
+  input: { signal?: AbortSignal } = {},
+): Promise<boolean> {
   const now = deps.clock();
   const claimToken = randomUUID();
-  const claimed = await claimDueDeliveries(deps.db, { now, lockedUntil: new Date(now.getTime() + deps.claimMs), claimToken, limit: deps.batchSize });
+  const claimed = await claimDueDeliveries(deps.db, {
+    now,
+    lockedUntil: new Date(now.getTime() + deps.claimMs),
+    claimToken,
+    limit: deps.batchSize,
+  });
   // Every delivery finishes (and is recorded) before the run ends, even when another one's record failed.
-  const settled = await Promise.allSettled(claimed.map((delivery) => deliverOne(deps, delivery, claimToken, input.signal)));
+  const settled = await Promise.allSettled(
+    claimed.map((delivery) => deliverOne(deps, delivery, claimToken, input.signal)),
+  );
   const failed = settled.find((result): result is PromiseRejectedResult => result.status === 'rejected');
   if (failed) throw failed.reason;
   return claimed.length === deps.batchSize;
 }
 
-async function deliverOne(deps: DeliverDueWebhooksDeps, delivery: ClaimedDelivery, claimToken: string, signal: AbortSignal | undefined): Promise<void> {
+async function deliverOne(
+  deps: DeliverDueWebhooksDeps,
+  delivery: ClaimedDelivery,
+  claimToken: string,
+  signal: AbortSignal | undefined,
+): Promise<void> {
   const attemptedAt = deps.clock();
   const outcome = await send(deps, delivery, attemptedAt, signal);
   const endedAt = deps.clock();
   const succeeded = outcome.statusCode !== undefined && outcome.statusCode >= 200 && outcome.statusCode < 300;
   // An attempt abandoned because this replica stops is not the receiver's failure: due again at once, for another replica.
   const failures = succeeded || outcome.abandoned ? delivery.retryCount : delivery.retryCount + 1;
-  const next = succeeded ? undefined : outcome.abandoned ? ({ giveUp: false, at: endedAt } as const) : nextWebhookAttempt({ policy: deps.retry, failedAt: endedAt, retryFrom: delivery.retryFrom, failures });
+  const next = succeeded
+    ? undefined
+    : outcome.abandoned
+      ? ({ giveUp: false, at: endedAt } as const)
+      : nextWebhookAttempt({ policy: deps.retry, failedAt: endedAt, retryFrom: delivery.retryFrom, failures });
   const status = succeeded ? 'delivered' : next?.giveUp === false ? 'pending' : 'failed';
   await recordWebhookAttempt(deps.db, {
     deliveryId: delivery.id,
     claimToken,
-    attempt: { attemptedAt, succeeded, durationMs: outcome.durationMs, ...(outcome.statusCode !== undefined ? { statusCode: outcome.statusCode } : {}), ...(outcome.error ? { error: outcome.error } : {}) },
+    attempt: {
+      attemptedAt,
+      succeeded,
+      durationMs: outcome.durationMs,
+      ...(outcome.statusCode !== undefined ? { statusCode: outcome.statusCode } : {}),
+      ...(outcome.error ? { error: outcome.error } : {}),
+    },
     status,
     nextAttemptAt: next && !next.giveUp ? next.at : endedAt,
     deliveredAt: succeeded ? attemptedAt : null,
@@ -66,13 +91,31 @@ async function deliverOne(deps: DeliverDueWebhooksDeps, delivery: ClaimedDeliver
   });
   deps.metrics.countWebhookAttempt(status === 'pending' ? 'retrying' : status);
   // The target's origin only: a URL's path or query may carry the receiver's token.
-  const facts = { deliveryId: delivery.id, eventType: delivery.eventType, orgId: delivery.orgId, target: originOf(delivery.url), statusCode: outcome.statusCode, error: outcome.error, durationMs: outcome.durationMs, status };
+  const facts = {
+    deliveryId: delivery.id,
+    eventType: delivery.eventType,
+    orgId: delivery.orgId,
+    target: originOf(delivery.url),
+    statusCode: outcome.statusCode,
+    error: outcome.error,
+    durationMs: outcome.durationMs,
+    status,
+  };
   if (succeeded) deps.logger.info(facts, 'webhook delivered');
-  else deps.logger.warn({ ...facts, nextAttemptAt: next && !next.giveUp ? next.at.toISOString() : undefined }, status === 'failed' ? 'webhook delivery failed for good' : 'webhook attempt failed; retrying');
+  else
+    deps.logger.warn(
+      { ...facts, nextAttemptAt: next && !next.giveUp ? next.at.toISOString() : undefined },
+      status === 'failed' ? 'webhook delivery failed for good' : 'webhook attempt failed; retrying',
+    );
 }
 
 /** Signs with the webhook's current secret (opened now, never kept) and POSTs. */
-async function send(deps: DeliverDueWebhooksDeps, delivery: ClaimedDelivery, attemptedAt: Date, signal: AbortSignal | undefined): Promise<WebhookSendOutcome> {
+async function send(
+  deps: DeliverDueWebhooksDeps,
+  delivery: ClaimedDelivery,
+  attemptedAt: Date,
+  signal: AbortSignal | undefined,
+): Promise<WebhookSendOutcome> {
   let secret: string;
   try {
     secret = deps.keyEncryptionKey.open(delivery.encryptedSecret, webhookSecretContext(delivery.webhookId));
@@ -81,7 +124,11 @@ async function send(deps: DeliverDueWebhooksDeps, delivery: ClaimedDelivery, att
   }
   const body = webhookEventBody(delivery);
   const timestamp = Math.floor(attemptedAt.getTime() / 1000);
-  const headers = { 'webhook-id': delivery.id, 'webhook-timestamp': String(timestamp), 'webhook-signature': signWebhook({ secret, id: delivery.id, timestamp, body }) };
+  const headers = {
+    'webhook-id': delivery.id,
+    'webhook-timestamp': String(timestamp),
+    'webhook-signature': signWebhook({ secret, id: delivery.id, timestamp, body }),
+  };
   return deps.send({ url: delivery.url, headers, body }, signal ? { signal } : {});
 }
 

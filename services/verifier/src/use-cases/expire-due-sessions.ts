@@ -20,7 +20,10 @@ export interface ExpireDueSessionsInput {
  * even when nobody reads the session again. Replicas sweeping together share the
  * work (SKIP LOCKED) and each session expires once. Answers how many it expired.
  */
-export async function expireDueSessions(deps: ExpireDueSessionsDeps, input: ExpireDueSessionsInput = {}): Promise<number> {
+export async function expireDueSessions(
+  deps: ExpireDueSessionsDeps,
+  input: ExpireDueSessionsInput = {},
+): Promise<number> {
   const batchSize = input.batchSize ?? 500;
   const maxBatches = input.maxBatches ?? 20;
   let total = 0;

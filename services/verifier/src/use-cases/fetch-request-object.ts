@@ -46,7 +46,8 @@ export function fetchRequestObject(deps: FetchRequestObjectDeps, input: FetchReq
 }
 
 async function serveRequestObject(deps: FetchRequestObjectDeps, input: FetchRequestObjectInput): Promise<string> {
-  if (input.walletMetadata !== undefined && !isWalletMetadata(input.walletMetadata)) throw new OAuthError(400, 'invalid_request', 'wallet_metadata must be a JSON object.');
+  if (input.walletMetadata !== undefined && !isWalletMetadata(input.walletMetadata))
+    throw new OAuthError(400, 'invalid_request', 'wallet_metadata must be a JSON object.');
   const now = deps.clock();
   const session = await admitWalletRequest(deps, {
     authorizationRequestId: input.authorizationRequestId,
@@ -56,12 +57,30 @@ async function serveRequestObject(deps: FetchRequestObjectDeps, input: FetchRequ
     overLimit: (seconds) => `Too many fetches of this request object: retry after ${seconds} s.`,
   });
   const responseMode = session.responseMode as ResponseMode;
-  if (isDcApiMode(responseMode)) throw new OAuthError(400, 'invalid_request_uri', 'This request is delivered through the Digital Credentials API, not by reference.');
+  if (isDcApiMode(responseMode))
+    throw new OAuthError(
+      400,
+      'invalid_request_uri',
+      'This request is delivered through the Digital Credentials API, not by reference.',
+    );
   const open = await checkSessionOpen(deps, { session, now, requestId: input.requestId });
-  if (!open.open) throw new OAuthError(400, 'invalid_request_uri', open.expired ? 'The authorization request has expired.' : 'The authorization request is no longer open.');
-  const jwt = input.walletNonce || !session.requestObject ? await signFreshRequestObject(deps, session, now, input.walletNonce) : session.requestObject;
+  if (!open.open)
+    throw new OAuthError(
+      400,
+      'invalid_request_uri',
+      open.expired ? 'The authorization request has expired.' : 'The authorization request is no longer open.',
+    );
+  const jwt =
+    input.walletNonce || !session.requestObject
+      ? await signFreshRequestObject(deps, session, now, input.walletNonce)
+      : session.requestObject;
   if (session.state === 'RequestCreated' && (await markRequestRetrieved(deps.db, { id: session.id, now }))) {
-    publishEvent(deps.bus, sessionUpdatedEvent, { id: session.id, orgId: session.orgId, state: 'RequestUriRetrieved' }, { requestId: input.requestId });
+    publishEvent(
+      deps.bus,
+      sessionUpdatedEvent,
+      { id: session.id, orgId: session.orgId, state: 'RequestUriRetrieved' },
+      { requestId: input.requestId },
+    );
   }
   return jwt;
 }
@@ -71,15 +90,29 @@ async function serveRequestObject(deps: FetchRequestObjectDeps, input: FetchRequ
  * with the organisation's current key, which must still be the key the session's
  * `client_id` names.
  */
-async function signFreshRequestObject(deps: FetchRequestObjectDeps, session: SessionRow, now: Date, walletNonce: string | undefined): Promise<string> {
+async function signFreshRequestObject(
+  deps: FetchRequestObjectDeps,
+  session: SessionRow,
+  now: Date,
+  walletNonce: string | undefined,
+): Promise<string> {
   let key;
   try {
     key = await loadSessionSigningKey(deps, session);
   } catch (error) {
-    if (error instanceof KeyDecryptionError) deps.logger.error({ err: error, orgId: session.orgId }, 'signing key cannot be decrypted: check KEY_ENCRYPTION_KEY');
+    if (error instanceof KeyDecryptionError)
+      deps.logger.error(
+        { err: error, orgId: session.orgId },
+        'signing key cannot be decrypted: check KEY_ENCRYPTION_KEY',
+      );
     throw error;
   }
-  if (!key) throw new OAuthError(400, 'invalid_request_uri', 'The organisation replaced its signing key after this session was created; start a new session.');
+  if (!key)
+    throw new OAuthError(
+      400,
+      'invalid_request_uri',
+      'The organisation replaced its signing key after this session was created; start a new session.',
+    );
   return signRequestObject({
     key,
     payload: buildRequestObject({

@@ -48,11 +48,18 @@ export const STREAM_LIMIT_RETRY_AFTER_SECONDS = 5;
  * persisted first (as `GET verifier-presentation` does). An unknown, another
  * organisation's or malformed id is 404; over the organisation's stream limit 429.
  */
-export async function followSessionEvents(deps: FollowSessionEventsDeps, input: FollowSessionEventsInput): Promise<FollowSessionEventsResult> {
+export async function followSessionEvents(
+  deps: FollowSessionEventsDeps,
+  input: FollowSessionEventsInput,
+): Promise<FollowSessionEventsResult> {
   const { orgId, id } = input;
   if (!isUuid(id)) throw presentationSessionNotFound();
   const release = deps.hub.admit(orgId);
-  if (!release) throw new RetryLaterError('The organisation has as many session event streams open as it may; close one or try again shortly.', STREAM_LIMIT_RETRY_AFTER_SECONDS);
+  if (!release)
+    throw new RetryLaterError(
+      'The organisation has as many session event streams open as it may; close one or try again shortly.',
+      STREAM_LIMIT_RETRY_AFTER_SECONDS,
+    );
 
   // The id of the newest state the client has: Last-Event-ID, or (set after the read) the state before the current one.
   let lastSent = input.lastEventId ?? 0;

@@ -14,7 +14,10 @@ export interface SigningChain {
 }
 
 /** The organisation's current request-signing chain of `keyType`, created on first use (never the key). */
-export async function getSigningCertificate(deps: { loadSigningMaterial: LoadSigningMaterial }, input: GetSigningCertificateInput): Promise<SigningChain> {
+export async function getSigningCertificate(
+  deps: { loadSigningMaterial: LoadSigningMaterial },
+  input: GetSigningCertificateInput,
+): Promise<SigningChain> {
   const material = await deps.loadSigningMaterial(input);
   return { keyType: input.keyType, source: material.source, chain: material.chain };
 }

@@ -10,8 +10,13 @@ export interface GetVerificationTemplateInput {
 }
 
 /** One template of the organisation; 404 VERIFICATION_TEMPLATE_NOT_FOUND otherwise (a non-UUID id included). */
-export async function getVerificationTemplate(deps: { db: VerifierDb }, input: GetVerificationTemplateInput): Promise<TemplateRow> {
-  const row = isUuid(input.templateId) ? await findTemplate(deps.db, { orgId: input.orgId, id: input.templateId }) : undefined;
+export async function getVerificationTemplate(
+  deps: { db: VerifierDb },
+  input: GetVerificationTemplateInput,
+): Promise<TemplateRow> {
+  const row = isUuid(input.templateId)
+    ? await findTemplate(deps.db, { orgId: input.orgId, id: input.templateId })
+    : undefined;
   if (!row) throw verificationTemplateNotFound();
   return row;
 }

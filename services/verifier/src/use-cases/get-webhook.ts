@@ -7,6 +7,9 @@ export interface GetWebhookDeps {
 }
 
 /** The verifier's webhook (never its secret: the presenter has no field for it). */
-export async function getWebhook(deps: GetWebhookDeps, input: { orgId: string; verifierId: string }): Promise<{ verifier: VerifierRow; webhook: WebhookRow }> {
+export async function getWebhook(
+  deps: GetWebhookDeps,
+  input: { orgId: string; verifierId: string },
+): Promise<{ verifier: VerifierRow; webhook: WebhookRow }> {
   return findVerifierWebhook(deps.db, input);
 }

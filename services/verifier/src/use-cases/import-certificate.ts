@@ -33,28 +33,53 @@ export interface ImportCertificateInput {
  * the service's one chain rule (`validateCertificateChain`). A self-signed
  * root at the end is the trust anchor and is kept out of `x5c`.
  */
-export async function importCertificate(deps: ImportCertificateDeps, input: ImportCertificateInput): Promise<SigningChain> {
+export async function importCertificate(
+  deps: ImportCertificateDeps,
+  input: ImportCertificateInput,
+): Promise<SigningChain> {
   const chain = parseChain(input.certificateChainPem);
   const privateJwk = parsePrivateKey(input.privateKeyPem);
   const leaf = chain[0]!;
   checkKeyType(privateJwk, input.keyType);
   const leafJwk = (await subtle.exportKey('jwk', (await leaf.publicKey.export()) as WebCryptoKey)) as JWK;
-  if (!samePublicKey(leafJwk, privateJwk)) throw invalid('/privateKeyPem', 'the private key does not match the leaf certificate (the first certificate)');
-  if (await isSelfSigned(leaf)) throw invalid('/certificateChainPem', 'the leaf certificate is self-signed: import a leaf issued by a CA, followed by its issuer chain');
-  if (chain.length < 2) throw invalid('/certificateChainPem', "include the leaf's issuing CA certificate after the leaf, so the chain can be checked");
+  if (!samePublicKey(leafJwk, privateJwk))
+    throw invalid('/privateKeyPem', 'the private key does not match the leaf certificate (the first certificate)');
+  if (await isSelfSigned(leaf))
+    throw invalid(
+      '/certificateChainPem',
+      'the leaf certificate is self-signed: import a leaf issued by a CA, followed by its issuer chain',
+    );
+  if (chain.length < 2)
+    throw invalid(
+      '/certificateChainPem',
+      "include the leaf's issuing CA certificate after the leaf, so the chain can be checked",
+    );
   const now = deps.clock();
   // The chain's last certificate is where it is anchored: the wallet's trust decides the rest.
-  const validated = await validateCertificateChain({ chain, anchors: [chain[chain.length - 1]!], now, purpose: REQUEST_SIGNER });
+  const validated = await validateCertificateChain({
+    chain,
+    anchors: [chain[chain.length - 1]!],
+    now,
+    purpose: REQUEST_SIGNER,
+  });
   if (!validated.ok) {
-    throw badRequest('The certificate chain is not valid: see details.', validated.problems.map((problem) => ({ path: '/certificateChainPem', message: problem })));
+    throw badRequest(
+      'The certificate chain is not valid: see details.',
+      validated.problems.map((problem) => ({ path: '/certificateChainPem', message: problem })),
+    );
   }
   const anchorLast = await isSelfSigned(chain[chain.length - 1]!);
-  const x5c = (anchorLast ? chain.slice(0, -1) : chain).map((certificate) => Buffer.from(certificate.rawData).toString('base64'));
+  const x5c = (anchorLast ? chain.slice(0, -1) : chain).map((certificate) =>
+    Buffer.from(certificate.rawData).toString('base64'),
+  );
   await upsertImportedSigningKey(deps.db, {
     orgId: input.orgId,
     keyType: input.keyType,
     publicJwk: publicJwkOf(privateJwk) as Record<string, unknown>,
-    encryptedPrivateKey: deps.keyEncryptionKey.seal(JSON.stringify(privateJwk), signingKeyContext(input.orgId, input.keyType)),
+    encryptedPrivateKey: deps.keyEncryptionKey.seal(
+      JSON.stringify(privateJwk),
+      signingKeyContext(input.orgId, input.keyType),
+    ),
     certificateChain: x5c,
     now,
   });
@@ -67,7 +92,10 @@ function parseChain(pem: string): x509.X509Certificate[] {
     if (chain.length === 0) throw new Error('no certificate');
     return chain;
   } catch {
-    throw invalid('/certificateChainPem', 'must hold one or more PEM certificates (-----BEGIN CERTIFICATE-----), leaf first');
+    throw invalid(
+      '/certificateChainPem',
+      'must hold one or more PEM certificates (-----BEGIN CERTIFICATE-----), leaf first',
+    );
   }
 }
 
@@ -81,7 +109,11 @@ function parsePrivateKey(pem: string): JWK {
 
 function checkKeyType(jwk: JWK, keyType: KeyType): void {
   const ok = keyType === 'P256' ? jwk.kty === 'EC' && jwk.crv === 'P-256' : jwk.kty === 'OKP' && jwk.crv === 'Ed25519';
-  if (!ok) throw invalid('/privateKeyPem', keyType === 'P256' ? 'the key must be an EC P-256 key for P256' : 'the key must be an Ed25519 key for ED25519');
+  if (!ok)
+    throw invalid(
+      '/privateKeyPem',
+      keyType === 'P256' ? 'the key must be an EC P-256 key for P256' : 'the key must be an Ed25519 key for ED25519',
+    );
 }
 
 function invalid(path: string, message: string) {

@@ -14,6 +14,9 @@ export interface ListTrustAnchorsResult {
 }
 
 /** A page of the organisation's own anchors (the platform bundle is not listed), newest first. */
-export function listTrustAnchors(deps: { db: VerifierDb }, input: ListTrustAnchorsInput): Promise<ListTrustAnchorsResult> {
+export function listTrustAnchors(
+  deps: { db: VerifierDb },
+  input: ListTrustAnchorsInput,
+): Promise<ListTrustAnchorsResult> {
   return listTrustAnchorRows(deps.db, { orgId: input.orgId, limit: input.page.pageSize, offset: input.page.offset });
 }

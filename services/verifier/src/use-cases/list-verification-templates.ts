@@ -14,6 +14,9 @@ export interface ListVerificationTemplatesResult {
 }
 
 /** A page of the organisation's templates, newest first. */
-export function listVerificationTemplates(deps: { db: VerifierDb }, input: ListVerificationTemplatesInput): Promise<ListVerificationTemplatesResult> {
+export function listVerificationTemplates(
+  deps: { db: VerifierDb },
+  input: ListVerificationTemplatesInput,
+): Promise<ListVerificationTemplatesResult> {
   return listTemplates(deps.db, { orgId: input.orgId, limit: input.page.pageSize, offset: input.page.offset });
 }

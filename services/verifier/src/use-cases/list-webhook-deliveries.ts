@@ -14,6 +14,11 @@ export async function listWebhookDeliveries(
   input: { orgId: string; verifierId: string; page: PageWindow },
 ): Promise<{ verifier: VerifierRow; rows: ListedDelivery[]; total: number }> {
   const { verifier, webhook } = await findVerifierWebhook(deps.db, input);
-  const { rows, total } = await listDeliveryRows(deps.db, { orgId: input.orgId, webhookId: webhook.id, limit: input.page.pageSize, offset: input.page.offset });
+  const { rows, total } = await listDeliveryRows(deps.db, {
+    orgId: input.orgId,
+    webhookId: webhook.id,
+    limit: input.page.pageSize,
+    offset: input.page.offset,
+  });
   return { verifier, rows, total };
 }

@@ -18,7 +18,10 @@ export class TrustedIssuersFileError extends StartupError {
 
 /** The JSON form of the bundle: one entry per CA certificate, each optionally limited to credential types. */
 const JsonBundleSchema = Type.Array(
-  Type.Object({ certificatePem: Type.String({ minLength: 1 }), credentialTypes: Type.Optional(CredentialTypesSchema) }, { additionalProperties: false }),
+  Type.Object(
+    { certificatePem: Type.String({ minLength: 1 }), credentialTypes: Type.Optional(CredentialTypesSchema) },
+    { additionalProperties: false },
+  ),
   { minItems: 1 },
 );
 
@@ -65,7 +68,12 @@ function readJsonBundle(path: string, text: string): TrustedIssuer[] {
   }
   if (!Value.Check(JsonBundleSchema, json)) {
     const [first] = [...Value.Errors(JsonBundleSchema, json)];
-    throw new TrustedIssuersFileError(`${path} is not a JSON array of { certificatePem, credentialTypes? }${first ? ` (${first.instancePath || '/'}: ${first.message})` : ''}`);
+    throw new TrustedIssuersFileError(
+      `${path} is not a JSON array of { certificatePem, credentialTypes? }${first ? ` (${first.instancePath || '/'}: ${first.message})` : ''}`,
+    );
   }
-  return json.map((entry) => ({ certificatePem: entry.certificatePem, ...(entry.credentialTypes ? { credentialTypes: [...new Set(entry.credentialTypes)] } : {}) }));
+  return json.map((entry) => ({
+    certificatePem: entry.certificatePem,
+    ...(entry.credentialTypes ? { credentialTypes: [...new Set(entry.credentialTypes)] } : {}),
+  }));
 }

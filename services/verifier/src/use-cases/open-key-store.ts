@@ -3,7 +3,13 @@ import { StartupError } from '@tessera/service-kit';
 import type { VerifierConfig } from '../config.js';
 import { KeyDecryptionError, type KeyEncryptionKey } from '../crypto/key-encryption.js';
 import { hasMultiValuedRdn } from '../crypto/certificate-names.js';
-import { generatePlatformCa, loadPlatformCa, reissuePlatformCaCertificate, type PlatformCa, type PlatformCaPem } from '../crypto/platform-ca.js';
+import {
+  generatePlatformCa,
+  loadPlatformCa,
+  reissuePlatformCaCertificate,
+  type PlatformCa,
+  type PlatformCaPem,
+} from '../crypto/platform-ca.js';
 import { dataKeyContext, KEY_CHECK_CONTEXT, PLATFORM_CA_CONTEXT } from '../crypto/sealing-contexts.js';
 import { listDataKeys, replaceWrappedDataKey } from '../db/data-keys.js';
 import { ensurePlatformSetting, findPlatformSetting, replacePlatformSetting } from '../db/signing-keys.js';
@@ -24,7 +30,10 @@ export class KeyEncryptionKeyMismatchError extends StartupError {
   }
 }
 
-export type PlatformCaConfig = Pick<VerifierConfig, 'PLATFORM_CA_CERT_PEM' | 'PLATFORM_CA_CERT_PEM_FILE' | 'PLATFORM_CA_KEY_PEM' | 'PLATFORM_CA_KEY_PEM_FILE'>;
+export type PlatformCaConfig = Pick<
+  VerifierConfig,
+  'PLATFORM_CA_CERT_PEM' | 'PLATFORM_CA_CERT_PEM_FILE' | 'PLATFORM_CA_KEY_PEM' | 'PLATFORM_CA_KEY_PEM_FILE'
+>;
 
 export interface OpenKeyStoreDeps {
   db: VerifierDb;
@@ -53,13 +62,20 @@ export async function openKeyStore(deps: OpenKeyStoreDeps, input: OpenKeyStoreIn
   // Concurrent first starts agree on one CA (insert on conflict, then read back).
   let stored = await ensurePlatformSetting(deps.db, PLATFORM_CA_CONTEXT, async () => {
     const generated = await generatePlatformCa({ now: input.now });
-    return { certificatePem: generated.certificatePem, sealedPrivateKey: deps.keyEncryptionKey.seal(generated.privateKeyPem, PLATFORM_CA_CONTEXT) };
+    return {
+      certificatePem: generated.certificatePem,
+      sealedPrivateKey: deps.keyEncryptionKey.seal(generated.privateKeyPem, PLATFORM_CA_CONTEXT),
+    };
   });
   const privateKeyPem = deps.keyEncryptionKey.open(stored.sealedPrivateKey ?? '', PLATFORM_CA_CONTEXT);
   // After a KEY_ENCRYPTION_KEY rotation: the CA key moves onto the current key (one replica's update wins).
   const resealed = deps.keyEncryptionKey.resealWithCurrent(stored.sealedPrivateKey ?? '', PLATFORM_CA_CONTEXT);
   if (resealed) {
-    await replacePlatformSetting(deps.db, { name: PLATFORM_CA_CONTEXT, expected: stored, value: { ...stored, sealedPrivateKey: resealed } });
+    await replacePlatformSetting(deps.db, {
+      name: PLATFORM_CA_CONTEXT,
+      expected: stored,
+      value: { ...stored, sealedPrivateKey: resealed },
+    });
     stored = (await findPlatformSetting(deps.db, PLATFORM_CA_CONTEXT)) ?? stored;
   }
   const ca = await loadPlatformCa({ certificatePem: stored.certificatePem ?? '', privateKeyPem }, input.now);
@@ -69,7 +85,11 @@ export async function openKeyStore(deps: OpenKeyStoreDeps, input: OpenKeyStoreIn
   // several replicas starting together replace it; all then load what is stored. Leaves
   // signed under the old certificate are re-issued after this (`reissuePlatformLeaves`).
   const certificatePem = await reissuePlatformCaCertificate(ca, input.now);
-  await replacePlatformSetting(deps.db, { name: PLATFORM_CA_CONTEXT, expected: stored, value: { ...stored, certificatePem } });
+  await replacePlatformSetting(deps.db, {
+    name: PLATFORM_CA_CONTEXT,
+    expected: stored,
+    value: { ...stored, certificatePem },
+  });
   const current = await findPlatformSetting(deps.db, PLATFORM_CA_CONTEXT);
   return loadPlatformCa({ certificatePem: current?.certificatePem ?? certificatePem, privateKeyPem }, input.now);
 }
@@ -81,12 +101,19 @@ export async function openKeyStore(deps: OpenKeyStoreDeps, input: OpenKeyStoreIn
  */
 async function verifyKeyEncryptionKey(deps: OpenKeyStoreDeps): Promise<void> {
   const { keyEncryptionKey } = deps;
-  const stored = await ensurePlatformSetting(deps.db, KEY_CHECK_CONTEXT, () => ({ sealed: keyEncryptionKey.seal(KEY_CHECK_PLAINTEXT, KEY_CHECK_CONTEXT) }));
+  const stored = await ensurePlatformSetting(deps.db, KEY_CHECK_CONTEXT, () => ({
+    sealed: keyEncryptionKey.seal(KEY_CHECK_PLAINTEXT, KEY_CHECK_CONTEXT),
+  }));
   try {
     if (keyEncryptionKey.open(stored.sealed ?? '', KEY_CHECK_CONTEXT) === KEY_CHECK_PLAINTEXT) {
       // Opened with a previous key (KEY_ENCRYPTION_KEY_PREVIOUS): from now on the check proves the current one.
       const resealed = keyEncryptionKey.resealWithCurrent(stored.sealed ?? '', KEY_CHECK_CONTEXT);
-      if (resealed) await replacePlatformSetting(deps.db, { name: KEY_CHECK_CONTEXT, expected: stored, value: { sealed: resealed } });
+      if (resealed)
+        await replacePlatformSetting(deps.db, {
+          name: KEY_CHECK_CONTEXT,
+          expected: stored,
+          value: { sealed: resealed },
+        });
       return;
     }
   } catch (error) {
@@ -116,7 +143,8 @@ async function resealDataKeys(deps: OpenKeyStoreDeps): Promise<void> {
         if (error instanceof KeyDecryptionError) continue;
         throw error;
       }
-      if (resealed) await replaceWrappedDataKey(deps.db, { orgId: row.orgId, expected: row.wrappedKey, wrappedKey: resealed });
+      if (resealed)
+        await replaceWrappedDataKey(deps.db, { orgId: row.orgId, expected: row.wrappedKey, wrappedKey: resealed });
     }
     if (page.length < RESEAL_PAGE) return;
     after = page[page.length - 1]!.orgId;
@@ -126,9 +154,15 @@ async function resealDataKeys(deps: OpenKeyStoreDeps): Promise<void> {
 const RESEAL_PAGE = 500;
 
 function configuredPem(config: PlatformCaConfig): PlatformCaPem | undefined {
-  const certificatePem = config.PLATFORM_CA_CERT_PEM ?? (config.PLATFORM_CA_CERT_PEM_FILE ? readFileSync(config.PLATFORM_CA_CERT_PEM_FILE, 'utf8') : undefined);
-  const privateKeyPem = config.PLATFORM_CA_KEY_PEM ?? (config.PLATFORM_CA_KEY_PEM_FILE ? readFileSync(config.PLATFORM_CA_KEY_PEM_FILE, 'utf8') : undefined);
+  const certificatePem =
+    config.PLATFORM_CA_CERT_PEM ??
+    (config.PLATFORM_CA_CERT_PEM_FILE ? readFileSync(config.PLATFORM_CA_CERT_PEM_FILE, 'utf8') : undefined);
+  const privateKeyPem =
+    config.PLATFORM_CA_KEY_PEM ??
+    (config.PLATFORM_CA_KEY_PEM_FILE ? readFileSync(config.PLATFORM_CA_KEY_PEM_FILE, 'utf8') : undefined);
   // Env vars often carry PEM with escaped newlines.
   const unescape = (pem: string) => pem.replace(/\\n/g, '\n');
-  return certificatePem && privateKeyPem ? { certificatePem: unescape(certificatePem), privateKeyPem: unescape(privateKeyPem) } : undefined;
+  return certificatePem && privateKeyPem
+    ? { certificatePem: unescape(certificatePem), privateKeyPem: unescape(privateKeyPem) }
+    : undefined;
 }

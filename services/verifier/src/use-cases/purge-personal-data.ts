@@ -1,5 +1,10 @@
 import type { Logger } from '@tessera/service-kit';
-import { deleteRetiredSessions, purgeExpiredClaims, purgeReadOnceClaims, tryLockPurge } from '../db/personal-data-purge.js';
+import {
+  deleteRetiredSessions,
+  purgeExpiredClaims,
+  purgeReadOnceClaims,
+  tryLockPurge,
+} from '../db/personal-data-purge.js';
 import type { VerifierDb } from '../db/types.js';
 import type { Clock } from '../domain/clock.js';
 
@@ -45,7 +50,10 @@ const DAY_MS = 86_400_000;
  * that stops mid-batch rolls the batch back and the next runner does it again.
  * Logs counts only, never an id or a value.
  */
-export async function purgePersonalData(deps: PurgePersonalDataDeps, input: PurgePersonalDataInput): Promise<PurgeReport> {
+export async function purgePersonalData(
+  deps: PurgePersonalDataDeps,
+  input: PurgePersonalDataInput,
+): Promise<PurgeReport> {
   const batchSize = input.batchSize ?? 1000;
   const maxBatches = input.maxBatches ?? 20;
   const report: PurgeReport = { ran: false, readOnceClaims: 0, expiredClaims: 0, sessions: 0, more: false };
@@ -56,7 +64,10 @@ export async function purgePersonalData(deps: PurgePersonalDataDeps, input: Purg
       if (!(await tryLockPurge(tx))) return undefined;
       const readOnceClaims = await purgeReadOnceClaims(tx, { now, limit: batchSize });
       const expiredClaims = await purgeExpiredClaims(tx, { now, limit: batchSize });
-      const sessions = await deleteRetiredSessions(tx, { createdBefore: new Date(now.getTime() - input.retentionDays * DAY_MS), limit: batchSize });
+      const sessions = await deleteRetiredSessions(tx, {
+        createdBefore: new Date(now.getTime() - input.retentionDays * DAY_MS),
+        limit: batchSize,
+      });
       return { readOnceClaims, expiredClaims, sessions };
     });
     if (!done) break;
@@ -70,7 +81,12 @@ export async function purgePersonalData(deps: PurgePersonalDataDeps, input: Purg
   }
   if (report.readOnceClaims + report.expiredClaims + report.sessions > 0) {
     deps.logger.info(
-      { readOnceClaims: report.readOnceClaims, expiredClaims: report.expiredClaims, sessions: report.sessions, more: report.more },
+      {
+        readOnceClaims: report.readOnceClaims,
+        expiredClaims: report.expiredClaims,
+        sessions: report.sessions,
+        more: report.more,
+      },
       'personal data purged',
     );
   }

@@ -41,7 +41,11 @@ export interface WebhookWithSecretResult {
  */
 export async function putWebhook(deps: PutWebhookDeps, input: PutWebhookInput): Promise<WebhookWithSecretResult> {
   const problems = checkWebhookUrl(input.url, deps.webhookTargets);
-  if (problems.length > 0) throw badRequest(`The webhook url is not acceptable: ${problems.map((problem) => problem.message).join('; ')}.`, problems);
+  if (problems.length > 0)
+    throw badRequest(
+      `The webhook url is not acceptable: ${problems.map((problem) => problem.message).join('; ')}.`,
+      problems,
+    );
   const verifier = await findOwnVerifier(deps.db, input);
   const id = randomUUID();
   const webhook = await upsertWebhook(deps.db, {
@@ -53,5 +57,9 @@ export async function putWebhook(deps: PutWebhookDeps, input: PutWebhookInput): 
     encryptedSecret: deps.keyEncryptionKey.seal(generateWebhookSecret(), webhookSecretContext(id)),
     now: deps.clock(),
   });
-  return { verifier, webhook, secret: deps.keyEncryptionKey.open(webhook.encryptedSecret, webhookSecretContext(webhook.id)) };
+  return {
+    verifier,
+    webhook,
+    secret: deps.keyEncryptionKey.open(webhook.encryptedSecret, webhookSecretContext(webhook.id)),
+  };
 }

@@ -58,28 +58,54 @@ export interface PresentationResponseRead {
  * opens the data key) the answer is 500 PRESENTATION_DATA_UNREADABLE with nothing
  * of the data, and the incident is logged with the session's id only.
  */
-export async function readPresentationResponse(deps: ReadPresentationResponseDeps, input: ReadPresentationResponseInput): Promise<PresentationResponseRead> {
+export async function readPresentationResponse(
+  deps: ReadPresentationResponseDeps,
+  input: ReadPresentationResponseInput,
+): Promise<PresentationResponseRead> {
   const { orgId, sessionId } = input;
   const session = isUuid(sessionId) ? await findSession(deps.db, { orgId, id: sessionId }) : undefined;
   if (!session) throw presentationSessionNotFound();
   if (input.responseCode !== undefined && !responseCodeMatches(input.responseCode, session.responseCodeHash)) {
-    throw new AppError(403, ErrorCode.RESPONSE_CODE_MISMATCH, 'The responseCode is not the one this session’s redirect carried: the redirect did not come from this session’s wallet (a possible session fixation). Do not accept this result for the user.');
+    throw new AppError(
+      403,
+      ErrorCode.RESPONSE_CODE_MISMATCH,
+      'The responseCode is not the one this session’s redirect carried: the redirect did not come from this session’s wallet (a possible session fixation). Do not accept this result for the user.',
+    );
   }
   const now = deps.clock();
   const { state } = effectiveSessionState(session, now);
   const reader = { subject: input.subject, route: 'verifier-presentation-response', at: now } as const;
   const graceEndsAt = new Date(now.getTime() + deps.presentationData.readGraceSeconds * 1000);
-  const stored = state === 'ResponseVerified' ? await readPresentationResultRecorded(deps.db, { orgId, sessionId, reader, graceEndsAt }) : undefined;
-  if (!stored) throw new AppError(409, ErrorCode.PRESENTATION_NOT_VERIFIED, `The session is ${state}: presentation data exists only once it is ResponseVerified.`);
+  const stored =
+    state === 'ResponseVerified'
+      ? await readPresentationResultRecorded(deps.db, { orgId, sessionId, reader, graceEndsAt })
+      : undefined;
+  if (!stored)
+    throw new AppError(
+      409,
+      ErrorCode.PRESENTATION_NOT_VERIFIED,
+      `The session is ${state}: presentation data exists only once it is ResponseVerified.`,
+    );
   const readable = readablePresentationData(stored, now);
   if (readable.kind === 'expired') {
-    throw new AppError(410, ErrorCode.PRESENTATION_DATA_EXPIRED, `The session was verified at ${stored.verifiedAt.toISOString()}, but its presentation data has been deleted: its lifetime ended.`);
+    throw new AppError(
+      410,
+      ErrorCode.PRESENTATION_DATA_EXPIRED,
+      `The session was verified at ${stored.verifiedAt.toISOString()}, but its presentation data has been deleted: its lifetime ended.`,
+    );
   }
   try {
     return { session, result: await openPresentationResult(deps.dataKeys, stored, readable.view) };
   } catch (error) {
     if (!(error instanceof PresentationDataUnreadableError || error instanceof KeyDecryptionError)) throw error;
-    deps.logger.error({ orgId, sessionId, reason: error.name }, 'stored presentation data cannot be opened: altered, moved from another row, or KEY_ENCRYPTION_KEY does not open its data key');
-    throw new AppError(500, ErrorCode.PRESENTATION_DATA_UNREADABLE, 'The stored presentation data of this session cannot be opened (altered, or its key is no longer configured); nothing of it is returned. The incident is logged.');
+    deps.logger.error(
+      { orgId, sessionId, reason: error.name },
+      'stored presentation data cannot be opened: altered, moved from another row, or KEY_ENCRYPTION_KEY does not open its data key',
+    );
+    throw new AppError(
+      500,
+      ErrorCode.PRESENTATION_DATA_UNREADABLE,
+      'The stored presentation data of this session cannot be opened (altered, or its key is no longer configured); nothing of it is returned. The incident is logged.',
+    );
   }
 }

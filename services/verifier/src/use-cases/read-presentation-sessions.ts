@@ -19,21 +19,36 @@ export interface ReadPresentationSessionsInput {
 }
 
 /** Sessions with their state as read at `readAt`. */
-export type ReadPresentationSessionsResult = { kind: 'one'; session: SessionRow; readAt: Date } | { kind: 'page'; rows: SessionRow[]; total: number; readAt: Date };
+export type ReadPresentationSessionsResult =
+  | { kind: 'one'; session: SessionRow; readAt: Date }
+  | { kind: 'page'; rows: SessionRow[]; total: number; readAt: Date };
 
 /**
  * `GET verifier-presentation`: one session, or a page newest first. Expiry is
  * persisted first, so `state` filters and the events agree with what readers see.
  */
-export async function readPresentationSessions(deps: ReadPresentationSessionsDeps, input: ReadPresentationSessionsInput): Promise<ReadPresentationSessionsResult> {
+export async function readPresentationSessions(
+  deps: ReadPresentationSessionsDeps,
+  input: ReadPresentationSessionsInput,
+): Promise<ReadPresentationSessionsResult> {
   const { orgId, id } = input;
   const readAt = deps.clock();
-  await persistSessionExpiry(deps, { orgId, ...(id && isUuid(id) ? { id } : {}), now: readAt, requestId: input.requestId });
+  await persistSessionExpiry(deps, {
+    orgId,
+    ...(id && isUuid(id) ? { id } : {}),
+    now: readAt,
+    requestId: input.requestId,
+  });
   if (id !== undefined) {
     const session = isUuid(id) ? await findSession(deps.db, { orgId, id }) : undefined;
     if (!session) throw presentationSessionNotFound();
     return { kind: 'one', session, readAt };
   }
-  const { rows, total } = await listSessions(deps.db, { orgId, filters: input.filters, limit: input.page.pageSize, offset: input.page.offset });
+  const { rows, total } = await listSessions(deps.db, {
+    orgId,
+    filters: input.filters,
+    limit: input.page.pageSize,
+    offset: input.page.offset,
+  });
   return { kind: 'page', rows, total, readAt };
 }

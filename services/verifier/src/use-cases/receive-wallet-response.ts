@@ -1,6 +1,11 @@
 import { ErrorCode, type ResponseMode } from '@tessera/contracts';
 import { generateResponseCode, hashResponseCode } from '../crypto/response-code.js';
-import { readDecryptedResponse, readFormResponse, walletErrorMessage, type AuthorizationResponseParts } from '../domain/authorization-response.js';
+import {
+  readDecryptedResponse,
+  readFormResponse,
+  walletErrorMessage,
+  type AuthorizationResponseParts,
+} from '../domain/authorization-response.js';
 import { OAuthError } from '../domain/oauth-error.js';
 import { addResponseCode } from '../domain/redirect-uri.js';
 import { isDcApiMode, isEncryptedMode } from '../domain/response-mode.js';
@@ -10,9 +15,15 @@ import { admitWalletRequest } from './steps/admit-wallet-request.js';
 import { checkSessionOpen } from './steps/check-session-open.js';
 import { openSessionDecryptionKey, type OpenSessionDecryptionKeyDeps } from './steps/open-session-decryption-key.js';
 import { runVerification, type RunVerificationDeps } from './steps/run-verification.js';
-import { settleSessionOutcome, type SessionOutcome, type SettleSessionOutcomeDeps } from './steps/settle-session-outcome.js';
+import {
+  settleSessionOutcome,
+  type SessionOutcome,
+  type SettleSessionOutcomeDeps,
+} from './steps/settle-session-outcome.js';
 
-export type ReceiveWalletResponseDeps = SettleSessionOutcomeDeps & RunVerificationDeps & OpenSessionDecryptionKeyDeps & { sessionLimits: SessionLimits };
+export type ReceiveWalletResponseDeps = SettleSessionOutcomeDeps &
+  RunVerificationDeps &
+  OpenSessionDecryptionKeyDeps & { sessionLimits: SessionLimits };
 
 export interface ReceiveWalletResponseInput {
   authorizationRequestId: string;
@@ -36,7 +47,10 @@ const refuse = (description: string) => new OAuthError(400, 'invalid_request', d
  * the session in `Error`; a wallet error ends it with WALLET_ERROR. Answers
  * beyond the session's limit (SESSION_RESPONSE_LIMIT per window) are 429.
  */
-export async function receiveWalletResponse(deps: ReceiveWalletResponseDeps, input: ReceiveWalletResponseInput): Promise<ReceiveWalletResponseResult> {
+export async function receiveWalletResponse(
+  deps: ReceiveWalletResponseDeps,
+  input: ReceiveWalletResponseInput,
+): Promise<ReceiveWalletResponseResult> {
   const now = deps.clock();
   const session = await admitWalletRequest(deps, {
     authorizationRequestId: input.authorizationRequestId,
@@ -46,21 +60,32 @@ export async function receiveWalletResponse(deps: ReceiveWalletResponseDeps, inp
     overLimit: (seconds) => `Too many responses to this authorization request: retry after ${seconds} s.`,
   });
   const mode = session.responseMode as ResponseMode;
-  if (isDcApiMode(mode)) throw refuse('This request is answered through the Digital Credentials API, not at this response_uri.');
+  if (isDcApiMode(mode))
+    throw refuse('This request is answered through the Digital Credentials API, not at this response_uri.');
   const encrypted = isEncryptedMode(mode);
   const open = await checkSessionOpen(deps, { session, now, requestId: input.requestId });
-  if (!open.open) throw refuse(open.expired ? 'The authorization request has expired.' : 'The authorization request has already been answered.');
+  if (!open.open)
+    throw refuse(
+      open.expired ? 'The authorization request has expired.' : 'The authorization request has already been answered.',
+    );
 
   let parts: AuthorizationResponseParts = readFormResponse(input.fields, encrypted);
   if (parts.kind === 'encrypted') {
-    const decrypted = await decryptAuthorizationResponse({ jwe: parts.jwe, privateJwk: openSessionDecryptionKey(deps, session)! });
+    const decrypted = await decryptAuthorizationResponse({
+      jwe: parts.jwe,
+      privateJwk: openSessionDecryptionKey(deps, session)!,
+    });
     if (!decrypted.ok) throw refuse(`The response cannot be decrypted: ${decrypted.message}.`);
     parts = readDecryptedResponse(decrypted.payload);
   }
   if (parts.kind === 'invalid') throw refuse(parts.message);
   if (parts.kind === 'encrypted') throw refuse('The decrypted response is itself encrypted.');
   // An error without state is accepted (wallets may omit it); a wrong state never is.
-  if (parts.kind === 'vp_token' ? parts.state !== session.payloadState : parts.state !== undefined && parts.state !== session.payloadState) {
+  if (
+    parts.kind === 'vp_token'
+      ? parts.state !== session.payloadState
+      : parts.state !== undefined && parts.state !== session.payloadState
+  ) {
     throw refuse('state does not match the authorization request.');
   }
 
@@ -72,7 +97,12 @@ export async function receiveWalletResponse(deps: ReceiveWalletResponseDeps, inp
   // with the result, so only whoever follows this redirect can claim the result
   // (OpenID4VP 1.0 §8.2, Security Considerations "Session Fixation").
   const responseCode = outcome.ok && session.redirectUri ? generateResponseCode() : undefined;
-  const settled = await settleSessionOutcome(deps, { session, outcome, requestId: input.requestId, ...(responseCode ? { responseCodeHash: hashResponseCode(responseCode) } : {}) });
+  const settled = await settleSessionOutcome(deps, {
+    session,
+    outcome,
+    requestId: input.requestId,
+    ...(responseCode ? { responseCodeHash: hashResponseCode(responseCode) } : {}),
+  });
   // Another answer won meanwhile, or the session expired while this one was verified.
   if (!settled.won) throw refuse('The authorization request is no longer open (answered or expired).');
   if (parts.kind === 'error') return {};

@@ -4,7 +4,12 @@ import type { Logger } from '@tessera/service-kit';
 import { issueLeafCertificate, leafNeedsRenewal } from '../crypto/leaf-certificate.js';
 import type { PlatformCa } from '../crypto/platform-ca.js';
 import type { KeyType } from '../crypto/signing-key.js';
-import { findPlatformSetting, listPlatformSigningKeys, replaceCertificateChain, upsertPlatformSetting } from '../db/signing-keys.js';
+import {
+  findPlatformSetting,
+  listPlatformSigningKeys,
+  replaceCertificateChain,
+  upsertPlatformSetting,
+} from '../db/signing-keys.js';
 import type { VerifierDb } from '../db/types.js';
 
 // A start step (server.ts, after `openKeyStore`): every platform-issued
@@ -35,7 +40,10 @@ export interface ReissuePlatformLeavesInput {
  * Each replacement is conditional on the row being unchanged, so replicas
  * starting together never overwrite each other. Returns how many were replaced.
  */
-export async function reissuePlatformLeaves(deps: ReissuePlatformLeavesDeps, input: ReissuePlatformLeavesInput): Promise<number> {
+export async function reissuePlatformLeaves(
+  deps: ReissuePlatformLeavesDeps,
+  input: ReissuePlatformLeavesInput,
+): Promise<number> {
   const { ca, host, now } = input;
   const caFingerprint = createHash('sha256').update(Buffer.from(ca.certificate.rawData)).digest('hex');
   const marker = await findPlatformSetting(deps.db, MARKER);
@@ -46,8 +54,24 @@ export async function reissuePlatformLeaves(deps: ReissuePlatformLeavesDeps, inp
     const rows = await listPlatformSigningKeys(deps.db, { ...(after ? { after } : {}), limit: PAGE });
     for (const row of rows) {
       if (!(await leafNeedsRenewal({ chain: row.certificateChain ?? [], ca, host, now }))) continue;
-      const leaf = await issueLeafCertificate({ ca, publicJwk: row.publicJwk as JWK, keyType: row.keyType as KeyType, host, orgId: row.orgId, now });
-      if (await replaceCertificateChain(deps.db, { orgId: row.orgId, keyType: row.keyType, expectedUpdatedAt: row.updatedAt, certificateChain: [leaf], now })) replaced += 1;
+      const leaf = await issueLeafCertificate({
+        ca,
+        publicJwk: row.publicJwk as JWK,
+        keyType: row.keyType as KeyType,
+        host,
+        orgId: row.orgId,
+        now,
+      });
+      if (
+        await replaceCertificateChain(deps.db, {
+          orgId: row.orgId,
+          keyType: row.keyType,
+          expectedUpdatedAt: row.updatedAt,
+          certificateChain: [leaf],
+          now,
+        })
+      )
+        replaced += 1;
     }
     if (rows.length < PAGE) break;
     const last = rows.at(-1)!;

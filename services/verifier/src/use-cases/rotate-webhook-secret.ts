@@ -20,10 +20,18 @@ export interface RotateWebhookSecretDeps {
  * (pending retries included) is signed with it, and the old one signs nothing
  * more — no overlap, so a leaked secret stops working the moment it is rotated.
  */
-export async function rotateWebhookSecret(deps: RotateWebhookSecretDeps, input: { orgId: string; verifierId: string }): Promise<WebhookWithSecretResult> {
+export async function rotateWebhookSecret(
+  deps: RotateWebhookSecretDeps,
+  input: { orgId: string; verifierId: string },
+): Promise<WebhookWithSecretResult> {
   const { verifier, webhook } = await findVerifierWebhook(deps.db, input);
   const secret = generateWebhookSecret();
-  const rotated = await replaceWebhookSecret(deps.db, { orgId: input.orgId, id: webhook.id, encryptedSecret: deps.keyEncryptionKey.seal(secret, webhookSecretContext(webhook.id)), now: deps.clock() });
+  const rotated = await replaceWebhookSecret(deps.db, {
+    orgId: input.orgId,
+    id: webhook.id,
+    encryptedSecret: deps.keyEncryptionKey.seal(secret, webhookSecretContext(webhook.id)),
+    now: deps.clock(),
+  });
   if (!rotated) throw notFound(`Verifier "${input.verifierId}" has no webhook.`, ErrorCode.WEBHOOK_NOT_FOUND);
   return { verifier, webhook: rotated, secret };
 }

@@ -22,9 +22,17 @@ export interface UpdateVerificationTemplateInput {
  * Replaces a template, also while sessions use it (each session keeps its own
  * copy of the query it sent); 404 for an unknown id, 400 INVALID_DCQL.
  */
-export async function updateVerificationTemplate(deps: UpdateVerificationTemplateDeps, input: UpdateVerificationTemplateInput): Promise<TemplateRow> {
+export async function updateVerificationTemplate(
+  deps: UpdateVerificationTemplateDeps,
+  input: UpdateVerificationTemplateInput,
+): Promise<TemplateRow> {
   if (!isUuid(input.templateId)) throw verificationTemplateNotFound();
-  const row = await updateTemplate(deps.db, { ...readTemplateBody(input.body), orgId: input.orgId, id: input.templateId, now: deps.clock() });
+  const row = await updateTemplate(deps.db, {
+    ...readTemplateBody(input.body),
+    orgId: input.orgId,
+    id: input.templateId,
+    now: deps.clock(),
+  });
   if (!row) throw verificationTemplateNotFound();
   return row;
 }

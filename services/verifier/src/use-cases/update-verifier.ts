@@ -26,11 +26,19 @@ export interface UpdateVerifierInput {
 
 export async function updateVerifier(deps: UpdateVerifierDeps, input: UpdateVerifierInput): Promise<VerifierRow> {
   if (input.bodyVerifierId !== undefined && input.bodyVerifierId !== input.verifierId) {
-    throw new AppError(400, ErrorCode.VERIFIER_ID_IMMUTABLE, `verifierId cannot change: the body names "${input.bodyVerifierId}", the path "${input.verifierId}". Create a new verifier instead.`, [
-      { path: '/verifierId', message: 'must equal the verifierId in the path' },
-    ]);
+    throw new AppError(
+      400,
+      ErrorCode.VERIFIER_ID_IMMUTABLE,
+      `verifierId cannot change: the body names "${input.bodyVerifierId}", the path "${input.verifierId}". Create a new verifier instead.`,
+      [{ path: '/verifierId', message: 'must equal the verifierId in the path' }],
+    );
   }
-  const row = await updateVerifierMetadata(deps.db, { orgId: input.orgId, verifierId: input.verifierId, clientMetadata: input.clientMetadata ?? null, now: deps.clock() });
+  const row = await updateVerifierMetadata(deps.db, {
+    orgId: input.orgId,
+    verifierId: input.verifierId,
+    clientMetadata: input.clientMetadata ?? null,
+    now: deps.clock(),
+  });
   if (!row) throw verifierNotFound(input.verifierId);
   return row;
 }

@@ -19,7 +19,8 @@ export interface CheckCredentialStatusOptions {
   clockSkewSeconds: number;
 }
 
-export type CheckCredentialStatusResult = { ok: true; status?: CredentialStatus } | { ok: false; failure: CheckFailure };
+export type CheckCredentialStatusResult =
+  { ok: true; status?: CredentialStatus } | { ok: false; failure: CheckFailure };
 
 /**
  * Row 15: a credential with `status.status_list {idx, uri}` passes only when
@@ -27,24 +28,55 @@ export type CheckCredentialStatusResult = { ok: true; status?: CredentialStatus 
  * other value (application-specific or reserved) is refused as revoked, since
  * only VALID may pass. A `status` this service cannot check is unavailable.
  */
-export async function checkCredentialStatus(options: CheckCredentialStatusOptions): Promise<CheckCredentialStatusResult> {
+export async function checkCredentialStatus(
+  options: CheckCredentialStatusOptions,
+): Promise<CheckCredentialStatusResult> {
   const { credential } = options;
   const id = credential.credentialQueryId;
   if (credential.status === undefined) return { ok: true };
   const unavailable = (reason: string): CheckCredentialStatusResult => ({
     ok: false,
-    failure: failure(CheckRow.STATUS, 'STATUS_LIST_UNAVAILABLE', `The status of credential query "${id}" cannot be checked: ${reason}.`),
+    failure: failure(
+      CheckRow.STATUS,
+      'STATUS_LIST_UNAVAILABLE',
+      `The status of credential query "${id}" cannot be checked: ${reason}.`,
+    ),
   });
   const reference = (credential.status as { status_list?: { idx?: unknown; uri?: unknown } } | null)?.status_list;
   if (typeof reference !== 'object' || reference === null) return unavailable('it names no status_list');
   const { idx, uri } = reference;
-  if (typeof uri !== 'string' || typeof idx !== 'number' || !Number.isSafeInteger(idx) || idx < 0) return unavailable('status_list needs a uri and a non-negative integer idx');
-  const result = await options.statusLists.check({ uri, idx, issuer: credential.issuerTrust, trust: options.trust, now: options.now, clockSkewSeconds: options.clockSkewSeconds });
+  if (typeof uri !== 'string' || typeof idx !== 'number' || !Number.isSafeInteger(idx) || idx < 0)
+    return unavailable('status_list needs a uri and a non-negative integer idx');
+  const result = await options.statusLists.check({
+    uri,
+    idx,
+    issuer: credential.issuerTrust,
+    trust: options.trust,
+    now: options.now,
+    clockSkewSeconds: options.clockSkewSeconds,
+  });
   if (!result.ok) return unavailable(result.message);
   if (result.status === StatusValue.VALID) return { ok: true, status: { uri, idx, status: 'VALID' } };
   if (result.status === StatusValue.SUSPENDED) {
-    return { ok: false, failure: failure(CheckRow.STATUS, 'CREDENTIAL_SUSPENDED', `The credential of credential query "${id}" is suspended (status list ${uri}, index ${idx}).`) };
+    return {
+      ok: false,
+      failure: failure(
+        CheckRow.STATUS,
+        'CREDENTIAL_SUSPENDED',
+        `The credential of credential query "${id}" is suspended (status list ${uri}, index ${idx}).`,
+      ),
+    };
   }
-  const what = result.status === StatusValue.INVALID ? 'revoked' : `not valid (status 0x${result.status.toString(16).padStart(2, '0')})`;
-  return { ok: false, failure: failure(CheckRow.STATUS, 'CREDENTIAL_REVOKED', `The credential of credential query "${id}" is ${what} (status list ${uri}, index ${idx}).`) };
+  const what =
+    result.status === StatusValue.INVALID
+      ? 'revoked'
+      : `not valid (status 0x${result.status.toString(16).padStart(2, '0')})`;
+  return {
+    ok: false,
+    failure: failure(
+      CheckRow.STATUS,
+      'CREDENTIAL_REVOKED',
+      `The credential of credential query "${id}" is ${what} (status list ${uri}, index ${idx}).`,
+    ),
+  };
 }

@@ -20,9 +20,14 @@ export interface CheckCredentialTypeOptions {
 export function checkCredentialType(options: CheckCredentialTypeOptions): CheckFailure | undefined {
   const { issuerTrust } = options;
   const allowed =
-    issuerTrust.kind === 'did' ? options.trust.credentialTypes.dids.get(issuerTrust.did) : options.trust.credentialTypes.certificates.get(issuerTrust.anchorFingerprint);
+    issuerTrust.kind === 'did'
+      ? options.trust.credentialTypes.dids.get(issuerTrust.did)
+      : options.trust.credentialTypes.certificates.get(issuerTrust.anchorFingerprint);
   if (!allowed || (options.credentialType !== undefined && allowed.has(options.credentialType))) return undefined;
-  const anchor = issuerTrust.kind === 'did' ? `the DID anchor ${issuerTrust.did}` : `the trust anchor ${issuerTrust.anchorFingerprint}`;
+  const anchor =
+    issuerTrust.kind === 'did'
+      ? `the DID anchor ${issuerTrust.did}`
+      : `the trust anchor ${issuerTrust.anchorFingerprint}`;
   return failure(
     CheckRow.CREDENTIAL_TYPE,
     'CREDENTIAL_TYPE_NOT_ALLOWED',

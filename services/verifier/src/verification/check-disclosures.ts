@@ -13,7 +13,15 @@ export interface DisclosureEntry {
  * holder's to withhold — a credential whose `exp` is a Disclosure looks
  * unexpiring to a verifier that is not shown it.
  */
-export const NON_DISCLOSABLE_CLAIMS: ReadonlySet<string> = new Set(['iss', 'nbf', 'exp', 'cnf', 'vct', 'vct#integrity', 'status']);
+export const NON_DISCLOSABLE_CLAIMS: ReadonlySet<string> = new Set([
+  'iss',
+  'nbf',
+  'exp',
+  'cnf',
+  'vct',
+  'vct#integrity',
+  'status',
+]);
 
 export interface CheckDisclosuresOptions {
   /** The issuer-signed payload. */
@@ -47,8 +55,10 @@ export function checkDisclosures(options: CheckDisclosuresOptions): string | und
     referenced.add(digest);
     const disclosure = byDigest.get(digest);
     if (!disclosure) return undefined;
-    if (kind === 'object' && disclosure.name === undefined) return 'an array-element disclosure is referenced from an _sd array';
-    if (kind === 'array' && disclosure.name !== undefined) return 'an object-property disclosure is referenced from an array';
+    if (kind === 'object' && disclosure.name === undefined)
+      return 'an array-element disclosure is referenced from an _sd array';
+    if (kind === 'array' && disclosure.name !== undefined)
+      return 'an object-property disclosure is referenced from an array';
     return disclosure;
   };
 
@@ -85,7 +95,8 @@ export function checkDisclosures(options: CheckDisclosuresOptions): string | und
       if (!found) continue;
       const name = found.name!;
       if (name === '_sd' || name === '...') return `a disclosure uses the reserved claim name "${name}"`;
-      if (topLevel && NON_DISCLOSABLE_CLAIMS.has(name)) return `the registered claim "${name}" is a Disclosure, but it must be in the issuer-signed payload`;
+      if (topLevel && NON_DISCLOSABLE_CLAIMS.has(name))
+        return `the registered claim "${name}" is a Disclosure, but it must be in the issuer-signed payload`;
       if (name in node || disclosedNames.has(name)) return `the disclosed claim "${name}" already exists`;
       disclosedNames.add(name);
       const problem = walk(found.value);
@@ -97,7 +108,8 @@ export function checkDisclosures(options: CheckDisclosuresOptions): string | und
   const problem = walk(options.payload, true);
   if (problem) return problem;
   for (const disclosure of options.disclosures) {
-    if (!referenced.has(disclosure.digest)) return `disclosure ${disclosure.name !== undefined ? `"${disclosure.name}" ` : ''}is not referenced by the issuer-signed payload`;
+    if (!referenced.has(disclosure.digest))
+      return `disclosure ${disclosure.name !== undefined ? `"${disclosure.name}" ` : ''}is not referenced by the issuer-signed payload`;
   }
   return undefined;
 }

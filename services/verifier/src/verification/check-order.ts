@@ -52,7 +52,12 @@ export function firstFailure(failures: Array<CheckFailure | undefined>): CheckFa
  * Runs one check so that an unexpected exception becomes that check's own
  * failure: a throwing check must never let a presentation through.
  */
-export async function guard(row: CheckRow, code: VerificationCode, what: string, run: () => Promise<CheckFailure | undefined> | CheckFailure | undefined): Promise<CheckFailure | undefined> {
+export async function guard(
+  row: CheckRow,
+  code: VerificationCode,
+  what: string,
+  run: () => Promise<CheckFailure | undefined> | CheckFailure | undefined,
+): Promise<CheckFailure | undefined> {
   try {
     return await run();
   } catch (error) {

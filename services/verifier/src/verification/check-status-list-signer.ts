@@ -32,10 +32,14 @@ export interface CheckStatusListSignerOptions {
 export async function checkStatusListSigner(options: CheckStatusListSignerOptions): Promise<string | undefined> {
   const { signer, issuer } = options;
   if (issuer.kind === 'did') {
-    if (signer.kind !== 'did') return `the credential's issuer is ${issuer.did}, but the token is signed with an x5c certificate`;
-    return signer.did === issuer.did ? undefined : `the token is signed by ${signer.did}, not by the credential's issuer ${issuer.did}`;
+    if (signer.kind !== 'did')
+      return `the credential's issuer is ${issuer.did}, but the token is signed with an x5c certificate`;
+    return signer.did === issuer.did
+      ? undefined
+      : `the token is signed by ${signer.did}, not by the credential's issuer ${issuer.did}`;
   }
-  if (signer.kind !== 'x5c') return `the credential's issuer is a certificate, but the token is signed by ${signer.did}`;
+  if (signer.kind !== 'x5c')
+    return `the credential's issuer is a certificate, but the token is signed by ${signer.did}`;
   const validated = await validateCertificateChain({
     chain: signer.chain,
     ...chainAnchorsOf(options.trust),
@@ -43,7 +47,8 @@ export async function checkStatusListSigner(options: CheckStatusListSignerOption
     purpose: statusListSigner(options.statusSigningEku),
   });
   if (!validated.ok) return `the token's signer is not trusted: ${validated.message}`;
-  if (certificateFingerprint(validated.anchor) !== issuer.anchorFingerprint) return "the token's signer chains to another trust anchor than the credential's issuer";
+  if (certificateFingerprint(validated.anchor) !== issuer.anchorFingerprint)
+    return "the token's signer chains to another trust anchor than the credential's issuer";
   const leaf = validated.leaf;
   if (Buffer.from(leaf.rawData).equals(Buffer.from(issuer.leaf.rawData))) return undefined;
   if (leaf.subject === issuer.leaf.subject) return undefined;

@@ -24,7 +24,8 @@ export interface CheckTransactionDataOptions {
  * so an entry naming an mdoc credential cannot be confirmed.
  */
 export function checkTransactionData(options: CheckTransactionDataOptions): CheckFailure | undefined {
-  const mismatch = (message: string): CheckFailure => failure(CheckRow.TRANSACTION_DATA, 'TRANSACTION_DATA_MISMATCH', message);
+  const mismatch = (message: string): CheckFailure =>
+    failure(CheckRow.TRANSACTION_DATA, 'TRANSACTION_DATA_MISMATCH', message);
   const expectedByQuery = new Map<string, Set<string>>();
   for (const [index, encoded] of options.transactionData.entries()) {
     let entry: { type?: unknown; credential_ids?: unknown; transaction_data_hashes_alg?: unknown };
@@ -33,17 +34,28 @@ export function checkTransactionData(options: CheckTransactionDataOptions): Chec
     } catch {
       return mismatch(`transaction_data[${index}] cannot be decoded.`);
     }
-    const ids = Array.isArray(entry.credential_ids) ? entry.credential_ids.filter((id): id is string => typeof id === 'string') : [];
+    const ids = Array.isArray(entry.credential_ids)
+      ? entry.credential_ids.filter((id): id is string => typeof id === 'string')
+      : [];
     const algs = entry.transaction_data_hashes_alg;
-    if (Array.isArray(algs) && !algs.includes('sha-256')) return mismatch(`transaction_data[${index}] asks for a hash algorithm other than sha-256.`);
+    if (Array.isArray(algs) && !algs.includes('sha-256'))
+      return mismatch(`transaction_data[${index}] asks for a hash algorithm other than sha-256.`);
     const hash = createHash('sha256').update(encoded, 'ascii').digest('base64url');
     const confirming = options.presentations.filter((presentation) => ids.includes(presentation.credentialQueryId));
-    if (confirming.length === 0) return mismatch(`transaction_data[${index}] (${String(entry.type)}) is not confirmed by any presented credential.`);
+    if (confirming.length === 0)
+      return mismatch(
+        `transaction_data[${index}] (${String(entry.type)}) is not confirmed by any presented credential.`,
+      );
     for (const presentation of confirming) {
-      if (presentation.format === 'mso_mdoc') return mismatch(`transaction_data[${index}] names mdoc credential query "${presentation.credentialQueryId}", which cannot confirm transaction data.`);
+      if (presentation.format === 'mso_mdoc')
+        return mismatch(
+          `transaction_data[${index}] names mdoc credential query "${presentation.credentialQueryId}", which cannot confirm transaction data.`,
+        );
       const hashes = presentation.keyBindingPayload?.transaction_data_hashes;
       if (!Array.isArray(hashes) || !hashes.includes(hash)) {
-        return mismatch(`The key binding JWT of credential query "${presentation.credentialQueryId}" does not confirm transaction_data[${index}] (${String(entry.type)}).`);
+        return mismatch(
+          `The key binding JWT of credential query "${presentation.credentialQueryId}" does not confirm transaction_data[${index}] (${String(entry.type)}).`,
+        );
       }
       const expected = expectedByQuery.get(presentation.credentialQueryId) ?? new Set<string>();
       expected.add(hash);
@@ -52,14 +64,23 @@ export function checkTransactionData(options: CheckTransactionDataOptions): Chec
   }
   for (const presentation of options.presentations) {
     const payload = presentation.keyBindingPayload;
-    if (!payload || (payload.transaction_data_hashes === undefined && payload.transaction_data_hashes_alg === undefined)) continue;
+    if (
+      !payload ||
+      (payload.transaction_data_hashes === undefined && payload.transaction_data_hashes_alg === undefined)
+    )
+      continue;
     const hashes = payload.transaction_data_hashes;
     const expected = expectedByQuery.get(presentation.credentialQueryId) ?? new Set<string>();
     if (!Array.isArray(hashes) || hashes.some((hash) => typeof hash !== 'string' || !expected.has(hash))) {
-      return mismatch(`The key binding JWT of credential query "${presentation.credentialQueryId}" carries transaction_data_hashes the request did not send for it.`);
+      return mismatch(
+        `The key binding JWT of credential query "${presentation.credentialQueryId}" carries transaction_data_hashes the request did not send for it.`,
+      );
     }
     const alg = payload.transaction_data_hashes_alg;
-    if (alg !== undefined && alg !== 'sha-256') return mismatch(`The key binding JWT of credential query "${presentation.credentialQueryId}" uses transaction_data_hashes_alg ${JSON.stringify(alg)}, not sha-256.`);
+    if (alg !== undefined && alg !== 'sha-256')
+      return mismatch(
+        `The key binding JWT of credential query "${presentation.credentialQueryId}" uses transaction_data_hashes_alg ${JSON.stringify(alg)}, not sha-256.`,
+      );
   }
   return undefined;
 }

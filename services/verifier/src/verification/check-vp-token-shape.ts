@@ -27,7 +27,10 @@ export type CheckVpTokenShapeResult = { ok: true; entries: PresentationEntry[] }
  * covers bytes and no encoding of a non-ASCII string is the one the wallet hashed.
  */
 export function checkVpTokenShape(options: CheckVpTokenShapeOptions): CheckVpTokenShapeResult {
-  const invalid = (message: string): CheckVpTokenShapeResult => ({ ok: false, failure: failure(CheckRow.VP_TOKEN_SHAPE, 'INVALID_VP_TOKEN', message) });
+  const invalid = (message: string): CheckVpTokenShapeResult => ({
+    ok: false,
+    failure: failure(CheckRow.VP_TOKEN_SHAPE, 'INVALID_VP_TOKEN', message),
+  });
   let token = options.vpToken;
   if (typeof token === 'string') {
     try {
@@ -36,22 +39,38 @@ export function checkVpTokenShape(options: CheckVpTokenShapeOptions): CheckVpTok
       return invalid('The vp_token is not a JSON object.');
     }
   }
-  if (typeof token !== 'object' || token === null || Array.isArray(token)) return invalid('The vp_token must be an object keyed by credential query id.');
+  if (typeof token !== 'object' || token === null || Array.isArray(token))
+    return invalid('The vp_token must be an object keyed by credential query id.');
   const entries: PresentationEntry[] = [];
   const keys = Object.keys(token);
   if (keys.length === 0) return invalid('The vp_token holds no presentation.');
   for (const key of keys) {
     const credentialQuery = options.query.credentials.find((candidate) => candidate.id === key);
-    if (!credentialQuery) return invalid(`The vp_token names "${key}", which is not a credential query id of the request.`);
-    if (credentialQuery.format !== 'dc+sd-jwt' && credentialQuery.format !== 'mso_mdoc') return invalid(`Credential query "${key}" asks for an unsupported format.`);
+    if (!credentialQuery)
+      return invalid(`The vp_token names "${key}", which is not a credential query id of the request.`);
+    if (credentialQuery.format !== 'dc+sd-jwt' && credentialQuery.format !== 'mso_mdoc')
+      return invalid(`Credential query "${key}" asks for an unsupported format.`);
     const presentations = (token as Record<string, unknown>)[key];
-    if (!Array.isArray(presentations) || presentations.length === 0) return invalid(`The vp_token entry "${key}" must be a non-empty array of presentations.`);
-    if (presentations.length > 1 && !credentialQuery.multiple) return invalid(`The vp_token entry "${key}" holds ${presentations.length} presentations, but credential query "${key}" does not allow multiple.`);
+    if (!Array.isArray(presentations) || presentations.length === 0)
+      return invalid(`The vp_token entry "${key}" must be a non-empty array of presentations.`);
+    if (presentations.length > 1 && !credentialQuery.multiple)
+      return invalid(
+        `The vp_token entry "${key}" holds ${presentations.length} presentations, but credential query "${key}" does not allow multiple.`,
+      );
     for (const presentation of presentations) {
-      if (typeof presentation !== 'string' || presentation.length === 0) return invalid(`A presentation for credential query "${key}" is not a non-empty string.`);
+      if (typeof presentation !== 'string' || presentation.length === 0)
+        return invalid(`A presentation for credential query "${key}" is not a non-empty string.`);
       const nonAscii = presentation.search(/[^\x00-\x7f]/);
-      if (nonAscii >= 0) return invalid(`A presentation for credential query "${key}" has a non-ASCII character at position ${nonAscii}.`);
-      entries.push({ credentialQueryId: key, format: credentialQuery.format, presentation, requireHolderBinding: credentialQuery.require_cryptographic_holder_binding !== false });
+      if (nonAscii >= 0)
+        return invalid(
+          `A presentation for credential query "${key}" has a non-ASCII character at position ${nonAscii}.`,
+        );
+      entries.push({
+        credentialQueryId: key,
+        format: credentialQuery.format,
+        presentation,
+        requireHolderBinding: credentialQuery.require_cryptographic_holder_binding !== false,
+      });
     }
   }
   return { ok: true, entries };

@@ -8,7 +8,9 @@ export class StatusListAddressError extends Error {
   readonly code = 'ESTATUSLISTADDRESS';
 
   constructor(hostname: string, refused: AddressClassification) {
-    super(`${hostname} resolves to ${refused.address} (${refused.range}), which status list fetches may not reach (list the host in STATUS_LIST_INTERNAL_HOSTS if it is served inside the cluster)`);
+    super(
+      `${hostname} resolves to ${refused.address} (${refused.range}), which status list fetches may not reach (list the host in STATUS_LIST_INTERNAL_HOSTS if it is served inside the cluster)`,
+    );
     this.name = 'StatusListAddressError';
   }
 }
@@ -20,10 +22,15 @@ export class StatusListAddressError extends Error {
  */
 export function createStatusListFetch(
   policy: Pick<StatusListNetworkPolicy, 'denyPrivateAddresses' | 'internalHosts'>,
-  options: { /** Name resolution (node:dns `lookup` by default; a test passes its own to play DNS). */ resolve?: typeof dnsLookup } = {},
+  options: {
+    /** Name resolution (node:dns `lookup` by default; a test passes its own to play DNS). */ resolve?: typeof dnsLookup;
+  } = {},
 ): typeof fetch {
   return createGuardedFetch(
     { denyPrivateAddresses: policy.denyPrivateAddresses, isExempt: (hostname) => isInternalHost(policy, hostname) },
-    { refusal: (hostname, refused) => new StatusListAddressError(hostname, refused), ...(options.resolve ? { resolve: options.resolve } : {}) },
+    {
+      refusal: (hostname, refused) => new StatusListAddressError(hostname, refused),
+      ...(options.resolve ? { resolve: options.resolve } : {}),
+    },
   );
 }

@@ -19,8 +19,7 @@ export interface DecryptedAuthorizationResponse {
 }
 
 export type DecryptAuthorizationResponseResult =
-  | { ok: true; payload: DecryptedAuthorizationResponse; enc: string }
-  | { ok: false; message: string };
+  { ok: true; payload: DecryptedAuthorizationResponse; enc: string } | { ok: false; message: string };
 
 /**
  * Decrypts a `direct_post.jwt` / `dc_api.jwt` response: a JWE with `alg`
@@ -29,9 +28,12 @@ export type DecryptAuthorizationResponseResult =
  * caller answers 400 `invalid_request` / `DECRYPTION_FAILED` and leaves the
  * session unchanged.
  */
-export async function decryptAuthorizationResponse(options: DecryptAuthorizationResponseOptions): Promise<DecryptAuthorizationResponseResult> {
+export async function decryptAuthorizationResponse(
+  options: DecryptAuthorizationResponseOptions,
+): Promise<DecryptAuthorizationResponseResult> {
   const fail = (message: string): DecryptAuthorizationResponseResult => ({ ok: false, message });
-  if (typeof options.jwe !== 'string' || options.jwe.split('.').length !== 5) return fail('the response is not a compact JWE');
+  if (typeof options.jwe !== 'string' || options.jwe.split('.').length !== 5)
+    return fail('the response is not a compact JWE');
   let header: Record<string, unknown>;
   try {
     header = decodeProtectedHeader(options.jwe) as Record<string, unknown>;
@@ -43,12 +45,17 @@ export async function decryptAuthorizationResponse(options: DecryptAuthorization
   // and inflating is a decompression-bomb surface; no profile we take needs it.
   if (header.zip !== undefined) return fail(`compressed JWEs are not accepted (zip ${JSON.stringify(header.zip)})`);
   if (header.alg !== 'ECDH-ES') return fail(`the JWE alg must be ECDH-ES, not ${JSON.stringify(header.alg ?? null)}`);
-  if (typeof header.enc !== 'string' || !CONTENT_ENCRYPTION.includes(header.enc)) return fail(`the JWE enc must be A128GCM or A256GCM, not ${JSON.stringify(header.enc ?? null)}`);
-  if (options.privateJwk.kid !== undefined && header.kid !== options.privateJwk.kid) return fail("the JWE kid is not the session key's");
+  if (typeof header.enc !== 'string' || !CONTENT_ENCRYPTION.includes(header.enc))
+    return fail(`the JWE enc must be A128GCM or A256GCM, not ${JSON.stringify(header.enc ?? null)}`);
+  if (options.privateJwk.kid !== undefined && header.kid !== options.privateJwk.kid)
+    return fail("the JWE kid is not the session key's");
   let plaintext: Uint8Array;
   try {
     const key = await importJWK(options.privateJwk, 'ECDH-ES');
-    ({ plaintext } = await compactDecrypt(options.jwe, key, { keyManagementAlgorithms: ['ECDH-ES'], contentEncryptionAlgorithms: CONTENT_ENCRYPTION }));
+    ({ plaintext } = await compactDecrypt(options.jwe, key, {
+      keyManagementAlgorithms: ['ECDH-ES'],
+      contentEncryptionAlgorithms: CONTENT_ENCRYPTION,
+    }));
   } catch {
     return fail('the JWE cannot be decrypted with the session key');
   }
@@ -58,8 +65,10 @@ export async function decryptAuthorizationResponse(options: DecryptAuthorization
   } catch {
     return fail('the decrypted payload is not JSON');
   }
-  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) return fail('the decrypted payload is not a JSON object');
+  if (typeof payload !== 'object' || payload === null || Array.isArray(payload))
+    return fail('the decrypted payload is not a JSON object');
   const response = payload as DecryptedAuthorizationResponse;
-  if (response.vp_token === undefined && response.error === undefined) return fail('the decrypted payload has neither vp_token nor error');
+  if (response.vp_token === undefined && response.error === undefined)
+    return fail('the decrypted payload has neither vp_token nor error');
   return { ok: true, payload: response, enc: header.enc };
 }

@@ -27,7 +27,9 @@ export type ClaimsPathPattern = Array<string | number | null>;
  */
 export type ClaimSelection = { kind: 'all' } | { kind: 'paths'; paths: ClaimsPathPattern[] } | { kind: 'none' };
 
-export type EvaluateDcqlResult = { ok: true; credentialSets?: CredentialSetOutcome[]; selections: ClaimSelection[] } | { ok: false; failure: CheckFailure };
+export type EvaluateDcqlResult =
+  | { ok: true; credentialSets?: CredentialSetOutcome[]; selections: ClaimSelection[] }
+  | { ok: false; failure: CheckFailure };
 
 /**
  * DCQL evaluation over verified data only (never the wallet's claims about
@@ -40,10 +42,15 @@ export type EvaluateDcqlResult = { ok: true; credentialSets?: CredentialSetOutco
  * given), which claims the query asked for (`selections`), for minimisation.
  */
 export function evaluateDcql(options: EvaluateDcqlOptions): EvaluateDcqlResult {
-  const unmet = (message: string): EvaluateDcqlResult => ({ ok: false, failure: failure(CheckRow.DCQL, 'DCQL_NOT_SATISFIED', message) });
+  const unmet = (message: string): EvaluateDcqlResult => ({
+    ok: false,
+    failure: failure(CheckRow.DCQL, 'DCQL_NOT_SATISFIED', message),
+  });
   const record: Record<string, DcqlCredentialPresentation[]> = {};
   for (const credential of options.credentials) {
-    (record[credential.credentialQueryId] ??= []).push(toDcqlCredential(credential, askedForAuthorities(options.query, credential.credentialQueryId)));
+    (record[credential.credentialQueryId] ??= []).push(
+      toDcqlCredential(credential, askedForAuthorities(options.query, credential.credentialQueryId)),
+    );
   }
   let result: DcqlPresentationResult;
   try {
@@ -54,16 +61,28 @@ export function evaluateDcql(options: EvaluateDcqlOptions): EvaluateDcqlResult {
   const sets = options.query.credential_sets?.map((set, index): CredentialSetOutcome => {
     const matching = result.credential_sets?.[index]?.matching_options ?? [];
     const satisfied = set.options.findIndex((option) => matching.some((candidate) => sameOption(candidate, option)));
-    return { options: set.options.map((option) => [...option]), required: set.required !== false, ...(satisfied >= 0 ? { satisfiedOption: satisfied } : {}) };
+    return {
+      options: set.options.map((option) => [...option]),
+      required: set.required !== false,
+      ...(satisfied >= 0 ? { satisfiedOption: satisfied } : {}),
+    };
   });
-  if (result.can_be_satisfied) return { ok: true, ...(sets ? { credentialSets: sets } : {}), selections: selectClaims(options, result) };
+  if (result.can_be_satisfied)
+    return { ok: true, ...(sets ? { credentialSets: sets } : {}), selections: selectClaims(options, result) };
 
   for (const [id, match] of Object.entries(result.credential_matches)) {
     const failed = match.failed_credentials?.[0];
     if (!failed) continue;
-    if (!failed.meta.success) return unmet(`Credential query "${id}" is not satisfied: ${firstIssue(failed.meta) ?? 'its type does not match'}.`);
-    if (!failed.claims.success) return unmet(`Credential query "${id}" is not satisfied: ${describeFailedClaims(options.query, id, failed.claims)}.`);
-    if (!failed.trusted_authorities.success) return unmet(`Credential query "${id}" is not satisfied: its issuer matches none of the trusted_authorities.`);
+    if (!failed.meta.success)
+      return unmet(
+        `Credential query "${id}" is not satisfied: ${firstIssue(failed.meta) ?? 'its type does not match'}.`,
+      );
+    if (!failed.claims.success)
+      return unmet(
+        `Credential query "${id}" is not satisfied: ${describeFailedClaims(options.query, id, failed.claims)}.`,
+      );
+    if (!failed.trusted_authorities.success)
+      return unmet(`Credential query "${id}" is not satisfied: its issuer matches none of the trusted_authorities.`);
   }
   const unmetSet = sets?.findIndex((set) => set.required && set.satisfiedOption === undefined) ?? -1;
   if (sets && unmetSet >= 0) {
@@ -82,11 +101,15 @@ function selectClaims(options: EvaluateDcqlOptions, result: DcqlPresentationResu
     const index = seen.get(credential.credentialQueryId) ?? 0;
     seen.set(credential.credentialQueryId, index + 1);
     const query = options.query.credentials.find((candidate) => candidate.id === credential.credentialQueryId);
-    const match = result.credential_matches[credential.credentialQueryId]?.valid_credentials?.find((candidate) => candidate.input_credential_index === index);
+    const match = result.credential_matches[credential.credentialQueryId]?.valid_credentials?.find(
+      (candidate) => candidate.input_credential_index === index,
+    );
     if (!query || !match) return { kind: 'none' };
     const claims = (query.claims ?? []) as Array<{ path?: ClaimsPathPattern; namespace?: string; claim_name?: string }>;
     if (claims.length === 0) return { kind: 'all' };
-    const satisfied = [...match.claims.valid_claim_sets].sort((left, right) => (left.claim_set_index ?? 0) - (right.claim_set_index ?? 0))[0];
+    const satisfied = [...match.claims.valid_claim_sets].sort(
+      (left, right) => (left.claim_set_index ?? 0) - (right.claim_set_index ?? 0),
+    )[0];
     if (!satisfied) return { kind: 'none' };
     const indexes = satisfied.valid_claim_indexes ?? claims.map((_claim, claimIndex) => claimIndex);
     return { kind: 'paths', paths: indexes.map((claimIndex) => pathOf(claims[claimIndex]!)) };
@@ -111,8 +134,12 @@ interface FailedClaims {
  * it (issue 15, item 5).
  */
 function describeFailedClaims(query: DcqlQuery.Output, credentialQueryId: string, claims: FailedClaims): string {
-  const claimQueries = (query.credentials.find((credential) => credential.id === credentialQueryId)?.claims ?? []) as Array<{ path?: ClaimsPathPattern; namespace?: string; claim_name?: string }>;
-  const indexes = new Set<number>([...(claims.failed_claims ?? []).map((claim) => claim.claim_index), ...(claims.failed_claim_sets ?? []).flatMap((set) => set.failed_claim_indexes ?? [])]);
+  const claimQueries = (query.credentials.find((credential) => credential.id === credentialQueryId)?.claims ??
+    []) as Array<{ path?: ClaimsPathPattern; namespace?: string; claim_name?: string }>;
+  const indexes = new Set<number>([
+    ...(claims.failed_claims ?? []).map((claim) => claim.claim_index),
+    ...(claims.failed_claim_sets ?? []).flatMap((set) => set.failed_claim_indexes ?? []),
+  ]);
   const paths = [...indexes]
     .sort((left, right) => left - right)
     .flatMap((index) => (claimQueries[index] ? [JSON.stringify(pathOf(claimQueries[index]))] : []));
@@ -122,13 +149,16 @@ function describeFailedClaims(query: DcqlQuery.Output, credentialQueryId: string
 
 /** Whether the credential's query names trusted authorities: only then are its key identifiers read. */
 function askedForAuthorities(query: DcqlQuery.Output, credentialQueryId: string): boolean {
-  return query.credentials.some((credential) => credential.id === credentialQueryId && (credential.trusted_authorities?.length ?? 0) > 0);
+  return query.credentials.some(
+    (credential) => credential.id === credentialQueryId && (credential.trusted_authorities?.length ?? 0) > 0,
+  );
 }
 
 function toDcqlCredential(credential: VerifiedCredential, withAuthority: boolean): DcqlCredentialPresentation {
   const keyIds = withAuthority ? authorityKeyIds(credential.issuerTrust) : [];
   // Without key identifiers (a DID issuer) the credential names no authority, so it matches no `aki` entry.
-  const authority = keyIds.length > 0 ? { authority: { type: 'aki' as const, values: keyIds as [string, ...string[]] } } : {};
+  const authority =
+    keyIds.length > 0 ? { authority: { type: 'aki' as const, values: keyIds as [string, ...string[]] } } : {};
   if (credential.format === 'mso_mdoc') {
     return {
       credential_format: 'mso_mdoc',
@@ -138,7 +168,13 @@ function toDcqlCredential(credential: VerifiedCredential, withAuthority: boolean
       ...authority,
     };
   }
-  return { credential_format: 'dc+sd-jwt', vct: credential.vct ?? '', claims: credential.claims as never, cryptographic_holder_binding: credential.holderBinding, ...authority };
+  return {
+    credential_format: 'dc+sd-jwt',
+    vct: credential.vct ?? '',
+    claims: credential.claims as never,
+    cryptographic_holder_binding: credential.holderBinding,
+    ...authority,
+  };
 }
 
 function sameOption(left: readonly string[], right: readonly string[]): boolean {

@@ -26,7 +26,8 @@ export async function fetchStatusListToken(options: FetchStatusListTokenOptions)
   });
   if (!response.ok) throw new Error(`the status list server answered ${response.status}`);
   const declared = Number(response.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > options.maxBodyBytes) throw new Error(`the status list is larger than ${options.maxBodyBytes} bytes`);
+  if (Number.isFinite(declared) && declared > options.maxBodyBytes)
+    throw new Error(`the status list is larger than ${options.maxBodyBytes} bytes`);
   if (!response.body) throw new Error('the status list response has no body');
   const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];

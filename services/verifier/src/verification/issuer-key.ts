@@ -12,8 +12,7 @@ export const JWS_ALGORITHMS = ['ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519', 'P
 
 /** Where an issuer's key came from: the leaf of its `x5c` chain, or a DID in `kid`/`iss`. */
 export type IssuerKeySource =
-  | { kind: 'x5c'; chain: x509.X509Certificate[]; key: KeyObject }
-  | { kind: 'did'; did: string; key: KeyObject };
+  { kind: 'x5c'; chain: x509.X509Certificate[]; key: KeyObject } | { kind: 'did'; did: string; key: KeyObject };
 
 /**
  * Why an issuer is trusted: the anchor its chain validated to (and the leaf
@@ -49,7 +48,11 @@ export type FindIssuerKeyResult = { ok: true; source: IssuerKeySource } | { ok: 
 export function findIssuerKey(options: FindIssuerKeyOptions): FindIssuerKeyResult {
   const { header, iss } = options;
   if (header.x5c !== undefined) {
-    if (!Array.isArray(header.x5c) || header.x5c.length === 0 || !header.x5c.every((entry) => typeof entry === 'string')) {
+    if (
+      !Array.isArray(header.x5c) ||
+      header.x5c.length === 0 ||
+      !header.x5c.every((entry) => typeof entry === 'string')
+    ) {
       return { ok: false, message: 'the x5c header is not an array of base64 certificates' };
     }
     // Parsed and imported once per distinct certificate (parsed-certificates.ts).
@@ -62,7 +65,14 @@ export function findIssuerKey(options: FindIssuerKeyOptions): FindIssuerKeyResul
   if (!didUrl) return { ok: false, message: 'the issuer key is neither in an x5c chain nor identified by a DID' };
   const resolved = resolveDid({ did: didUrl });
   if (!resolved.ok) return { ok: false, message: resolved.message };
-  return { ok: true, source: { kind: 'did', did: resolved.did, key: createPublicKey({ key: resolved.publicJwk as JWK & Record<string, string>, format: 'jwk' }) } };
+  return {
+    ok: true,
+    source: {
+      kind: 'did',
+      did: resolved.did,
+      key: createPublicKey({ key: resolved.publicJwk as JWK & Record<string, string>, format: 'jwk' }),
+    },
+  };
 }
 
 export interface CheckIssuerTrustOptions {
@@ -79,13 +89,26 @@ export type CheckIssuerTrustResult = { ok: true; trust: IssuerTrust } | { ok: fa
 export async function checkIssuerTrust(options: CheckIssuerTrustOptions): Promise<CheckIssuerTrustResult> {
   const { source } = options;
   if (source.kind === 'did') {
-    if (!options.trust.dids.has(source.did)) return { ok: false, message: `the issuer DID ${source.did} is not a trust anchor` };
+    if (!options.trust.dids.has(source.did))
+      return { ok: false, message: `the issuer DID ${source.did} is not a trust anchor` };
     return { ok: true, trust: { kind: 'did', did: source.did, name: source.did } };
   }
-  const validated = await validateCertificateChain({ chain: source.chain, ...chainAnchorsOf(options.trust), now: options.now, purpose: options.purpose });
+  const validated = await validateCertificateChain({
+    chain: source.chain,
+    ...chainAnchorsOf(options.trust),
+    now: options.now,
+    purpose: options.purpose,
+  });
   if (!validated.ok) return { ok: false, message: validated.message };
   return {
     ok: true,
-    trust: { kind: 'certificate', anchorFingerprint: certificateFingerprint(validated.anchor), leaf: validated.leaf, name: validated.leaf.subject, path: validated.path, anchor: validated.anchor },
+    trust: {
+      kind: 'certificate',
+      anchorFingerprint: certificateFingerprint(validated.anchor),
+      leaf: validated.leaf,
+      name: validated.leaf.subject,
+      path: validated.path,
+      anchor: validated.anchor,
+    },
   };
 }

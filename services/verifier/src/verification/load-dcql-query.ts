@@ -8,7 +8,8 @@ export type LoadDcqlQueryResult = { ok: true; query: DcqlQuery.Output } | { ok: 
  * stripped before parsing.
  */
 export function loadDcqlQuery(stored: unknown): LoadDcqlQueryResult {
-  if (typeof stored !== 'object' || stored === null || Array.isArray(stored)) return { ok: false, message: 'the DCQL query is not an object' };
+  if (typeof stored !== 'object' || stored === null || Array.isArray(stored))
+    return { ok: false, message: 'the DCQL query is not an object' };
   const { combine: _combine, ...query } = stored as Record<string, unknown>;
   try {
     const parsed = DcqlQuery.parse(query as DcqlQuery.Input);

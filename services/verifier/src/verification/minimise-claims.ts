@@ -7,7 +7,16 @@ import type { ClaimSelection, ClaimsPathPattern } from './evaluate-dcql.js';
  * its status is, not who the holder is. `cnf` (the holder's key) is never
  * returned.
  */
-export const RETURNED_REGISTERED_CLAIMS: ReadonlySet<string> = new Set(['iss', 'sub', 'iat', 'nbf', 'exp', 'vct', 'vct#integrity', 'status']);
+export const RETURNED_REGISTERED_CLAIMS: ReadonlySet<string> = new Set([
+  'iss',
+  'sub',
+  'iat',
+  'nbf',
+  'exp',
+  'vct',
+  'vct#integrity',
+  'status',
+]);
 
 export interface MinimiseClaimsOptions {
   format: 'dc+sd-jwt' | 'mso_mdoc';
@@ -91,7 +100,9 @@ function project(value: unknown, at: ClaimPath, paths: ClaimsPathPattern[], drop
     return items.every((item) => item === MISSING) ? MISSING : items.map((item) => (item === MISSING ? null : item));
   }
   if (typeof value === 'object' && value !== null) {
-    const entries = Object.entries(value).map(([key, item]) => [key, project(item, [...at, key], paths, dropped)] as const);
+    const entries = Object.entries(value).map(
+      ([key, item]) => [key, project(item, [...at, key], paths, dropped)] as const,
+    );
     const present = entries.filter(([, item]) => item !== MISSING);
     return present.length === 0 ? MISSING : Object.fromEntries(present);
   }
@@ -102,5 +113,7 @@ function project(value: unknown, at: ClaimPath, paths: ClaimsPathPattern[], drop
 /** True when `pattern` selects `path` or an ancestor of it (`null` matches any array index). */
 function covers(pattern: ClaimsPathPattern, path: ClaimPath): boolean {
   if (pattern.length === 0 || pattern.length > path.length) return false;
-  return pattern.every((segment, index) => (segment === null ? typeof path[index] === 'number' : segment === path[index]));
+  return pattern.every((segment, index) =>
+    segment === null ? typeof path[index] === 'number' : segment === path[index],
+  );
 }

@@ -15,10 +15,16 @@ export interface TrustedEntityNaming {
  * credential's type is named (type checks ran before: one of them does).
  * Undefined for trust that is not an ecosystem list.
  */
-export function nameTrustedEntity(trust: ResolvedTrustStore, issuerTrust: IssuerTrust, credentialType: string | undefined): TrustedEntityNaming | undefined {
+export function nameTrustedEntity(
+  trust: ResolvedTrustStore,
+  issuerTrust: IssuerTrust,
+  credentialType: string | undefined,
+): TrustedEntityNaming | undefined {
   if (!trust.trustList || issuerTrust.kind !== 'certificate') return undefined;
   const candidates = trust.trustList.entities.get(issuerTrust.anchorFingerprint) ?? [];
-  const entity = candidates.find((candidate) => credentialType !== undefined && candidate.credentialTypes.has(credentialType)) ?? candidates[0];
+  const entity =
+    candidates.find((candidate) => credentialType !== undefined && candidate.credentialTypes.has(credentialType)) ??
+    candidates[0];
   if (!entity) return undefined;
   return { trustedEntityId: entity.id, trustedEntityName: entity.name, trustListSequence: trust.trustList.sequence };
 }

@@ -43,8 +43,12 @@ export function parseTrustAnchor(options: ParseTrustAnchorOptions): ParseTrustAn
 }
 
 function parseDid(did: string): ParseTrustAnchorResult {
-  if (did.includes('#') || did.includes('?')) return { ok: false, message: 'a DID anchor must be a plain DID, without fragment or query' };
+  if (did.includes('#') || did.includes('?'))
+    return { ok: false, message: 'a DID anchor must be a plain DID, without fragment or query' };
   const resolved = resolveDid({ did });
   if (!resolved.ok) return { ok: false, message: resolved.message };
-  return { ok: true, anchor: { kind: 'did', subject: did, fingerprint: createHash('sha256').update(did, 'utf8').digest('hex') } };
+  return {
+    ok: true,
+    anchor: { kind: 'did', subject: did, fingerprint: createHash('sha256').update(did, 'utf8').digest('hex') },
+  };
 }

@@ -23,6 +23,7 @@ export function readStatusListEntry(options: ReadStatusListEntryOptions): number
   const bytes = inflateSync(Buffer.from(options.lst, 'base64url'), { maxOutputLength: options.maxInflatedBytes });
   const bitOffset = idx * bits;
   const byte = bytes[Math.floor(bitOffset / 8)];
-  if (byte === undefined) throw new Error(`index ${idx} is outside the status list (${(bytes.length * 8) / bits} entries)`);
-  return (byte >> bitOffset % 8) & ((1 << bits) - 1);
+  if (byte === undefined)
+    throw new Error(`index ${idx} is outside the status list (${(bytes.length * 8) / bits} entries)`);
+  return (byte >> (bitOffset % 8)) & ((1 << bits) - 1);
 }

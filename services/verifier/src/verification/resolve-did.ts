@@ -28,9 +28,15 @@ export function resolveDid(options: ResolveDidOptions): ResolveDidResult {
     if (did.startsWith('did:jwk:')) return resolveDidJwk(did);
     if (did.startsWith('did:key:')) return resolveDidKey(did);
   } catch (error) {
-    return { ok: false, message: `${did} cannot be resolved: ${error instanceof Error ? error.message : 'invalid encoding'}` };
+    return {
+      ok: false,
+      message: `${did} cannot be resolved: ${error instanceof Error ? error.message : 'invalid encoding'}`,
+    };
   }
-  return { ok: false, message: `only did:jwk and did:key are supported, not ${JSON.stringify(did.split(':').slice(0, 2).join(':'))}` };
+  return {
+    ok: false,
+    message: `only did:jwk and did:key are supported, not ${JSON.stringify(did.split(':').slice(0, 2).join(':'))}`,
+  };
 }
 
 function resolveDidJwk(did: string): ResolveDidResult {
@@ -40,7 +46,8 @@ function resolveDidJwk(did: string): ResolveDidResult {
   if (typeof jwk !== 'object' || jwk === null || Array.isArray(jwk) || typeof (jwk as JWK).kty !== 'string') {
     return { ok: false, message: `${did} does not embed a JWK` };
   }
-  if (PRIVATE_MEMBERS.some((member) => member in jwk)) return { ok: false, message: `${did} embeds private key material` };
+  if (PRIVATE_MEMBERS.some((member) => member in jwk))
+    return { ok: false, message: `${did} embeds private key material` };
   return { ok: true, did, publicJwk: jwk as JWK };
 }
 
@@ -60,7 +67,12 @@ function resolveDidKey(did: string): ResolveDidResult {
 
 function ecJwk(compressed: Buffer, curve: string, crv: string, size: number): JWK {
   const point = ECDH.convertKey(compressed, curve, undefined, undefined, 'uncompressed') as Buffer;
-  return { kty: 'EC', crv, x: point.subarray(1, 1 + size).toString('base64url'), y: point.subarray(1 + size).toString('base64url') };
+  return {
+    kty: 'EC',
+    crv,
+    x: point.subarray(1, 1 + size).toString('base64url'),
+    y: point.subarray(1 + size).toString('base64url'),
+  };
 }
 
 function decodeBase58(text: string): Buffer {

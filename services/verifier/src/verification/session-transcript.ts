@@ -27,7 +27,10 @@ export function buildSessionTranscript(options: BuildSessionTranscriptOptions): 
   const thumbprint = options.jwkThumbprint ? Buffer.from(options.jwkThumbprint) : null;
   const handover =
     options.flow.kind === 'redirect'
-      ? ['OpenID4VPHandover', sha256(cbor.encode([options.flow.clientId, options.nonce, thumbprint, options.flow.responseUri]))]
+      ? [
+          'OpenID4VPHandover',
+          sha256(cbor.encode([options.flow.clientId, options.nonce, thumbprint, options.flow.responseUri])),
+        ]
       : ['OpenID4VPDCAPIHandover', sha256(cbor.encode([options.flow.origin, options.nonce, thumbprint]))];
   return new Uint8Array(cbor.encode([null, null, handover]));
 }

@@ -85,7 +85,11 @@ interface StatusListToken {
  * `exp` are re-checked on every use, so a removed anchor applies at once.
  */
 export function createStatusListChecker(options: CreateStatusListCheckerOptions = {}): StatusListChecker {
-  const policy = { allowHttp: options.allowHttp ?? true, denyPrivateAddresses: options.denyPrivateAddresses ?? false, internalHosts: options.internalHosts ?? [] };
+  const policy = {
+    allowHttp: options.allowHttp ?? true,
+    denyPrivateAddresses: options.denyPrivateAddresses ?? false,
+    internalHosts: options.internalHosts ?? [],
+  };
   const settings = {
     fetch: options.fetch ?? createStatusListFetch(policy),
     policy,
@@ -106,18 +110,32 @@ export function createStatusListChecker(options: CreateStatusListCheckerOptions 
         const fresh = cached && cached.refetchAt > nowMs ? cached : undefined;
         if (cached && !fresh) cache.delete(check.uri);
         const fetchToken = () => fetchStatusListToken({ ...settings, uri: check.uri });
-        const jwt = fresh?.jwt ?? (await (options.metrics ? options.metrics.observeStatusListFetch(fetchToken) : fetchToken()));
+        const jwt =
+          fresh?.jwt ?? (await (options.metrics ? options.metrics.observeStatusListFetch(fetchToken) : fetchToken()));
         const token = await verifyStatusListToken(jwt, check, { skewMs, statusSigningEku: options.statusSigningEku });
         if (!fresh) {
           if (token.ttl !== undefined && (token.iat + token.ttl) * 1000 + skewMs < nowMs) {
-            throw new Error(`the token was issued at ${new Date(token.iat * 1000).toISOString()} and is older than its ttl of ${token.ttl} s`);
+            throw new Error(
+              `the token was issued at ${new Date(token.iat * 1000).toISOString()} and is older than its ttl of ${token.ttl} s`,
+            );
           }
           const lifetimeMs = Math.min(token.ttl ?? settings.maxCacheSeconds, settings.maxCacheSeconds) * 1000;
-          const refetchAt = Math.min(nowMs + lifetimeMs, token.exp !== undefined ? token.exp * 1000 : Number.POSITIVE_INFINITY);
+          const refetchAt = Math.min(
+            nowMs + lifetimeMs,
+            token.exp !== undefined ? token.exp * 1000 : Number.POSITIVE_INFINITY,
+          );
           if (cache.size >= settings.maxCacheEntries) cache.delete(cache.keys().next().value!);
           cache.set(check.uri, { jwt, refetchAt });
         }
-        return { ok: true, status: readStatusListEntry({ lst: token.lst, bits: token.bits, idx: check.idx, maxInflatedBytes: settings.maxInflatedBytes }) };
+        return {
+          ok: true,
+          status: readStatusListEntry({
+            lst: token.lst,
+            bits: token.bits,
+            idx: check.idx,
+            maxInflatedBytes: settings.maxInflatedBytes,
+          }),
+        };
       } catch (error) {
         return { ok: false, message: describeError(error) };
       }
@@ -125,28 +143,48 @@ export function createStatusListChecker(options: CreateStatusListCheckerOptions 
   };
 }
 
-async function verifyStatusListToken(jwt: string, check: CheckStatusOptions, context: { skewMs: number; statusSigningEku: string | undefined }): Promise<StatusListToken> {
+async function verifyStatusListToken(
+  jwt: string,
+  check: CheckStatusOptions,
+  context: { skewMs: number; statusSigningEku: string | undefined },
+): Promise<StatusListToken> {
   const header = decodeProtectedHeader(jwt) as Record<string, unknown>;
   const payload = decodeJwt(jwt) as Record<string, unknown>;
-  if (header.typ !== 'statuslist+jwt') throw new Error(`the token has typ ${JSON.stringify(header.typ ?? null)}, not statuslist+jwt`);
-  if (payload.sub !== check.uri) throw new Error(`the token's sub ${JSON.stringify(payload.sub ?? null)} is not the status list URI`);
+  if (header.typ !== 'statuslist+jwt')
+    throw new Error(`the token has typ ${JSON.stringify(header.typ ?? null)}, not statuslist+jwt`);
+  if (payload.sub !== check.uri)
+    throw new Error(`the token's sub ${JSON.stringify(payload.sub ?? null)} is not the status list URI`);
   const found = findIssuerKey({ header, iss: payload.iss });
   if (!found.ok) throw new Error(`the token's signing key cannot be established: ${found.message}`);
   await compactVerify(jwt, found.source.key, { algorithms: JWS_ALGORITHMS }).catch((error: unknown) => {
     throw new Error(`the token's signature is invalid (${describeError(error)})`);
   });
-  const wrongSigner = await checkStatusListSigner({ signer: found.source, issuer: check.issuer, trust: check.trust, now: check.now, ...(context.statusSigningEku ? { statusSigningEku: context.statusSigningEku } : {}) });
+  const wrongSigner = await checkStatusListSigner({
+    signer: found.source,
+    issuer: check.issuer,
+    trust: check.trust,
+    now: check.now,
+    ...(context.statusSigningEku ? { statusSigningEku: context.statusSigningEku } : {}),
+  });
   if (wrongSigner) throw new Error(wrongSigner);
   const nowMs = check.now.getTime();
   const { iat, exp, ttl } = payload;
   // iat is REQUIRED (draft-ietf-oauth-status-list, Status List Token in JWT Format): without it a token's age is unknowable.
   if (typeof iat !== 'number' || !Number.isFinite(iat)) throw new Error('the token has no iat');
-  if (iat * 1000 > nowMs + context.skewMs) throw new Error(`the token's iat ${new Date(iat * 1000).toISOString()} is in the future`);
+  if (iat * 1000 > nowMs + context.skewMs)
+    throw new Error(`the token's iat ${new Date(iat * 1000).toISOString()} is in the future`);
   if (exp !== undefined && (typeof exp !== 'number' || exp * 1000 <= nowMs)) throw new Error('the token has expired');
-  if (ttl !== undefined && (typeof ttl !== 'number' || !(ttl > 0))) throw new Error('the token has a ttl that is not a positive number');
+  if (ttl !== undefined && (typeof ttl !== 'number' || !(ttl > 0)))
+    throw new Error('the token has a ttl that is not a positive number');
   const list = payload.status_list as { bits?: unknown; lst?: unknown } | undefined;
   if (typeof list !== 'object' || list === null || typeof list.bits !== 'number' || typeof list.lst !== 'string') {
     throw new Error('the token has no status_list with bits and lst');
   }
-  return { bits: list.bits, lst: list.lst, iat, ...(ttl !== undefined ? { ttl } : {}), ...(typeof exp === 'number' ? { exp } : {}) };
+  return {
+    bits: list.bits,
+    lst: list.lst,
+    iat,
+    ...(ttl !== undefined ? { ttl } : {}),
+    ...(typeof exp === 'number' ? { exp } : {}),
+  };
 }

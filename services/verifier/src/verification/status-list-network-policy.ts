@@ -28,7 +28,10 @@ export function isInternalHost(policy: Pick<StatusListNetworkPolicy, 'internalHo
 
 /** Host names compare case-insensitively and without a trailing dot; IPv6 literals without brackets. */
 function normaliseHost(host: string): string {
-  return host.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
+  return host
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '')
+    .toLowerCase();
 }
 
 /**
@@ -37,5 +40,6 @@ function normaliseHost(host: string): string {
  */
 export function checkStatusListUrl(url: URL, policy: Pick<StatusListNetworkPolicy, 'allowHttp'>): void {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`${url.protocol} URIs are not fetched`);
-  if (url.protocol === 'http:' && !policy.allowHttp) throw new Error('http: status list URIs are refused (STATUS_LIST_ALLOW_HTTP is off)');
+  if (url.protocol === 'http:' && !policy.allowHttp)
+    throw new Error('http: status list URIs are refused (STATUS_LIST_ALLOW_HTTP is off)');
 }

@@ -19,16 +19,24 @@ function checkOutcome(result: CheckResult): string {
  * credentials and keys never reach a span. With tracing off it is `run()`
  * itself: no span, no extra promise on the verification path.
  */
-export function traceCheck<R>(check: string, run: () => R | Promise<R>, outcomeOf: (result: R) => string = checkOutcome as (result: R) => string): R | Promise<R> {
+export function traceCheck<R>(
+  check: string,
+  run: () => R | Promise<R>,
+  outcomeOf: (result: R) => string = checkOutcome as (result: R) => string,
+): R | Promise<R> {
   const tracer = serviceTracer(SERVICE_NAME);
   if (!tracer) return run();
-  return tracer.startActiveSpan(`verify ${check}`, { attributes: { 'tessera.verification.check': check } }, async (span) => {
-    try {
-      const result = await run();
-      span.setAttribute('tessera.verification.outcome', outcomeOf(result));
-      return result;
-    } finally {
-      span.end();
-    }
-  });
+  return tracer.startActiveSpan(
+    `verify ${check}`,
+    { attributes: { 'tessera.verification.check': check } },
+    async (span) => {
+      try {
+        const result = await run();
+        span.setAttribute('tessera.verification.outcome', outcomeOf(result));
+        return result;
+      } finally {
+        span.end();
+      }
+    },
+  );
 }

@@ -66,8 +66,16 @@ export interface TrustListAttribution {
 }
 
 /** The validation options a resolved store gives a chain check: its anchors, pinned leaves and the replica's chain cache. */
-export function chainAnchorsOf(trust: ResolvedTrustStore): { anchors: x509.X509Certificate[]; cache?: ValidatedChains; pinnedLeaves?: ReadonlyMap<string, x509.X509Certificate> } {
-  return { anchors: trust.certificates, ...(trust.chains ? { cache: trust.chains } : {}), ...(trust.pinnedLeaves ? { pinnedLeaves: trust.pinnedLeaves } : {}) };
+export function chainAnchorsOf(trust: ResolvedTrustStore): {
+  anchors: x509.X509Certificate[];
+  cache?: ValidatedChains;
+  pinnedLeaves?: ReadonlyMap<string, x509.X509Certificate>;
+} {
+  return {
+    anchors: trust.certificates,
+    ...(trust.chains ? { cache: trust.chains } : {}),
+    ...(trust.pinnedLeaves ? { pinnedLeaves: trust.pinnedLeaves } : {}),
+  };
 }
 
 /** True for a store already resolved (an ecosystem list's, resolved once per snapshot) rather than anchors to resolve. */
@@ -97,12 +105,18 @@ export function resolveTrustStore(trust: TrustStore, cache?: VerificationCache):
 function contentKey(trust: TrustStore): string | undefined {
   const hash = createHash('sha256');
   for (const entry of trust.certificates) {
-    const limited = typeof entry === 'object' && 'certificate' in entry && !(entry instanceof x509.X509Certificate) ? entry : undefined;
+    const limited =
+      typeof entry === 'object' && 'certificate' in entry && !(entry instanceof x509.X509Certificate)
+        ? entry
+        : undefined;
     const certificate = limited ? limited.certificate : entry;
     if (typeof certificate !== 'string') return undefined;
     hash.update('C').update(JSON.stringify([certificate, limited?.credentialTypes ?? null]));
   }
-  for (const entry of trust.dids) hash.update('D').update(JSON.stringify(typeof entry === 'string' ? [entry, null] : [entry.did, entry.credentialTypes ?? null]));
+  for (const entry of trust.dids)
+    hash
+      .update('D')
+      .update(JSON.stringify(typeof entry === 'string' ? [entry, null] : [entry.did, entry.credentialTypes ?? null]));
   return hash.digest('base64url');
 }
 
@@ -111,7 +125,10 @@ function buildTrustStore(trust: TrustStore): Omit<ResolvedTrustStore, 'chains'> 
   const unlimited: x509.X509Certificate[] = [];
   const certificateLimits = new LimitCollector();
   for (const entry of trust.certificates) {
-    const limited = typeof entry === 'object' && 'certificate' in entry && !(entry instanceof x509.X509Certificate) ? entry : undefined;
+    const limited =
+      typeof entry === 'object' && 'certificate' in entry && !(entry instanceof x509.X509Certificate)
+        ? entry
+        : undefined;
     for (const parsed of parseEntry(limited ? limited.certificate : (entry as string | x509.X509Certificate))) {
       if (!limited?.credentialTypes) {
         certificates.push(parsed);
@@ -146,7 +163,11 @@ function buildTrustStore(trust: TrustStore): Omit<ResolvedTrustStore, 'chains'> 
     dids.add(plain);
     didLimits.add(plain, credentialTypes);
   }
-  return { certificates, dids, credentialTypes: { certificates: certificateLimits.limits(), dids: didLimits.limits() } };
+  return {
+    certificates,
+    dids,
+    credentialTypes: { certificates: certificateLimits.limits(), dids: didLimits.limits() },
+  };
 }
 
 function parseEntry(certificate: string | x509.X509Certificate): x509.X509Certificate[] {

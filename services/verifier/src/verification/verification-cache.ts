@@ -17,6 +17,11 @@ export interface VerificationCache {
   chains: ValidatedChains;
 }
 
-export function createVerificationCache(options: { maxTrustStores?: number; maxChains?: number } = {}): VerificationCache {
-  return { trustStores: new LRUCache({ max: options.maxTrustStores ?? 1000 }), chains: new ValidatedChains(options.maxChains ?? 5000) };
+export function createVerificationCache(
+  options: { maxTrustStores?: number; maxChains?: number } = {},
+): VerificationCache {
+  return {
+    trustStores: new LRUCache({ max: options.maxTrustStores ?? 1000 }),
+    chains: new ValidatedChains(options.maxChains ?? 5000),
+  };
 }

@@ -24,7 +24,8 @@ export interface VerifyKeyBindingOptions {
   clockSkewSeconds: number;
 }
 
-export type VerifyKeyBindingResult = { ok: true; holderBinding: boolean; payload?: Record<string, unknown> } | { ok: false; failure: CheckFailure };
+export type VerifyKeyBindingResult =
+  { ok: true; holderBinding: boolean; payload?: Record<string, unknown> } | { ok: false; failure: CheckFailure };
 
 /**
  * Verifies the KB-JWT in table order: presence when required, then `typ`,
@@ -36,7 +37,11 @@ export async function verifyKeyBinding(options: VerifyKeyBindingOptions): Promis
   const id = options.credentialQueryId;
   const invalid = (reason: string): VerifyKeyBindingResult => ({
     ok: false,
-    failure: failure(CheckRow.KEY_BINDING, 'KEY_BINDING_INVALID', `The key binding JWT of credential query "${id}" is invalid: ${reason}.`),
+    failure: failure(
+      CheckRow.KEY_BINDING,
+      'KEY_BINDING_INVALID',
+      `The key binding JWT of credential query "${id}" is invalid: ${reason}.`,
+    ),
   });
   if (!options.kbJwt) {
     if (options.required) return invalid('holder binding is required but the presentation has no KB-JWT');
@@ -60,30 +65,56 @@ export async function verifyKeyBinding(options: VerifyKeyBindingOptions): Promis
     const verified = await kb.verifyKB({ verifier, payload: options.issuerPayload, nonce: ownNonce });
     payload = verified.payload as unknown as Record<string, unknown>;
   } catch (error) {
-    return invalid(`typ must be kb+jwt with iat, aud, nonce and sd_hash, signed by the cnf key (${describeError(error)})`);
+    return invalid(
+      `typ must be kb+jwt with iat, aud, nonce and sd_hash, signed by the cnf key (${describeError(error)})`,
+    );
   }
   // Over the bytes as presented. checkVpTokenShape refused anything but ASCII, so
   // UTF-8 is those bytes; the check here keeps a lossy encoding from ever being hashed.
   if (!isAscii(options.sdHashInput)) return invalid('the presentation is not ASCII');
-  const expectedSdHash = createHash(options.sdAlg.replace('-', '')).update(Buffer.from(options.sdHashInput, 'utf8')).digest('base64url');
+  const expectedSdHash = createHash(options.sdAlg.replace('-', ''))
+    .update(Buffer.from(options.sdHashInput, 'utf8'))
+    .digest('base64url');
   if (payload.sd_hash !== expectedSdHash) return invalid('sd_hash does not match the presented SD-JWT');
 
   if (payload.nonce !== options.nonce) {
-    return { ok: false, failure: failure(CheckRow.NONCE, 'NONCE_MISMATCH', `The key binding JWT of credential query "${id}" carries a nonce other than the session's.`) };
+    return {
+      ok: false,
+      failure: failure(
+        CheckRow.NONCE,
+        'NONCE_MISMATCH',
+        `The key binding JWT of credential query "${id}" carries a nonce other than the session's.`,
+      ),
+    };
   }
   if (!audienceMatches(payload.aud, options.audience)) {
-    return { ok: false, failure: failure(CheckRow.AUDIENCE, 'AUDIENCE_MISMATCH', `The key binding JWT of credential query "${id}" is addressed to ${JSON.stringify(payload.aud)}, not ${JSON.stringify(options.audience)}.`) };
+    return {
+      ok: false,
+      failure: failure(
+        CheckRow.AUDIENCE,
+        'AUDIENCE_MISMATCH',
+        `The key binding JWT of credential query "${id}" is addressed to ${JSON.stringify(payload.aud)}, not ${JSON.stringify(options.audience)}.`,
+      ),
+    };
   }
   const nowSeconds = Math.floor(options.now.getTime() / 1000);
   const iat = payload.iat;
   if (typeof iat !== 'number' || !Number.isFinite(iat)) return stale(id, 'its iat is not a number');
   if (iat > nowSeconds + options.clockSkewSeconds) return stale(id, 'it was issued in the future');
-  if (iat < nowSeconds - options.kbMaxAgeSeconds) return stale(id, `it is older than ${options.kbMaxAgeSeconds} seconds`);
+  if (iat < nowSeconds - options.kbMaxAgeSeconds)
+    return stale(id, `it is older than ${options.kbMaxAgeSeconds} seconds`);
   return { ok: true, holderBinding: true, payload };
 }
 
 function stale(id: string, reason: string): VerifyKeyBindingResult {
-  return { ok: false, failure: failure(CheckRow.KEY_BINDING_AGE, 'KEY_BINDING_STALE', `The key binding JWT of credential query "${id}" is not fresh: ${reason}.`) };
+  return {
+    ok: false,
+    failure: failure(
+      CheckRow.KEY_BINDING_AGE,
+      'KEY_BINDING_STALE',
+      `The key binding JWT of credential query "${id}" is not fresh: ${reason}.`,
+    ),
+  };
 }
 
 /** `aud` is a single string in a KB-JWT; a one-element array naming the same audience is tolerated. */

@@ -19,7 +19,11 @@ type AssessmentId = string;
  * country name in the signer's issuer DN (an ISO profile rule, not a check
  * of VERIFIER.md's table).
  */
-const IGNORED: AssessmentId[] = ['ISSUER_CERTIFICATE_VALIDITY', 'MSO_VALIDITY_AT_VERIFICATION_TIME', 'ISSUER_SUBJECT_COUNTRY_NAME_PRESENCE'];
+const IGNORED: AssessmentId[] = [
+  'ISSUER_CERTIFICATE_VALIDITY',
+  'MSO_VALIDITY_AT_VERIFICATION_TIME',
+  'ISSUER_SUBJECT_COUNTRY_NAME_PRESENCE',
+];
 
 export interface VerifyMdocOptions {
   credentialQueryId: string;
@@ -45,32 +49,64 @@ export type VerifyMdocResult = { ok: true; credential: VerifiedCredential } | { 
  */
 export async function verifyMdoc(options: VerifyMdocOptions): Promise<VerifyMdocResult> {
   const id = options.credentialQueryId;
-  const fail = (row: CheckRow, code: CheckFailure['code'], message: string): VerifyMdocResult => ({ ok: false, failure: failure(row, code, message) });
-  if (!/^[A-Za-z0-9_-]+$/.test(options.presentation)) return fail(CheckRow.VP_TOKEN_SHAPE, 'INVALID_VP_TOKEN', `The presentation for credential query "${id}" is not a base64url DeviceResponse.`);
+  const fail = (row: CheckRow, code: CheckFailure['code'], message: string): VerifyMdocResult => ({
+    ok: false,
+    failure: failure(row, code, message),
+  });
+  if (!/^[A-Za-z0-9_-]+$/.test(options.presentation))
+    return fail(
+      CheckRow.VP_TOKEN_SHAPE,
+      'INVALID_VP_TOKEN',
+      `The presentation for credential query "${id}" is not a base64url DeviceResponse.`,
+    );
   const bytes = Buffer.from(options.presentation, 'base64url');
   let document;
   try {
     const response = parse(bytes);
-    if (response.documents.length !== 1) return fail(CheckRow.VP_TOKEN_SHAPE, 'INVALID_VP_TOKEN', `The DeviceResponse for credential query "${id}" must hold exactly one document.`);
+    if (response.documents.length !== 1)
+      return fail(
+        CheckRow.VP_TOKEN_SHAPE,
+        'INVALID_VP_TOKEN',
+        `The DeviceResponse for credential query "${id}" must hold exactly one document.`,
+      );
     document = response.documents[0]!;
   } catch (error) {
-    return fail(CheckRow.VP_TOKEN_SHAPE, 'INVALID_VP_TOKEN', `The DeviceResponse for credential query "${id}" cannot be parsed (${describeError(error)}).`);
+    return fail(
+      CheckRow.VP_TOKEN_SHAPE,
+      'INVALID_VP_TOKEN',
+      `The DeviceResponse for credential query "${id}" cannot be parsed (${describeError(error)}).`,
+    );
   }
   const issuerAuth = document.issuerSigned.issuerAuth;
 
   const chain = (issuerAuth as unknown as { x5chain?: Uint8Array[] }).x5chain ?? [];
   const validated = await traceCheck(
     'issuer_trust',
-    () => validateCertificateChain({ chain, ...chainAnchorsOf(options.trust), now: options.now, purpose: MDOC_ISSUER }).catch((error: unknown) => ({ ok: false as const, message: describeError(error) })),
+    () =>
+      validateCertificateChain({
+        chain,
+        ...chainAnchorsOf(options.trust),
+        now: options.now,
+        purpose: MDOC_ISSUER,
+      }).catch((error: unknown) => ({ ok: false as const, message: describeError(error) })),
     (result) => (result.ok ? 'ok' : 'ISSUER_NOT_TRUSTED'),
   );
-  if (!validated.ok) return fail(CheckRow.ISSUER_TRUSTED, 'ISSUER_NOT_TRUSTED', `The issuer of credential query "${id}" is not trusted: ${validated.message}.`);
+  if (!validated.ok)
+    return fail(
+      CheckRow.ISSUER_TRUSTED,
+      'ISSUER_NOT_TRUSTED',
+      `The issuer of credential query "${id}" is not trusted: ${validated.message}.`,
+    );
 
   let mso: ReturnType<() => typeof issuerAuth.decodedPayload>;
   try {
     mso = issuerAuth.decodedPayload;
   } catch (error) {
-    return fail(CheckRow.MDOC_ISSUER_SIGNATURE, 'ISSUER_SIGNATURE_INVALID', `The MSO of credential query "${id}" cannot be decoded (${describeError(error)}).`);
+    return fail(
+      CheckRow.MDOC_ISSUER_SIGNATURE,
+      'ISSUER_SIGNATURE_INVALID',
+      `The MSO of credential query "${id}" cannot be decoded (${describeError(error)}).`,
+    );
   }
   const issuerTrust = {
     kind: 'certificate' as const,
@@ -82,7 +118,14 @@ export async function verifyMdoc(options: VerifyMdocOptions): Promise<VerifyMdoc
   };
   // The MSO's doctype, which its signature covers (row 12 checks it equals the document's).
   const docType = mso.docType;
-  const wrongType = await traceCheck('credential_type', () => checkCredentialType({ credentialQueryId: id, credentialType: typeof docType === 'string' ? docType : undefined, issuerTrust, trust: options.trust }));
+  const wrongType = await traceCheck('credential_type', () =>
+    checkCredentialType({
+      credentialQueryId: id,
+      credentialType: typeof docType === 'string' ? docType : undefined,
+      issuerTrust,
+      trust: options.trust,
+    }),
+  );
   if (wrongType) return { ok: false, failure: wrongType };
   const validity = mso.validityInfo as { validFrom?: unknown; validUntil?: unknown } | undefined;
   const window = await traceCheck('validity', () =>
@@ -103,34 +146,64 @@ export async function verifyMdoc(options: VerifyMdocOptions): Promise<VerifyMdoc
       encodedSessionTranscript: encodeTranscriptAsDataItem(options.sessionTranscript),
       disableCertificateChainValidation: true,
       onCheck: (assessment) => {
-        if (assessment.id === 'ISSUER_SIGNATURE_VALIDITY' && assessment.status === 'PASSED') issuerSignaturePassed = true;
+        if (assessment.id === 'ISSUER_SIGNATURE_VALIDITY' && assessment.status === 'PASSED')
+          issuerSignaturePassed = true;
         if (assessment.status === 'FAILED' && !IGNORED.includes(assessment.id)) failed.push(assessment);
       },
     });
   } catch (error) {
     // The library threw mid-way: blame the stage it was in, never pass.
-    if (!issuerSignaturePassed) return fail(CheckRow.MDOC_ISSUER_SIGNATURE, 'ISSUER_SIGNATURE_INVALID', `The issuer signature of credential query "${id}" cannot be verified (${describeError(error)}).`);
-    return fail(CheckRow.DEVICE_SIGNATURE, 'DEVICE_SIGNATURE_INVALID', `The device signature of credential query "${id}" cannot be verified (${describeError(error)}).`);
+    if (!issuerSignaturePassed)
+      return fail(
+        CheckRow.MDOC_ISSUER_SIGNATURE,
+        'ISSUER_SIGNATURE_INVALID',
+        `The issuer signature of credential query "${id}" cannot be verified (${describeError(error)}).`,
+      );
+    return fail(
+      CheckRow.DEVICE_SIGNATURE,
+      'DEVICE_SIGNATURE_INVALID',
+      `The device signature of credential query "${id}" cannot be verified (${describeError(error)}).`,
+    );
   }
   const format = failed.find((item) => item.category === 'DOCUMENT_FORMAT');
-  if (format) return fail(CheckRow.VP_TOKEN_SHAPE, 'INVALID_VP_TOKEN', `The DeviceResponse for credential query "${id}" is malformed: ${format.check}`);
+  if (format)
+    return fail(
+      CheckRow.VP_TOKEN_SHAPE,
+      'INVALID_VP_TOKEN',
+      `The DeviceResponse for credential query "${id}" is malformed: ${format.check}`,
+    );
   const issuerProblem = failed.find((item) => item.category === 'ISSUER_AUTH' || item.category === 'DATA_INTEGRITY');
   if (issuerProblem || !issuerSignaturePassed) {
-    return fail(CheckRow.MDOC_ISSUER_SIGNATURE, 'ISSUER_SIGNATURE_INVALID', `The issuer data of credential query "${id}" is invalid: ${issuerProblem?.reason ?? issuerProblem?.check ?? 'the MSO signature was not verified'}.`);
+    return fail(
+      CheckRow.MDOC_ISSUER_SIGNATURE,
+      'ISSUER_SIGNATURE_INVALID',
+      `The issuer data of credential query "${id}" is invalid: ${issuerProblem?.reason ?? issuerProblem?.check ?? 'the MSO signature was not verified'}.`,
+    );
   }
   if (mso.docType !== document.docType) {
-    return fail(CheckRow.MDOC_ISSUER_SIGNATURE, 'ISSUER_SIGNATURE_INVALID', `The document of credential query "${id}" claims doctype ${document.docType}, but its MSO was signed for ${String(mso.docType)}.`);
+    return fail(
+      CheckRow.MDOC_ISSUER_SIGNATURE,
+      'ISSUER_SIGNATURE_INVALID',
+      `The document of credential query "${id}" claims doctype ${document.docType}, but its MSO was signed for ${String(mso.docType)}.`,
+    );
   }
   const deviceProblems = failed.filter((item) => item.category === 'DEVICE_AUTH');
-  const unsigned = deviceProblems.length > 0 && deviceProblems.every((item) => item.id === 'DOCUMENT_DEVICE_SIGNATURE_PRESENCE');
+  const unsigned =
+    deviceProblems.length > 0 && deviceProblems.every((item) => item.id === 'DOCUMENT_DEVICE_SIGNATURE_PRESENCE');
   if (deviceProblems.length > 0 && (!unsigned || options.requireHolderBinding)) {
     const problem = deviceProblems[0]!;
-    return fail(CheckRow.DEVICE_SIGNATURE, 'DEVICE_SIGNATURE_INVALID', `The device signature of credential query "${id}" is invalid: ${problem.reason ?? problem.check}.`);
+    return fail(
+      CheckRow.DEVICE_SIGNATURE,
+      'DEVICE_SIGNATURE_INVALID',
+      `The device signature of credential query "${id}" is invalid: ${problem.reason ?? problem.check}.`,
+    );
   }
 
   const claims: Record<string, Record<string, unknown>> = {};
   for (const [namespace, items] of Object.entries(document.issuerSigned.nameSpaces ?? {})) {
-    claims[namespace] = Object.fromEntries(items.map((item) => [item.elementIdentifier, mdocValueToJson(item.elementValue)]));
+    claims[namespace] = Object.fromEntries(
+      items.map((item) => [item.elementIdentifier, mdocValueToJson(item.elementValue)]),
+    );
   }
   const status = (mso as unknown as { status?: unknown }).status;
   return {

@@ -1,6 +1,13 @@
 import type { JWK } from 'jose';
 import type { ClaimPath } from '@tessera/contracts';
-import { CheckRow, describeError, failure, firstFailure, type CheckFailure, type VerificationCode } from './check-order.js';
+import {
+  CheckRow,
+  describeError,
+  failure,
+  firstFailure,
+  type CheckFailure,
+  type VerificationCode,
+} from './check-order.js';
 import { checkCredentialStatus, type CredentialStatus } from './check-credential-status.js';
 import { checkTransactionData } from './check-transaction-data.js';
 import { checkVpTokenShape, type PresentationEntry } from './check-vp-token-shape.js';
@@ -88,18 +95,35 @@ export async function verifyPresentation(options: VerifyPresentationOptions): Pr
   let stage: { row: CheckRow; code: VerificationCode } = { row: CheckRow.VP_TOKEN_SHAPE, code: 'INVALID_VP_TOKEN' };
   try {
     const query = loadDcqlQuery(options.dcqlQuery);
-    if (!query.ok) return reject(failure(CheckRow.VP_TOKEN_SHAPE, 'INVALID_VP_TOKEN', `The session's DCQL query cannot be used: ${query.message}.`));
-    const shape = await traceCheck('vp_token_shape', () => checkVpTokenShape({ vpToken: options.vpToken, query: query.query }));
+    if (!query.ok)
+      return reject(
+        failure(
+          CheckRow.VP_TOKEN_SHAPE,
+          'INVALID_VP_TOKEN',
+          `The session's DCQL query cannot be used: ${query.message}.`,
+        ),
+      );
+    const shape = await traceCheck('vp_token_shape', () =>
+      checkVpTokenShape({ vpToken: options.vpToken, query: query.query }),
+    );
     if (!shape.ok) return reject(shape.failure);
 
     const trust = isResolvedTrustStore(options.trust) ? options.trust : resolveTrustStore(options.trust, options.cache);
-    const settings = { kbMaxAgeSeconds: options.kbMaxAgeSeconds ?? 300, clockSkewSeconds: options.clockSkewSeconds ?? 60 };
+    const settings = {
+      kbMaxAgeSeconds: options.kbMaxAgeSeconds ?? 300,
+      clockSkewSeconds: options.clockSkewSeconds ?? 60,
+    };
     const failures: CheckFailure[] = [];
     const verified: Array<{ entry: PresentationEntry; credential: VerifiedCredential }> = [];
     for (const entry of shape.entries) {
-      stage = entry.format === 'mso_mdoc' ? { row: CheckRow.MDOC_ISSUER_SIGNATURE, code: 'ISSUER_SIGNATURE_INVALID' } : { row: CheckRow.SD_JWT_ISSUER_SIGNATURE, code: 'ISSUER_SIGNATURE_INVALID' };
+      stage =
+        entry.format === 'mso_mdoc'
+          ? { row: CheckRow.MDOC_ISSUER_SIGNATURE, code: 'ISSUER_SIGNATURE_INVALID' }
+          : { row: CheckRow.SD_JWT_ISSUER_SIGNATURE, code: 'ISSUER_SIGNATURE_INVALID' };
       const result = await traceCheck(entry.format === 'mso_mdoc' ? 'mdoc_credential' : 'sd_jwt_vc_credential', () =>
-        entry.format === 'mso_mdoc' ? verifyMdocEntry(entry, options, trust, settings) : verifySdJwtEntry(entry, options, trust, settings),
+        entry.format === 'mso_mdoc'
+          ? verifyMdocEntry(entry, options, trust, settings)
+          : verifySdJwtEntry(entry, options, trust, settings),
       );
       if (result.ok) verified.push({ entry, credential: result.credential });
       else failures.push(result.failure);
@@ -107,13 +131,17 @@ export async function verifyPresentation(options: VerifyPresentationOptions): Pr
 
     stage = { row: CheckRow.TRANSACTION_DATA, code: 'TRANSACTION_DATA_MISMATCH' };
     const transactionDataFailure = await traceCheck('transaction_data', () =>
-        checkTransactionData({
-          transactionData: options.transactionData ?? [],
-          presentations: shape.entries.map((entry) => {
-            const credential = verified.find((item) => item.entry === entry)?.credential;
-            return { credentialQueryId: entry.credentialQueryId, format: entry.format, ...(credential?.keyBindingPayload ? { keyBindingPayload: credential.keyBindingPayload } : {}) };
-          }),
+      checkTransactionData({
+        transactionData: options.transactionData ?? [],
+        presentations: shape.entries.map((entry) => {
+          const credential = verified.find((item) => item.entry === entry)?.credential;
+          return {
+            credentialQueryId: entry.credentialQueryId,
+            format: entry.format,
+            ...(credential?.keyBindingPayload ? { keyBindingPayload: credential.keyBindingPayload } : {}),
+          };
         }),
+      }),
     );
     if (transactionDataFailure) failures.push(transactionDataFailure);
     const earliest = firstFailure(failures);
@@ -127,11 +155,26 @@ export async function verifyPresentation(options: VerifyPresentationOptions): Pr
     stage = { row: CheckRow.STATUS, code: 'STATUS_LIST_UNAVAILABLE' };
     const presentations: VerifiedPresentation[] = [];
     for (const [index, credential] of credentials.entries()) {
-      const status = await traceCheck('status', () => checkCredentialStatus({ credential, statusLists: options.statusLists, trust, now: options.now, clockSkewSeconds: settings.clockSkewSeconds }));
+      const status = await traceCheck('status', () =>
+        checkCredentialStatus({
+          credential,
+          statusLists: options.statusLists,
+          trust,
+          now: options.now,
+          clockSkewSeconds: settings.clockSkewSeconds,
+        }),
+      );
       if (!status.ok) return reject(status.failure);
       // Minimised here, so nothing downstream (result, stored row, DC API answer) ever holds the rest.
-      const minimised = minimiseClaims({ format: credential.format, claims: credential.claims, selection: dcql.selections[index]! });
-      presentations.push({ ...toPresentation(credential, status.status, minimised), ...nameTrustedEntity(trust, credential.issuerTrust, credential.vct ?? credential.doctype) });
+      const minimised = minimiseClaims({
+        format: credential.format,
+        claims: credential.claims,
+        selection: dcql.selections[index]!,
+      });
+      presentations.push({
+        ...toPresentation(credential, status.status, minimised),
+        ...nameTrustedEntity(trust, credential.issuerTrust, credential.vct ?? credential.doctype),
+      });
     }
     return { ok: true, presentations, ...(dcql.credentialSets ? { credentialSets: dcql.credentialSets } : {}) };
   } catch (error) {
@@ -141,7 +184,12 @@ export async function verifyPresentation(options: VerifyPresentationOptions): Pr
 
 type Settings = { kbMaxAgeSeconds: number; clockSkewSeconds: number };
 
-async function verifySdJwtEntry(entry: PresentationEntry, options: VerifyPresentationOptions, trust: ResolvedTrustStore, settings: Settings) {
+async function verifySdJwtEntry(
+  entry: PresentationEntry,
+  options: VerifyPresentationOptions,
+  trust: ResolvedTrustStore,
+  settings: Settings,
+) {
   return verifySdJwtVc({
     credentialQueryId: entry.credentialQueryId,
     presentation: entry.presentation,
@@ -152,15 +200,31 @@ async function verifySdJwtEntry(entry: PresentationEntry, options: VerifyPresent
     audience: options.flow.kind === 'dc_api' ? `origin:${options.flow.origin}` : options.clientId,
     now: options.now,
     ...settings,
-  }).catch((error: unknown) => ({ ok: false as const, failure: failure(CheckRow.SD_JWT_ISSUER_SIGNATURE, 'ISSUER_SIGNATURE_INVALID', `The presentation for credential query "${entry.credentialQueryId}" cannot be verified: ${describeError(error)}.`) }));
+  }).catch((error: unknown) => ({
+    ok: false as const,
+    failure: failure(
+      CheckRow.SD_JWT_ISSUER_SIGNATURE,
+      'ISSUER_SIGNATURE_INVALID',
+      `The presentation for credential query "${entry.credentialQueryId}" cannot be verified: ${describeError(error)}.`,
+    ),
+  }));
 }
 
-async function verifyMdocEntry(entry: PresentationEntry, options: VerifyPresentationOptions, trust: ResolvedTrustStore, settings: Settings) {
+async function verifyMdocEntry(
+  entry: PresentationEntry,
+  options: VerifyPresentationOptions,
+  trust: ResolvedTrustStore,
+  settings: Settings,
+) {
   try {
     const jwkThumbprint = options.encryptionJwk ? await computeJwkThumbprint(options.encryptionJwk) : null;
-    if (options.flow.kind === 'redirect' && !options.responseUri) throw new Error('a redirect session needs its response_uri for the mdoc handover');
+    if (options.flow.kind === 'redirect' && !options.responseUri)
+      throw new Error('a redirect session needs its response_uri for the mdoc handover');
     const sessionTranscript = buildSessionTranscript({
-      flow: options.flow.kind === 'dc_api' ? { kind: 'dc_api', origin: options.flow.origin } : { kind: 'redirect', clientId: options.clientId, responseUri: options.responseUri! },
+      flow:
+        options.flow.kind === 'dc_api'
+          ? { kind: 'dc_api', origin: options.flow.origin }
+          : { kind: 'redirect', clientId: options.clientId, responseUri: options.responseUri! },
       nonce: options.nonce,
       jwkThumbprint,
     });
@@ -174,11 +238,22 @@ async function verifyMdocEntry(entry: PresentationEntry, options: VerifyPresenta
       clockSkewSeconds: settings.clockSkewSeconds,
     });
   } catch (error) {
-    return { ok: false as const, failure: failure(CheckRow.MDOC_ISSUER_SIGNATURE, 'ISSUER_SIGNATURE_INVALID', `The presentation for credential query "${entry.credentialQueryId}" cannot be verified: ${describeError(error)}.`) };
+    return {
+      ok: false as const,
+      failure: failure(
+        CheckRow.MDOC_ISSUER_SIGNATURE,
+        'ISSUER_SIGNATURE_INVALID',
+        `The presentation for credential query "${entry.credentialQueryId}" cannot be verified: ${describeError(error)}.`,
+      ),
+    };
   }
 }
 
-function toPresentation(credential: VerifiedCredential, status: CredentialStatus | undefined, minimised: { claims: Record<string, unknown>; droppedClaims: ClaimPath[] }): VerifiedPresentation {
+function toPresentation(
+  credential: VerifiedCredential,
+  status: CredentialStatus | undefined,
+  minimised: { claims: Record<string, unknown>; droppedClaims: ClaimPath[] },
+): VerifiedPresentation {
   return {
     credentialQueryId: credential.credentialQueryId,
     format: credential.format,

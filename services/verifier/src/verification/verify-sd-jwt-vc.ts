@@ -42,9 +42,17 @@ export type VerifySdJwtVcResult = { ok: true; credential: VerifiedCredential } |
  */
 export async function verifySdJwtVc(options: VerifySdJwtVcOptions): Promise<VerifySdJwtVcResult> {
   const id = options.credentialQueryId;
-  const fail = (row: CheckRow, code: CheckFailure['code'], message: string): VerifySdJwtVcResult => ({ ok: false, failure: failure(row, code, message) });
+  const fail = (row: CheckRow, code: CheckFailure['code'], message: string): VerifySdJwtVcResult => ({
+    ok: false,
+    failure: failure(row, code, message),
+  });
   const separator = options.presentation.lastIndexOf('~');
-  if (separator < 0) return fail(CheckRow.VP_TOKEN_SHAPE, 'INVALID_VP_TOKEN', `The presentation for credential query "${id}" is not an SD-JWT.`);
+  if (separator < 0)
+    return fail(
+      CheckRow.VP_TOKEN_SHAPE,
+      'INVALID_VP_TOKEN',
+      `The presentation for credential query "${id}" is not an SD-JWT.`,
+    );
   const sdHashInput = options.presentation.slice(0, separator + 1);
   const issuerJwt = sdHashInput.split('~')[0]!;
   const kbJwt = options.presentation.slice(separator + 1) || undefined;
@@ -55,29 +63,54 @@ export async function verifySdJwtVc(options: VerifySdJwtVcOptions): Promise<Veri
     header = decodeProtectedHeader(issuerJwt) as Record<string, unknown>;
     payload = decodeJwt(issuerJwt) as Record<string, unknown>;
   } catch {
-    return fail(CheckRow.VP_TOKEN_SHAPE, 'INVALID_VP_TOKEN', `The presentation for credential query "${id}" does not start with an issuer-signed JWT.`);
+    return fail(
+      CheckRow.VP_TOKEN_SHAPE,
+      'INVALID_VP_TOKEN',
+      `The presentation for credential query "${id}" does not start with an issuer-signed JWT.`,
+    );
   }
 
-  if (header.typ !== 'dc+sd-jwt') return fail(CheckRow.SD_JWT_ISSUER_SIGNATURE, 'ISSUER_SIGNATURE_INVALID', `The SD-JWT VC of credential query "${id}" has typ ${JSON.stringify(header.typ ?? null)}, not dc+sd-jwt.`);
+  if (header.typ !== 'dc+sd-jwt')
+    return fail(
+      CheckRow.SD_JWT_ISSUER_SIGNATURE,
+      'ISSUER_SIGNATURE_INVALID',
+      `The SD-JWT VC of credential query "${id}" has typ ${JSON.stringify(header.typ ?? null)}, not dc+sd-jwt.`,
+    );
   let issuerKey: ReturnType<typeof findIssuerKey>;
   try {
     issuerKey = findIssuerKey({ header, iss: payload.iss });
   } catch (error) {
     issuerKey = { ok: false, message: describeError(error) };
   }
-  if (!issuerKey.ok) return fail(CheckRow.ISSUER_TRUSTED, 'ISSUER_NOT_TRUSTED', `The issuer of credential query "${id}" is not trusted: ${issuerKey.message}.`);
+  if (!issuerKey.ok)
+    return fail(
+      CheckRow.ISSUER_TRUSTED,
+      'ISSUER_NOT_TRUSTED',
+      `The issuer of credential query "${id}" is not trusted: ${issuerKey.message}.`,
+    );
   const { source } = issuerKey;
   const badSignature = await traceCheck('issuer_signature', () =>
     compactVerify(issuerJwt, source.key, { algorithms: JWS_ALGORITHMS }).then(
       () => undefined,
-      (error: unknown) => failure(CheckRow.SD_JWT_ISSUER_SIGNATURE, 'ISSUER_SIGNATURE_INVALID', `The issuer signature of credential query "${id}" is invalid (${describeError(error)}).`),
+      (error: unknown) =>
+        failure(
+          CheckRow.SD_JWT_ISSUER_SIGNATURE,
+          'ISSUER_SIGNATURE_INVALID',
+          `The issuer signature of credential query "${id}" is invalid (${describeError(error)}).`,
+        ),
     ),
   );
   if (badSignature) return { ok: false, failure: badSignature };
 
   const sdAlg = payload._sd_alg ?? 'sha-256';
-  const disclosureInvalid = (reason: string): CheckFailure => failure(CheckRow.SD_JWT_ISSUER_SIGNATURE, 'DISCLOSURE_INVALID', `The disclosures of credential query "${id}" are invalid: ${reason}.`);
-  if (typeof sdAlg !== 'string' || !SD_ALGS.includes(sdAlg)) return { ok: false, failure: disclosureInvalid(`_sd_alg ${JSON.stringify(sdAlg)} is not supported`) };
+  const disclosureInvalid = (reason: string): CheckFailure =>
+    failure(
+      CheckRow.SD_JWT_ISSUER_SIGNATURE,
+      'DISCLOSURE_INVALID',
+      `The disclosures of credential query "${id}" are invalid: ${reason}.`,
+    );
+  if (typeof sdAlg !== 'string' || !SD_ALGS.includes(sdAlg))
+    return { ok: false, failure: disclosureInvalid(`_sd_alg ${JSON.stringify(sdAlg)} is not supported`) };
   let claims: Record<string, unknown> = {};
   const badDisclosures = await traceCheck('disclosures', async () => {
     try {
@@ -101,35 +134,58 @@ export async function verifySdJwtVc(options: VerifySdJwtVcOptions): Promise<Veri
 
   const trusted = await traceCheck(
     'issuer_trust',
-    () => checkIssuerTrust({ source, trust: options.trust, now: options.now, purpose: SD_JWT_VC_ISSUER }).catch((error: unknown) => ({ ok: false as const, message: describeError(error) })),
+    () =>
+      checkIssuerTrust({ source, trust: options.trust, now: options.now, purpose: SD_JWT_VC_ISSUER }).catch(
+        (error: unknown) => ({ ok: false as const, message: describeError(error) }),
+      ),
     (result) => (result.ok ? 'ok' : 'ISSUER_NOT_TRUSTED'),
   );
-  if (!trusted.ok) return fail(CheckRow.ISSUER_TRUSTED, 'ISSUER_NOT_TRUSTED', `The issuer of credential query "${id}" is not trusted: ${trusted.message}.`);
-  const wrongIssuer = await traceCheck('issuer_identifier', () => checkIssuerIdentifier({ credentialQueryId: id, iss: payload.iss, source }));
+  if (!trusted.ok)
+    return fail(
+      CheckRow.ISSUER_TRUSTED,
+      'ISSUER_NOT_TRUSTED',
+      `The issuer of credential query "${id}" is not trusted: ${trusted.message}.`,
+    );
+  const wrongIssuer = await traceCheck('issuer_identifier', () =>
+    checkIssuerIdentifier({ credentialQueryId: id, iss: payload.iss, source }),
+  );
   if (wrongIssuer) return { ok: false, failure: wrongIssuer };
   const wrongType = await traceCheck('credential_type', () =>
-    checkCredentialType({ credentialQueryId: id, credentialType: typeof payload.vct === 'string' ? payload.vct : undefined, issuerTrust: trusted.trust, trust: options.trust }),
+    checkCredentialType({
+      credentialQueryId: id,
+      credentialType: typeof payload.vct === 'string' ? payload.vct : undefined,
+      issuerTrust: trusted.trust,
+      trust: options.trust,
+    }),
   );
   if (wrongType) return { ok: false, failure: wrongType };
 
   const window = await traceCheck('validity', () =>
-    checkValidityWindow({ credentialQueryId: id, notBefore: seconds(payload.nbf, 'nbf'), notAfter: seconds(payload.exp, 'exp'), now: options.now, clockSkewSeconds: options.clockSkewSeconds }),
+    checkValidityWindow({
+      credentialQueryId: id,
+      notBefore: seconds(payload.nbf, 'nbf'),
+      notAfter: seconds(payload.exp, 'exp'),
+      now: options.now,
+      clockSkewSeconds: options.clockSkewSeconds,
+    }),
   );
   if (!window.ok) return { ok: false, failure: window.failure };
 
-  const binding = await traceCheck('key_binding', () => verifyKeyBinding({
-    credentialQueryId: id,
-    kbJwt,
-    required: options.requireHolderBinding,
-    issuerPayload: payload,
-    sdHashInput,
-    sdAlg,
-    nonce: options.nonce,
-    audience: options.audience,
-    now: options.now,
-    kbMaxAgeSeconds: options.kbMaxAgeSeconds,
-    clockSkewSeconds: options.clockSkewSeconds,
-  }));
+  const binding = await traceCheck('key_binding', () =>
+    verifyKeyBinding({
+      credentialQueryId: id,
+      kbJwt,
+      required: options.requireHolderBinding,
+      issuerPayload: payload,
+      sdHashInput,
+      sdAlg,
+      nonce: options.nonce,
+      audience: options.audience,
+      now: options.now,
+      kbMaxAgeSeconds: options.kbMaxAgeSeconds,
+      clockSkewSeconds: options.clockSkewSeconds,
+    }),
+  );
   if (!binding.ok) return binding;
 
   const { cnf: _cnf, _sd_alg: _alg, ...visible } = claims;

@@ -8,7 +8,9 @@ export class WebhookAddressError extends Error {
   readonly code = 'EWEBHOOKADDRESS';
 
   constructor(hostname: string, refused: AddressClassification) {
-    super(`${hostname} resolves to ${refused.address} (${refused.range}), which webhooks may not reach (WEBHOOK_DENY_PRIVATE_ADDRESSES)`);
+    super(
+      `${hostname} resolves to ${refused.address} (${refused.range}), which webhooks may not reach (WEBHOOK_DENY_PRIVATE_ADDRESSES)`,
+    );
     this.name = 'WebhookAddressError';
   }
 }
@@ -30,7 +32,10 @@ export interface WebhookSendOutcome {
   abandoned?: boolean;
 }
 
-export type WebhookSender = (request: WebhookRequest, options?: { signal?: AbortSignal }) => Promise<WebhookSendOutcome>;
+export type WebhookSender = (
+  request: WebhookRequest,
+  options?: { signal?: AbortSignal },
+) => Promise<WebhookSendOutcome>;
 
 export interface WebhookSenderOptions {
   /** Refuse targets whose host is or resolves to a non-public address (resolved once, connected to as checked). */
@@ -56,7 +61,10 @@ const MAX_ERROR_LENGTH = 500;
 export function createWebhookSender(options: WebhookSenderOptions): WebhookSender {
   const fetchGuarded = createGuardedFetch(
     { denyPrivateAddresses: options.denyPrivateAddresses },
-    { refusal: (hostname, refused) => new WebhookAddressError(hostname, refused), ...(options.resolve ? { resolve: options.resolve } : {}) },
+    {
+      refusal: (hostname, refused) => new WebhookAddressError(hostname, refused),
+      ...(options.resolve ? { resolve: options.resolve } : {}),
+    },
   );
   return async (request, sendOptions = {}) => {
     const started = performance.now();
@@ -66,14 +74,19 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
     try {
       const response = await fetchGuarded(request.url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'user-agent': 'Tessera-Verifier-Webhooks/1', ...request.headers },
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'Tessera-Verifier-Webhooks/1',
+          ...request.headers,
+        },
         body: request.body,
         signal,
       });
       await response.body?.cancel().catch(() => undefined);
       return { statusCode: response.status, durationMs: durationMs() };
     } catch (error) {
-      if (!timeout.aborted && sendOptions.signal?.aborted) return { error: 'abandoned: the verifier replica was stopping', durationMs: durationMs(), abandoned: true };
+      if (!timeout.aborted && sendOptions.signal?.aborted)
+        return { error: 'abandoned: the verifier replica was stopping', durationMs: durationMs(), abandoned: true };
       const reason = timeout.aborted ? `timed out after ${options.timeoutMs} ms` : describeError(error);
       return { error: reason.slice(0, MAX_ERROR_LENGTH), durationMs: durationMs() };
     }

@@ -41,11 +41,16 @@ const ROUTES: Array<[HttpMethod, string]> = [
 
 /** A route of ORG with `headers` only, and an invalid body where it takes one. */
 const callRoute = (h: Harness, method: HttpMethod, path: string, headers: Record<string, string>) =>
-  h.call(method, `/v1/orgs/${ORG}/oid4vp/${path}`, { headers, ...(method === 'POST' || method === 'PUT' ? { body: { not: 'valid' } } : {}) });
+  h.call(method, `/v1/orgs/${ORG}/oid4vp/${path}`, {
+    headers,
+    ...(method === 'POST' || method === 'PUT' ? { body: { not: 'valid' } } : {}),
+  });
 
 describe('management authorization', () => {
   for (const [method, path] of ROUTES) {
-    test(`${method} ${path}: 401 without a valid token, 403 without a role in the organisation`, async ({ harness: h }) => {
+    test(`${method} ${path}: 401 without a valid token, 403 without a role in the organisation`, async ({
+      harness: h,
+    }) => {
       const none = await callRoute(h, method, path, {});
       expect(none.status).toBe(401);
       expect(none.body).toMatchObject({ statusCode: 401, error: 'Unauthorized', code: 'UNAUTHORIZED' });
@@ -76,7 +81,10 @@ describe('management authorization', () => {
 
   test('keeps the public endpoints public', async ({ harness: h }) => {
     expect((await h.call('GET', '/oid4vp/platform-ca.pem')).status).toBe(200);
-    expect((await h.call('GET', '/health/ready')).body).toEqual({ status: 'ok', checks: { database: 'ok', nats: 'ok' } });
+    expect((await h.call('GET', '/health/ready')).body).toEqual({
+      status: 'ok',
+      checks: { database: 'ok', nats: 'ok' },
+    });
     const docs = await h.call('GET', '/docs/json');
     expect(docs.status).toBe(200);
     expect(Object.keys(docs.body.paths)).toContain('/oid4vp/authorization-requests/{authorizationRequestId}');
@@ -86,9 +94,15 @@ describe('management authorization', () => {
   });
 
   test('does not leak a template query of another organisation through a role check', async ({ api }) => {
-    const created = await api('POST', `/v1/orgs/${ORG}/oid4vp/verification-template`, { name: 'PID', templateJson: { dcql: { query: sdJwtQuery() } }, signerOption: 'DID' });
+    const created = await api('POST', `/v1/orgs/${ORG}/oid4vp/verification-template`, {
+      name: 'PID',
+      templateJson: { dcql: { query: sdJwtQuery() } },
+      signerOption: 'DID',
+    });
     const id = created.body.data.id;
-    const other = await api('GET', `/v1/orgs/${OTHER_ORG}/oid4vp/verification-template/${id}`, undefined, { org: OTHER_ORG });
+    const other = await api('GET', `/v1/orgs/${OTHER_ORG}/oid4vp/verification-template/${id}`, undefined, {
+      org: OTHER_ORG,
+    });
     expect(other.status).toBe(404);
   });
 });

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { requireSupportedTrustedAuthorities, validateDcqlQuery, walletDcqlQuery } from '../../src/domain/dcql.js';
 import { bothQuery, mdocQuery, sdJwtQuery } from '../support/dcql-queries.js';
 
-const paths = (query: unknown, pointer = '/dcql') => validateDcqlQuery({ query, pointer }).map((problem) => problem.path);
+const paths = (query: unknown, pointer = '/dcql') =>
+  validateDcqlQuery({ query, pointer }).map((problem) => problem.path);
 
 describe('validateDcqlQuery', () => {
   it('accepts SD-JWT VC, mdoc and credential sets', () => {
@@ -16,16 +17,27 @@ describe('validateDcqlQuery', () => {
     const credential = query.credentials[0] as Record<string, unknown>;
     credential.trusted_authorities = [{ type: 'aki', values: ['s9tIpPmhxdiuNkHMEWNpYim8S8Y'] }];
     expect(paths(query)).toEqual([]);
-    credential.trusted_authorities = [{ type: 'etsi_tl', values: ['https://tl.example/list'] }, { type: 'aki', values: ['s9tIpPmhxdiuNkHMEWNpYim8S8Y'] }, { type: 'openid_federation', values: ['https://fed.example'] }];
+    credential.trusted_authorities = [
+      { type: 'etsi_tl', values: ['https://tl.example/list'] },
+      { type: 'aki', values: ['s9tIpPmhxdiuNkHMEWNpYim8S8Y'] },
+      { type: 'openid_federation', values: ['https://fed.example'] },
+    ];
     const problems = validateDcqlQuery({ query, pointer: '/dcql' });
-    expect(problems.map((problem) => problem.path)).toEqual(['/dcql/credentials/0/trusted_authorities/0/type', '/dcql/credentials/0/trusted_authorities/2/type']);
+    expect(problems.map((problem) => problem.path)).toEqual([
+      '/dcql/credentials/0/trusted_authorities/0/type',
+      '/dcql/credentials/0/trusted_authorities/2/type',
+    ]);
     expect(problems[0]!.message).toContain('"etsi_tl"');
   });
 
   it('refuses a stored query naming an unsupported trusted authority type (400 INVALID_DCQL)', () => {
     const query = sdJwtQuery();
-    (query.credentials[0] as Record<string, unknown>).trusted_authorities = [{ type: 'etsi_tl', values: ['https://tl.example/list'] }];
-    expect(() => requireSupportedTrustedAuthorities({ query, pointer: '/templateJson/dcql/query' })).toThrow(expect.objectContaining({ statusCode: 400, code: 'INVALID_DCQL' }));
+    (query.credentials[0] as Record<string, unknown>).trusted_authorities = [
+      { type: 'etsi_tl', values: ['https://tl.example/list'] },
+    ];
+    expect(() => requireSupportedTrustedAuthorities({ query, pointer: '/templateJson/dcql/query' })).toThrow(
+      expect.objectContaining({ statusCode: 400, code: 'INVALID_DCQL' }),
+    );
     expect(() => requireSupportedTrustedAuthorities({ query: sdJwtQuery(), pointer: '' })).not.toThrow();
   });
 
@@ -52,7 +64,11 @@ describe('validateDcqlQuery', () => {
 
   it('refuses mdoc claim paths that are not [namespace, element]', () => {
     const md = mdocQuery();
-    md.credentials[0]!.claims = [{ path: ['family_name'] }, { path: ['org.iso.18013.5.1', 'given_name'] }, { path: ['a', 'b', 'c'] }] as never;
+    md.credentials[0]!.claims = [
+      { path: ['family_name'] },
+      { path: ['org.iso.18013.5.1', 'given_name'] },
+      { path: ['a', 'b', 'c'] },
+    ] as never;
     expect(paths(md)).toEqual(['/dcql/credentials/0/claims/0/path', '/dcql/credentials/0/claims/2/path']);
   });
 
@@ -65,12 +81,18 @@ describe('validateDcqlQuery', () => {
   });
 
   it('reports several problems at once, each with a message naming its path', () => {
-    const problems = validateDcqlQuery({ query: { credentials: [{ id: 'x', format: 'mso_mdoc' }] }, pointer: '/templateJson/dcql/query' });
-    expect(problems.map((p) => p.path)).toEqual(['/templateJson/dcql/query/combine', '/templateJson/dcql/query/credentials/0/meta/doctype_value']);
+    const problems = validateDcqlQuery({
+      query: { credentials: [{ id: 'x', format: 'mso_mdoc' }] },
+      pointer: '/templateJson/dcql/query',
+    });
+    expect(problems.map((p) => p.path)).toEqual([
+      '/templateJson/dcql/query/combine',
+      '/templateJson/dcql/query/credentials/0/meta/doctype_value',
+    ]);
     expect(problems[0]!.message).toContain('/templateJson/dcql/query/combine');
   });
 
-  it('passes the library\'s own checks through with their paths', () => {
+  it("passes the library's own checks through with their paths", () => {
     const query = sdJwtQuery();
     (query.credentials[0] as Record<string, unknown>).claims = [{ path: [] }];
     expect(paths(query).some((path) => path.startsWith('/dcql/credentials/0/claims'))).toBe(true);

@@ -13,7 +13,9 @@ describe('webhook signatures', () => {
       const id = crypto.randomUUID();
       const timestamp = 1_700_000_000 + run * 7919;
       const body = JSON.stringify({ type: 'presentation.verified', id, note: 'é ✓ "quoted"', run });
-      expect(signWebhook({ secret, id, timestamp, body })).toBe(new Webhook(secret).sign(id, new Date(timestamp * 1000), body));
+      expect(signWebhook({ secret, id, timestamp, body })).toBe(
+        new Webhook(secret).sign(id, new Date(timestamp * 1000), body),
+      );
     }
   });
 
@@ -50,7 +52,9 @@ describe('webhook retry schedule', () => {
   const retryFrom = new Date('2026-01-01T00:00:00Z');
 
   it('first retry after the base, doubling, capped', () => {
-    expect([1, 2, 3, 4, 5, 10, 11, 12, 50, 5000].map((failures) => webhookBackoffMs(policy, failures))).toEqual([5000, 10_000, 20_000, 40_000, 80_000, 2_560_000, 3_600_000, 3_600_000, 3_600_000, 3_600_000]);
+    expect([1, 2, 3, 4, 5, 10, 11, 12, 50, 5000].map((failures) => webhookBackoffMs(policy, failures))).toEqual([
+      5000, 10_000, 20_000, 40_000, 80_000, 2_560_000, 3_600_000, 3_600_000, 3_600_000, 3_600_000,
+    ]);
   });
 
   it('jitter only stretches a delay, by at most a quarter', () => {
@@ -103,15 +107,33 @@ describe('webhook targets and configuration', () => {
   it('production and test refuse http and non-public addresses by default; development allows both; each can be set', () => {
     expect(webhookTargetPolicyOf({ NODE_ENV: 'production' })).toEqual({ allowHttp: false, denyPrivateAddresses: true });
     expect(webhookTargetPolicyOf({ NODE_ENV: 'test' })).toEqual({ allowHttp: false, denyPrivateAddresses: true });
-    expect(webhookTargetPolicyOf({ NODE_ENV: 'development' })).toEqual({ allowHttp: true, denyPrivateAddresses: false });
-    expect(webhookTargetPolicyOf({ NODE_ENV: 'production', WEBHOOK_DENY_PRIVATE_ADDRESSES: false })).toEqual({ allowHttp: false, denyPrivateAddresses: false });
+    expect(webhookTargetPolicyOf({ NODE_ENV: 'development' })).toEqual({
+      allowHttp: true,
+      denyPrivateAddresses: false,
+    });
+    expect(webhookTargetPolicyOf({ NODE_ENV: 'production', WEBHOOK_DENY_PRIVATE_ADDRESSES: false })).toEqual({
+      allowHttp: false,
+      denyPrivateAddresses: false,
+    });
   });
 
   it('reads the webhook settings with their defaults, and refuses a cap below the base', () => {
     const env = { NODE_ENV: 'development' };
     const config = loadVerifierConfig(env);
-    expect(config).toMatchObject({ WEBHOOK_RETRY_BASE_MS: 5000, WEBHOOK_RETRY_MAX_DELAY_MS: 3_600_000, WEBHOOK_RETRY_PERIOD_MS: 86_400_000, WEBHOOK_TIMEOUT_MS: 10_000, WEBHOOK_POLL_INTERVAL_MS: 1000, WEBHOOK_CONCURRENCY: 10, SESSION_EXPIRY_SWEEP_MS: 5000 });
-    expect(() => loadVerifierConfig({ ...env, WEBHOOK_RETRY_BASE_MS: '10000', WEBHOOK_RETRY_MAX_DELAY_MS: '5000' })).toThrow(/WEBHOOK_RETRY_MAX_DELAY_MS/);
-    expect(() => loadVerifierConfig({ ...env, WEBHOOK_DENY_PRIVATE_ADDRESSES: 'maybe' })).toThrow(/WEBHOOK_DENY_PRIVATE_ADDRESSES/);
+    expect(config).toMatchObject({
+      WEBHOOK_RETRY_BASE_MS: 5000,
+      WEBHOOK_RETRY_MAX_DELAY_MS: 3_600_000,
+      WEBHOOK_RETRY_PERIOD_MS: 86_400_000,
+      WEBHOOK_TIMEOUT_MS: 10_000,
+      WEBHOOK_POLL_INTERVAL_MS: 1000,
+      WEBHOOK_CONCURRENCY: 10,
+      SESSION_EXPIRY_SWEEP_MS: 5000,
+    });
+    expect(() =>
+      loadVerifierConfig({ ...env, WEBHOOK_RETRY_BASE_MS: '10000', WEBHOOK_RETRY_MAX_DELAY_MS: '5000' }),
+    ).toThrow(/WEBHOOK_RETRY_MAX_DELAY_MS/);
+    expect(() => loadVerifierConfig({ ...env, WEBHOOK_DENY_PRIVATE_ADDRESSES: 'maybe' })).toThrow(
+      /WEBHOOK_DENY_PRIVATE_ADDRESSES/,
+    );
   });
 });

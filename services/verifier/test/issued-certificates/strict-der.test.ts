@@ -16,8 +16,14 @@ function expectStrictCertificate(der: Uint8Array, what: string) {
   expect(derProblems(der), what).toEqual([]);
   const sizes = rdnSizes(der);
   expect(sizes.subject.length, `${what}: subject RDNs`).toBeGreaterThan(1);
-  expect(sizes.subject.every((size) => size === 1), `${what}: one attribute per subject RDN`).toBe(true);
-  expect(sizes.issuer.every((size) => size === 1), `${what}: one attribute per issuer RDN`).toBe(true);
+  expect(
+    sizes.subject.every((size) => size === 1),
+    `${what}: one attribute per subject RDN`,
+  ).toBe(true);
+  expect(
+    sizes.issuer.every((size) => size === 1),
+    `${what}: one attribute per issuer RDN`,
+  ).toBe(true);
 }
 
 describe('certificates the verifier issues', () => {
@@ -26,21 +32,33 @@ describe('certificates the verifier issues', () => {
     expect(response.status).toBe(200);
     const der = pemToDer(await response.text());
     expectStrictCertificate(der, 'platform CA');
-    expect(new X509Certificate(der).subject.split('\n').sort()).toEqual(['CN=Tessera Platform Request Signing CA', 'O=Tessera']);
+    expect(new X509Certificate(der).subject.split('\n').sort()).toEqual([
+      'CN=Tessera Platform Request Signing CA',
+      'O=Tessera',
+    ]);
   });
 
-  test.for(['P256', 'ED25519'])('the %s request-signing leaf is strict DER, O, OU and CN as separate RDNs, its issuer exactly the CA’s subject', async (keyType, { e2e: e, api }) => {
-    const caDer = pemToDer(await (await e.wallet.fetch('https://verifier.tessera.test/oid4vp/platform-ca.pem')).text());
-    const response = await api('GET', `/v1/orgs/${ORG}/oid4vp/certificates/${keyType}`);
-    expect(response.status).toBe(200);
-    const leafDer = pemToDer(response.body.data.certificateChainPem);
-    expectStrictCertificate(leafDer, `${keyType} leaf`);
-    expect(rdnSizes(leafDer).subject).toEqual([1, 1, 1]);
-    expect(rawName(leafDer, 'issuer').equals(rawName(caDer, 'subject'))).toBe(true);
-    const leaf = new X509Certificate(leafDer);
-    expect(leaf.verify(new X509Certificate(caDer).publicKey)).toBe(true);
-    expect(leaf.subject.split('\n').sort()).toEqual(['CN=verifier.tessera.test', `O=${ORG}`, 'OU=OpenID4VP request signing']);
-  });
+  test.for(['P256', 'ED25519'])(
+    'the %s request-signing leaf is strict DER, O, OU and CN as separate RDNs, its issuer exactly the CA’s subject',
+    async (keyType, { e2e: e, api }) => {
+      const caDer = pemToDer(
+        await (await e.wallet.fetch('https://verifier.tessera.test/oid4vp/platform-ca.pem')).text(),
+      );
+      const response = await api('GET', `/v1/orgs/${ORG}/oid4vp/certificates/${keyType}`);
+      expect(response.status).toBe(200);
+      const leafDer = pemToDer(response.body.data.certificateChainPem);
+      expectStrictCertificate(leafDer, `${keyType} leaf`);
+      expect(rdnSizes(leafDer).subject).toEqual([1, 1, 1]);
+      expect(rawName(leafDer, 'issuer').equals(rawName(caDer, 'subject'))).toBe(true);
+      const leaf = new X509Certificate(leafDer);
+      expect(leaf.verify(new X509Certificate(caDer).publicKey)).toBe(true);
+      expect(leaf.subject.split('\n').sort()).toEqual([
+        'CN=verifier.tessera.test',
+        `O=${ORG}`,
+        'OU=OpenID4VP request signing',
+      ]);
+    },
+  );
 });
 
 describe('the check itself (so it can fail)', () => {
@@ -49,7 +67,16 @@ describe('the check itself (so it can fail)', () => {
     const caDer = new Uint8Array(ca.certificate.rawData);
     expect(rdnSizes(caDer).subject).toEqual([2]);
     expect(derProblems(caDer).join('\n')).toMatch(/SET OF is not in DER order/);
-    const leafDer = Buffer.from(await legacyLeaf(ca, { publicJwk: (await import('jose').then(async (jose) => jose.exportJWK((await jose.generateKeyPair('ES256')).publicKey))), host: 'verifier.tessera.test', orgId: ORG }), 'base64');
+    const leafDer = Buffer.from(
+      await legacyLeaf(ca, {
+        publicJwk: await import('jose').then(async (jose) =>
+          jose.exportJWK((await jose.generateKeyPair('ES256')).publicKey),
+        ),
+        host: 'verifier.tessera.test',
+        orgId: ORG,
+      }),
+      'base64',
+    );
     expect(rdnSizes(leafDer).subject).toEqual([3]);
     expect(derProblems(leafDer).join('\n')).toMatch(/SET OF is not in DER order/);
   });

@@ -7,7 +7,13 @@ import type { TrustAnchor } from '@tessera/contracts';
 import { TEST_OIDC_AUDIENCE, TEST_OIDC_ISSUER } from '@tessera/service-kit/testing';
 import { loadTrustedIssuers, TrustedIssuersFileError } from '../../src/use-cases/load-trusted-issuers.js';
 import { didJwk, generateEs256, issueSdJwtVc } from '../verification/support/sd-jwt.js';
-import { answerRedirect, expectFailedWith, expectVerified, issueCredential, presentAll } from '../support/crafted-answers.js';
+import {
+  answerRedirect,
+  expectFailedWith,
+  expectVerified,
+  issueCredential,
+  presentAll,
+} from '../support/crafted-answers.js';
 import { createCustomIssuer } from '../support/custom-issuer.js';
 import { mdocQuery } from '../support/dcql-queries.js';
 import type { E2e } from '../support/e2e.js';
@@ -23,7 +29,17 @@ import { oid4vpPath } from '../support/management.js';
 const DIPLOMA_VCT = 'https://example.eu/diploma';
 const anchors = `${oid4vpPath()}/trust-anchors`;
 /** A query that accepts both the PID and the diploma type, so DCQL never decides. */
-const anyTypeQuery = () => ({ combine: 'all', credentials: [{ id: 'pid', format: 'dc+sd-jwt', meta: { vct_values: [PID_VCT, DIPLOMA_VCT] }, claims: [{ path: ['given_name'] }] }] });
+const anyTypeQuery = () => ({
+  combine: 'all',
+  credentials: [
+    {
+      id: 'pid',
+      format: 'dc+sd-jwt',
+      meta: { vct_values: [PID_VCT, DIPLOMA_VCT] },
+      claims: [{ path: ['given_name'] }],
+    },
+  ],
+});
 
 // `bundle`: two issuers and a JSON TRUSTED_ISSUERS_FILE listing them (one limited to
 // the PID type); `platform`: another end-to-end setting whose platform anchors are
@@ -34,25 +50,49 @@ const test = e2eTest()
     const limited = await createCustomIssuer();
     const open = await createCustomIssuer();
     const file = join(dir, 'issuers.json');
-    writeFileSync(file, JSON.stringify([{ certificatePem: limited.ca.pem, credentialTypes: [PID_VCT] }, { certificatePem: open.ca.pem }]));
+    writeFileSync(
+      file,
+      JSON.stringify([{ certificatePem: limited.ca.pem, credentialTypes: [PID_VCT] }, { certificatePem: open.ca.pem }]),
+    );
     return { limited, open, file };
   })
-  .extend('platform', { scope: 'file' }, ({ bundle }, hooks) => e2eFixture({ trustedIssuers: loadTrustedIssuers(bundle.file) })({}, hooks));
+  .extend('platform', { scope: 'file' }, ({ bundle }, hooks) =>
+    e2eFixture({ trustedIssuers: loadTrustedIssuers(bundle.file) })({}, hooks),
+  );
 
 async function presentSdJwt(target: E2e, issuer: TestIssuer, vct: string) {
   const s = await target.createSession({ dcql: anyTypeQuery(), responseMode: 'direct_post' });
-  return { s, answered: await answerRedirect(target, s, 'pid', async (holder, facts) => presentAll(await issueCredential(issuer, holder, { claims: { vct } }))(holder, facts)) };
+  return {
+    s,
+    answered: await answerRedirect(target, s, 'pid', async (holder, facts) =>
+      presentAll(await issueCredential(issuer, holder, { claims: { vct } }))(holder, facts),
+    ),
+  };
 }
 
 describe('the trust-anchor API takes and returns credentialTypes', () => {
-  test('stores the list (repeats removed) and answers it on create and list; absent means any type', async ({ e2e: _anchoredTestIssuer, api }) => {
+  test('stores the list (repeats removed) and answers it on create and list; absent means any type', async ({
+    e2e: _anchoredTestIssuer,
+    api,
+  }) => {
     const limited = await createCustomIssuer();
-    const created = await api('POST', anchors, { certificatePem: limited.ca.pem, label: 'PID CA', credentialTypes: [PID_VCT, MDL_DOCTYPE, PID_VCT] });
+    const created = await api('POST', anchors, {
+      certificatePem: limited.ca.pem,
+      label: 'PID CA',
+      credentialTypes: [PID_VCT, MDL_DOCTYPE, PID_VCT],
+    });
     expect(created.status).toBe(201);
-    expect(created.body.data).toMatchObject({ kind: 'certificate', label: 'PID CA', credentialTypes: [PID_VCT, MDL_DOCTYPE] });
+    expect(created.body.data).toMatchObject({
+      kind: 'certificate',
+      label: 'PID CA',
+      credentialTypes: [PID_VCT, MDL_DOCTYPE],
+    });
     const listed = await api('GET', `${anchors}?pageSize=100`);
     const listedAnchors = listed.body.data.data as TrustAnchor[];
-    expect(listedAnchors.find((anchor) => anchor.id === created.body.data.id)!.credentialTypes).toEqual([PID_VCT, MDL_DOCTYPE]);
+    expect(listedAnchors.find((anchor) => anchor.id === created.body.data.id)!.credentialTypes).toEqual([
+      PID_VCT,
+      MDL_DOCTYPE,
+    ]);
     const unlimited = listedAnchors.find((anchor) => anchor.label === 'test issuer');
     expect(unlimited).toBeDefined();
     expect(unlimited).not.toHaveProperty('credentialTypes');
@@ -73,9 +113,14 @@ describe('the trust-anchor API takes and returns credentialTypes', () => {
 });
 
 describe('an organisation anchor limited to credential types', () => {
-  test('SD-JWT VC: the listed vct verifies; another → CREDENTIAL_TYPE_NOT_ALLOWED; the same type under an unlimited anchor verifies', async ({ e2e: e, api }) => {
+  test('SD-JWT VC: the listed vct verifies; another → CREDENTIAL_TYPE_NOT_ALLOWED; the same type under an unlimited anchor verifies', async ({
+    e2e: e,
+    api,
+  }) => {
     const issuer = await createCustomIssuer();
-    expect((await api('POST', anchors, { certificatePem: issuer.ca.pem, credentialTypes: [PID_VCT] })).status).toBe(201);
+    expect((await api('POST', anchors, { certificatePem: issuer.ca.pem, credentialTypes: [PID_VCT] })).status).toBe(
+      201,
+    );
     const pid = await presentSdJwt(e, issuer, PID_VCT);
     await expectVerified(e, pid.s, pid.answered);
     const diploma = await presentSdJwt(e, issuer, DIPLOMA_VCT);
@@ -89,11 +134,21 @@ describe('an organisation anchor limited to credential types', () => {
   test('mdoc: the doctype is checked against the list', async ({ e2e: e, api }) => {
     const pidOnly = await createCustomIssuer();
     const mdlToo = await createCustomIssuer();
-    expect((await api('POST', anchors, { certificatePem: pidOnly.ca.pem, credentialTypes: [PID_VCT] })).status).toBe(201);
-    expect((await api('POST', anchors, { certificatePem: mdlToo.ca.pem, credentialTypes: [PID_VCT, MDL_DOCTYPE] })).status).toBe(201);
-    const present = (issuer: TestIssuer) => async (holder: Holder, facts: RequestFacts) => presentMdl(await issueMdl(issuer, holder), holder, facts);
+    expect((await api('POST', anchors, { certificatePem: pidOnly.ca.pem, credentialTypes: [PID_VCT] })).status).toBe(
+      201,
+    );
+    expect(
+      (await api('POST', anchors, { certificatePem: mdlToo.ca.pem, credentialTypes: [PID_VCT, MDL_DOCTYPE] })).status,
+    ).toBe(201);
+    const present = (issuer: TestIssuer) => async (holder: Holder, facts: RequestFacts) =>
+      presentMdl(await issueMdl(issuer, holder), holder, facts);
     const refused = await e.createSession({ dcql: mdocQuery(), responseMode: 'direct_post' });
-    await expectFailedWith(e, refused, await answerRedirect(e, refused, 'mdl', present(pidOnly)), 'CREDENTIAL_TYPE_NOT_ALLOWED');
+    await expectFailedWith(
+      e,
+      refused,
+      await answerRedirect(e, refused, 'mdl', present(pidOnly)),
+      'CREDENTIAL_TYPE_NOT_ALLOWED',
+    );
     const allowed = await e.createSession({ dcql: mdocQuery(), responseMode: 'direct_post' });
     await expectVerified(e, allowed, await answerRedirect(e, allowed, 'mdl', present(mdlToo)));
   });
@@ -103,18 +158,38 @@ describe('an organisation anchor limited to credential types', () => {
     const did = didJwk(issuerKey.publicJwk);
     expect((await api('POST', anchors, { did, credentialTypes: [PID_VCT] })).status).toBe(201);
     const present = (vct: string) => async (holder: Holder, facts: RequestFacts) =>
-      presentAll(await issueSdJwtVc({ signingKey: issuerKey.privateKey, kid: `${did}#0`, vct, claims: { iss: did }, disclosable: { given_name: 'Erika' }, holderPublicJwk: holder.publicJwk }))(holder, facts);
+      presentAll(
+        await issueSdJwtVc({
+          signingKey: issuerKey.privateKey,
+          kid: `${did}#0`,
+          vct,
+          claims: { iss: did },
+          disclosable: { given_name: 'Erika' },
+          holderPublicJwk: holder.publicJwk,
+        }),
+      )(holder, facts);
     const pid = await e.createSession({ dcql: anyTypeQuery(), responseMode: 'direct_post' });
     await expectVerified(e, pid, await answerRedirect(e, pid, 'pid', present(PID_VCT)));
     const diploma = await e.createSession({ dcql: anyTypeQuery(), responseMode: 'direct_post' });
-    await expectFailedWith(e, diploma, await answerRedirect(e, diploma, 'pid', present(DIPLOMA_VCT)), 'CREDENTIAL_TYPE_NOT_ALLOWED');
+    await expectFailedWith(
+      e,
+      diploma,
+      await answerRedirect(e, diploma, 'pid', present(DIPLOMA_VCT)),
+      'CREDENTIAL_TYPE_NOT_ALLOWED',
+    );
   });
 });
 
 describe('the platform bundle (TRUSTED_ISSUERS_FILE) as JSON with credentialTypes', () => {
-  test('limits an entry to its types, leaves an entry without them unlimited, and an organisation anchor for the same CA without a limit lifts it', async ({ bundle: { limited, open, file }, platform: { e2e: platform, api } }) => {
+  test('limits an entry to its types, leaves an entry without them unlimited, and an organisation anchor for the same CA without a limit lifts it', async ({
+    bundle: { limited, open, file },
+    platform: { e2e: platform, api },
+  }) => {
     const loaded = loadTrustedIssuers(file);
-    expect(loaded).toEqual([{ certificatePem: limited.ca.pem, credentialTypes: [PID_VCT] }, { certificatePem: open.ca.pem }]);
+    expect(loaded).toEqual([
+      { certificatePem: limited.ca.pem, credentialTypes: [PID_VCT] },
+      { certificatePem: open.ca.pem },
+    ]);
     const pid = await presentSdJwt(platform, limited, PID_VCT);
     await expectVerified(platform, pid.s, pid.answered);
     const diploma = await presentSdJwt(platform, limited, DIPLOMA_VCT);
@@ -132,7 +207,9 @@ describe('the platform bundle (TRUSTED_ISSUERS_FILE) as JSON with credentialType
     const pem = join(dir, 'bundle.pem');
     writeFileSync(pem, a.ca.pem);
     // A PEM bundle: every certificate an anchor for any type (no credentialTypes).
-    expect(loadTrustedIssuers(pem)).toEqual([{ certificatePem: expect.stringContaining('-----BEGIN CERTIFICATE-----') }]);
+    expect(loadTrustedIssuers(pem)).toEqual([
+      { certificatePem: expect.stringContaining('-----BEGIN CERTIFICATE-----') },
+    ]);
     const cases = {
       'not-json.json': '[ not json',
       'wrong-shape.json': JSON.stringify([{ pem: a.ca.pem }]),
@@ -152,7 +229,21 @@ describe('the platform bundle (TRUSTED_ISSUERS_FILE) as JSON with credentialType
     const bad = join(dir, 'bad.json');
     writeFileSync(bad, JSON.stringify([{ certificatePem: 'x', credentialTypes: [''] }]));
     const main = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
-    const env = { PATH: process.env.PATH, NODE_ENV: 'production', PUBLIC_BASE_URL, KEY_ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64'), OIDC_ISSUER: TEST_OIDC_ISSUER, OIDC_AUDIENCE: TEST_OIDC_AUDIENCE, OIDC_JWKS_URI: 'https://idp.example/jwks', TRUSTED_ISSUERS_FILE: bad, DATA_DIR: dir, PORT: '0', METRICS_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' };
+    const env = {
+      PATH: process.env.PATH,
+      NODE_ENV: 'production',
+      PUBLIC_BASE_URL,
+      KEY_ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64'),
+      OIDC_ISSUER: TEST_OIDC_ISSUER,
+      OIDC_AUDIENCE: TEST_OIDC_AUDIENCE,
+      OIDC_JWKS_URI: 'https://idp.example/jwks',
+      TRUSTED_ISSUERS_FILE: bad,
+      DATA_DIR: dir,
+      PORT: '0',
+      METRICS_PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'silent',
+    };
     const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
       const child = spawn(process.execPath, [main], { env, stdio: ['ignore', 'ignore', 'pipe'] });
       let text = '';
@@ -160,6 +251,8 @@ describe('the platform bundle (TRUSTED_ISSUERS_FILE) as JSON with credentialType
       child.on('exit', (exitCode) => resolve({ code: exitCode, stderr: text }));
     });
     expect(code).toBe(1);
-    expect(stderr).toContain(`verifier: TRUSTED_ISSUERS_FILE: ${bad} is not a JSON array of { certificatePem, credentialTypes? }`);
+    expect(stderr).toContain(
+      `verifier: TRUSTED_ISSUERS_FILE: ${bad} is not a JSON array of { certificatePem, credentialTypes? }`,
+    );
   });
 });

@@ -27,31 +27,66 @@ async function answerWithPid(e: E2e, options: { nonce?: string } = {}) {
 }
 
 describe('verifier metrics', () => {
-  test('count sessions, request-object fetches and presentations by format and outcome, on the metrics port only', async ({ e2e: e, metricsUrl }) => {
+  test('count sessions, request-object fetches and presentations by format and outcome, on the metrics port only', async ({
+    e2e: e,
+    metricsUrl,
+  }) => {
     expect((await answerWithPid(e)).status).toBe(200);
     expect((await answerWithPid(e, { nonce: 'another-nonce' })).status).toBe(400);
     // The wallet-facing port serves no metrics.
     expect((await fetch(`${e.url}/metrics`)).status).toBe(404);
 
     const scrape = await scrapeMetrics(metricsUrl);
-    const series = (name: string, labels: Record<string, string> = {}) => metricSample(scrape, name, { service: 'verifier', ...labels });
+    const series = (name: string, labels: Record<string, string> = {}) =>
+      metricSample(scrape, name, { service: 'verifier', ...labels });
     expect(series('tessera_verifier_sessions_created_total', { response_mode: 'direct_post' })).toBe(2);
-    expect(scrape).toMatch(/^tessera_verifier_sessions_created_total\{response_mode="direct_post",signer="[A-Za-z0-9_]+",service="verifier"\} 2$/m);
+    expect(scrape).toMatch(
+      /^tessera_verifier_sessions_created_total\{response_mode="direct_post",signer="[A-Za-z0-9_]+",service="verifier"\} 2$/m,
+    );
     expect(series('tessera_verifier_request_object_fetches_total', { result: 'ok' })).toBe(2);
     expect(series('tessera_verifier_presentations_total', { format: 'dc+sd-jwt', outcome: 'verified' })).toBe(1);
-    expect(series('tessera_verifier_presentations_total', { format: 'dc+sd-jwt', outcome: VerificationErrorCode.NONCE_MISMATCH })).toBe(1);
+    expect(
+      series('tessera_verifier_presentations_total', {
+        format: 'dc+sd-jwt',
+        outcome: VerificationErrorCode.NONCE_MISMATCH,
+      }),
+    ).toBe(1);
     // Every code of the verification table is a series from the start, for every format.
     for (const code of Object.values(VerificationErrorCode)) {
       expect(series('tessera_verifier_presentations_total', { format: 'mso_mdoc', outcome: code }), code).toBe(0);
     }
     // The wallet fetches its request with POST (wallet_nonce); one answer verified (2xx), one refused (4xx); never an id in a route.
-    expect(series('tessera_http_requests_total', { route: '/oid4vp/authorization-requests/:authorizationRequestId', method: 'POST', status_class: '2xx' })).toBe(2);
-    expect(series('tessera_http_request_duration_seconds_count', { route: '/oid4vp/authorization-responses/:authorizationRequestId', method: 'POST', status_class: '2xx' })).toBe(1);
-    expect(series('tessera_http_requests_total', { route: '/oid4vp/authorization-responses/:authorizationRequestId', method: 'POST', status_class: '4xx' })).toBe(1);
+    expect(
+      series('tessera_http_requests_total', {
+        route: '/oid4vp/authorization-requests/:authorizationRequestId',
+        method: 'POST',
+        status_class: '2xx',
+      }),
+    ).toBe(2);
+    expect(
+      series('tessera_http_request_duration_seconds_count', {
+        route: '/oid4vp/authorization-responses/:authorizationRequestId',
+        method: 'POST',
+        status_class: '2xx',
+      }),
+    ).toBe(1);
+    expect(
+      series('tessera_http_requests_total', {
+        route: '/oid4vp/authorization-responses/:authorizationRequestId',
+        method: 'POST',
+        status_class: '4xx',
+      }),
+    ).toBe(1);
     expect(series('tessera_http_requests_total', { route: 'unmatched', method: 'GET', status_class: '4xx' })).toBe(1);
     expect(series('tessera_db_pool_connections', { state: 'waiting' })).toBe(0);
     // The purge and the expiry sweeper ran at start (jobs/background-jobs.ts): a run is counted even when it removed nothing.
-    await waitFor(async () => (metricSample(await scrapeMetrics(metricsUrl), 'tessera_verifier_purge_runs_total', { result: 'purged' }) ?? 0) >= 1, 5000, 'a purge run counted');
+    await waitFor(
+      async () =>
+        (metricSample(await scrapeMetrics(metricsUrl), 'tessera_verifier_purge_runs_total', { result: 'purged' }) ??
+          0) >= 1,
+      5000,
+      'a purge run counted',
+    );
     expect(series('tessera_verifier_sessions_expired_total')).toBe(0);
     for (const name of [
       'tessera_verifier_webhook_deliveries_total',

@@ -19,20 +19,41 @@ describe('trust-list fetch metrics', () => {
       logger: silentLogger(),
       handler: async (request): Promise<TrustListSnapshot> => {
         if (request.ecosystemId !== KNOWN) throw new AppError(404, ErrorCode.ECOSYSTEM_NOT_FOUND, 'No such ecosystem.');
-        return { ecosystemId: KNOWN, sequence: 1, nextUpdate: new Date(Date.now() + 3_600_000).toISOString(), entities: [] };
+        return {
+          ecosystemId: KNOWN,
+          sequence: 1,
+          nextUpdate: new Date(Date.now() + 3_600_000).toISOString(),
+          entities: [],
+        };
       },
     });
     await ecosystemBus.ping();
-    const snapshots = new TrustListSnapshots({ bus: verifierBus, clock: () => new Date(), logger: silentLogger(), cache: createVerificationCache(), timeoutMs: 2000, refreshMs: 3_600_000, metrics: createVerifierMetrics(metrics.registry) });
+    const snapshots = new TrustListSnapshots({
+      bus: verifierBus,
+      clock: () => new Date(),
+      logger: silentLogger(),
+      cache: createVerificationCache(),
+      timeoutMs: 2000,
+      refreshMs: 3_600_000,
+      metrics: createVerifierMetrics(metrics.registry),
+    });
     try {
       expect((await snapshots.current(KNOWN)).sequence).toBe(1);
       await expect(snapshots.current(UNKNOWN)).rejects.toMatchObject({ code: ErrorCode.ECOSYSTEM_NOT_FOUND });
       const scrape = await metrics.registry.metrics();
       expect(metricSample(scrape, 'tessera_verifier_trust_list_fetches_total', { result: 'ok' })).toBe(1);
-      expect(metricSample(scrape, 'tessera_verifier_trust_list_fetches_total', { result: ErrorCode.ECOSYSTEM_NOT_FOUND })).toBe(1);
-      expect(metricSample(scrape, 'tessera_verifier_trust_list_fetch_duration_seconds_count', { result: 'ok' })).toBe(1);
-      expect(metricSample(scrape, 'tessera_nats_requests_total', { subject: Subject.TRUST_LIST_GET, result: 'ok' })).toBe(1);
-      expect(metricSample(scrape, 'tessera_nats_requests_total', { subject: Subject.TRUST_LIST_GET, result: 'error' })).toBe(1);
+      expect(
+        metricSample(scrape, 'tessera_verifier_trust_list_fetches_total', { result: ErrorCode.ECOSYSTEM_NOT_FOUND }),
+      ).toBe(1);
+      expect(metricSample(scrape, 'tessera_verifier_trust_list_fetch_duration_seconds_count', { result: 'ok' })).toBe(
+        1,
+      );
+      expect(
+        metricSample(scrape, 'tessera_nats_requests_total', { subject: Subject.TRUST_LIST_GET, result: 'ok' }),
+      ).toBe(1);
+      expect(
+        metricSample(scrape, 'tessera_nats_requests_total', { subject: Subject.TRUST_LIST_GET, result: 'error' }),
+      ).toBe(1);
       expect(scrape).not.toContain(KNOWN);
     } finally {
       stop();

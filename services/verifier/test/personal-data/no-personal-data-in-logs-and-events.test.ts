@@ -4,8 +4,25 @@ import { NatsBus } from '@tessera/service-kit';
 import { captureLogger, missingServer, silentLogger, testBackends } from '@tessera/service-kit/testing';
 import { e2eTest } from '../support/fixtures.js';
 import type { E2e } from '../support/e2e.js';
-import { buildResponse, dcApiPayload, presentMdl, presentPid, requestFacts, resolveDcApiRequest, resolveRedirectRequest, submitResponse } from '../support/holder.js';
-import { ISSUER_HOST, MDL_DOCTYPE, MDL_NAMESPACE, newHolder, PID_VCT, type Holder, type TestIssuer } from '../support/issuers.js';
+import {
+  buildResponse,
+  dcApiPayload,
+  presentMdl,
+  presentPid,
+  requestFacts,
+  resolveDcApiRequest,
+  resolveRedirectRequest,
+  submitResponse,
+} from '../support/holder.js';
+import {
+  ISSUER_HOST,
+  MDL_DOCTYPE,
+  MDL_NAMESPACE,
+  newHolder,
+  PID_VCT,
+  type Holder,
+  type TestIssuer,
+} from '../support/issuers.js';
 import { ORG, oid4vpPath } from '../support/management.js';
 import { issueMdoc } from '../verification/support/mdoc.js';
 import { issueSdJwtVc } from '../verification/support/sd-jwt.js';
@@ -30,12 +47,26 @@ const CLAIM_VALUES = Object.values(PERSON);
 
 const sdJwtQuery = () => ({
   combine: 'all',
-  credentials: [{ id: 'pid', format: 'dc+sd-jwt', meta: { vct_values: [PID_VCT] }, claims: ['given_name', 'family_name', 'birthdate', 'document_number'].map((name) => ({ path: [name] })) }],
+  credentials: [
+    {
+      id: 'pid',
+      format: 'dc+sd-jwt',
+      meta: { vct_values: [PID_VCT] },
+      claims: ['given_name', 'family_name', 'birthdate', 'document_number'].map((name) => ({ path: [name] })),
+    },
+  ],
 });
 const mdocQuery = () => ({
   combine: 'all',
   credentials: [
-    { id: 'mdl', format: 'mso_mdoc', meta: { doctype_value: MDL_DOCTYPE }, claims: ['given_name', 'family_name', 'birth_date', 'document_number'].map((name) => ({ path: [MDL_NAMESPACE, name] })) },
+    {
+      id: 'mdl',
+      format: 'mso_mdoc',
+      meta: { doctype_value: MDL_DOCTYPE },
+      claims: ['given_name', 'family_name', 'birth_date', 'document_number'].map((name) => ({
+        path: [MDL_NAMESPACE, name],
+      })),
+    },
   ],
 });
 
@@ -46,14 +77,26 @@ function issuePerson(issuer: TestIssuer, holder: Holder) {
     x5c: [issuer.leaf.x5c],
     vct: PID_VCT,
     claims: { iss: `https://${ISSUER_HOST}`, iat: now - 3600, exp: now + 86_400 },
-    disclosable: { given_name: PERSON.givenName, family_name: PERSON.familyName, birthdate: PERSON.birthDate, document_number: PERSON.documentNumber },
+    disclosable: {
+      given_name: PERSON.givenName,
+      family_name: PERSON.familyName,
+      birthdate: PERSON.birthDate,
+      document_number: PERSON.documentNumber,
+    },
     holderPublicJwk: holder.publicJwk,
   });
 }
 
 function issuePersonMdl(issuer: TestIssuer, holder: Holder) {
   return issueMdoc({
-    namespaces: { [MDL_NAMESPACE]: { given_name: PERSON.givenName, family_name: PERSON.familyName, birth_date: PERSON.birthDate, document_number: PERSON.documentNumber } },
+    namespaces: {
+      [MDL_NAMESPACE]: {
+        given_name: PERSON.givenName,
+        family_name: PERSON.familyName,
+        birth_date: PERSON.birthDate,
+        document_number: PERSON.documentNumber,
+      },
+    },
     signerPrivateJwk: issuer.leafPrivateJwk,
     certificates: [issuer.leaf.der],
     devicePublicJwk: holder.publicJwk,
@@ -79,7 +122,11 @@ interface Run {
 
 const test = e2eTest({ logger: log.logger, config: { LOG_LEVEL: 'trace' } })
   .extend('nats', { scope: 'file' }, async ({}, { onCleanup }): Promise<NatsSpy> => {
-    const spy = await NatsBus.connect({ url: testBackends().nats.url!, name: 'personal-data-spy', logger: silentLogger() });
+    const spy = await NatsBus.connect({
+      url: testBackends().nats.url!,
+      name: 'personal-data-spy',
+      logger: silentLogger(),
+    });
     const messages: string[] = [];
     spy.subscribe('>', (payload) => void messages.push(JSON.stringify(payload ?? null)));
     await spy.ping();
@@ -94,7 +141,10 @@ const test = e2eTest({ logger: log.logger, config: { LOG_LEVEL: 'trace' } })
     const call = async (method: string, path: string, body?: unknown) => {
       const response = await fetch(`${e.url}${oid4vpPath()}/${path}`, {
         method,
-        headers: { ...(await h.auth(ORG, ['owner'])), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+        headers: {
+          ...(await h.auth(ORG, ['owner'])),
+          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        },
         ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
       });
       return { status: response.status, text: await response.text() };
@@ -106,23 +156,44 @@ const test = e2eTest({ logger: log.logger, config: { LOG_LEVEL: 'trace' } })
     };
 
     for (const format of ['sd-jwt', 'mdoc'] as const) {
-      const present = async (session: { authorizationRequestUri?: string; dcApiRequest?: { data: { request: string } } }, origin?: string, nonce?: string) => {
+      const present = async (
+        session: { authorizationRequestUri?: string; dcApiRequest?: { data: { request: string } } },
+        origin?: string,
+        nonce?: string,
+      ) => {
         const holder = await newHolder();
-        const resolved = origin ? await resolveDcApiRequest(e.wallet, session.dcApiRequest!.data, origin) : await resolveRedirectRequest(e.wallet, session.authorizationRequestUri!);
+        const resolved = origin
+          ? await resolveDcApiRequest(e.wallet, session.dcApiRequest!.data, origin)
+          : await resolveRedirectRequest(e.wallet, session.authorizationRequestUri!);
         const facts = requestFacts(resolved);
         const presentation =
           format === 'sd-jwt'
             ? await presentSdJwt(e, holder, facts, origin, nonce)
             : await presentMdl(await issuePersonMdl(e.issuer, holder), holder, facts, origin ? { origin } : {});
         recoverable.push(presentation);
-        const built = await buildResponse(e.wallet, resolved, { [format === 'sd-jwt' ? 'pid' : 'mdl']: [presentation] }, origin);
+        const built = await buildResponse(
+          e.wallet,
+          resolved,
+          { [format === 'sd-jwt' ? 'pid' : 'mdl']: [presentation] },
+          origin,
+        );
         if (built.jarm) recoverable.push(built.jarm.responseJwt);
         return { resolved, built };
       };
-      const presentSdJwt = async (e2e: E2e, holder: Holder, facts: ReturnType<typeof requestFacts>, origin?: string, nonce?: string) => {
+      const presentSdJwt = async (
+        e2e: E2e,
+        holder: Holder,
+        facts: ReturnType<typeof requestFacts>,
+        origin?: string,
+        nonce?: string,
+      ) => {
         const issued = await issuePerson(e2e.issuer, holder);
         recoverable.push(...Object.values(issued.disclosures));
-        return presentPid(issued, holder, facts, { reveal: ['given_name', 'family_name', 'birthdate', 'document_number'], ...(origin ? { origin } : {}), ...(nonce ? { nonce } : {}) });
+        return presentPid(issued, holder, facts, {
+          reveal: ['given_name', 'family_name', 'birthdate', 'document_number'],
+          ...(origin ? { origin } : {}),
+          ...(nonce ? { nonce } : {}),
+        });
       };
       const dcql = format === 'sd-jwt' ? sdJwtQuery() : mdocQuery();
 
@@ -139,7 +210,11 @@ const test = e2eTest({ logger: log.logger, config: { LOG_LEVEL: 'trace' } })
         const session = await e.createSession({ dcql, responseMode, expectedOrigins: [ORIGIN] });
         sessionIds.push(session.id);
         const { built } = await present(session, ORIGIN);
-        const answered = await call('POST', 'verify-authorization-response', { verificationSessionId: session.id, authorizationResponse: dcApiPayload(built), origin: ORIGIN });
+        const answered = await call('POST', 'verify-authorization-response', {
+          verificationSessionId: session.id,
+          authorizationResponse: dcApiPayload(built),
+          origin: ORIGIN,
+        });
         expect(answered.status, answered.text).toBe(200);
         expect(JSON.parse(answered.text).data.state).toBe('ResponseVerified');
         handedOut.push(answered.text);
@@ -153,7 +228,10 @@ const test = e2eTest({ logger: log.logger, config: { LOG_LEVEL: 'trace' } })
     const resolved = await resolveRedirectRequest(e.wallet, refused.authorizationRequestUri!);
     const issued = await issuePerson(e.issuer, holder);
     recoverable.push(...Object.values(issued.disclosures));
-    const wrong = await presentPid(issued, holder, requestFacts(resolved), { reveal: ['given_name', 'family_name', 'birthdate', 'document_number'], nonce: 'another-nonce' });
+    const wrong = await presentPid(issued, holder, requestFacts(resolved), {
+      reveal: ['given_name', 'family_name', 'birthdate', 'document_number'],
+      nonce: 'another-nonce',
+    });
     recoverable.push(wrong);
     await submitResponse(e.wallet, resolved, await buildResponse(e.wallet, resolved, { pid: [wrong] }));
     expect(JSON.parse((await call('GET', `verifier-presentation?id=${refused.id}`)).text).data.state).toBe('Error');
@@ -169,10 +247,16 @@ const test = e2eTest({ logger: log.logger, config: { LOG_LEVEL: 'trace' } })
       if (format === 'sd-jwt') {
         const issued = await issuePerson(e.issuer, holder);
         recoverable.push(...Object.values(issued.disclosures));
-        presentation = await presentPid(issued, holder, requestFacts(resolved), { reveal: ['given_name', 'family_name', 'birthdate', 'document_number'] });
+        presentation = await presentPid(issued, holder, requestFacts(resolved), {
+          reveal: ['given_name', 'family_name', 'birthdate', 'document_number'],
+        });
       } else presentation = await presentMdl(await issuePersonMdl(e.issuer, holder), holder, requestFacts(resolved));
       recoverable.push(presentation);
-      await submitResponse(e.wallet, resolved, await buildResponse(e.wallet, resolved, { [format === 'sd-jwt' ? 'pid' : 'mdl']: [presentation] }));
+      await submitResponse(
+        e.wallet,
+        resolved,
+        await buildResponse(e.wallet, resolved, { [format === 'sd-jwt' ? 'pid' : 'mdl']: [presentation] }),
+      );
       const record = JSON.parse((await call('GET', `verifier-presentation?id=${session.id}`)).text).data;
       expect(record.state, JSON.stringify(record)).toBe('Error');
       // The reason names the claims, not what they held: it is kept with the session and shown to whoever reads it.
@@ -187,36 +271,49 @@ const test = e2eTest({ logger: log.logger, config: { LOG_LEVEL: 'trace' } })
     return { handedOut, recoverable, sessionIds };
   });
 
-describe.skipIf(missingServer('nats', 'no personal data in logs and events'))('no personal data in logs and NATS events (trace level)', () => {
-  test('the run verified and handed out the claim values, and logs and events saw it happen', async ({ run, nats }) => {
-    expect(run.sessionIds).toHaveLength(11);
-    expect(run.handedOut).toHaveLength(12);
-    for (const answer of run.handedOut) for (const value of CLAIM_VALUES) expect(answer).toContain(value);
-    // The captures are live: every session's id is in the logs and in the session events on the bus.
-    const logged = log.text();
-    const events = nats.messages.join('\n');
-    for (const id of run.sessionIds) {
-      expect(events, `no NATS event for ${id}`).toContain(id);
-      expect(logged, `no log line for ${id}`).toContain(id);
-    }
-    // Nothing filtered out by level: the app logged at trace (the verifier writes no debug/trace lines of its own today; any it gains are covered).
-    expect(log.logger.isLevelEnabled('trace')).toBe(true);
-  });
+describe.skipIf(missingServer('nats', 'no personal data in logs and events'))(
+  'no personal data in logs and NATS events (trace level)',
+  () => {
+    test('the run verified and handed out the claim values, and logs and events saw it happen', async ({
+      run,
+      nats,
+    }) => {
+      expect(run.sessionIds).toHaveLength(11);
+      expect(run.handedOut).toHaveLength(12);
+      for (const answer of run.handedOut) for (const value of CLAIM_VALUES) expect(answer).toContain(value);
+      // The captures are live: every session's id is in the logs and in the session events on the bus.
+      const logged = log.text();
+      const events = nats.messages.join('\n');
+      for (const id of run.sessionIds) {
+        expect(events, `no NATS event for ${id}`).toContain(id);
+        expect(logged, `no log line for ${id}`).toContain(id);
+      }
+      // Nothing filtered out by level: the app logged at trace (the verifier writes no debug/trace lines of its own today; any it gains are covered).
+      expect(log.logger.isLevelEnabled('trace')).toBe(true);
+    });
 
-  test('no log line holds a claim value, a disclosure or a presentation', async ({ run }) => {
-    const lines = log.lines();
-    expect(lines.length).toBeGreaterThan(50);
-    for (const line of lines) {
-      for (const value of CLAIM_VALUES) expect(line, `log line holds ${value}`).not.toContain(value);
-      for (const piece of run.recoverable) expect(line.includes(piece), `log line holds a disclosure or presentation: ${line.slice(0, 300)}`).toBe(false);
-    }
-  });
+    test('no log line holds a claim value, a disclosure or a presentation', async ({ run }) => {
+      const lines = log.lines();
+      expect(lines.length).toBeGreaterThan(50);
+      for (const line of lines) {
+        for (const value of CLAIM_VALUES) expect(line, `log line holds ${value}`).not.toContain(value);
+        for (const piece of run.recoverable)
+          expect(line.includes(piece), `log line holds a disclosure or presentation: ${line.slice(0, 300)}`).toBe(
+            false,
+          );
+      }
+    });
 
-  test('no NATS message holds a claim value, a disclosure or a presentation', async ({ run, nats }) => {
-    expect(nats.messages.length).toBeGreaterThan(0);
-    for (const message of nats.messages) {
-      for (const value of CLAIM_VALUES) expect(message, `NATS message holds ${value}`).not.toContain(value);
-      for (const piece of run.recoverable) expect(message.includes(piece), `NATS message holds a disclosure or presentation: ${message.slice(0, 300)}`).toBe(false);
-    }
-  });
-});
+    test('no NATS message holds a claim value, a disclosure or a presentation', async ({ run, nats }) => {
+      expect(nats.messages.length).toBeGreaterThan(0);
+      for (const message of nats.messages) {
+        for (const value of CLAIM_VALUES) expect(message, `NATS message holds ${value}`).not.toContain(value);
+        for (const piece of run.recoverable)
+          expect(
+            message.includes(piece),
+            `NATS message holds a disclosure or presentation: ${message.slice(0, 300)}`,
+          ).toBe(false);
+      }
+    });
+  },
+);

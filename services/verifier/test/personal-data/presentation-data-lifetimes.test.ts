@@ -21,7 +21,10 @@ const ORIGIN = 'https://rp.tessera.test';
 const DAY_MS = 86_400_000;
 const DISCLOSED = { given_name: 'Erika', family_name: 'Mustermann' };
 
-const pidQuery = (claims: Array<Record<string, unknown>>) => ({ combine: 'all', credentials: [{ id: 'pid', format: 'dc+sd-jwt', meta: { vct_values: [PID_VCT] }, claims }] });
+const pidQuery = (claims: Array<Record<string, unknown>>) => ({
+  combine: 'all',
+  credentials: [{ id: 'pid', format: 'dc+sd-jwt', meta: { vct_values: [PID_VCT] }, claims }],
+});
 const retained = pidQuery([
   { path: ['given_name'], intent_to_retain: true },
   { path: ['family_name'], intent_to_retain: true },
@@ -30,7 +33,9 @@ const retained = pidQuery([
 /** A redirect session for `dcql` answered with a PID disclosing DISCLOSED; verified at the clock's current time. */
 async function verifiedSession(e: E2e, dcql: unknown, options: Record<string, unknown> = {}) {
   const session = await e.createSession({ dcql, responseMode: 'direct_post', ...options });
-  const answered = await answerRedirect(e, session, 'pid', async (holder, facts) => presentAll(await issueCredential(e.issuer, holder, { disclosable: DISCLOSED }))(holder, facts));
+  const answered = await answerRedirect(e, session, 'pid', async (holder, facts) =>
+    presentAll(await issueCredential(e.issuer, holder, { disclosable: DISCLOSED }))(holder, facts),
+  );
   expect(answered.status).toBe(200);
   return session;
 }
@@ -56,7 +61,10 @@ describe('presentation data lifetimes', () => {
     harness.clock.offsetMs = 0;
   });
 
-  test('intent_to_retain: true claims stay past the read grace until PRESENTATION_DATA_TTL_SECONDS, then 410', async ({ e2e: e, harness: h }) => {
+  test('intent_to_retain: true claims stay past the read grace until PRESENTATION_DATA_TTL_SECONDS, then 410', async ({
+    e2e: e,
+    harness: h,
+  }) => {
     const session = await verifiedSession(e, retained);
     expect((await readAt(e, h, session.id, 0)).body.data.presentations[0].claims).toMatchObject(DISCLOSED);
     const late = await readAt(e, h, session.id, DAY_MS - 10_000);
@@ -65,7 +73,10 @@ describe('presentation data lifetimes', () => {
     await expectExpired(e, h, session.id, DAY_MS + 1000);
   });
 
-  test('a session’s presentationDataTtlSeconds shortens the lifetime; a longer one does not lengthen it', async ({ e2e: e, harness: h }) => {
+  test('a session’s presentationDataTtlSeconds shortens the lifetime; a longer one does not lengthen it', async ({
+    e2e: e,
+    harness: h,
+  }) => {
     const short = await verifiedSession(e, retained, { presentationDataTtlSeconds: 120 });
     expect((await readAt(e, h, short.id, 110_000)).status).toBe(200);
     await expectExpired(e, h, short.id, 121_000);
@@ -78,32 +89,61 @@ describe('presentation data lifetimes', () => {
 
   test.for([
     ['absent', pidQuery([{ path: ['given_name'] }, { path: ['family_name'] }])],
-    ['false', pidQuery([{ path: ['given_name'], intent_to_retain: false }, { path: ['family_name'], intent_to_retain: false }])],
-  ] as const)('intent_to_retain %s: kept until read, then a retry within the grace succeeds and a read after it is 410', async ([, dcql], { e2e: e, harness: h }) => {
-    const session = await verifiedSession(e, dcql);
-    // Unread, the data waits for its reader (up to the TTL).
-    const first = await readAt(e, h, session.id, 3_600_000);
-    expect(first.status).toBe(200);
-    expect(first.body.data.presentations[0].claims).toMatchObject(DISCLOSED);
-    const retry = await readAt(e, h, session.id, 3_600_000 + 59_000);
-    expect(retry.status).toBe(200);
-    expect(retry.body.data.presentations).toEqual(first.body.data.presentations);
-    await expectExpired(e, h, session.id, 3_600_000 + 61_000);
-  });
+    [
+      'false',
+      pidQuery([
+        { path: ['given_name'], intent_to_retain: false },
+        { path: ['family_name'], intent_to_retain: false },
+      ]),
+    ],
+  ] as const)(
+    'intent_to_retain %s: kept until read, then a retry within the grace succeeds and a read after it is 410',
+    async ([, dcql], { e2e: e, harness: h }) => {
+      const session = await verifiedSession(e, dcql);
+      // Unread, the data waits for its reader (up to the TTL).
+      const first = await readAt(e, h, session.id, 3_600_000);
+      expect(first.status).toBe(200);
+      expect(first.body.data.presentations[0].claims).toMatchObject(DISCLOSED);
+      const retry = await readAt(e, h, session.id, 3_600_000 + 59_000);
+      expect(retry.status).toBe(200);
+      expect(retry.body.data.presentations).toEqual(first.body.data.presentations);
+      await expectExpired(e, h, session.id, 3_600_000 + 61_000);
+    },
+  );
 
-  test('mixed: after the grace only the intent_to_retain: true claims are returned, without the registered claims', async ({ e2e: e, harness: h }) => {
-    const session = await verifiedSession(e, pidQuery([{ path: ['given_name'], intent_to_retain: true }, { path: ['family_name'] }]));
+  test('mixed: after the grace only the intent_to_retain: true claims are returned, without the registered claims', async ({
+    e2e: e,
+    harness: h,
+  }) => {
+    const session = await verifiedSession(
+      e,
+      pidQuery([{ path: ['given_name'], intent_to_retain: true }, { path: ['family_name'] }]),
+    );
     const first = await readAt(e, h, session.id, 0);
     expect(first.body.data.presentations[0].claims).toMatchObject({ ...DISCLOSED, vct: PID_VCT });
     const after = await readAt(e, h, session.id, 61_000);
     expect(after.status).toBe(200);
-    expect(after.body.data.presentations[0]).toMatchObject({ credentialQueryId: 'pid', format: 'dc+sd-jwt', vct: PID_VCT, claims: { given_name: 'Erika' } });
+    expect(after.body.data.presentations[0]).toMatchObject({
+      credentialQueryId: 'pid',
+      format: 'dc+sd-jwt',
+      vct: PID_VCT,
+      claims: { given_name: 'Erika' },
+    });
     expect(after.body.data.presentations[0].claims).toEqual({ given_name: 'Erika' });
     await expectExpired(e, h, session.id, DAY_MS + 1000);
   });
 
   test('the DC API answer is the first read: the grace runs from the answer', async ({ e2e: e, harness: h }) => {
-    const session = await e.createSession({ dcql: { combine: 'all', credentials: [{ id: 'pid', format: 'dc+sd-jwt', meta: { vct_values: [PID_VCT] }, claims: [{ path: ['given_name'] }] }] }, responseMode: 'dc_api', expectedOrigins: [ORIGIN] });
+    const session = await e.createSession({
+      dcql: {
+        combine: 'all',
+        credentials: [
+          { id: 'pid', format: 'dc+sd-jwt', meta: { vct_values: [PID_VCT] }, claims: [{ path: ['given_name'] }] },
+        ],
+      },
+      responseMode: 'dc_api',
+      expectedOrigins: [ORIGIN],
+    });
     const answered = await answerWithCredential(e, 'sd-jwt', session, ORIGIN);
     expect(answered.status).toBe(200);
     expect(answered.body.data.presentations[0].claims).toHaveProperty('given_name');
@@ -111,7 +151,10 @@ describe('presentation data lifetimes', () => {
     await expectExpired(e, h, session.id, 61_000);
   });
 
-  test('mdoc: an element with intent_to_retain: true stays past the grace, the others go', async ({ e2e: e, harness: h }) => {
+  test('mdoc: an element with intent_to_retain: true stays past the grace, the others go', async ({
+    e2e: e,
+    harness: h,
+  }) => {
     const dcql = {
       combine: 'all',
       credentials: [
@@ -129,39 +172,75 @@ describe('presentation data lifetimes', () => {
     const session = await e.createSession({ dcql, responseMode: 'dc_api', expectedOrigins: [ORIGIN] });
     const answered = await answerWithCredential(e, 'mdoc', session, ORIGIN);
     expect(answered.status).toBe(200);
-    expect(answered.body.data.presentations[0].claims).toEqual({ [MDL_NAMESPACE]: { family_name: 'Mustermann', given_name: 'Erika' } });
+    expect(answered.body.data.presentations[0].claims).toEqual({
+      [MDL_NAMESPACE]: { family_name: 'Mustermann', given_name: 'Erika' },
+    });
     const after = await readAt(e, h, session.id, 61_000);
     expect(after.status).toBe(200);
-    expect(after.body.data.presentations[0]).toMatchObject({ format: 'mso_mdoc', doctype: 'org.iso.18013.5.1.mDL', claims: { [MDL_NAMESPACE]: { family_name: 'Mustermann' } } });
+    expect(after.body.data.presentations[0]).toMatchObject({
+      format: 'mso_mdoc',
+      doctype: 'org.iso.18013.5.1.mDL',
+      claims: { [MDL_NAMESPACE]: { family_name: 'Mustermann' } },
+    });
     expect(after.body.data.presentations[0].claims).toEqual({ [MDL_NAMESPACE]: { family_name: 'Mustermann' } });
     await expectExpired(e, h, session.id, DAY_MS + 1000);
   });
 
-  test('an encrypted session’s decryption key is deleted when the session is answered: the JWE the relying party holds cannot be opened later', async ({ e2e: e, harness: h }) => {
-    const session = await e.createSession({ dcql: pidQuery([{ path: ['given_name'] }]), responseMode: 'dc_api.jwt', expectedOrigins: [ORIGIN] });
-    const sealedKey = async () => (await h.testDb.database.db.select().from(presentationSessions).where(eq(presentationSessions.id, session.id)))[0]!.encryptedEncryptionKey;
+  test('an encrypted session’s decryption key is deleted when the session is answered: the JWE the relying party holds cannot be opened later', async ({
+    e2e: e,
+    harness: h,
+  }) => {
+    const session = await e.createSession({
+      dcql: pidQuery([{ path: ['given_name'] }]),
+      responseMode: 'dc_api.jwt',
+      expectedOrigins: [ORIGIN],
+    });
+    const sealedKey = async () =>
+      (
+        await h.testDb.database.db.select().from(presentationSessions).where(eq(presentationSessions.id, session.id))
+      )[0]!.encryptedEncryptionKey;
     expect(await sealedKey()).toEqual(expect.any(String));
     expect((await answerWithCredential(e, 'sd-jwt', session, ORIGIN)).status).toBe(200);
     expect(await sealedKey()).toBeNull();
   });
 
   test('presentationDataTtlSeconds must be a positive integer (400 VALIDATION_FAILED)', async ({ api, desk }) => {
-    const refused = await api('POST', `/v1/orgs/${ORG}/oid4vp/presentation?verifierId=${desk}`, { dcql: retained, responseMode: 'direct_post', presentationDataTtlSeconds: 0 });
+    const refused = await api('POST', `/v1/orgs/${ORG}/oid4vp/presentation?verifierId=${desk}`, {
+      dcql: retained,
+      responseMode: 'direct_post',
+      presentationDataTtlSeconds: 0,
+    });
     expect(refused.status).toBe(400);
     expect(refused.body.code).toBe('VALIDATION_FAILED');
   });
 
-  test('lifetimes over sealed data: the retained view is sealed under its own column; the audited read stamps the grace; 410 is decided before any decryption and records nothing', async ({ e2e: e, harness: h }) => {
+  test('lifetimes over sealed data: the retained view is sealed under its own column; the audited read stamps the grace; 410 is decided before any decryption and records nothing', async ({
+    e2e: e,
+    harness: h,
+  }) => {
     const db = h.testDb.database.db;
     const row = async (id: string) =>
-      (await runRawStatement<{ text: string; read_expires_at: string | null; has_retained: boolean; summary: unknown }>(
-        db,
-        `select to_jsonb(r)::text as text, read_expires_at::text, sealed_retained_presentations is not null as has_retained, presentation_summary as summary
+      (
+        await runRawStatement<{
+          text: string;
+          read_expires_at: string | null;
+          has_retained: boolean;
+          summary: unknown;
+        }>(
+          db,
+          `select to_jsonb(r)::text as text, read_expires_at::text, sealed_retained_presentations is not null as has_retained, presentation_summary as summary
          from "verifier"."presentation_results" r where session_id = $1::uuid`,
-        [id],
-      ))[0]!;
+          [id],
+        )
+      )[0]!;
     const reads = async (id: string) =>
-      (await runRawStatement<{ n: number }>(db, `select count(*)::int as n from "verifier"."presentation_reads" where session_id = $1::uuid`, [id]))[0]!.n;
+      (
+        await runRawStatement<{ n: number }>(
+          db,
+          `select count(*)::int as n from "verifier"."presentation_reads" where session_id = $1::uuid`,
+          [id],
+        )
+      )[0]!.n;
     const mixed = pidQuery([{ path: ['given_name'], intent_to_retain: true }, { path: ['family_name'] }]);
     const session = await verifiedSession(e, mixed);
 
@@ -169,7 +248,9 @@ describe('presentation data lifetimes', () => {
     const stored = await row(session.id);
     for (const value of ['Erika', 'Mustermann']) expect(stored.text).not.toContain(value);
     expect(stored.has_retained).toBe(true);
-    expect(stored.summary).toEqual([{ credentialQueryId: 'pid', format: 'dc+sd-jwt', vct: PID_VCT, issuer: expect.any(String), holderBinding: true }]);
+    expect(stored.summary).toEqual([
+      { credentialQueryId: 'pid', format: 'dc+sd-jwt', vct: PID_VCT, issuer: expect.any(String), holderBinding: true },
+    ]);
     expect(stored.read_expires_at).toBeNull();
 
     // The first read is recorded and starts the grace in the same statement.
@@ -181,7 +262,11 @@ describe('presentation data lifetimes', () => {
     expect((await row(session.id)).read_expires_at).toBe(stamped);
 
     // The retained ciphertext does not open as the full view (its column is in the AAD).
-    await runRawStatement(db, `update "verifier"."presentation_results" set sealed_presentations = sealed_retained_presentations where session_id = $1::uuid`, [session.id]);
+    await runRawStatement(
+      db,
+      `update "verifier"."presentation_results" set sealed_presentations = sealed_retained_presentations where session_id = $1::uuid`,
+      [session.id],
+    );
     const swapped = await readAt(e, h, session.id, 20_000);
     expect(swapped.status).toBe(500);
     expect(swapped.body.code).toBe('PRESENTATION_DATA_UNREADABLE');
@@ -191,7 +276,11 @@ describe('presentation data lifetimes', () => {
     expect(retainedRead.body.data.presentations[0].claims).toEqual({ given_name: 'Erika' });
 
     // Past the lifetime, with both sealed columns unreadable: 410, not 500 — nothing was decrypted — and no read recorded.
-    await runRawStatement(db, `update "verifier"."presentation_results" set sealed_presentations = 'x', sealed_retained_presentations = 'x' where session_id = $1::uuid`, [session.id]);
+    await runRawStatement(
+      db,
+      `update "verifier"."presentation_results" set sealed_presentations = 'x', sealed_retained_presentations = 'x' where session_id = $1::uuid`,
+      [session.id],
+    );
     const before = await reads(session.id);
     await expectExpired(e, h, session.id, DAY_MS + 1000);
     expect(await reads(session.id)).toBe(before);

@@ -3,7 +3,12 @@ import { afterEach, describe, expect, vi } from 'vitest';
 import { runRawStatement, type Logger } from '@tessera/service-kit';
 import { silentLogger } from '@tessera/service-kit/testing';
 import { tryLockPurge } from '../../src/db/personal-data-purge.js';
-import { presentationResults, presentationSessions, sessionCounts, type PresentationResultRow } from '../../src/db/schema.js';
+import {
+  presentationResults,
+  presentationSessions,
+  sessionCounts,
+  type PresentationResultRow,
+} from '../../src/db/schema.js';
 import { createDataKeyRing } from '../../src/use-cases/steps/data-key-ring.js';
 import { openPresentationResult } from '../../src/use-cases/steps/presentation-data.js';
 import { purgePersonalData } from '../../src/use-cases/purge-personal-data.js';
@@ -21,47 +26,83 @@ import { ORG } from '../support/management.js';
 // its work to the next.
 const CONFIG = { PURGE_INTERVAL_SECONDS: '86400' };
 const test = e2eTest({ config: CONFIG }).extend('replica', { scope: 'file' }, async ({ harness }, hooks) =>
-  harnessFixture({ config: { ...CONFIG, KEY_ENCRYPTION_KEY: harness.config.KEY_ENCRYPTION_KEY! }, databaseUrl: harness.testDb.url })({}, hooks),
+  harnessFixture({
+    config: { ...CONFIG, KEY_ENCRYPTION_KEY: harness.config.KEY_ENCRYPTION_KEY! },
+    databaseUrl: harness.testDb.url,
+  })({}, hooks),
 );
 const DAY_MS = 86_400_000;
 const DISCLOSED = { given_name: 'Erika', family_name: 'Mustermann' };
-const pidQuery = (claims: Array<Record<string, unknown>>) => ({ combine: 'all', credentials: [{ id: 'pid', format: 'dc+sd-jwt', meta: { vct_values: [PID_VCT] }, claims }] });
+const pidQuery = (claims: Array<Record<string, unknown>>) => ({
+  combine: 'all',
+  credentials: [{ id: 'pid', format: 'dc+sd-jwt', meta: { vct_values: [PID_VCT] }, claims }],
+});
 const READ_ONCE = pidQuery([{ path: ['given_name'] }, { path: ['family_name'], intent_to_retain: false }]);
 const MIXED = pidQuery([{ path: ['given_name'], intent_to_retain: true }, { path: ['family_name'] }]);
 
 async function verifiedSession(e: E2e, dcql: unknown) {
   const session = await e.createSession({ dcql, responseMode: 'direct_post' });
-  const answered = await answerRedirect(e, session, 'pid', async (holder, facts) => presentAll(await issueCredential(e.issuer, holder, { disclosable: DISCLOSED }))(holder, facts));
+  const answered = await answerRedirect(e, session, 'pid', async (holder, facts) =>
+    presentAll(await issueCredential(e.issuer, holder, { disclosable: DISCLOSED }))(holder, facts),
+  );
   expect(answered.status).toBe(200);
   return session.id;
 }
 
 /** What PostgreSQL holds of a result: the row as text (every column: claims are sealed, so never in it), or undefined. */
 async function storedResult(h: Harness, sessionId: string) {
-  const [row] = await h.testDb.database.db.select().from(presentationResults).where(eq(presentationResults.sessionId, sessionId));
+  const [row] = await h.testDb.database.db
+    .select()
+    .from(presentationResults)
+    .where(eq(presentationResults.sessionId, sessionId));
   return row ? { row, text: JSON.stringify(row) } : undefined;
 }
 
 /** A stored view opened with the organisation's data key, as text ('' when its column is gone). */
 async function openedView(h: Harness, row: PresentationResultRow, view: 'full' | 'retained'): Promise<string> {
   if ((view === 'full' ? row.sealedPresentations : row.sealedRetainedPresentations) === null) return '';
-  const ring = createDataKeyRing({ db: h.testDb.database.db, keyEncryptionKey: h.keyEncryptionKey, clock: () => new Date() });
+  const ring = createDataKeyRing({
+    db: h.testDb.database.db,
+    keyEncryptionKey: h.keyEncryptionKey,
+    clock: () => new Date(),
+  });
   return JSON.stringify((await openPresentationResult(ring, row, view)).presentations);
 }
 
 /** No claim value left in any column, sealed or not; the plain summary still says what was verified. */
 function expectNoClaimsLeft(row: PresentationResultRow): void {
-  expect(row).toMatchObject({ claimsState: 'purged', sealedPresentations: null, sealedRetainedPresentations: null, sealedCredentialSets: null, presentations: null, credentialSets: null });
-  expect(row.presentationSummary![0]).toEqual({ credentialQueryId: 'pid', format: 'dc+sd-jwt', vct: PID_VCT, issuer: expect.any(String), holderBinding: true });
+  expect(row).toMatchObject({
+    claimsState: 'purged',
+    sealedPresentations: null,
+    sealedRetainedPresentations: null,
+    sealedCredentialSets: null,
+    presentations: null,
+    credentialSets: null,
+  });
+  expect(row.presentationSummary![0]).toEqual({
+    credentialQueryId: 'pid',
+    format: 'dc+sd-jwt',
+    vct: PID_VCT,
+    issuer: expect.any(String),
+    holderBinding: true,
+  });
 }
 
 /** One purge run of `h`'s replica at `offsetMs` on its clock. */
-function purgeAt(h: Harness, offsetMs: number, options: { batchSize?: number; maxBatches?: number; logger?: Logger } = {}) {
+function purgeAt(
+  h: Harness,
+  offsetMs: number,
+  options: { batchSize?: number; maxBatches?: number; logger?: Logger } = {},
+) {
   h.clock.offsetMs = offsetMs;
   const clock = () => new Date(Date.now() + h.clock.offsetMs);
   return purgePersonalData(
     { db: h.testDb.database.db, clock, logger: options.logger ?? silentLogger() },
-    { retentionDays: h.config.SESSION_RETENTION_DAYS, ...(options.batchSize ? { batchSize: options.batchSize } : {}), ...(options.maxBatches ? { maxBatches: options.maxBatches } : {}) },
+    {
+      retentionDays: h.config.SESSION_RETENTION_DAYS,
+      ...(options.batchSize ? { batchSize: options.batchSize } : {}),
+      ...(options.maxBatches ? { maxBatches: options.maxBatches } : {}),
+    },
   );
 }
 
@@ -86,7 +127,10 @@ async function cloneVerifiedSessions(h: Harness, id: string, count: number): Pro
      where r.session_id = $1::uuid`,
     [id],
   );
-  await runRawStatement(db, `update "verifier"."session_counts" set total = total + $2::int where org_id = $1`, [ORG, count]);
+  await runRawStatement(db, `update "verifier"."session_counts" set total = total + $2::int where org_id = $1`, [
+    ORG,
+    count,
+  ]);
 }
 
 /** Results of `id` and its copies whose claims are not all gone yet. */
@@ -105,7 +149,10 @@ describe('the purge job', () => {
     harness.clock.offsetMs = 0;
   });
 
-  test('deletes read-once claims after the read grace, every claim after the TTL, the session after SESSION_RETENTION_DAYS; logs counts only', async ({ e2e: e, harness: h }) => {
+  test('deletes read-once claims after the read grace, every claim after the TTL, the session after SESSION_RETENTION_DAYS; logs counts only', async ({
+    e2e: e,
+    harness: h,
+  }) => {
     const readOnce = await verifiedSession(e, READ_ONCE);
     const mixed = await verifiedSession(e, MIXED);
     const unread = await verifiedSession(e, READ_ONCE);
@@ -117,11 +164,23 @@ describe('the purge job', () => {
     }
 
     // Within the grace nothing goes.
-    expect(await purgeAt(h, 30_000)).toEqual({ ran: true, readOnceClaims: 0, expiredClaims: 0, sessions: 0, more: false });
+    expect(await purgeAt(h, 30_000)).toEqual({
+      ran: true,
+      readOnceClaims: 0,
+      expiredClaims: 0,
+      sessions: 0,
+      more: false,
+    });
 
     const lines: unknown[] = [];
     const logger = { ...silentLogger(), info: (...args: unknown[]) => void lines.push(args) } as unknown as Logger;
-    expect(await purgeAt(h, 61_000, { logger })).toEqual({ ran: true, readOnceClaims: 2, expiredClaims: 0, sessions: 0, more: false });
+    expect(await purgeAt(h, 61_000, { logger })).toEqual({
+      ran: true,
+      readOnceClaims: 2,
+      expiredClaims: 0,
+      sessions: 0,
+      more: false,
+    });
     expect(JSON.stringify(lines)).toContain('"readOnceClaims":2');
     for (const id of [readOnce, mixed, unread]) expect(JSON.stringify(lines)).not.toContain(id);
     expect(JSON.stringify(lines)).not.toContain('Erika');
@@ -149,14 +208,30 @@ describe('the purge job', () => {
     const [before] = await db.select().from(sessionCounts).where(eq(sessionCounts.orgId, ORG));
     const report = await purgeAt(h, 30 * DAY_MS + 1000);
     expect(report.sessions).toBe(before!.total);
-    expect(await db.select().from(presentationSessions).where(inArray(presentationSessions.id, [readOnce, mixed, unread]))).toEqual([]);
-    expect(await db.select().from(presentationResults).where(inArray(presentationResults.sessionId, [readOnce, mixed, unread]))).toEqual([]);
+    expect(
+      await db
+        .select()
+        .from(presentationSessions)
+        .where(inArray(presentationSessions.id, [readOnce, mixed, unread])),
+    ).toEqual([]);
+    expect(
+      await db
+        .select()
+        .from(presentationResults)
+        .where(inArray(presentationResults.sessionId, [readOnce, mixed, unread])),
+    ).toEqual([]);
     expect((await db.select().from(sessionCounts).where(eq(sessionCounts.orgId, ORG)))[0]!.total).toBe(0);
-    const gone = await h.call('GET', `/v1/orgs/${ORG}/oid4vp/verifier-presentation?id=${readOnce}`, { headers: await h.auth(ORG) });
+    const gone = await h.call('GET', `/v1/orgs/${ORG}/oid4vp/verifier-presentation?id=${readOnce}`, {
+      headers: await h.auth(ORG),
+    });
     expect(gone.status).toBe(404);
   });
 
-  test('two replicas on one database: one purges at a time (advisory lock); together they purge each row once, in bounded batches', async ({ e2e: e, harness: h, replica }) => {
+  test('two replicas on one database: one purges at a time (advisory lock); together they purge each row once, in bounded batches', async ({
+    e2e: e,
+    harness: h,
+    replica,
+  }) => {
     const seed = await verifiedSession(e, READ_ONCE);
     await cloneVerifiedSessions(h, seed, 2999);
     const db = h.testDb.database.db;
@@ -172,23 +247,39 @@ describe('the purge job', () => {
       await released;
     });
     await holding;
-    expect(await purgeAt(replica, DAY_MS + 1000)).toEqual({ ran: false, readOnceClaims: 0, expiredClaims: 0, sessions: 0, more: false });
+    expect(await purgeAt(replica, DAY_MS + 1000)).toEqual({
+      ran: false,
+      readOnceClaims: 0,
+      expiredClaims: 0,
+      sessions: 0,
+      more: false,
+    });
     expect((await storedResult(h, seed))!.row.claimsState).toBe('full');
     release();
     await holder;
 
     // Both at once, 100 rows a statement: every result purged exactly once between them.
-    const [first, second] = await Promise.all([purgeAt(h, DAY_MS + 1000, { batchSize: 100, maxBatches: 100 }), purgeAt(replica, DAY_MS + 1000, { batchSize: 100, maxBatches: 100 })]);
+    const [first, second] = await Promise.all([
+      purgeAt(h, DAY_MS + 1000, { batchSize: 100, maxBatches: 100 }),
+      purgeAt(replica, DAY_MS + 1000, { batchSize: 100, maxBatches: 100 }),
+    ]);
     expect(first.expiredClaims + second.expiredClaims).toBe(3000);
     expect(await unpurgedCopies(h, seed)).toBe(0);
   });
 
-  test('restart-safe: a run that stops with work left leaves it in PostgreSQL; a replica started later finishes it with its own job, which expires open sessions past their end too', async ({ e2e: e, harness: h }) => {
+  test('restart-safe: a run that stops with work left leaves it in PostgreSQL; a replica started later finishes it with its own job, which expires open sessions past their end too', async ({
+    e2e: e,
+    harness: h,
+  }) => {
     const seed = await verifiedSession(e, READ_ONCE);
     await cloneVerifiedSessions(h, seed, 499);
     const unpurged = () => unpurgedCopies(h, seed);
     // Due by the real clock, so the next replica's job (which runs at its start) finds them.
-    await runRawStatement(h.testDb.database.db, `update "verifier"."presentation_results" set data_expires_at = now() - interval '1 second' where claims_state <> 'purged'`, []);
+    await runRawStatement(
+      h.testDb.database.db,
+      `update "verifier"."presentation_results" set data_expires_at = now() - interval '1 second' where claims_state <> 'purged'`,
+      [],
+    );
     expect(await unpurged()).toBe(500);
     const partial = await purgeAt(h, 0, { batchSize: 100, maxBatches: 2 });
     expect(partial).toMatchObject({ ran: true, expiredClaims: 200, more: true });
@@ -196,11 +287,20 @@ describe('the purge job', () => {
 
     // An open session nobody reads, past its end: the same job expires it (the row is read directly, since a read through the API would expire it itself).
     const open = await e.createSession({ dcql: READ_ONCE, responseMode: 'direct_post' });
-    await runRawStatement(h.testDb.database.db, `update "verifier"."presentation_sessions" set expires_at = now() - interval '1 second' where id = $1::uuid`, [open.id]);
-    const storedState = async () => (await h.testDb.database.db.select().from(presentationSessions).where(eq(presentationSessions.id, open.id)))[0]!.state;
+    await runRawStatement(
+      h.testDb.database.db,
+      `update "verifier"."presentation_sessions" set expires_at = now() - interval '1 second' where id = $1::uuid`,
+      [open.id],
+    );
+    const storedState = async () =>
+      (await h.testDb.database.db.select().from(presentationSessions).where(eq(presentationSessions.id, open.id)))[0]!
+        .state;
     expect(await storedState()).toBe('RequestCreated');
 
-    const restarted = await createHarness({ config: { ...CONFIG, KEY_ENCRYPTION_KEY: h.config.KEY_ENCRYPTION_KEY! }, databaseUrl: h.testDb.url });
+    const restarted = await createHarness({
+      config: { ...CONFIG, KEY_ENCRYPTION_KEY: h.config.KEY_ENCRYPTION_KEY! },
+      databaseUrl: h.testDb.url,
+    });
     try {
       await vi.waitFor(async () => expect(await unpurged()).toBe(0), { timeout: 10_000, interval: 50 });
       await vi.waitFor(async () => expect(await storedState()).toBe('Error'), { timeout: 10_000, interval: 50 });

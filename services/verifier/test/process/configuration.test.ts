@@ -29,7 +29,14 @@ describe('configuration', () => {
       expect(String(error)).not.toContain(shortKey);
     }
     expect(loadVerifierConfig({ NODE_ENV: 'development' })).toMatchObject({ SESSION_TTL_SECONDS: 300, PORT: 3001 });
-    expect(() => loadVerifierConfig({ ...withOidc, PUBLIC_BASE_URL, KEY_ENCRYPTION_KEY: generateKeyEncryptionKey(), PLATFORM_CA_CERT_PEM: 'x' })).toThrow(/give both/);
+    expect(() =>
+      loadVerifierConfig({
+        ...withOidc,
+        PUBLIC_BASE_URL,
+        KEY_ENCRYPTION_KEY: generateKeyEncryptionKey(),
+        PLATFORM_CA_CERT_PEM: 'x',
+      }),
+    ).toThrow(/give both/);
   });
 
   it('reads KEY_ENCRYPTION_KEY and KEY_ENCRYPTION_KEY_PREVIOUS from mounted files (KEY_ENCRYPTION_KEY_FILE)', () => {
@@ -39,10 +46,20 @@ describe('configuration', () => {
     writeFileSync(join(dir, 'KEY_ENCRYPTION_KEY'), `${current}\n`);
     writeFileSync(join(dir, 'KEY_ENCRYPTION_KEY_PREVIOUS'), previous);
     const base = { NODE_ENV: 'production', ...TEST_OIDC_ENV, PUBLIC_BASE_URL };
-    const config = loadVerifierConfig({ ...base, KEY_ENCRYPTION_KEY_FILE: join(dir, 'KEY_ENCRYPTION_KEY'), KEY_ENCRYPTION_KEY_PREVIOUS_FILE: join(dir, 'KEY_ENCRYPTION_KEY_PREVIOUS') });
+    const config = loadVerifierConfig({
+      ...base,
+      KEY_ENCRYPTION_KEY_FILE: join(dir, 'KEY_ENCRYPTION_KEY'),
+      KEY_ENCRYPTION_KEY_PREVIOUS_FILE: join(dir, 'KEY_ENCRYPTION_KEY_PREVIOUS'),
+    });
     expect(config.KEY_ENCRYPTION_KEY).toBe(current);
     expect(config.KEY_ENCRYPTION_KEY_PREVIOUS).toBe(previous);
-    expect(() => loadVerifierConfig({ ...base, KEY_ENCRYPTION_KEY: current, KEY_ENCRYPTION_KEY_FILE: join(dir, 'KEY_ENCRYPTION_KEY') })).toThrow(/KEY_ENCRYPTION_KEY, KEY_ENCRYPTION_KEY_FILE: give one, not both/);
+    expect(() =>
+      loadVerifierConfig({
+        ...base,
+        KEY_ENCRYPTION_KEY: current,
+        KEY_ENCRYPTION_KEY_FILE: join(dir, 'KEY_ENCRYPTION_KEY'),
+      }),
+    ).toThrow(/KEY_ENCRYPTION_KEY, KEY_ENCRYPTION_KEY_FILE: give one, not both/);
     const shortKey = Buffer.alloc(31, 7).toString('base64') + 'AAAA';
     writeFileSync(join(dir, 'short'), shortKey);
     try {

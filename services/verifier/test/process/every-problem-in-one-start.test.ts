@@ -13,12 +13,28 @@ const dataDir = mkdtempSync(join(tmpdir(), 'verifier-config-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 function start(env: Record<string, string>) {
-  const result = spawnSync(process.execPath, [MAIN], { env: { PATH: process.env.PATH, DATA_DIR: dataDir, NODE_ENV: 'production', ...env }, encoding: 'utf8', timeout: 20000 });
+  const result = spawnSync(process.execPath, [MAIN], {
+    env: { PATH: process.env.PATH, DATA_DIR: dataDir, NODE_ENV: 'production', ...env },
+    encoding: 'utf8',
+    timeout: 20000,
+  });
   const lines = result.stderr.trim().split('\n');
-  return { status: result.status, header: lines[0], variables: lines.slice(1).map((line) => line.trim().split(':')[0]).sort(), stderr: result.stderr };
+  return {
+    status: result.status,
+    header: lines[0],
+    variables: lines
+      .slice(1)
+      .map((line) => line.trim().split(':')[0])
+      .sort(),
+    stderr: result.stderr,
+  };
 }
 
-const OIDC = { OIDC_ISSUER: 'https://idp.tessera.test/realms/tessera', OIDC_AUDIENCE: 'tessera', OIDC_JWKS_URI: 'https://idp.tessera.test/jwks' };
+const OIDC = {
+  OIDC_ISSUER: 'https://idp.tessera.test/realms/tessera',
+  OIDC_AUDIENCE: 'tessera',
+  OIDC_JWKS_URI: 'https://idp.tessera.test/jwks',
+};
 
 describe('verifier: every configuration problem in one start', () => {
   it('a missing KEY_ENCRYPTION_KEY and PORT=abc are both reported, and nothing starts', () => {
@@ -31,12 +47,25 @@ describe('verifier: every configuration problem in one start', () => {
   it('a missing PUBLIC_BASE_URL and KEY_ENCRYPTION_KEY, missing OIDC settings and PORT=abc are all reported', () => {
     const run = start({ PORT: 'abc' });
     expect(run.status).toBe(1);
-    expect(run.variables).toEqual(['KEY_ENCRYPTION_KEY', 'OIDC_ISSUER, OIDC_AUDIENCE, OIDC_JWKS_URI or OIDC_JWKS_FILE', 'PORT', 'PUBLIC_BASE_URL'].sort());
+    expect(run.variables).toEqual(
+      [
+        'KEY_ENCRYPTION_KEY',
+        'OIDC_ISSUER, OIDC_AUDIENCE, OIDC_JWKS_URI or OIDC_JWKS_FILE',
+        'PORT',
+        'PUBLIC_BASE_URL',
+      ].sort(),
+    );
   });
 
   it('a bad value is named, never printed', () => {
     const secret = 'not-a-32-byte-key-but-secret-0123456789abcdef';
-    const run = start({ ...OIDC, PUBLIC_BASE_URL: 'https://verifier.tessera.test', KEY_ENCRYPTION_KEY: secret, PORT: 'abc', STATUS_LIST_INTERNAL_HOSTS: 'bad host!' });
+    const run = start({
+      ...OIDC,
+      PUBLIC_BASE_URL: 'https://verifier.tessera.test',
+      KEY_ENCRYPTION_KEY: secret,
+      PORT: 'abc',
+      STATUS_LIST_INTERNAL_HOSTS: 'bad host!',
+    });
     expect(run.status).toBe(1);
     expect(run.variables).toEqual(['KEY_ENCRYPTION_KEY', 'PORT', 'STATUS_LIST_INTERNAL_HOSTS']);
     expect(run.stderr).not.toContain(secret);

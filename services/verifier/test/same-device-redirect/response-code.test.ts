@@ -35,26 +35,38 @@ function codeOf(redirectUri: string): string {
 }
 
 const readResult = (api: MemberCall, id: string, responseCode?: string) =>
-  api('GET', `${oid4vpPath()}/verifier-presentation-response?verificationPresentationId=${encodeURIComponent(id)}${responseCode !== undefined ? `&responseCode=${encodeURIComponent(responseCode)}` : ''}`);
+  api(
+    'GET',
+    `${oid4vpPath()}/verifier-presentation-response?verificationPresentationId=${encodeURIComponent(id)}${responseCode !== undefined ? `&responseCode=${encodeURIComponent(responseCode)}` : ''}`,
+  );
 
 describe('the redirect after a verified same-device answer', () => {
-  test.for(['direct_post', 'direct_post.jwt'])('%s: carries a fresh response_code, keeping the redirectUri’s query and fragment', async (responseMode, { e2e: e }) => {
-    const redirectUri = 'https://rp.tessera.test/done?order=42&note=a%20b#step-2';
-    const first = await e.createSession({ dcql: sdJwtQuery(), responseMode, redirectUri });
-    const second = await e.createSession({ dcql: sdJwtQuery(), responseMode, redirectUri });
-    const answers = [await answer(e, first), await answer(e, second)];
-    const codes = answers.map((answered) => {
-      expect(answered.status).toBe(200);
-      const uri = String(answered.body.redirect_uri);
-      expect(uri).toMatch(/^https:\/\/rp\.tessera\.test\/done\?order=42&note=a%20b&response_code=[A-Za-z0-9_-]{43}#step-2$/);
-      return codeOf(uri);
-    });
-    expect(codes[0]).toMatch(CODE);
-    expect(codes[0]).not.toBe(codes[1]);
-  });
+  test.for(['direct_post', 'direct_post.jwt'])(
+    '%s: carries a fresh response_code, keeping the redirectUri’s query and fragment',
+    async (responseMode, { e2e: e }) => {
+      const redirectUri = 'https://rp.tessera.test/done?order=42&note=a%20b#step-2';
+      const first = await e.createSession({ dcql: sdJwtQuery(), responseMode, redirectUri });
+      const second = await e.createSession({ dcql: sdJwtQuery(), responseMode, redirectUri });
+      const answers = [await answer(e, first), await answer(e, second)];
+      const codes = answers.map((answered) => {
+        expect(answered.status).toBe(200);
+        const uri = String(answered.body.redirect_uri);
+        expect(uri).toMatch(
+          /^https:\/\/rp\.tessera\.test\/done\?order=42&note=a%20b&response_code=[A-Za-z0-9_-]{43}#step-2$/,
+        );
+        return codeOf(uri);
+      });
+      expect(codes[0]).toMatch(CODE);
+      expect(codes[0]).not.toBe(codes[1]);
+    },
+  );
 
   test('stores only a SHA-256 hash of the code, never the code', async ({ e2e: e, harness }) => {
-    const session = await e.createSession({ dcql: sdJwtQuery(), responseMode: 'direct_post', redirectUri: 'https://rp.tessera.test/done' });
+    const session = await e.createSession({
+      dcql: sdJwtQuery(),
+      responseMode: 'direct_post',
+      redirectUri: 'https://rp.tessera.test/done',
+    });
     const code = codeOf(String((await answer(e, session)).body.redirect_uri));
     const db = harness.testDb.database.db;
     const [row] = await db.select().from(presentationSessions).where(eq(presentationSessions.id, session.id));
@@ -68,23 +80,45 @@ describe('the redirect after a verified same-device answer', () => {
     expect(await answer(e, session)).toEqual({ status: 200, body: {} });
   });
 
-  test('a redirectUri that already has a response_code parameter is refused at creation (400)', async ({ api, desk }) => {
-    const created = await api('POST', `${oid4vpPath()}/presentation?verifierId=${desk}`, { dcql: sdJwtQuery(), responseMode: 'direct_post', redirectUri: 'https://rp.tessera.test/done?response_code=mine' });
+  test('a redirectUri that already has a response_code parameter is refused at creation (400)', async ({
+    api,
+    desk,
+  }) => {
+    const created = await api('POST', `${oid4vpPath()}/presentation?verifierId=${desk}`, {
+      dcql: sdJwtQuery(),
+      responseMode: 'direct_post',
+      redirectUri: 'https://rp.tessera.test/done?response_code=mine',
+    });
     expect(created.status).toBe(400);
     expect(created.body).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ path: '/redirectUri' }] });
   });
 });
 
 describe('reading the result with responseCode', () => {
-  test('the right code, or none, answers the presentation; a wrong one is 403 RESPONSE_CODE_MISMATCH with no presentation data', async ({ e2e: e, api }) => {
-    const session = await e.createSession({ dcql: sdJwtQuery(), responseMode: 'direct_post', redirectUri: 'https://rp.tessera.test/done' });
-    const other = await e.createSession({ dcql: sdJwtQuery(), responseMode: 'direct_post', redirectUri: 'https://rp.tessera.test/done' });
+  test('the right code, or none, answers the presentation; a wrong one is 403 RESPONSE_CODE_MISMATCH with no presentation data', async ({
+    e2e: e,
+    api,
+  }) => {
+    const session = await e.createSession({
+      dcql: sdJwtQuery(),
+      responseMode: 'direct_post',
+      redirectUri: 'https://rp.tessera.test/done',
+    });
+    const other = await e.createSession({
+      dcql: sdJwtQuery(),
+      responseMode: 'direct_post',
+      redirectUri: 'https://rp.tessera.test/done',
+    });
     const code = codeOf(String((await answer(e, session)).body.redirect_uri));
     const otherCode = codeOf(String((await answer(e, other)).body.redirect_uri));
 
     const right = await readResult(api, session.id, code);
     expect(right.status).toBe(200);
-    expect(right.body.data).toMatchObject({ id: session.id, state: 'ResponseVerified', presentations: [expect.objectContaining({ claims: expect.objectContaining({ given_name: 'Erika' }) })] });
+    expect(right.body.data).toMatchObject({
+      id: session.id,
+      state: 'ResponseVerified',
+      presentations: [expect.objectContaining({ claims: expect.objectContaining({ given_name: 'Erika' }) })],
+    });
     const none = await readResult(api, session.id);
     expect(none.status).toBe(200);
     expect(none.body.data).toEqual(right.body.data);
@@ -92,13 +126,25 @@ describe('reading the result with responseCode', () => {
     for (const wrong of [otherCode, `${code.slice(0, -1)}${code.endsWith('A') ? 'B' : 'A'}`, 'x']) {
       const refused = await readResult(api, session.id, wrong);
       expect(refused.status).toBe(403);
-      expect(refused.body).toEqual({ statusCode: 403, error: 'Forbidden', code: 'RESPONSE_CODE_MISMATCH', message: expect.any(String) });
+      expect(refused.body).toEqual({
+        statusCode: 403,
+        error: 'Forbidden',
+        code: 'RESPONSE_CODE_MISMATCH',
+        message: expect.any(String),
+      });
       expect(JSON.stringify(refused.body)).not.toContain('Erika');
     }
   });
 
-  test('the code is not consumed: reading again with it answers the same (idempotent reads, safe retries)', async ({ e2e: e, api }) => {
-    const session = await e.createSession({ dcql: sdJwtQuery(), responseMode: 'direct_post', redirectUri: 'https://rp.tessera.test/done' });
+  test('the code is not consumed: reading again with it answers the same (idempotent reads, safe retries)', async ({
+    e2e: e,
+    api,
+  }) => {
+    const session = await e.createSession({
+      dcql: sdJwtQuery(),
+      responseMode: 'direct_post',
+      redirectUri: 'https://rp.tessera.test/done',
+    });
     const code = codeOf(String((await answer(e, session)).body.redirect_uri));
     const first = await readResult(api, session.id, code);
     const again = await readResult(api, session.id, code);
@@ -106,13 +152,20 @@ describe('reading the result with responseCode', () => {
     expect(again.body.data).toEqual(first.body.data);
   });
 
-  test('a session that issued no code (no redirectUri, or not verified) refuses any responseCode with 403', async ({ e2e: e, api }) => {
+  test('a session that issued no code (no redirectUri, or not verified) refuses any responseCode with 403', async ({
+    e2e: e,
+    api,
+  }) => {
     const plain = await e.createSession({ dcql: sdJwtQuery(), responseMode: 'direct_post' });
     await answer(e, plain);
     expect((await readResult(api, plain.id, 'any-code')).body.code).toBe('RESPONSE_CODE_MISMATCH');
     expect((await readResult(api, plain.id)).status).toBe(200);
 
-    const failed = await e.createSession({ dcql: sdJwtQuery(), responseMode: 'direct_post', redirectUri: 'https://rp.tessera.test/done' });
+    const failed = await e.createSession({
+      dcql: sdJwtQuery(),
+      responseMode: 'direct_post',
+      redirectUri: 'https://rp.tessera.test/done',
+    });
     const refused = await answer(e, failed, { nonce: 'not-the-session-nonce' });
     expect(refused.status).toBe(400);
     expect(refused.body).not.toHaveProperty('redirect_uri');

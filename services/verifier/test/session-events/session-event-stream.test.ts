@@ -16,7 +16,10 @@ const HEARTBEAT_MS = 200;
 const test = e2eTest({ config: { SSE_HEARTBEAT_MS: String(HEARTBEAT_MS) } });
 
 describe('following a session', () => {
-  test('the current state at once, then RequestUriRetrieved and ResponseVerified as the wallet answers; the stream ends', async ({ e2e: e, harness: h }) => {
+  test('the current state at once, then RequestUriRetrieved and ResponseVerified as the wallet answers; the stream ends', async ({
+    e2e: e,
+    harness: h,
+  }) => {
     const session = await e.createSession({ dcql: sdJwtQuery(), responseMode: 'direct_post' });
     const stream = await openEventStream(e.url, session.id, { ...(await h.auth(ORG)), 'x-request-id': 'sse-test-1' });
     expect(stream.status).toBe(200);
@@ -49,15 +52,31 @@ describe('following a session', () => {
     const session = await e.createSession({ dcql: sdJwtQuery(), responseMode: 'direct_post' });
     const stream = await openEventStream(e.url, session.id, await h.auth(ORG));
     await stream.waitForEvents(1);
-    expect((await e.postForm(session.responseUri!, { error: 'access_denied', error_description: 'declined', state: session.payloadState })).status).toBe(200);
+    expect(
+      (
+        await e.postForm(session.responseUri!, {
+          error: 'access_denied',
+          error_description: 'declined',
+          state: session.payloadState,
+        })
+      ).status,
+    ).toBe(200);
     await stream.waitForEnd();
     const last = stream.events.at(-1)!;
     expect(last.id).toBe('3');
-    expect(stateOf(last)).toEqual({ id: session.id, state: 'Error', error: { code: 'WALLET_ERROR', message: expect.any(String) }, changedAt: (await e.readSession(session.id)).updatedAt });
+    expect(stateOf(last)).toEqual({
+      id: session.id,
+      state: 'Error',
+      error: { code: 'WALLET_ERROR', message: expect.any(String) },
+      changedAt: (await e.readSession(session.id)).updatedAt,
+    });
     await expectHubEmpty(h);
   });
 
-  test('a client that connects after the change gets the current state, and the stream ends', async ({ e2e: e, harness: h }) => {
+  test('a client that connects after the change gets the current state, and the stream ends', async ({
+    e2e: e,
+    harness: h,
+  }) => {
     const session = await e.createSession({ dcql: sdJwtQuery(), responseMode: 'direct_post' });
     await answerWithCredential(e, 'sd-jwt', session);
     const stream = await openEventStream(e.url, session.id, await h.auth(ORG));
@@ -66,7 +85,10 @@ describe('following a session', () => {
     expect(stream.events.map((event) => [event.id, stateOf(event).state])).toEqual([['3', 'ResponseVerified']]);
   });
 
-  test('many streams of one session are one followed session on the replica, each getting every change', async ({ e2e: e, harness: h }) => {
+  test('many streams of one session are one followed session on the replica, each getting every change', async ({
+    e2e: e,
+    harness: h,
+  }) => {
     const session = await e.createSession({ dcql: sdJwtQuery(), responseMode: 'direct_post' });
     const streams = await Promise.all([1, 2, 3].map(async () => openEventStream(e.url, session.id, await h.auth(ORG))));
     for (const stream of streams) await stream.waitForEvents(1);
@@ -81,7 +103,10 @@ describe('following a session', () => {
 });
 
 describe('Last-Event-ID', () => {
-  test('a client that has the current state gets nothing at once, then only the newer state', async ({ e2e: e, harness: h }) => {
+  test('a client that has the current state gets nothing at once, then only the newer state', async ({
+    e2e: e,
+    harness: h,
+  }) => {
     const session = await e.createSession({ dcql: sdJwtQuery(), responseMode: 'direct_post' });
     await resolveRedirectRequest(e.wallet, session.authorizationRequestUri!);
     const stream = await openEventStream(e.url, session.id, { ...(await h.auth(ORG)), 'last-event-id': '2' });
@@ -104,7 +129,10 @@ describe('Last-Event-ID', () => {
     await expectHubEmpty(h);
   });
 
-  test('a client that had only RequestCreated when the session was verified gets each state it missed, in order', async ({ e2e: e, harness: h }) => {
+  test('a client that had only RequestCreated when the session was verified gets each state it missed, in order', async ({
+    e2e: e,
+    harness: h,
+  }) => {
     const session = await e.createSession({ dcql: sdJwtQuery(), responseMode: 'direct_post' });
     await answerWithCredential(e, 'sd-jwt', session);
     const stream = await openEventStream(e.url, session.id, { ...(await h.auth(ORG)), 'last-event-id': '1' });
@@ -115,7 +143,10 @@ describe('Last-Event-ID', () => {
     ]);
   });
 
-  test('a client that has the terminal state gets 204 (an EventSource stops reconnecting); an id we never sent counts as none', async ({ e2e: e, harness: h }) => {
+  test('a client that has the terminal state gets 204 (an EventSource stops reconnecting); an id we never sent counts as none', async ({
+    e2e: e,
+    harness: h,
+  }) => {
     const session = await e.createSession({ dcql: sdJwtQuery(), responseMode: 'direct_post' });
     await answerWithCredential(e, 'sd-jwt', session);
     const finished = await openEventStream(e.url, session.id, { ...(await h.auth(ORG)), 'last-event-id': '3' });
@@ -145,17 +176,29 @@ describe('heartbeats and expiry', () => {
     await expectHubEmpty(h);
   });
 
-  test('expiry ends the stream though nobody touches the session: persisted, published, changedAt = expiresAt', async ({ e2e: e, harness: h, sessionEvents }) => {
+  test('expiry ends the stream though nobody touches the session: persisted, published, changedAt = expiresAt', async ({
+    e2e: e,
+    harness: h,
+    sessionEvents,
+  }) => {
     const session = await e.createSession({ dcql: sdJwtQuery(), responseMode: 'direct_post', expiresInSeconds: 1 });
     const stream = await openEventStream(e.url, session.id, await h.auth(ORG));
     await stream.waitForEvents(1);
     await stream.waitForEnd(4000);
     const last = stream.events.at(-1)!;
     expect(last.id).toBe('3');
-    expect(stateOf(last)).toEqual({ id: session.id, state: 'Error', error: { code: 'SESSION_EXPIRED', message: expect.any(String) }, changedAt: session.expiresAt });
+    expect(stateOf(last)).toEqual({
+      id: session.id,
+      state: 'Error',
+      error: { code: 'SESSION_EXPIRED', message: expect.any(String) },
+      changedAt: session.expiresAt,
+    });
     // The timer persisted the expiry through the expiry step, which published it to every replica.
     await sessionEvents.waitFor(session.id, 'Error');
-    const [stored] = await h.testDb.database.db.select().from(presentationSessions).where(eq(presentationSessions.id, session.id));
+    const [stored] = await h.testDb.database.db
+      .select()
+      .from(presentationSessions)
+      .where(eq(presentationSessions.id, session.id));
     expect(stored).toMatchObject({ state: 'Error', errorCode: 'SESSION_EXPIRED' });
     await expectHubEmpty(h);
   });

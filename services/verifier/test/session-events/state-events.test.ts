@@ -3,7 +3,11 @@ import { silentLogger } from '@tessera/service-kit/testing';
 import { markRequestRetrieved } from '../../src/db/sessions.js';
 import type { SessionStateRow } from '../../src/db/session-states.js';
 import { isTerminalState, parseLastEventId, stateEventId } from '../../src/domain/session-event-ids.js';
-import { toSessionStateEvent, toSessionStateEvents, type SessionStateEventOut } from '../../src/presenters/session-state-event.js';
+import {
+  toSessionStateEvent,
+  toSessionStateEvents,
+  type SessionStateEventOut,
+} from '../../src/presenters/session-state-event.js';
 import { SessionEventHub } from '../../src/session-events/session-event-hub.js';
 import { followSessionEvents } from '../../src/use-cases/follow-session-events.js';
 import { sdJwtQuery } from '../support/dcql-queries.js';
@@ -28,13 +32,23 @@ const row = (over: Partial<SessionStateRow> = {}): SessionStateRow => ({
 
 describe('event ids and Last-Event-ID', () => {
   test('the state’s rank: 1, 2, 3 for both terminal states; terminal states end the stream', () => {
-    expect(['RequestCreated', 'RequestUriRetrieved', 'ResponseVerified', 'Error'].map((state) => stateEventId(state as never))).toEqual([1, 2, 3, 3]);
-    expect(['RequestCreated', 'RequestUriRetrieved', 'ResponseVerified', 'Error'].map((state) => isTerminalState(state as never))).toEqual([false, false, true, true]);
+    expect(
+      ['RequestCreated', 'RequestUriRetrieved', 'ResponseVerified', 'Error'].map((state) =>
+        stateEventId(state as never),
+      ),
+    ).toEqual([1, 2, 3, 3]);
+    expect(
+      ['RequestCreated', 'RequestUriRetrieved', 'ResponseVerified', 'Error'].map((state) =>
+        isTerminalState(state as never),
+      ),
+    ).toEqual([false, false, true, true]);
   });
 
   test('only ids we send are understood; anything else reads as no Last-Event-ID', () => {
     expect(['1', '2', '3', ' 3 '].map(parseLastEventId)).toEqual([1, 2, 3, 3]);
-    expect([undefined, '', '0', '4', '03', '2.0', 'RequestCreated', '-1'].map(parseLastEventId)).toEqual(Array(8).fill(undefined));
+    expect([undefined, '', '0', '4', '03', '2.0', 'RequestCreated', '-1'].map(parseLastEventId)).toEqual(
+      Array(8).fill(undefined),
+    );
   });
 });
 
@@ -43,15 +57,41 @@ describe('a state event', () => {
   const late = new Date('2026-01-01T10:06:00Z');
 
   test('carries { id, state, changedAt = updatedAt }, and error once in Error', () => {
-    expect(toSessionStateEvent(row(), inTime)).toEqual({ eventId: 1, terminal: false, data: { id: row().id, state: 'RequestCreated', changedAt: '2026-01-01T10:00:00.000Z' } });
-    const failed = row({ state: 'Error', errorCode: 'WALLET_ERROR', errorMessage: 'declined', updatedAt: new Date('2026-01-01T10:02:00Z') });
-    expect(toSessionStateEvent(failed, late)).toEqual({ eventId: 3, terminal: true, data: { id: row().id, state: 'Error', error: { code: 'WALLET_ERROR', message: 'declined' }, changedAt: '2026-01-01T10:02:00.000Z' } });
+    expect(toSessionStateEvent(row(), inTime)).toEqual({
+      eventId: 1,
+      terminal: false,
+      data: { id: row().id, state: 'RequestCreated', changedAt: '2026-01-01T10:00:00.000Z' },
+    });
+    const failed = row({
+      state: 'Error',
+      errorCode: 'WALLET_ERROR',
+      errorMessage: 'declined',
+      updatedAt: new Date('2026-01-01T10:02:00Z'),
+    });
+    expect(toSessionStateEvent(failed, late)).toEqual({
+      eventId: 3,
+      terminal: true,
+      data: {
+        id: row().id,
+        state: 'Error',
+        error: { code: 'WALLET_ERROR', message: 'declined' },
+        changedAt: '2026-01-01T10:02:00.000Z',
+      },
+    });
   });
 
   test('an expired session reads Error/SESSION_EXPIRED changed at expiresAt, persisted or not', () => {
     const unpersisted = toSessionStateEvent(row({ state: 'RequestUriRetrieved' }), late);
-    const persisted = toSessionStateEvent(row({ state: 'Error', errorCode: 'SESSION_EXPIRED', errorMessage: 'expired', updatedAt: late }), late);
-    for (const event of [unpersisted, persisted]) expect(event).toMatchObject({ eventId: 3, terminal: true, data: { state: 'Error', error: { code: 'SESSION_EXPIRED' }, changedAt: '2026-01-01T10:05:00.000Z' } });
+    const persisted = toSessionStateEvent(
+      row({ state: 'Error', errorCode: 'SESSION_EXPIRED', errorMessage: 'expired', updatedAt: late }),
+      late,
+    );
+    for (const event of [unpersisted, persisted])
+      expect(event).toMatchObject({
+        eventId: 3,
+        terminal: true,
+        data: { state: 'Error', error: { code: 'SESSION_EXPIRED' }, changedAt: '2026-01-01T10:05:00.000Z' },
+      });
   });
 });
 
@@ -59,11 +99,19 @@ describe('the states a session passed through', () => {
   const now = new Date('2026-01-01T10:03:00Z');
   const retrieved = new Date('2026-01-01T10:01:00Z');
   const verified = new Date('2026-01-01T10:02:00Z');
-  const states = (events: SessionStateEventOut[]) => events.map((event) => [event.eventId, event.data.state, event.data.changedAt]);
+  const states = (events: SessionStateEventOut[]) =>
+    events.map((event) => [event.eventId, event.data.state, event.data.changedAt]);
 
   test('each state with when it was reached, the current one last', () => {
     expect(states(toSessionStateEvents(row(), now))).toEqual([[1, 'RequestCreated', '2026-01-01T10:00:00.000Z']]);
-    expect(states(toSessionStateEvents(row({ state: 'ResponseVerified', requestRetrievedAt: retrieved, updatedAt: verified }), now))).toEqual([
+    expect(
+      states(
+        toSessionStateEvents(
+          row({ state: 'ResponseVerified', requestRetrievedAt: retrieved, updatedAt: verified }),
+          now,
+        ),
+      ),
+    ).toEqual([
       [1, 'RequestCreated', '2026-01-01T10:00:00.000Z'],
       [2, 'RequestUriRetrieved', '2026-01-01T10:01:00.000Z'],
       [3, 'ResponseVerified', '2026-01-01T10:02:00.000Z'],
@@ -75,7 +123,9 @@ describe('the states a session passed through', () => {
       [1, 'RequestCreated', '2026-01-01T10:00:00.000Z'],
       [3, 'ResponseVerified', '2026-01-01T10:02:00.000Z'],
     ]);
-    expect(states(toSessionStateEvents(row(), new Date('2026-01-01T10:06:00Z'))).map(([id, state]) => [id, state])).toEqual([
+    expect(
+      states(toSessionStateEvents(row(), new Date('2026-01-01T10:06:00Z'))).map(([id, state]) => [id, state]),
+    ).toEqual([
       [1, 'RequestCreated'],
       [3, 'Error'],
     ]);
@@ -83,11 +133,25 @@ describe('the states a session passed through', () => {
 });
 
 describe('following a session', () => {
-  test('a change announced after the read but before the stream starts follows the state read', async ({ harness: h, api, desk }) => {
-    const created = await api('POST', `${oid4vpPath()}/presentation?verifierId=${desk}`, { dcql: sdJwtQuery(), responseMode: 'direct_post' });
+  test('a change announced after the read but before the stream starts follows the state read', async ({
+    harness: h,
+    api,
+    desk,
+  }) => {
+    const created = await api('POST', `${oid4vpPath()}/presentation?verifierId=${desk}`, {
+      dcql: sdJwtQuery(),
+      responseMode: 'direct_post',
+    });
     const id = created.body.data.id as string;
     const db = h.testDb.database.db;
-    const hub = new SessionEventHub({ db, bus: h.bus, clock: () => new Date(), logger: silentLogger(), maxStreamsPerOrg: 10, resyncMs: 60_000 });
+    const hub = new SessionEventHub({
+      db,
+      bus: h.bus,
+      clock: () => new Date(),
+      logger: silentLogger(),
+      maxStreamsPerOrg: 10,
+      resyncMs: 60_000,
+    });
     const followed = await followSessionEvents({ db, bus: h.bus, clock: () => new Date(), hub }, { orgId: ORG, id });
     expect(followed.kind).toBe('follow');
     if (followed.kind !== 'follow') return;

@@ -30,9 +30,17 @@ export interface EventStreamClient {
 }
 
 /** Opens `GET …/verifier-presentation-events?id=` on `baseUrl` with `headers` (a bearer token, Last-Event-ID). */
-export async function openEventStream(baseUrl: string, sessionId: string, headers: Record<string, string>, org = ORG): Promise<EventStreamClient> {
+export async function openEventStream(
+  baseUrl: string,
+  sessionId: string,
+  headers: Record<string, string>,
+  org = ORG,
+): Promise<EventStreamClient> {
   const controller = new AbortController();
-  const response = await fetch(`${baseUrl}${oid4vpPath(org)}/verifier-presentation-events?id=${encodeURIComponent(sessionId)}`, { headers, signal: controller.signal });
+  const response = await fetch(
+    `${baseUrl}${oid4vpPath(org)}/verifier-presentation-events?id=${encodeURIComponent(sessionId)}`,
+    { headers, signal: controller.signal },
+  );
   const events: EventSourceMessage[] = [];
   const comments: string[] = [];
   let ended = false;
@@ -51,7 +59,10 @@ export async function openEventStream(baseUrl: string, sessionId: string, header
       close: () => {},
     };
   }
-  const parser = createParser({ onEvent: (event) => events.push(event), onComment: (comment) => comments.push(comment) });
+  const parser = createParser({
+    onEvent: (event) => events.push(event),
+    onComment: (comment) => comments.push(comment),
+  });
   const reader = response.body.getReader();
   const decoder = new TextDecoder();
   const done = (async () => {
@@ -70,7 +81,8 @@ export async function openEventStream(baseUrl: string, sessionId: string, header
   const waitUntil = async (condition: () => boolean, what: string, timeoutMs: number) => {
     const deadline = Date.now() + timeoutMs;
     while (!condition()) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; events ${JSON.stringify(events)}, ended ${ended}`);
+      if (Date.now() > deadline)
+        throw new Error(`timed out waiting for ${what}; events ${JSON.stringify(events)}, ended ${ended}`);
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
   };
@@ -109,4 +121,3 @@ export async function expectHubEmpty(h: Pick<Harness, 'sessionEventHub'>, timeou
   }
   expect(h.sessionEventHub.stats()).toEqual(empty);
 }
-

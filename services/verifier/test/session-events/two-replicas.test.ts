@@ -16,7 +16,11 @@ const keyEncryptionKey = generateKeyEncryptionKey();
 const namespace = createTestBusNamespace();
 type Hooks = { onCleanup(cleanup: () => Promise<void> | void): void };
 const replica = ({ testDb }: { testDb: { url?: string } }, hooks: Hooks) =>
-  harnessFixture({ databaseUrl: testDb.url!, connectBus: namespace.connect, config: { KEY_ENCRYPTION_KEY: keyEncryptionKey } })({}, hooks);
+  harnessFixture({
+    databaseUrl: testDb.url!,
+    connectBus: namespace.connect,
+    config: { KEY_ENCRYPTION_KEY: keyEncryptionKey },
+  })({}, hooks);
 
 const test = databaseTest
   .extend('replicaA', { scope: 'file' }, replica)
@@ -26,7 +30,10 @@ const test = databaseTest
     return { a: await createE2e(replicaA, 'desk'), b: await createE2e(replicaB, 'desk') };
   });
 
-describe.skipIf(missingServer('postgres', 'two verifier replicas on one database') || missingServer('nats', 'session events across replicas'))('session events across replicas', () => {
+describe.skipIf(
+  missingServer('postgres', 'two verifier replicas on one database') ||
+    missingServer('nats', 'session events across replicas'),
+)('session events across replicas', () => {
   test('a stream on replica A gets the changes made on replica B', async ({ replicaA, settings: { a, b } }) => {
     const session = await a.createSession({ dcql: sdJwtQuery(), responseMode: 'direct_post' });
     const stream = await openEventStream(a.url, session.id, await replicaA.auth(ORG));
@@ -43,17 +50,26 @@ describe.skipIf(missingServer('postgres', 'two verifier replicas on one database
     await expectHubEmpty(replicaA);
   });
 
-  test('streams on both replicas end together; a client connecting to either afterwards gets the current state', async ({ replicaA, replicaB, settings: { a, b } }) => {
+  test('streams on both replicas end together; a client connecting to either afterwards gets the current state', async ({
+    replicaA,
+    replicaB,
+    settings: { a, b },
+  }) => {
     const session = await b.createSession({ dcql: sdJwtQuery(), responseMode: 'direct_post' });
     const onA = await openEventStream(a.url, session.id, await replicaA.auth(ORG));
     const onB = await openEventStream(b.url, session.id, await replicaB.auth(ORG));
     await Promise.all([onA.waitForEvents(1), onB.waitForEvents(1)]);
-    expect((await a.postForm(session.responseUri!, { error: 'access_denied', state: session.payloadState })).status).toBe(200);
+    expect(
+      (await a.postForm(session.responseUri!, { error: 'access_denied', state: session.payloadState })).status,
+    ).toBe(200);
     for (const stream of [onA, onB]) {
       await stream.waitForEnd();
       expect(stateOf(stream.events.at(-1)!)).toMatchObject({ state: 'Error', error: { code: 'WALLET_ERROR' } });
     }
-    for (const [e, h] of [[a, replicaA], [b, replicaB]] as const) {
+    for (const [e, h] of [
+      [a, replicaA],
+      [b, replicaB],
+    ] as const) {
       const late = await openEventStream(e.url, session.id, await h.auth(ORG));
       await late.waitForEnd();
       expect(late.events.map((event) => [event.id, stateOf(event).state])).toEqual([['3', 'Error']]);
@@ -62,13 +78,22 @@ describe.skipIf(missingServer('postgres', 'two verifier replicas on one database
     await expectHubEmpty(replicaB);
   });
 
-  test('an expiry persisted by one replica’s timer ends the streams on both', async ({ replicaA, replicaB, settings: { a, b } }) => {
+  test('an expiry persisted by one replica’s timer ends the streams on both', async ({
+    replicaA,
+    replicaB,
+    settings: { a, b },
+  }) => {
     const session = await a.createSession({ dcql: sdJwtQuery(), responseMode: 'direct_post', expiresInSeconds: 1 });
     const onA = await openEventStream(a.url, session.id, await replicaA.auth(ORG));
     const onB = await openEventStream(b.url, session.id, await replicaB.auth(ORG));
     for (const stream of [onA, onB]) {
       await stream.waitForEnd(4000);
-      expect(stateOf(stream.events.at(-1)!)).toEqual({ id: session.id, state: 'Error', error: { code: 'SESSION_EXPIRED', message: expect.any(String) }, changedAt: session.expiresAt });
+      expect(stateOf(stream.events.at(-1)!)).toEqual({
+        id: session.id,
+        state: 'Error',
+        error: { code: 'SESSION_EXPIRED', message: expect.any(String) },
+        changedAt: session.expiresAt,
+      });
     }
     await expectHubEmpty(replicaA);
     await expectHubEmpty(replicaB);

@@ -5,13 +5,30 @@ import { ORG, OTHER_ORG } from '../support/management.js';
 
 // `create(body, verifierId, org)`: a session of ORG's verifier `desk` from an SD-JWT VC query over direct_post unless told.
 const test = verifierTest
-  .extend('create', { scope: 'file' }, ({ api, desk }) => (payload: Record<string, unknown>, verifierId = desk, org = ORG) =>
-    api('POST', `/v1/orgs/${org}/oid4vp/presentation?verifierId=${verifierId}`, { dcql: sdJwtQuery(), responseMode: 'direct_post', ...payload }, { org }),
+  .extend(
+    'create',
+    { scope: 'file' },
+    ({ api, desk }) =>
+      (payload: Record<string, unknown>, verifierId = desk, org = ORG) =>
+        api(
+          'POST',
+          `/v1/orgs/${org}/oid4vp/presentation?verifierId=${verifierId}`,
+          { dcql: sdJwtQuery(), responseMode: 'direct_post', ...payload },
+          { org },
+        ),
   )
-  .extend('sessionCount', { scope: 'file' }, ({ api }) => async () => (await api('GET', `/v1/orgs/${ORG}/oid4vp/verifier-presentation`)).body.data.totalItems as number);
+  .extend(
+    'sessionCount',
+    { scope: 'file' },
+    ({ api }) =>
+      async () =>
+        (await api('GET', `/v1/orgs/${ORG}/oid4vp/verifier-presentation`)).body.data.totalItems as number,
+  );
 
 describe('create presentation (direct)', () => {
-  test('answers 201 with the session and the request to hand the wallet; defaults to X509_P256 + x509_hash', async ({ create }) => {
+  test('answers 201 with the session and the request to hand the wallet; defaults to X509_P256 + x509_hash', async ({
+    create,
+  }) => {
     const response = await create({ payloadState: 'order-42', redirectUri: 'https://acme.example/done' });
     expect(response.status).toBe(201);
     const data = response.body.data;
@@ -41,7 +58,10 @@ describe('create presentation (direct)', () => {
     expect(new Date(data.expiresAt).getTime() - new Date(data.createdAt).getTime()).toBe(42_000);
   });
 
-  test('requires expectedOrigins for DC API modes and refuses them for redirect modes', async ({ create, sessionCount }) => {
+  test('requires expectedOrigins for DC API modes and refuses them for redirect modes', async ({
+    create,
+    sessionCount,
+  }) => {
     const before = await sessionCount();
     const missing = await create({ responseMode: 'dc_api' });
     expect(missing.status).toBe(400);
@@ -52,7 +72,9 @@ describe('create presentation (direct)', () => {
       expect(refused.status).toBe(400);
       expect(refused.body.code).toBe('EXPECTED_ORIGINS_NOT_ALLOWED');
     }
-    expect((await create({ responseMode: 'dc_api', expectedOrigins: ['https://rp.example/path'] })).body.code).toBe('VALIDATION_FAILED');
+    expect((await create({ responseMode: 'dc_api', expectedOrigins: ['https://rp.example/path'] })).body.code).toBe(
+      'VALIDATION_FAILED',
+    );
     expect(await sessionCount()).toBe(before);
   });
 
@@ -63,13 +85,22 @@ describe('create presentation (direct)', () => {
     expect(data.expectedOrigins).toEqual(['https://rp.example']);
   });
 
-  test('answers 400 INVALID_DCQL naming a trusted_authorities type other than aki, and creates nothing', async ({ create, sessionCount }) => {
+  test('answers 400 INVALID_DCQL naming a trusted_authorities type other than aki, and creates nothing', async ({
+    create,
+    sessionCount,
+  }) => {
     const before = await sessionCount();
     const query = sdJwtQuery();
-    (query.credentials[0] as Record<string, unknown>).trusted_authorities = [{ type: 'aki', values: ['s9tIpPmhxdiuNkHMEWNpYim8S8Y'] }, { type: 'etsi_tl', values: ['https://lotl.example/tl.xml'] }];
+    (query.credentials[0] as Record<string, unknown>).trusted_authorities = [
+      { type: 'aki', values: ['s9tIpPmhxdiuNkHMEWNpYim8S8Y'] },
+      { type: 'etsi_tl', values: ['https://lotl.example/tl.xml'] },
+    ];
     const response = await create({ dcql: query });
     expect(response.status).toBe(400);
-    expect(response.body).toMatchObject({ code: 'INVALID_DCQL', details: [{ path: '/dcql/credentials/0/trusted_authorities/1/type' }] });
+    expect(response.body).toMatchObject({
+      code: 'INVALID_DCQL',
+      details: [{ path: '/dcql/credentials/0/trusted_authorities/1/type' }],
+    });
     expect(response.body.details[0].message).toContain('"etsi_tl" is not supported');
     expect(await sessionCount()).toBe(before);
   });
@@ -81,13 +112,20 @@ describe('create presentation (direct)', () => {
     expect(response.body).toMatchObject({ code: 'INVALID_DCQL', details: [{ path: '/dcql/combine' }] });
   });
 
-  test('answers 404 VERIFIER_NOT_FOUND for an unknown verifier or one of another organisation', async ({ api, create }) => {
+  test('answers 404 VERIFIER_NOT_FOUND for an unknown verifier or one of another organisation', async ({
+    api,
+    create,
+  }) => {
     expect((await create({}, 'nobody')).body).toMatchObject({ statusCode: 404, code: 'VERIFIER_NOT_FOUND' });
     await api('POST', `/v1/orgs/${OTHER_ORG}/oid4vp/verifier`, { verifierId: 'theirs' }, { org: OTHER_ORG });
     expect((await create({}, 'theirs')).status).toBe(404);
   });
 
-  test('refuses unknown signer methods and prefixes, and malformed options, as schema failures', async ({ api, create, sessionCount }) => {
+  test('refuses unknown signer methods and prefixes, and malformed options, as schema failures', async ({
+    api,
+    create,
+    sessionCount,
+  }) => {
     const before = await sessionCount();
     const cases = [
       { requestSigner: { method: 'RSA' } },
@@ -104,14 +142,27 @@ describe('create presentation (direct)', () => {
       expect(response.status, JSON.stringify(payload)).toBe(400);
       expect(response.body.code).toBe('VALIDATION_FAILED');
     }
-    expect((await api('POST', `/v1/orgs/${ORG}/oid4vp/presentation`, { dcql: sdJwtQuery(), responseMode: 'direct_post' })).status).toBe(400);
+    expect(
+      (await api('POST', `/v1/orgs/${ORG}/oid4vp/presentation`, { dcql: sdJwtQuery(), responseMode: 'direct_post' }))
+        .status,
+    ).toBe(400);
     expect(await sessionCount()).toBe(before);
   });
 
-  test('refuses transaction data naming unknown credential queries and redirectUri in DC API modes', async ({ create }) => {
+  test('refuses transaction data naming unknown credential queries and redirectUri in DC API modes', async ({
+    create,
+  }) => {
     const td = await create({ transactionData: [{ type: 'payment', credential_ids: ['nope'] }] });
-    expect(td.body).toMatchObject({ statusCode: 400, code: 'VALIDATION_FAILED', details: [{ path: '/transactionData/0/credential_ids/0' }] });
-    const redirect = await create({ responseMode: 'dc_api', expectedOrigins: ['https://rp.example'], redirectUri: 'https://rp.example/done' });
+    expect(td.body).toMatchObject({
+      statusCode: 400,
+      code: 'VALIDATION_FAILED',
+      details: [{ path: '/transactionData/0/credential_ids/0' }],
+    });
+    const redirect = await create({
+      responseMode: 'dc_api',
+      expectedOrigins: ['https://rp.example'],
+      redirectUri: 'https://rp.example/done',
+    });
     expect(redirect.body).toMatchObject({ statusCode: 400, details: [{ path: '/redirectUri' }] });
   });
 

@@ -6,14 +6,34 @@ import { ORG, OTHER_ORG } from '../support/management.js';
 // ORG's verifiers `desk` and `gate`, and OTHER_ORG's own `desk`.
 const test = verifierTest
   .extend('create', { scope: 'file' }, async ({ api, desk: _desk }) => {
-    for (const [org, verifierId] of [[ORG, 'gate'], [OTHER_ORG, 'desk']] as const) expect((await api('POST', `/v1/orgs/${org}/oid4vp/verifier`, { verifierId }, { org })).status).toBe(201);
+    for (const [org, verifierId] of [
+      [ORG, 'gate'],
+      [OTHER_ORG, 'desk'],
+    ] as const)
+      expect((await api('POST', `/v1/orgs/${org}/oid4vp/verifier`, { verifierId }, { org })).status).toBe(201);
     return async (payload: Record<string, unknown> = {}, verifierId = 'desk', org = ORG) =>
-      (await api('POST', `/v1/orgs/${org}/oid4vp/presentation?verifierId=${verifierId}`, { dcql: sdJwtQuery(), responseMode: 'direct_post', ...payload }, { org })).body.data;
+      (
+        await api(
+          'POST',
+          `/v1/orgs/${org}/oid4vp/presentation?verifierId=${verifierId}`,
+          { dcql: sdJwtQuery(), responseMode: 'direct_post', ...payload },
+          { org },
+        )
+      ).body.data;
   })
-  .extend('read', { scope: 'file' }, ({ api }) => (query: string, org = ORG) => api('GET', `/v1/orgs/${org}/oid4vp/verifier-presentation${query}`, undefined, { org }));
+  .extend(
+    'read',
+    { scope: 'file' },
+    ({ api }) =>
+      (query: string, org = ORG) =>
+        api('GET', `/v1/orgs/${org}/oid4vp/verifier-presentation${query}`, undefined, { org }),
+  );
 
 describe('verifier-presentation', () => {
-  test('filters by every seed attribute, newest first, and returns the single record for id', async ({ create, read }) => {
+  test('filters by every seed attribute, newest first, and returns the single record for id', async ({
+    create,
+    read,
+  }) => {
     const first = await create({ payloadState: 'filter-1' }, 'gate');
     const second = await create({ payloadState: 'filter-2' }, 'gate');
     const byVerifier = (await read('?publicVerifierId=gate')).body.data;
@@ -25,17 +45,26 @@ describe('verifier-presentation', () => {
       ['nonce', first.nonce],
     ]) {
       const page = (await read(`?${new URLSearchParams({ [name]: value })}`)).body.data;
-      expect(page.data.map((s: { id: string }) => s.id), name).toEqual([first.id]);
+      expect(
+        page.data.map((s: { id: string }) => s.id),
+        name,
+      ).toEqual([first.id]);
     }
     const single = (await read(`?id=${first.id}`)).body;
-    expect(single).toMatchObject({ statusCode: 200, data: { id: first.id, state: 'RequestCreated', publicVerifierId: 'gate' } });
+    expect(single).toMatchObject({
+      statusCode: 200,
+      data: { id: first.id, state: 'RequestCreated', publicVerifierId: 'gate' },
+    });
     expect(single.data.dcApiRequest).toBeUndefined();
     expect(single.data.totalItems).toBeUndefined();
     const byState = (await read('?state=RequestCreated&publicVerifierId=gate&pageSize=1')).body.data;
     expect(byState).toMatchObject({ totalItems: 2, totalPages: 2, pageSize: 1 });
   });
 
-  test("isolates organisations: another organisation's session is 404 by id and absent from lists", async ({ create, read }) => {
+  test("isolates organisations: another organisation's session is 404 by id and absent from lists", async ({
+    create,
+    read,
+  }) => {
     const theirs = await create({}, 'desk', OTHER_ORG);
     expect((await read(`?id=${theirs.id}`)).status).toBe(404);
     expect((await read(`?authorizationRequestId=${theirs.authorizationRequestId}`)).body.data.totalItems).toBe(0);
@@ -47,18 +76,29 @@ describe('verifier-presentation', () => {
     const session = await create({ responseMode: 'dc_api.jwt', expectedOrigins: ['https://rp.example'] });
     const record = (await read(`?id=${session.id}`)).body.data;
     expect(record).toMatchObject({ responseMode: 'dc_api.jwt', expectedOrigins: ['https://rp.example'] });
-    for (const field of ['dcApiRequest', 'authorizationRequestUri', 'requestUri', 'responseUri']) expect(record[field]).toBeUndefined();
+    for (const field of ['dcApiRequest', 'authorizationRequestUri', 'requestUri', 'responseUri'])
+      expect(record[field]).toBeUndefined();
   });
 
-  test('reads an expired session as Error SESSION_EXPIRED and publishes the change once', async ({ harness: h, sessionEvents, create, read }) => {
+  test('reads an expired session as Error SESSION_EXPIRED and publishes the change once', async ({
+    harness: h,
+    sessionEvents,
+    create,
+    read,
+  }) => {
     const session = await create({ expiresInSeconds: 5 });
     await sessionEvents.waitFor(session.id, 'RequestCreated');
     h.clock.offsetMs = 6000;
     try {
       const record = (await read(`?id=${session.id}`)).body.data;
-      expect(record).toMatchObject({ state: 'Error', error: { code: 'SESSION_EXPIRED', message: expect.stringMatching(/expired/) } });
+      expect(record).toMatchObject({
+        state: 'Error',
+        error: { code: 'SESSION_EXPIRED', message: expect.stringMatching(/expired/) },
+      });
       expect((await read('?state=Error')).body.data.data.map((s: { id: string }) => s.id)).toContain(session.id);
-      expect((await read('?state=RequestCreated')).body.data.data.map((s: { id: string }) => s.id)).not.toContain(session.id);
+      expect((await read('?state=RequestCreated')).body.data.data.map((s: { id: string }) => s.id)).not.toContain(
+        session.id,
+      );
       expect(await sessionEvents.waitFor(session.id, 'Error')).toEqual({ id: session.id, orgId: ORG, state: 'Error' });
       await read(`?id=${session.id}`);
       await new Promise((resolve) => setTimeout(resolve, 100));

@@ -30,7 +30,19 @@ const refused: Array<[string, string[]]> = [
   ['IPv6 benchmark 2001:2::/48', ['2001:2::1', '2001:2:0:ffff::1']],
   ['IPv6 documentation 2001:db8::/32', ['2001:db8::1']],
   ['IPv6 deprecated site-local fec0::/10', ['fec0::1']],
-  ['IPv4-mapped IPv6 of refused IPv4', ['::ffff:127.0.0.1', '::ffff:10.0.0.1', '::ffff:169.254.169.254', '::ffff:100.64.0.1', '::ffff:198.18.0.1', '::ffff:0.0.0.0', '::ffff:224.0.0.1', '::ffff:7f00:1']],
+  [
+    'IPv4-mapped IPv6 of refused IPv4',
+    [
+      '::ffff:127.0.0.1',
+      '::ffff:10.0.0.1',
+      '::ffff:169.254.169.254',
+      '::ffff:100.64.0.1',
+      '::ffff:198.18.0.1',
+      '::ffff:0.0.0.0',
+      '::ffff:224.0.0.1',
+      '::ffff:7f00:1',
+    ],
+  ],
   ['IPv4-compatible IPv6 (deprecated ::/96)', ['::127.0.0.1', '::8.8.8.8']],
   ['IPv6 outside 2000::/3', ['4000::1', '64:ff9a::1']],
   ['not an IP address', ['localhost', '', '1.2.3', '999.1.1.1']],
@@ -67,7 +79,8 @@ describe('classifyAddress', () => {
   });
 
   it('allows global unicast addresses, including the neighbours of every refused range', () => {
-    for (const address of allowed) expect(classifyAddress(address), address).toMatchObject({ public: true, range: 'unicast' });
+    for (const address of allowed)
+      expect(classifyAddress(address), address).toMatchObject({ public: true, range: 'unicast' });
   });
 
   it('names the range it refused', () => {
@@ -79,26 +92,58 @@ describe('classifyAddress', () => {
 });
 
 describe('the policy from configuration', () => {
-  const base = { STATUS_LIST_ALLOW_HTTP: undefined, STATUS_LIST_DENY_PRIVATE_ADDRESSES: undefined, STATUS_LIST_INTERNAL_HOSTS: undefined };
+  const base = {
+    STATUS_LIST_ALLOW_HTTP: undefined,
+    STATUS_LIST_DENY_PRIVATE_ADDRESSES: undefined,
+    STATUS_LIST_INTERNAL_HOSTS: undefined,
+  };
 
   it('production and test refuse http and internal addresses by default; development keeps both open', () => {
-    expect(statusListNetworkPolicyOf({ ...base, NODE_ENV: 'production' })).toEqual({ allowHttp: false, denyPrivateAddresses: true, internalHosts: [] });
-    expect(statusListNetworkPolicyOf({ ...base, NODE_ENV: 'test' })).toEqual({ allowHttp: false, denyPrivateAddresses: true, internalHosts: [] });
-    expect(statusListNetworkPolicyOf({ ...base, NODE_ENV: 'development' })).toEqual({ allowHttp: true, denyPrivateAddresses: false, internalHosts: [] });
+    expect(statusListNetworkPolicyOf({ ...base, NODE_ENV: 'production' })).toEqual({
+      allowHttp: false,
+      denyPrivateAddresses: true,
+      internalHosts: [],
+    });
+    expect(statusListNetworkPolicyOf({ ...base, NODE_ENV: 'test' })).toEqual({
+      allowHttp: false,
+      denyPrivateAddresses: true,
+      internalHosts: [],
+    });
+    expect(statusListNetworkPolicyOf({ ...base, NODE_ENV: 'development' })).toEqual({
+      allowHttp: true,
+      denyPrivateAddresses: false,
+      internalHosts: [],
+    });
   });
 
   it('explicit settings win in every mode', () => {
-    expect(statusListNetworkPolicyOf({ NODE_ENV: 'production', STATUS_LIST_ALLOW_HTTP: true, STATUS_LIST_DENY_PRIVATE_ADDRESSES: false, STATUS_LIST_INTERNAL_HOSTS: 'status.tessera.example' })).toEqual({
+    expect(
+      statusListNetworkPolicyOf({
+        NODE_ENV: 'production',
+        STATUS_LIST_ALLOW_HTTP: true,
+        STATUS_LIST_DENY_PRIVATE_ADDRESSES: false,
+        STATUS_LIST_INTERNAL_HOSTS: 'status.tessera.example',
+      }),
+    ).toEqual({
       allowHttp: true,
       denyPrivateAddresses: false,
       internalHosts: ['status.tessera.example'],
     });
-    expect(statusListNetworkPolicyOf({ ...base, NODE_ENV: 'development', STATUS_LIST_DENY_PRIVATE_ADDRESSES: true }).denyPrivateAddresses).toBe(true);
+    expect(
+      statusListNetworkPolicyOf({ ...base, NODE_ENV: 'development', STATUS_LIST_DENY_PRIVATE_ADDRESSES: true })
+        .denyPrivateAddresses,
+    ).toBe(true);
   });
 
   it('STATUS_LIST_INTERNAL_HOSTS: comma-separated, case-insensitive, trailing dot and IPv6 brackets ignored', () => {
-    const policy = { internalHosts: parseHostList(' Status.Tessera.Example , status-list.tessera.svc.cluster.local.,[fd00::1],, ') };
-    expect(policy.internalHosts).toEqual(['status.tessera.example', 'status-list.tessera.svc.cluster.local', 'fd00::1']);
+    const policy = {
+      internalHosts: parseHostList(' Status.Tessera.Example , status-list.tessera.svc.cluster.local.,[fd00::1],, '),
+    };
+    expect(policy.internalHosts).toEqual([
+      'status.tessera.example',
+      'status-list.tessera.svc.cluster.local',
+      'fd00::1',
+    ]);
     expect(isInternalHost(policy, 'STATUS.tessera.example')).toBe(true);
     expect(isInternalHost(policy, 'status-list.tessera.svc.cluster.local.')).toBe(true);
     expect(isInternalHost(policy, '[fd00::1]')).toBe(true);

@@ -26,7 +26,11 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 /** A DNS stand-in answering `answers[n]` to the n-th query, and counting queries. */
 function rebindingResolver(answers: string[]) {
   const queries: string[] = [];
-  const resolve = ((hostname: string, options: { all?: boolean }, callback: (error: Error | null, address: string | LookupAddress[], family?: number) => void) => {
+  const resolve = ((
+    hostname: string,
+    options: { all?: boolean },
+    callback: (error: Error | null, address: string | LookupAddress[], family?: number) => void,
+  ) => {
     queries.push(hostname);
     const address = answers[Math.min(queries.length - 1, answers.length - 1)]!;
     const family = address.includes(':') ? 6 : 4;
@@ -38,7 +42,10 @@ function rebindingResolver(answers: string[]) {
 describe('createStatusListFetch', () => {
   it('an internal host is connected at the address its one resolution returned, Host keeping the name', async () => {
     const dns = rebindingResolver(['127.0.0.1', '203.0.113.1']);
-    const fetch = createStatusListFetch({ denyPrivateAddresses: true, internalHosts: ['status.internal.test'] }, { resolve: dns.resolve });
+    const fetch = createStatusListFetch(
+      { denyPrivateAddresses: true, internalHosts: ['status.internal.test'] },
+      { resolve: dns.resolve },
+    );
     const response = await fetch(`http://status.internal.test:${port}/lists/1`);
     expect(response.status).toBe(200);
     expect(await response.text()).toBe('token');
@@ -56,10 +63,21 @@ describe('createStatusListFetch', () => {
   });
 
   it('a name with any refused address among its answers is refused', async () => {
-    const resolve = ((hostname: string, _options: unknown, callback: (error: Error | null, addresses: LookupAddress[]) => void) =>
-      setImmediate(() => callback(null, [{ address: '203.0.113.7', family: 4 }, { address: '10.0.0.7', family: 4 }]))) as unknown as typeof dnsLookup;
+    const resolve = ((
+      hostname: string,
+      _options: unknown,
+      callback: (error: Error | null, addresses: LookupAddress[]) => void,
+    ) =>
+      setImmediate(() =>
+        callback(null, [
+          { address: '203.0.113.7', family: 4 },
+          { address: '10.0.0.7', family: 4 },
+        ]),
+      )) as unknown as typeof dnsLookup;
     const fetch = createStatusListFetch({ denyPrivateAddresses: true, internalHosts: [] }, { resolve });
-    await expect(fetch(`http://mixed.attacker.test:${port}/`)).rejects.toThrow(/(203\.0\.113\.7 \(reserved\)|10\.0\.0\.7 \(private\))/);
+    await expect(fetch(`http://mixed.attacker.test:${port}/`)).rejects.toThrow(
+      /(203\.0\.113\.7 \(reserved\)|10\.0\.0\.7 \(private\))/,
+    );
   });
 
   it('an IP literal is judged before connecting (sockets do not look literals up)', async () => {
@@ -72,7 +90,9 @@ describe('createStatusListFetch', () => {
   });
 
   it('with the rule off every address is reached (development)', async () => {
-    const response = await createStatusListFetch({ denyPrivateAddresses: false, internalHosts: [] })(`http://127.0.0.1:${port}/lists/2`);
+    const response = await createStatusListFetch({ denyPrivateAddresses: false, internalHosts: [] })(
+      `http://127.0.0.1:${port}/lists/2`,
+    );
     expect(response.status).toBe(200);
   });
 });

@@ -34,15 +34,43 @@ async function startRecordingServer(onCleanup: (cleanup: () => Promise<void>) =>
 }
 
 // The harness names loopback as internal and allows http for the other suites; '' unsets both here.
-const PRODUCTION_DEFAULTS = { STATUS_LIST_ALLOW_HTTP: '', STATUS_LIST_INTERNAL_HOSTS: '', STATUS_LIST_DENY_PRIVATE_ADDRESSES: '' };
+const PRODUCTION_DEFAULTS = {
+  STATUS_LIST_ALLOW_HTTP: '',
+  STATUS_LIST_INTERNAL_HOSTS: '',
+  STATUS_LIST_DENY_PRIVATE_ADDRESSES: '',
+};
 
 // One end-to-end setting per case below, each with only what its case sets.
 const test = base
   .extend('lists', { scope: 'file' }, async ({}, { onCleanup }) => startRecordingServer(onCleanup))
-  .extend('loopbackRefused', { scope: 'file' }, e2eFixture({ config: { ...PRODUCTION_DEFAULTS, STATUS_LIST_ALLOW_HTTP: 'true' } }))
-  .extend('internalHosts', { scope: 'file' }, e2eFixture({ config: { ...PRODUCTION_DEFAULTS, STATUS_LIST_ALLOW_HTTP: 'true', STATUS_LIST_INTERNAL_HOSTS: 'status.tessera.example,localhost' } }))
-  .extend('httpRefused', { scope: 'file' }, e2eFixture({ config: { ...PRODUCTION_DEFAULTS, STATUS_LIST_INTERNAL_HOSTS: 'localhost' } }))
-  .extend('privateOpen', { scope: 'file' }, e2eFixture({ config: { ...PRODUCTION_DEFAULTS, STATUS_LIST_ALLOW_HTTP: 'true', STATUS_LIST_DENY_PRIVATE_ADDRESSES: 'false' } }));
+  .extend(
+    'loopbackRefused',
+    { scope: 'file' },
+    e2eFixture({ config: { ...PRODUCTION_DEFAULTS, STATUS_LIST_ALLOW_HTTP: 'true' } }),
+  )
+  .extend(
+    'internalHosts',
+    { scope: 'file' },
+    e2eFixture({
+      config: {
+        ...PRODUCTION_DEFAULTS,
+        STATUS_LIST_ALLOW_HTTP: 'true',
+        STATUS_LIST_INTERNAL_HOSTS: 'status.tessera.example,localhost',
+      },
+    }),
+  )
+  .extend(
+    'httpRefused',
+    { scope: 'file' },
+    e2eFixture({ config: { ...PRODUCTION_DEFAULTS, STATUS_LIST_INTERNAL_HOSTS: 'localhost' } }),
+  )
+  .extend(
+    'privateOpen',
+    { scope: 'file' },
+    e2eFixture({
+      config: { ...PRODUCTION_DEFAULTS, STATUS_LIST_ALLOW_HTTP: 'true', STATUS_LIST_DENY_PRIVATE_ADDRESSES: 'false' },
+    }),
+  );
 
 /** Publishes a list signed by the e2e issuer at `host` (entry 1 revoked), presents a credential naming entry `idx`, and returns the session afterwards. */
 async function presentWithStatusAt(e: E2e, { port, tokens }: RecordingServer, host: string, idx = 0) {
@@ -52,8 +80,16 @@ async function presentWithStatusAt(e: E2e, { port, tokens }: RecordingServer, ho
   const session = await e.createSession({ dcql: sdJwtQuery(), responseMode: 'direct_post' });
   const holder = await newHolder();
   const resolved = await resolveRedirectRequest(e.wallet, session.authorizationRequestUri!);
-  const presentation = await presentPid(await issuePid(e.issuer, holder, { status: { uri, idx } }), holder, requestFacts(resolved));
-  const answered = await submitResponse(e.wallet, resolved, await buildResponse(e.wallet, resolved, { pid: [presentation] }));
+  const presentation = await presentPid(
+    await issuePid(e.issuer, holder, { status: { uri, idx } }),
+    holder,
+    requestFacts(resolved),
+  );
+  const answered = await submitResponse(
+    e.wallet,
+    resolved,
+    await buildResponse(e.wallet, resolved, { pid: [presentation] }),
+  );
   return { path, uri, answered, record: await e.readSession(session.id), result: await e.readResult(session.id) };
 }
 
@@ -62,17 +98,27 @@ const hitsOf = ({ hits }: RecordingServer, path: string) => hits.filter((hit) =>
 describe('addresses that are not public are refused (STATUS_LIST_UNAVAILABLE), before any connection', () => {
   test.for([
     ['a loopback IP literal', '127.0.0.1', 'loopback'],
-    ['a host name that resolves to loopback (checked by the socket’s lookup, on the address it connects to)', 'localhost', 'loopback'],
+    [
+      'a host name that resolves to loopback (checked by the socket’s lookup, on the address it connects to)',
+      'localhost',
+      'loopback',
+    ],
   ] as const)('%s', async ([_case, host, range], { lists, loopbackRefused: { e2e: e } }) => {
     const { path, answered, record } = await presentWithStatusAt(e, lists, host);
     expect(answered.status).toBe(400);
-    expect(record).toMatchObject({ state: 'Error', error: { code: 'STATUS_LIST_UNAVAILABLE', message: expect.stringContaining(range) } });
+    expect(record).toMatchObject({
+      state: 'Error',
+      error: { code: 'STATUS_LIST_UNAVAILABLE', message: expect.stringContaining(range) },
+    });
     expect(hitsOf(lists, path)).toEqual([]);
   });
 });
 
 describe('STATUS_LIST_INTERNAL_HOSTS lets a listed host be served inside the network', () => {
-  test('a listed host verifies, the fetch keeps the name in Host, and a revoked entry is still seen', async ({ lists, internalHosts: { e2e: e } }) => {
+  test('a listed host verifies, the fetch keeps the name in Host, and a revoked entry is still seen', async ({
+    lists,
+    internalHosts: { e2e: e },
+  }) => {
     const valid = await presentWithStatusAt(e, lists, 'localhost', 0);
     expect(valid.answered.status).toBe(200);
     expect(valid.result.body.data.presentations[0].status).toEqual({ uri: valid.uri, idx: 0, status: 'VALID' });
@@ -89,9 +135,15 @@ describe('STATUS_LIST_INTERNAL_HOSTS lets a listed host be served inside the net
 });
 
 describe('http: is refused unless STATUS_LIST_ALLOW_HTTP=true', () => {
-  test('an internal host over http is STATUS_LIST_UNAVAILABLE, nothing fetched', async ({ lists, httpRefused: { e2e: e } }) => {
+  test('an internal host over http is STATUS_LIST_UNAVAILABLE, nothing fetched', async ({
+    lists,
+    httpRefused: { e2e: e },
+  }) => {
     const { path, record } = await presentWithStatusAt(e, lists, 'localhost');
-    expect(record).toMatchObject({ state: 'Error', error: { code: 'STATUS_LIST_UNAVAILABLE', message: expect.stringContaining('http') } });
+    expect(record).toMatchObject({
+      state: 'Error',
+      error: { code: 'STATUS_LIST_UNAVAILABLE', message: expect.stringContaining('http') },
+    });
     expect(hitsOf(lists, path)).toEqual([]);
   });
 });

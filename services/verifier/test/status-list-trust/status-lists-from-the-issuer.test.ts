@@ -37,41 +37,77 @@ function signerUnder(ca: TestCertificate, subject: string, extensions: x509.Exte
 }
 
 /** The credential of `issuer` with entry `idx` of a list signed by `signer` (x5c `signerChain`). */
-async function outcome(server: StatusListServer, target: StatusSetting, issuer: TestIssuer, signer: TestCertificate, idx = 0, signerChain = [signer.x5c]) {
+async function outcome(
+  server: StatusListServer,
+  target: StatusSetting,
+  issuer: TestIssuer,
+  signer: TestCertificate,
+  idx = 0,
+  signerChain = [signer.x5c],
+) {
   const list = newList(server);
-  await serveList(server, list.path, { signingKey: signer.keys.privateKey, x5c: signerChain, statuses: [VALID, INVALID] });
+  await serveList(server, list.path, {
+    signingKey: signer.keys.privateKey,
+    x5c: signerChain,
+    statuses: [VALID, INVALID],
+  });
   return answerWithStatus(target, issuer, { uri: list.uri, idx });
 }
 
 describe('status lists signed by the credential’s issuer', () => {
-  test('control: the issuer’s own certificate — a VALID entry verifies, an INVALID one is CREDENTIAL_REVOKED', async ({ server, e2e: e, harness }) => {
+  test('control: the issuer’s own certificate — a VALID entry verifies, an INVALID one is CREDENTIAL_REVOKED', async ({
+    server,
+    e2e: e,
+    harness,
+  }) => {
     expectOutcome(await outcome(server, { e2e: e, harness }, e.issuer, e.issuer.leaf, 0), 'VERIFIED');
     expectOutcome(await outcome(server, { e2e: e, harness }, e.issuer, e.issuer.leaf, 1), 'CREDENTIAL_REVOKED');
   });
 
-  test('a different leaf under the same CA (another subject, no status EKU) is not trusted → STATUS_LIST_UNAVAILABLE', async ({ server, e2e: e, harness }) => {
+  test('a different leaf under the same CA (another subject, no status EKU) is not trusted → STATUS_LIST_UNAVAILABLE', async ({
+    server,
+    e2e: e,
+    harness,
+  }) => {
     const neighbour = await signerUnder(e.issuer.ca, 'CN=Neighbour Issuer,O=Tessera Tests');
-    const message = expectOutcome(await outcome(server, { e2e: e, harness }, e.issuer, neighbour), 'STATUS_LIST_UNAVAILABLE');
+    const message = expectOutcome(
+      await outcome(server, { e2e: e, harness }, e.issuer, neighbour),
+      'STATUS_LIST_UNAVAILABLE',
+    );
     expect(message).toContain('Neighbour Issuer');
     // It could otherwise revoke the issuer's credentials: entry 1 is INVALID, yet nothing is revoked.
     expectOutcome(await outcome(server, { e2e: e, harness }, e.issuer, neighbour, 1), 'STATUS_LIST_UNAVAILABLE');
   });
 
-  test('key rotation: a new certificate with the issuer’s subject under the same anchor is trusted', async ({ server, e2e: e, harness }) => {
+  test('key rotation: a new certificate with the issuer’s subject under the same anchor is trusted', async ({
+    server,
+    e2e: e,
+    harness,
+  }) => {
     const rotated = await signerUnder(e.issuer.ca, e.issuer.leaf.certificate.subject);
     expect(rotated.x5c).not.toBe(e.issuer.leaf.x5c);
     expectOutcome(await outcome(server, { e2e: e, harness }, e.issuer, rotated, 0), 'VERIFIED');
     expectOutcome(await outcome(server, { e2e: e, harness }, e.issuer, rotated, 1), 'CREDENTIAL_REVOKED');
   });
 
-  test('the issuer’s subject under another trusted anchor is not the issuer → STATUS_LIST_UNAVAILABLE', async ({ server, e2e: e, harness, api }) => {
+  test('the issuer’s subject under another trusted anchor is not the issuer → STATUS_LIST_UNAVAILABLE', async ({
+    server,
+    e2e: e,
+    harness,
+    api,
+  }) => {
     const other = await createIssuer('Other CA');
     expect((await api('POST', anchors, { certificatePem: other.ca.pem })).status).toBe(201);
     const impostor = await signerUnder(other.ca, e.issuer.leaf.certificate.subject);
-    expect(expectOutcome(await outcome(server, { e2e: e, harness }, e.issuer, impostor), 'STATUS_LIST_UNAVAILABLE')).toContain('another trust anchor');
+    expect(
+      expectOutcome(await outcome(server, { e2e: e, harness }, e.issuer, impostor), 'STATUS_LIST_UNAVAILABLE'),
+    ).toContain('another trust anchor');
   });
 
-  test('a delegated status issuer carrying the status signing EKU under the same anchor is trusted when the EKU is configured', async ({ server, withEku: withEkuSetting }) => {
+  test('a delegated status issuer carrying the status signing EKU under the same anchor is trusted when the EKU is configured', async ({
+    server,
+    withEku: withEkuSetting,
+  }) => {
     const withEku = withEkuSetting.e2e;
     const eku = new x509.ExtendedKeyUsageExtension([TEST_STATUS_SIGNING_EKU]);
     const delegate = await signerUnder(withEku.issuer.ca, 'CN=Status Service,O=Tessera Tests', [eku]);
@@ -80,18 +116,39 @@ describe('status lists signed by the credential’s issuer', () => {
     // Under another anchor the EKU grants nothing.
     const other = await createIssuer('Other Status CA');
     expect((await withEkuSetting.api('POST', anchors, { certificatePem: other.ca.pem })).status).toBe(201);
-    expectOutcome(await outcome(server, withEkuSetting, withEku.issuer, await signerUnder(other.ca, 'CN=Status Service,O=Tessera Tests', [eku])), 'STATUS_LIST_UNAVAILABLE');
+    expectOutcome(
+      await outcome(
+        server,
+        withEkuSetting,
+        withEku.issuer,
+        await signerUnder(other.ca, 'CN=Status Service,O=Tessera Tests', [eku]),
+      ),
+      'STATUS_LIST_UNAVAILABLE',
+    );
     // A leaf whose EKU is something else is refused by the chain rule itself.
-    const tls = await signerUnder(withEku.issuer.ca, 'CN=Web Server,O=Tessera Tests', [new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.serverAuth])]);
+    const tls = await signerUnder(withEku.issuer.ca, 'CN=Web Server,O=Tessera Tests', [
+      new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.serverAuth]),
+    ]);
     expectOutcome(await outcome(server, withEkuSetting, withEku.issuer, tls), 'STATUS_LIST_UNAVAILABLE');
   });
 
-  test('without STATUS_LIST_SIGNING_EKU, a certificate carrying that OID is just another leaf → STATUS_LIST_UNAVAILABLE', async ({ server, e2e: e, harness }) => {
-    const delegate = await signerUnder(e.issuer.ca, 'CN=Status Service,O=Tessera Tests', [new x509.ExtendedKeyUsageExtension([TEST_STATUS_SIGNING_EKU])]);
+  test('without STATUS_LIST_SIGNING_EKU, a certificate carrying that OID is just another leaf → STATUS_LIST_UNAVAILABLE', async ({
+    server,
+    e2e: e,
+    harness,
+  }) => {
+    const delegate = await signerUnder(e.issuer.ca, 'CN=Status Service,O=Tessera Tests', [
+      new x509.ExtendedKeyUsageExtension([TEST_STATUS_SIGNING_EKU]),
+    ]);
     expectOutcome(await outcome(server, { e2e: e, harness }, e.issuer, delegate), 'STATUS_LIST_UNAVAILABLE');
   });
 
-  test('DID issuer: the same DID signs its list; another trusted DID does not', async ({ server, e2e: e, harness, api }) => {
+  test('DID issuer: the same DID signs its list; another trusted DID does not', async ({
+    server,
+    e2e: e,
+    harness,
+    api,
+  }) => {
     const issuerKey = await generateEs256();
     const otherKey = await generateEs256();
     const did = didJwk(issuerKey.publicJwk);
@@ -100,10 +157,22 @@ describe('status lists signed by the credential’s issuer', () => {
     const withList = async (signingKey: webcrypto.CryptoKey, kid: string) => {
       const list = newList(server);
       await serveList(server, list.path, { signingKey, kid, statuses: [VALID] });
-      return answerWithStatus({ e2e: e, harness }, e.issuer, { uri: list.uri, idx: 0 }, {
-        issue: (holder) =>
-          issueSdJwtVc({ signingKey: issuerKey.privateKey, kid: `${did}#0`, vct: 'https://example.eu/pid', claims: { iss: did, status: { status_list: { idx: 0, uri: list.uri } } }, disclosable: { given_name: 'Erika', family_name: 'Mustermann' }, holderPublicJwk: holder.publicJwk }),
-      });
+      return answerWithStatus(
+        { e2e: e, harness },
+        e.issuer,
+        { uri: list.uri, idx: 0 },
+        {
+          issue: (holder) =>
+            issueSdJwtVc({
+              signingKey: issuerKey.privateKey,
+              kid: `${did}#0`,
+              vct: 'https://example.eu/pid',
+              claims: { iss: did, status: { status_list: { idx: 0, uri: list.uri } } },
+              disclosable: { given_name: 'Erika', family_name: 'Mustermann' },
+              holderPublicJwk: holder.publicJwk,
+            }),
+        },
+      );
     };
     expectOutcome(await withList(issuerKey.privateKey, `${did}#0`), 'VERIFIED');
     expectOutcome(await withList(otherKey.privateKey, `${otherDid}#0`), 'STATUS_LIST_UNAVAILABLE');

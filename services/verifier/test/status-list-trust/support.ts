@@ -10,7 +10,11 @@ import type { E2e } from '../support/e2e.js';
 import type { Harness } from '../support/harness.js';
 import { presentPid } from '../support/holder.js';
 import { newHolder, type TestIssuer } from '../support/issuers.js';
-import { createStatusListToken, type CreateStatusListTokenOptions, type StatusListServer } from '../verification/support/status-list-server.js';
+import {
+  createStatusListToken,
+  type CreateStatusListTokenOptions,
+  type StatusListServer,
+} from '../verification/support/status-list-server.js';
 
 export const VALID = 0;
 export const INVALID = 1;
@@ -24,8 +28,17 @@ export function newList(server: StatusListServer): { path: string; uri: string }
 }
 
 /** Serves a status list token at `path`: 2 bits, every entry VALID unless `statuses` says otherwise; issued now unless told. */
-export async function serveList(server: StatusListServer, path: string, options: Partial<CreateStatusListTokenOptions> & Pick<CreateStatusListTokenOptions, 'signingKey'>): Promise<void> {
-  const body = await createStatusListToken({ sub: `${server.baseUrl}${path}`, statuses: [VALID, VALID, VALID, VALID], iat: nowSeconds(), ...options });
+export async function serveList(
+  server: StatusListServer,
+  path: string,
+  options: Partial<CreateStatusListTokenOptions> & Pick<CreateStatusListTokenOptions, 'signingKey'>,
+): Promise<void> {
+  const body = await createStatusListToken({
+    sub: `${server.baseUrl}${path}`,
+    statuses: [VALID, VALID, VALID, VALID],
+    iat: nowSeconds(),
+    ...options,
+  });
   server.routes.set(path, { body });
 }
 
@@ -40,22 +53,39 @@ export interface StatusSetting {
  * whose status is entry `idx` of `uri`, posted without the wallet library so the
  * KB-JWT can carry the service's shifted time. Returns the session as read back.
  */
-export async function answerWithStatus({ e2e: e, harness }: StatusSetting, issuer: TestIssuer, status: { uri: string; idx: number }, options: { x5c?: string[]; issue?: (holder: Awaited<ReturnType<typeof newHolder>>) => ReturnType<typeof issueCredential> } = {}) {
+export async function answerWithStatus(
+  { e2e: e, harness }: StatusSetting,
+  issuer: TestIssuer,
+  status: { uri: string; idx: number },
+  options: {
+    x5c?: string[];
+    issue?: (holder: Awaited<ReturnType<typeof newHolder>>) => ReturnType<typeof issueCredential>;
+  } = {},
+) {
   const session = await e.createSession({ dcql: sdJwtQuery(), responseMode: 'direct_post' });
   const holder = await newHolder();
   const issued = options.issue
     ? await options.issue(holder)
-    : await issueCredential(issuer, holder, { ...(options.x5c ? { x5c: options.x5c } : {}), claims: { status: { status_list: status } } });
+    : await issueCredential(issuer, holder, {
+        ...(options.x5c ? { x5c: options.x5c } : {}),
+        claims: { status: { status_list: status } },
+      });
   if (!session.responseUri) throw new Error('a direct_post session has a responseUri');
   const facts = { clientId: session.clientId, nonce: session.nonce, responseMode: 'direct_post' };
   const presentation = await presentPid(issued, holder, facts, { iat: nowSeconds(harness.clock.offsetMs) - 2 });
-  const answered = await e.postForm(session.responseUri, { vp_token: JSON.stringify({ pid: [presentation] }), state: session.payloadState });
+  const answered = await e.postForm(session.responseUri, {
+    vp_token: JSON.stringify({ pid: [presentation] }),
+    state: session.payloadState,
+  });
   const record = await e.readSession(session.id);
   return { session, answered, record };
 }
 
 /** The session verified, or failed with `code` (its message kept for assertions). */
-export function expectOutcome(outcome: { answered: { status: number }; record: PresentationSession }, code: 'VERIFIED' | string) {
+export function expectOutcome(
+  outcome: { answered: { status: number }; record: PresentationSession },
+  code: 'VERIFIED' | string,
+) {
   if (code === 'VERIFIED') {
     expect(outcome.record, JSON.stringify(outcome.record)).toMatchObject({ state: 'ResponseVerified' });
     expect(outcome.answered.status).toBe(200);

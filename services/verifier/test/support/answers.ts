@@ -5,26 +5,47 @@ import { expect } from 'vitest';
 import type { CreatedPresentation, PresentationSession } from '@tessera/contracts';
 import type { E2e } from './e2e.js';
 import type { SessionEvents } from './events.js';
-import { buildResponse, dcApiPayload, presentMdl, presentPid, requestFacts, resolveDcApiRequest, resolveRedirectRequest, submitResponse, type ResolvedRequest } from './holder.js';
+import {
+  buildResponse,
+  dcApiPayload,
+  presentMdl,
+  presentPid,
+  requestFacts,
+  resolveDcApiRequest,
+  resolveRedirectRequest,
+  submitResponse,
+  type ResolvedRequest,
+} from './holder.js';
 import { issueMdl, issuePid, newHolder } from './issuers.js';
 
 export type CredentialFormat = 'sd-jwt' | 'mdoc';
 
 /** The request of `session` as the wallet resolves it: by reference (redirect modes), or from `dcApiRequest` over the DC API from `origin`. */
 export function resolveSession(e2e: E2e, session: CreatedPresentation, origin?: string): Promise<ResolvedRequest> {
-  return origin ? resolveDcApiRequest(e2e.wallet, session.dcApiRequest!.data, origin) : resolveRedirectRequest(e2e.wallet, session.authorizationRequestUri!);
+  return origin
+    ? resolveDcApiRequest(e2e.wallet, session.dcApiRequest!.data, origin)
+    : resolveRedirectRequest(e2e.wallet, session.authorizationRequestUri!);
 }
 
 /** A valid vp_token for the session (an SD-JWT VC for the query `pid`), and the request it answers. */
 export async function validPidToken(e2e: E2e, session: CreatedPresentation, origin?: string) {
   const holder = await newHolder();
   const resolved = await resolveSession(e2e, session, origin);
-  const vpToken = { pid: [await presentPid(await issuePid(e2e.issuer, holder), holder, requestFacts(resolved), origin ? { origin } : {})] };
+  const vpToken = {
+    pid: [
+      await presentPid(await issuePid(e2e.issuer, holder), holder, requestFacts(resolved), origin ? { origin } : {}),
+    ],
+  };
   return { resolved, vpToken };
 }
 
 /** A wallet holding one credential of `format` answers the session through its response mode (over the DC API when `origin` is given). */
-export async function answerWithCredential(e2e: E2e, format: CredentialFormat, session: CreatedPresentation, origin?: string) {
+export async function answerWithCredential(
+  e2e: E2e,
+  format: CredentialFormat,
+  session: CreatedPresentation,
+  origin?: string,
+) {
   const holder = await newHolder();
   const resolved = await resolveSession(e2e, session, origin);
   const facts = requestFacts(resolved);
@@ -32,13 +53,24 @@ export async function answerWithCredential(e2e: E2e, format: CredentialFormat, s
     format === 'sd-jwt'
       ? await presentPid(await issuePid(e2e.issuer, holder), holder, facts, origin ? { origin } : {})
       : await presentMdl(await issueMdl(e2e.issuer, holder), holder, facts, origin ? { origin } : {});
-  const built = await buildResponse(e2e.wallet, resolved, { [format === 'sd-jwt' ? 'pid' : 'mdl']: [presentation] }, origin);
-  if (origin) return e2e.verifyDcApi({ verificationSessionId: session.id, authorizationResponse: dcApiPayload(built), origin });
+  const built = await buildResponse(
+    e2e.wallet,
+    resolved,
+    { [format === 'sd-jwt' ? 'pid' : 'mdl']: [presentation] },
+    origin,
+  );
+  if (origin)
+    return e2e.verifyDcApi({ verificationSessionId: session.id, authorizationResponse: dcApiPayload(built), origin });
   return submitResponse(e2e.wallet, resolved, built);
 }
 
 /** The session is as it was: still open in `state`, no error, no Error or ResponseVerified event published for it. */
-export async function expectSessionUnchanged(e2e: E2e, sessionEvents: SessionEvents, session: CreatedPresentation, state: PresentationSession['state'] = 'RequestUriRetrieved') {
+export async function expectSessionUnchanged(
+  e2e: E2e,
+  sessionEvents: SessionEvents,
+  session: CreatedPresentation,
+  state: PresentationSession['state'] = 'RequestUriRetrieved',
+) {
   const record = await e2e.readSession(session.id);
   expect(record.state).toBe(state);
   expect(record.error).toBeUndefined();

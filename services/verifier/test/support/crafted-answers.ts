@@ -6,7 +6,17 @@ import type { JWK } from 'jose';
 import type { PresentationResponse, PresentationSession } from '@tessera/contracts';
 import { issueSdJwtVc, type IssuedSdJwtVc } from '../verification/support/sd-jwt.js';
 import type { E2e } from './e2e.js';
-import { buildResponse, dcApiPayload, presentMdl, presentPid, requestFacts, resolveDcApiRequest, resolveRedirectRequest, submitResponse, type RequestFacts } from './holder.js';
+import {
+  buildResponse,
+  dcApiPayload,
+  presentMdl,
+  presentPid,
+  requestFacts,
+  resolveDcApiRequest,
+  resolveRedirectRequest,
+  submitResponse,
+  type RequestFacts,
+} from './holder.js';
 import { ISSUER_HOST, issueMdl, newHolder, PID_VCT, type Holder, type TestIssuer } from './issuers.js';
 
 const DAY_SECONDS = 86_400;
@@ -24,8 +34,18 @@ export interface IssueCredentialOptions {
 }
 
 /** An SD-JWT VC from `issuer`, bound to the holder: the PID of ./issuers.ts with every part adjustable. */
-export function issueCredential(issuer: TestIssuer, holder: Holder, options: IssueCredentialOptions = {}): Promise<IssuedSdJwtVc> {
-  const claims: Record<string, unknown> = { vct: PID_VCT, iss: `https://${ISSUER_HOST}`, iat: nowSeconds() - 3600, exp: nowSeconds() + DAY_SECONDS, ...options.claims };
+export function issueCredential(
+  issuer: TestIssuer,
+  holder: Holder,
+  options: IssueCredentialOptions = {},
+): Promise<IssuedSdJwtVc> {
+  const claims: Record<string, unknown> = {
+    vct: PID_VCT,
+    iss: `https://${ISSUER_HOST}`,
+    iat: nowSeconds() - 3600,
+    exp: nowSeconds() + DAY_SECONDS,
+    ...options.claims,
+  };
   for (const [name, value] of Object.entries(claims)) if (value === undefined) delete claims[name];
   return issueSdJwtVc({
     signingKey: issuer.leaf.keys.privateKey,
@@ -42,16 +62,27 @@ export function presentAll(issued: IssuedSdJwtVc, reveal?: string[]): Present {
 }
 
 /** A redirect session answered through the wallet library with the presentation for `queryId`. */
-export async function answerRedirect(e: E2e, session: { authorizationRequestUri?: string }, queryId: string, present: Present, holder?: Holder) {
+export async function answerRedirect(
+  e: E2e,
+  session: { authorizationRequestUri?: string },
+  queryId: string,
+  present: Present,
+  holder?: Holder,
+) {
   const wallet = holder ?? (await newHolder());
-  if (!session.authorizationRequestUri) throw new Error('answerRedirect needs a redirect session (one with authorizationRequestUri)');
+  if (!session.authorizationRequestUri)
+    throw new Error('answerRedirect needs a redirect session (one with authorizationRequestUri)');
   const resolved = await resolveRedirectRequest(e.wallet, session.authorizationRequestUri);
   const built = await buildResponse(e.wallet, resolved, { [queryId]: [await present(wallet, requestFacts(resolved))] });
   return submitResponse(e.wallet, resolved, built);
 }
 
 /** A DC API session (`mdl` query) answered with a fresh mDL of `e.issuer` from `origin`: the platform's answer to the relying party. */
-export async function answerMdlOverDcApi(e: E2e, session: { id: string; dcApiRequest?: { data: unknown } }, origin: string) {
+export async function answerMdlOverDcApi(
+  e: E2e,
+  session: { id: string; dcApiRequest?: { data: unknown } },
+  origin: string,
+) {
   if (!session.dcApiRequest) throw new Error('answerMdlOverDcApi needs a DC API session (one with dcApiRequest)');
   const holder = await newHolder();
   const resolved = await resolveDcApiRequest(e.wallet, session.dcApiRequest.data as never, origin);
@@ -70,7 +101,12 @@ export async function expectVerified(e: E2e, session: { id: string }, answered: 
 }
 
 /** The wallet was refused (400) and the session ended in Error with `code`; no presentation data can be read. */
-export async function expectFailedWith(e: E2e, session: { id: string }, answered: { status: number; body: unknown }, code: string) {
+export async function expectFailedWith(
+  e: E2e,
+  session: { id: string },
+  answered: { status: number; body: unknown },
+  code: string,
+) {
   expect(answered.status).toBe(400);
   const record = await e.readSession(session.id);
   expect(record, JSON.stringify(record)).toMatchObject({ state: 'Error', error: { code } });

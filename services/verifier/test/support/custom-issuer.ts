@@ -37,7 +37,14 @@ function algorithmOf(key: CaKey, hash: 'SHA-1' | 'SHA-256') {
 
 async function generate(key: CaKey): Promise<webcrypto.CryptoKeyPair> {
   const algorithm =
-    key.kind === 'RSA' ? { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256', modulusLength: key.modulusLength, publicExponent: new Uint8Array([1, 0, 1]) } : P256;
+    key.kind === 'RSA'
+      ? {
+          name: 'RSASSA-PKCS1-v1_5',
+          hash: 'SHA-256',
+          modulusLength: key.modulusLength,
+          publicExponent: new Uint8Array([1, 0, 1]),
+        }
+      : P256;
   return (await webcrypto.subtle.generateKey(algorithm, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
 }
 
@@ -46,7 +53,11 @@ async function generate(key: CaKey): Promise<webcrypto.CryptoKeyPair> {
  * one named at signing: an RSA key is re-imported for `hash` (how a CA would
  * produce sha1WithRSAEncryption). ECDSA takes the hash at signing.
  */
-async function keyForHash(privateKey: webcrypto.CryptoKey, key: CaKey, hash: 'SHA-1' | 'SHA-256'): Promise<webcrypto.CryptoKey> {
+async function keyForHash(
+  privateKey: webcrypto.CryptoKey,
+  key: CaKey,
+  hash: 'SHA-1' | 'SHA-256',
+): Promise<webcrypto.CryptoKey> {
   if (key.kind !== 'RSA' || hash === 'SHA-256') return privateKey;
   const pkcs8 = await webcrypto.subtle.exportKey('pkcs8', privateKey);
   return webcrypto.subtle.importKey('pkcs8', pkcs8, { name: 'RSASSA-PKCS1-v1_5', hash }, false, ['sign']);
@@ -61,12 +72,16 @@ function toTestCertificate(certificate: x509.X509Certificate, keys: webcrypto.Cr
  * One certificate with the key `key`, issued by `issuer` (self-signed when
  * absent) with `issuer`'s key and the hash `hash`.
  */
-export async function issueCertificate(spec: CertificateSpec & { key: CaKey; issuer?: SignedBy; hash?: 'SHA-1' | 'SHA-256' }): Promise<SignedBy & { test: TestCertificate }> {
+export async function issueCertificate(
+  spec: CertificateSpec & { key: CaKey; issuer?: SignedBy; hash?: 'SHA-1' | 'SHA-256' },
+): Promise<SignedBy & { test: TestCertificate }> {
   const keys = await generate(spec.key);
   const signer = spec.issuer ?? { keys, key: spec.key, certificate: undefined };
   const hash = spec.hash ?? 'SHA-256';
   const signingKey = await keyForHash(signer.keys.privateKey, signer.key, hash);
-  const usages = spec.ca ? x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign : x509.KeyUsageFlags.digitalSignature;
+  const usages = spec.ca
+    ? x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign
+    : x509.KeyUsageFlags.digitalSignature;
   const certificate = await x509.X509CertificateGenerator.create({
     serialNumber: `01${randomBytes(8).toString('hex')}`,
     subject: spec.subject,
@@ -75,7 +90,11 @@ export async function issueCertificate(spec: CertificateSpec & { key: CaKey; iss
     signingAlgorithm: algorithmOf(signer.key, hash),
     publicKey: keys.publicKey,
     signingKey,
-    extensions: [new x509.BasicConstraintsExtension(spec.ca, spec.ca ? 1 : undefined, true), new x509.KeyUsagesExtension(usages, true), ...(spec.extensions ?? [])],
+    extensions: [
+      new x509.BasicConstraintsExtension(spec.ca, spec.ca ? 1 : undefined, true),
+      new x509.KeyUsagesExtension(usages, true),
+      ...(spec.extensions ?? []),
+    ],
   });
   return { certificate, keys, key: spec.key, test: toTestCertificate(certificate, keys) };
 }
@@ -101,7 +120,12 @@ export async function createCustomIssuer(options: CustomIssuerOptions = {}): Pro
   const name = options.name ?? `Custom Issuer ${randomBytes(3).toString('hex')}`;
   const root = await issueCertificate({ subject: `CN=${name} Root,O=Tessera Tests`, ca: true, key: { kind: 'P-256' } });
   const intermediate = options.intermediateKey
-    ? await issueCertificate({ subject: `CN=${name} Intermediate,O=Tessera Tests`, ca: true, key: options.intermediateKey, issuer: root })
+    ? await issueCertificate({
+        subject: `CN=${name} Intermediate,O=Tessera Tests`,
+        ca: true,
+        key: options.intermediateKey,
+        issuer: root,
+      })
     : undefined;
   const names = options.leafSubjectAltNames ?? [{ type: 'dns' as const, value: ISSUER_HOST }];
   const leaf = await issueCertificate({
@@ -110,7 +134,10 @@ export async function createCustomIssuer(options: CustomIssuerOptions = {}): Pro
     key: { kind: 'P-256' },
     issuer: intermediate ?? root,
     hash: options.leafSignatureHash ?? 'SHA-256',
-    extensions: [...(names.length > 0 ? [new x509.SubjectAlternativeNameExtension(names)] : []), ...(options.leafExtensions ?? [])],
+    extensions: [
+      ...(names.length > 0 ? [new x509.SubjectAlternativeNameExtension(names)] : []),
+      ...(options.leafExtensions ?? []),
+    ],
   });
   return {
     ca: root.test,

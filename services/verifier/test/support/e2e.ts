@@ -24,7 +24,10 @@ export interface E2e {
   /** `POST verify-authorization-response` (the DC API flow). */
   verifyDcApi(body: Record<string, unknown>): Promise<CallResult>;
   /** A raw form POST to a response_uri (what a wallet, or an attacker, could send). */
-  postForm(responseUri: string, fields: Record<string, string>): Promise<{ status: number; body: WalletEndpointAnswer | undefined }>;
+  postForm(
+    responseUri: string,
+    fields: Record<string, string>,
+  ): Promise<{ status: number; body: WalletEndpointAnswer | undefined }>;
 }
 
 export async function createE2e(h: Harness, verifierId: string): Promise<E2e> {
@@ -47,10 +50,15 @@ export async function createE2e(h: Harness, verifierId: string): Promise<E2e> {
     async readSession(id) {
       return ((await api('GET', `${base}/verifier-presentation?id=${id}`)).body as { data: PresentationSession }).data;
     },
-    readResult: (id) => api('GET', `${base}/verifier-presentation-response?verificationPresentationId=${encodeURIComponent(id)}`),
+    readResult: (id) =>
+      api('GET', `${base}/verifier-presentation-response?verificationPresentationId=${encodeURIComponent(id)}`),
     verifyDcApi: (body) => api('POST', `${base}/verify-authorization-response`, body),
     async postForm(responseUri, fields) {
-      const response = await wallet.fetch(responseUri, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() });
+      const response = await wallet.fetch(responseUri, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(fields).toString(),
+      });
       const text = await response.text();
       return { status: response.status, body: text ? (JSON.parse(text) as WalletEndpointAnswer) : undefined };
     },

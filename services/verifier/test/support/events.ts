@@ -14,12 +14,18 @@ export interface SessionEvents {
 }
 
 /** Subscribes to session events on a peer connection of the app's bus. */
-export async function listenToSessionEvents(connectPeer: (name: string) => Promise<MessageBus>): Promise<SessionEvents> {
+export async function listenToSessionEvents(
+  connectPeer: (name: string) => Promise<MessageBus>,
+): Promise<SessionEvents> {
   const bus = await connectPeer('session-listener');
   const events: SessionUpdatedEvent[] = [];
-  subscribeEvents(bus, sessionUpdatedEvent, { logger: silentLogger(), handler: async (event) => void events.push(event) });
+  subscribeEvents(bus, sessionUpdatedEvent, {
+    logger: silentLogger(),
+    handler: async (event) => void events.push(event),
+  });
   await bus.ping();
-  const of = (id: string, state: SessionUpdatedEvent['state']) => events.filter((event) => event.id === id && event.state === state);
+  const of = (id: string, state: SessionUpdatedEvent['state']) =>
+    events.filter((event) => event.id === id && event.state === state);
   return {
     events,
     of,

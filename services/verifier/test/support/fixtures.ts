@@ -85,11 +85,15 @@ export function e2eFixture(setup: HarnessSetup = {}) {
 }
 
 /** `test` with `testDb`: a fresh migrated database per file, for tests of start steps and of the service run as a process. */
-export const databaseTest = test.extend('testDb', { scope: 'file' }, async ({}, { onCleanup }): Promise<TestDatabase<VerifierDbSchema>> => {
-  const testDb = await createTestDatabase({ schema, service: 'verifier', migrationsFolder: MIGRATIONS_FOLDER });
-  onCleanup(() => testDb.drop());
-  return testDb;
-});
+export const databaseTest = test.extend(
+  'testDb',
+  { scope: 'file' },
+  async ({}, { onCleanup }): Promise<TestDatabase<VerifierDbSchema>> => {
+    const testDb = await createTestDatabase({ schema, service: 'verifier', migrationsFolder: MIGRATIONS_FOLDER });
+    onCleanup(() => testDb.drop());
+    return testDb;
+  },
+);
 
 /** The fixture function of a temporary directory, removed after the file. */
 export function temporaryDirectory(prefix: string) {

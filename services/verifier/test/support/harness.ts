@@ -1,4 +1,11 @@
-import { migrateDatabase, openDatabase, type App, type Logger, type MessageBus, type ServiceMetrics } from '@tessera/service-kit';
+import {
+  migrateDatabase,
+  openDatabase,
+  type App,
+  type Logger,
+  type MessageBus,
+  type ServiceMetrics,
+} from '@tessera/service-kit';
 import {
   appCaller,
   createTestBusNamespace,
@@ -25,7 +32,11 @@ import type { VerificationCache } from '../../src/verification/index.js';
 export const PUBLIC_BASE_URL = 'https://verifier.tessera.test';
 
 /** The OIDC variables of a config trusting the kit's test identity provider (for a process the test spawns). */
-export const TEST_OIDC_ENV = { OIDC_ISSUER: TEST_OIDC_ISSUER, OIDC_AUDIENCE: TEST_OIDC_AUDIENCE, OIDC_JWKS_URI: 'https://idp.tessera.test/jwks' };
+export const TEST_OIDC_ENV = {
+  OIDC_ISSUER: TEST_OIDC_ISSUER,
+  OIDC_AUDIENCE: TEST_OIDC_AUDIENCE,
+  OIDC_JWKS_URI: 'https://idp.tessera.test/jwks',
+};
 
 /** The verifier's config in tests: silent, a fresh KEY_ENCRYPTION_KEY, the test identity provider, a wallet rate limit no test reaches by accident. */
 export function testConfig(overrides: Record<string, string> = {}): VerifierConfig {

@@ -77,15 +77,29 @@ function callbacks(wallet: WalletContext): HolderCallbacks {
 export type ResolvedRequest = Awaited<ReturnType<typeof resolveOpenid4vpAuthorizationRequest>>;
 
 /** Scanning the QR code: parse the URI, fetch the request object by reference, verify its signature. */
-export function resolveRedirectRequest(wallet: WalletContext, authorizationRequestUri: string): Promise<ResolvedRequest> {
+export function resolveRedirectRequest(
+  wallet: WalletContext,
+  authorizationRequestUri: string,
+): Promise<ResolvedRequest> {
   const parsed = parseOpenid4vpAuthorizationRequest({ authorizationRequest: authorizationRequestUri });
-  return resolveOpenid4vpAuthorizationRequest({ authorizationRequestPayload: parsed.params, callbacks: callbacks(wallet) });
+  return resolveOpenid4vpAuthorizationRequest({
+    authorizationRequestPayload: parsed.params,
+    callbacks: callbacks(wallet),
+  });
 }
 
 /** A browser handing `dcApiRequest.data` to the wallet from `origin`. */
-export function resolveDcApiRequest(wallet: WalletContext, data: { request: string }, origin: string): Promise<ResolvedRequest> {
+export function resolveDcApiRequest(
+  wallet: WalletContext,
+  data: { request: string },
+  origin: string,
+): Promise<ResolvedRequest> {
   const parsed = parseOpenid4vpAuthorizationRequest({ authorizationRequest: data });
-  return resolveOpenid4vpAuthorizationRequest({ authorizationRequestPayload: parsed.params, origin, callbacks: callbacks(wallet) });
+  return resolveOpenid4vpAuthorizationRequest({
+    authorizationRequestPayload: parsed.params,
+    origin,
+    callbacks: callbacks(wallet),
+  });
 }
 
 export interface RequestFacts {
@@ -98,7 +112,9 @@ export interface RequestFacts {
 }
 
 export function requestFacts(resolved: ResolvedRequest): RequestFacts {
-  const payload = resolved.authorizationRequestPayload as Record<string, unknown> & { client_metadata?: { jwks?: { keys: JWK[] } } };
+  const payload = resolved.authorizationRequestPayload as Record<string, unknown> & {
+    client_metadata?: { jwks?: { keys: JWK[] } };
+  };
   return {
     clientId: String(payload.client_id ?? ''),
     nonce: String(payload.nonce),
@@ -111,7 +127,20 @@ export function requestFacts(resolved: ResolvedRequest): RequestFacts {
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 /** An SD-JWT VC presentation with a KB-JWT for this request (aud = client_id, or `origin:<origin>` over the DC API). */
-export function presentPid(issued: IssuedSdJwtVc, holder: Holder, facts: RequestFacts, options: { origin?: string; reveal?: string[]; nonce?: string; aud?: string; iat?: number; extraDisclosures?: string[]; transactionDataHashes?: string[] } = {}) {
+export function presentPid(
+  issued: IssuedSdJwtVc,
+  holder: Holder,
+  facts: RequestFacts,
+  options: {
+    origin?: string;
+    reveal?: string[];
+    nonce?: string;
+    aud?: string;
+    iat?: number;
+    extraDisclosures?: string[];
+    transactionDataHashes?: string[];
+  } = {},
+) {
   return presentSdJwtVc({
     issued,
     reveal: options.reveal ?? ['given_name', 'family_name'],
@@ -127,20 +156,38 @@ export function presentPid(issued: IssuedSdJwtVc, holder: Holder, facts: Request
 }
 
 /** An mdoc DeviceResponse whose device signature covers this request's OpenID4VP 1.0 handover. */
-export async function presentMdl(issuerSigned: IssuerSigned, holder: Holder, facts: RequestFacts, options: { origin?: string } = {}) {
+export async function presentMdl(
+  issuerSigned: IssuerSigned,
+  holder: Holder,
+  facts: RequestFacts,
+  options: { origin?: string } = {},
+) {
   const encrypted = facts.responseMode.endsWith('.jwt') && facts.encryptionJwk;
-  const jwkThumbprint = encrypted ? new Uint8Array(Buffer.from(await calculateJwkThumbprint(facts.encryptionJwk!, 'sha256'), 'base64url')) : undefined;
+  const jwkThumbprint = encrypted
+    ? new Uint8Array(Buffer.from(await calculateJwkThumbprint(facts.encryptionJwk!, 'sha256'), 'base64url'))
+    : undefined;
   return presentMdoc({
     issuerSigned,
     devicePrivateJwk: holder.privateJwk,
     handover: options.origin
       ? { kind: 'dc_api', origin: options.origin, nonce: facts.nonce, ...(jwkThumbprint ? { jwkThumbprint } : {}) }
-      : { kind: 'redirect', clientId: facts.clientId, responseUri: facts.responseUri!, nonce: facts.nonce, ...(jwkThumbprint ? { jwkThumbprint } : {}) },
+      : {
+          kind: 'redirect',
+          clientId: facts.clientId,
+          responseUri: facts.responseUri!,
+          nonce: facts.nonce,
+          ...(jwkThumbprint ? { jwkThumbprint } : {}),
+        },
   });
 }
 
 /** The response as the wallet library builds it: plain parameters, or (`.jwt` modes) a JWE to the verifier's key. */
-export async function buildResponse(wallet: WalletContext, resolved: ResolvedRequest, vpToken: Record<string, string[]>, origin?: string) {
+export async function buildResponse(
+  wallet: WalletContext,
+  resolved: ResolvedRequest,
+  vpToken: Record<string, string[]>,
+  origin?: string,
+) {
   const jarm = String(resolved.authorizationRequestPayload.response_mode).endsWith('.jwt');
   return createOpenid4vpAuthorizationResponse({
     authorizationRequestPayload: resolved.authorizationRequestPayload,
@@ -152,7 +199,11 @@ export async function buildResponse(wallet: WalletContext, resolved: ResolvedReq
 }
 
 /** `direct_post[.jwt]`: the wallet library posts the response to `response_uri`. */
-export async function submitResponse(wallet: WalletContext, resolved: ResolvedRequest, built: Awaited<ReturnType<typeof buildResponse>>) {
+export async function submitResponse(
+  wallet: WalletContext,
+  resolved: ResolvedRequest,
+  built: Awaited<ReturnType<typeof buildResponse>>,
+) {
   const { response } = await submitOpenid4vpAuthorizationResponse({
     authorizationRequestPayload: resolved.authorizationRequestPayload as { response_uri: string },
     authorizationResponsePayload: built.authorizationResponsePayload,

@@ -27,7 +27,10 @@ export interface TestIssuer {
 export async function createIssuer(name: string): Promise<TestIssuer> {
   const validity = { notBefore: new Date(Date.now() - 30 * DAY), notAfter: new Date(Date.now() + 365 * DAY) };
   const ca = await createCa(`CN=${name} CA,O=Tessera Tests`, undefined, { pathLength: 0, ...validity });
-  const leaf = await createLeaf(`CN=${name},O=Tessera Tests`, ca, { ...validity, extraExtensions: [new x509.SubjectAlternativeNameExtension([{ type: 'dns', value: ISSUER_HOST }])] });
+  const leaf = await createLeaf(`CN=${name},O=Tessera Tests`, ca, {
+    ...validity,
+    extraExtensions: [new x509.SubjectAlternativeNameExtension([{ type: 'dns', value: ISSUER_HOST }])],
+  });
   return { ca, leaf, leafPrivateJwk: await exportJWK(leaf.keys.privateKey) };
 }
 
@@ -69,15 +72,23 @@ export function issueMdl(issuer: TestIssuer, holder: Holder) {
 }
 
 /** A Token Status List JWT (1 bit VALID/INVALID or 2 bits with SUSPENDED) signed by the issuer's leaf, `sub` = `uri`. */
-export async function signStatusList(issuer: TestIssuer, options: { uri: string; bits: 1 | 2; statuses: Record<number, number>; size?: number }): Promise<string> {
+export async function signStatusList(
+  issuer: TestIssuer,
+  options: { uri: string; bits: 1 | 2; statuses: Record<number, number>; size?: number },
+): Promise<string> {
   const size = options.size ?? 1024;
   const bytes = Buffer.alloc((size * options.bits) / 8);
   for (const [index, value] of Object.entries(options.statuses)) {
     const offset = Number(index) * options.bits;
-    bytes[Math.floor(offset / 8)]! |= value << offset % 8;
+    bytes[Math.floor(offset / 8)]! |= value << (offset % 8);
   }
   // Issued now: a list fetched later than iat + ttl (plus clock skew) is refused as stale.
-  return new SignJWT({ sub: options.uri, iat: seconds(new Date()), ttl: 1, status_list: { bits: options.bits, lst: deflateSync(bytes).toString('base64url') } })
+  return new SignJWT({
+    sub: options.uri,
+    iat: seconds(new Date()),
+    ttl: 1,
+    status_list: { bits: options.bits, lst: deflateSync(bytes).toString('base64url') },
+  })
     .setProtectedHeader({ alg: 'ES256', typ: 'statuslist+jwt', x5c: [issuer.leaf.x5c] })
     .sign(issuer.leaf.keys.privateKey);
 }

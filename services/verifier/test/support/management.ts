@@ -17,10 +17,18 @@ export interface MemberCallOptions {
 }
 
 /** A management call with a member's bearer token: `api('POST', url, body, { org })`. */
-export type MemberCall = (method: HttpMethod, url: string, body?: unknown, options?: MemberCallOptions) => Promise<CallResult>;
+export type MemberCall = (
+  method: HttpMethod,
+  url: string,
+  body?: unknown,
+  options?: MemberCallOptions,
+) => Promise<CallResult>;
 
 /** Management calls through `h.call`, each with a fresh token of a member of the organisation. */
 export function memberCall(h: Pick<Harness, 'call' | 'auth'>): MemberCall {
   return async (method, url, body, options = {}) =>
-    h.call(method, url, { headers: { ...(await h.auth(options.org ?? ORG, options.roles)), ...options.headers }, ...(body !== undefined ? { body } : {}) });
+    h.call(method, url, {
+      headers: { ...(await h.auth(options.org ?? ORG, options.roles)), ...options.headers },
+      ...(body !== undefined ? { body } : {}),
+    });
 }

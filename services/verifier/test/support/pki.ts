@@ -14,7 +14,10 @@ export interface Issued {
   keys: Keys;
 }
 
-const serial = () => randomBytes(8).toString('hex').replace(/^[89a-f]/, '1');
+const serial = () =>
+  randomBytes(8)
+    .toString('hex')
+    .replace(/^[89a-f]/, '1');
 
 export async function makeRoot(name = 'Org Root CA'): Promise<Issued> {
   const keys = (await webcrypto.subtle.generateKey(EC, true, ['sign', 'verify'])) as Keys;
@@ -25,7 +28,10 @@ export async function makeRoot(name = 'Org Root CA'): Promise<Issued> {
     notAfter: new Date(Date.now() + 365 * DAY),
     signingAlgorithm: EC,
     keys,
-    extensions: [new x509.BasicConstraintsExtension(true, 1, true), new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign, true)],
+    extensions: [
+      new x509.BasicConstraintsExtension(true, 1, true),
+      new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign, true),
+    ],
   });
   return { certificate, keys };
 }
@@ -54,8 +60,13 @@ export async function issue(options: IssueOptions): Promise<Issued> {
     signingKey: options.issuer.keys.privateKey,
     extensions: [
       new x509.BasicConstraintsExtension(options.ca, options.ca ? 0 : undefined, true),
-      new x509.KeyUsagesExtension(options.ca ? x509.KeyUsageFlags.keyCertSign : x509.KeyUsageFlags.digitalSignature, true),
-      ...(options.dns ? [new x509.SubjectAlternativeNameExtension(options.dns.map((value) => ({ type: 'dns' as const, value })))] : []),
+      new x509.KeyUsagesExtension(
+        options.ca ? x509.KeyUsageFlags.keyCertSign : x509.KeyUsageFlags.digitalSignature,
+        true,
+      ),
+      ...(options.dns
+        ? [new x509.SubjectAlternativeNameExtension(options.dns.map((value) => ({ type: 'dns' as const, value })))]
+        : []),
     ],
   });
   return { certificate, keys };
@@ -63,7 +74,10 @@ export async function issue(options: IssueOptions): Promise<Issued> {
 
 export async function privateKeyPem(issued: Issued): Promise<string> {
   const der = Buffer.from(await webcrypto.subtle.exportKey('pkcs8', issued.keys.privateKey));
-  return `-----BEGIN PRIVATE KEY-----\n${der.toString('base64').replace(/(.{64})/g, '$1\n').trimEnd()}\n-----END PRIVATE KEY-----\n`;
+  return `-----BEGIN PRIVATE KEY-----\n${der
+    .toString('base64')
+    .replace(/(.{64})/g, '$1\n')
+    .trimEnd()}\n-----END PRIVATE KEY-----\n`;
 }
 
 export const pemOf = (...chain: Issued[]) => chain.map((c) => c.certificate.toString('pem')).join('\n');

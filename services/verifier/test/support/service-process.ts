@@ -5,7 +5,9 @@ import { fileURLToPath } from 'node:url';
 export const VERIFIER_MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
 
 /** Runs the service with exactly `env` until it exits (a start that must fail), and returns its exit code and stderr. */
-export function runUntilExit(env: Record<string, string | undefined>): Promise<{ code: number | null; stderr: string }> {
+export function runUntilExit(
+  env: Record<string, string | undefined>,
+): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [VERIFIER_MAIN], { env, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';

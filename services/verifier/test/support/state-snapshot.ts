@@ -12,10 +12,14 @@ import type { VerifierDbSchema } from '../../src/db/schema.js';
 const COUNTER_COLUMNS = ['request_fetch_count', 'response_count', 'limit_window_started_at'];
 
 /** `snapshotSchema` of the verifier's schema without the per-session and per-address counters. */
-export async function snapshotWithoutSessionCounters(database: Database<VerifierDbSchema>): Promise<Record<string, unknown[]>> {
+export async function snapshotWithoutSessionCounters(
+  database: Database<VerifierDbSchema>,
+): Promise<Record<string, unknown[]>> {
   const { rate_limit_windows: _perAddressCounts, ...snapshot } = await snapshotSchema(database, 'verifier');
   snapshot.presentation_sessions = (snapshot.presentation_sessions ?? []).map((row) =>
-    Object.fromEntries(Object.entries(row as Record<string, unknown>).filter(([column]) => !COUNTER_COLUMNS.includes(column))),
+    Object.fromEntries(
+      Object.entries(row as Record<string, unknown>).filter(([column]) => !COUNTER_COLUMNS.includes(column)),
+    ),
   );
   return snapshot;
 }

@@ -2,7 +2,11 @@ import { createHash } from 'node:crypto';
 import 'reflect-metadata';
 import * as x509 from '@peculiar/x509';
 import { compactVerify, decodeProtectedHeader, exportJWK, importJWK, importX509, type JWK } from 'jose';
-import { parseOpenid4vpAuthorizationRequest, resolveOpenid4vpAuthorizationRequest, type ResolveOpenid4vpAuthorizationRequestOptions } from '@openid4vc/openid4vp';
+import {
+  parseOpenid4vpAuthorizationRequest,
+  resolveOpenid4vpAuthorizationRequest,
+  type ResolveOpenid4vpAuthorizationRequestOptions,
+} from '@openid4vc/openid4vp';
 import type { App } from '@tessera/service-kit';
 
 x509.cryptoProvider.set(crypto);
@@ -19,9 +23,15 @@ export function fetchVia(app: App): typeof fetch {
     const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
     const headers = Object.fromEntries(new Headers(init?.headers).entries());
     const body = init?.body === undefined || init.body === null ? undefined : String(init.body);
-    const response = await app.inject({ method: (init?.method ?? 'GET') as 'GET', url: `${url.pathname}${url.search}`, headers, ...(body !== undefined ? { payload: body } : {}) });
+    const response = await app.inject({
+      method: (init?.method ?? 'GET') as 'GET',
+      url: `${url.pathname}${url.search}`,
+      headers,
+      ...(body !== undefined ? { payload: body } : {}),
+    });
     const responseHeaders = new Headers();
-    for (const [name, value] of Object.entries(response.headers)) if (value !== undefined) responseHeaders.set(name, String(value));
+    for (const [name, value] of Object.entries(response.headers))
+      if (value !== undefined) responseHeaders.set(name, String(value));
     return new Response(response.body, { status: response.statusCode, headers: responseHeaders });
   }) as typeof fetch;
 }
@@ -38,10 +48,13 @@ export async function checkChainToCa(x5c: string[], caPem: string): Promise<Chai
   if (chain.length === 0) throw new Error('empty x5c');
   const now = new Date();
   for (const [index, certificate] of chain.entries()) {
-    if (now < certificate.notBefore || now > certificate.notAfter) throw new Error(`certificate ${index} is not valid now`);
-    if (Buffer.from(certificate.rawData).equals(Buffer.from(ca.rawData))) throw new Error('the trust anchor must not be in x5c');
+    if (now < certificate.notBefore || now > certificate.notAfter)
+      throw new Error(`certificate ${index} is not valid now`);
+    if (Buffer.from(certificate.rawData).equals(Buffer.from(ca.rawData)))
+      throw new Error('the trust anchor must not be in x5c');
     const issuer = chain[index + 1] ?? ca;
-    if (!(await certificate.verify({ publicKey: issuer.publicKey, signatureOnly: true }))) throw new Error(`certificate ${index} is not signed by its issuer`);
+    if (!(await certificate.verify({ publicKey: issuer.publicKey, signatureOnly: true })))
+      throw new Error(`certificate ${index} is not signed by its issuer`);
   }
   if (await chain[0]!.isSelfSigned()) throw new Error('the leaf is self-signed');
   return { leaf: chain[0]!, chain };
@@ -80,7 +93,10 @@ function sanNames(certificateBase64: string) {
   const certificate = new x509.X509Certificate(Buffer.from(certificateBase64, 'base64'));
   const san = certificate.getExtension(x509.SubjectAlternativeNameExtension);
   const items = san?.names.items ?? [];
-  return { sanDnsNames: items.filter((n) => n.type === 'dns').map((n) => n.value), sanUriNames: items.filter((n) => n.type === 'url').map((n) => n.value) };
+  return {
+    sanDnsNames: items.filter((n) => n.type === 'dns').map((n) => n.value),
+    sanUriNames: items.filter((n) => n.type === 'url').map((n) => n.value),
+  };
 }
 
 export function walletCallbacks(app: App, caPem: string): WalletCallbacks {
@@ -102,13 +118,25 @@ export function walletCallbacks(app: App, caPem: string): WalletCallbacks {
 /** A wallet scanning the QR code: parse the URI, fetch the request object by reference (POST), verify it. */
 export async function resolveAsWallet(options: { app: App; caPem: string; authorizationRequestUri: string }) {
   const parsed = parseOpenid4vpAuthorizationRequest({ authorizationRequest: options.authorizationRequestUri });
-  return resolveOpenid4vpAuthorizationRequest({ authorizationRequestPayload: parsed.params, callbacks: walletCallbacks(options.app, options.caPem) });
+  return resolveOpenid4vpAuthorizationRequest({
+    authorizationRequestPayload: parsed.params,
+    callbacks: walletCallbacks(options.app, options.caPem),
+  });
 }
 
 /** A browser passing `dcApiRequest.data` to a wallet over the Digital Credentials API from `origin`. */
-export async function resolveDcApiAsWallet(options: { app: App; caPem: string; data: { request: string }; origin: string }) {
+export async function resolveDcApiAsWallet(options: {
+  app: App;
+  caPem: string;
+  data: { request: string };
+  origin: string;
+}) {
   const parsed = parseOpenid4vpAuthorizationRequest({ authorizationRequest: options.data });
-  return resolveOpenid4vpAuthorizationRequest({ authorizationRequestPayload: parsed.params, origin: options.origin, callbacks: walletCallbacks(options.app, options.caPem) });
+  return resolveOpenid4vpAuthorizationRequest({
+    authorizationRequestPayload: parsed.params,
+    origin: options.origin,
+    callbacks: walletCallbacks(options.app, options.caPem),
+  });
 }
 
 export function headerOf(jws: string) {

@@ -14,32 +14,52 @@ import { memberCall, oid4vpPath } from '../support/management.js';
 // through replica A; B's very next presentation of that chain is refused.
 const keyEncryptionKey = generateKeyEncryptionKey();
 const cacheOfB = createVerificationCache();
-const replica = (verificationCache?: ReturnType<typeof createVerificationCache>) => ({ testDb }: { testDb: { url?: string } }, hooks: { onCleanup(cleanup: () => Promise<void> | void): void }) =>
-  harnessFixture({ databaseUrl: testDb.url!, config: { KEY_ENCRYPTION_KEY: keyEncryptionKey }, ...(verificationCache ? { verificationCache } : {}) })({}, hooks);
+const replica =
+  (verificationCache?: ReturnType<typeof createVerificationCache>) =>
+  ({ testDb }: { testDb: { url?: string } }, hooks: { onCleanup(cleanup: () => Promise<void> | void): void }) =>
+    harnessFixture({
+      databaseUrl: testDb.url!,
+      config: { KEY_ENCRYPTION_KEY: keyEncryptionKey },
+      ...(verificationCache ? { verificationCache } : {}),
+    })({}, hooks);
 
-const test = databaseTest.extend('replicaA', { scope: 'file' }, replica()).extend('replicaB', { scope: 'file' }, replica(cacheOfB));
+const test = databaseTest
+  .extend('replicaA', { scope: 'file' }, replica())
+  .extend('replicaB', { scope: 'file' }, replica(cacheOfB));
 
-describe.skipIf(missingServer('postgres', 'two verifier replicas on one database'))('trust anchors across replicas', () => {
-  test('an anchor removed through one replica is refused by the other on its very next presentation, though it had the chain cached', async ({ replicaA, replicaB }) => {
-    const apiA = memberCall(replicaA);
-    expect((await apiA('POST', `${oid4vpPath()}/verifier`, { verifierId: 'desk' })).status).toBe(201);
-    // B's end-to-end setting: its own listener and wallet; the issuer's CA becomes an anchor of ORG (through B).
-    const e2eB = await createE2e(replicaB, 'desk');
+describe.skipIf(missingServer('postgres', 'two verifier replicas on one database'))(
+  'trust anchors across replicas',
+  () => {
+    test('an anchor removed through one replica is refused by the other on its very next presentation, though it had the chain cached', async ({
+      replicaA,
+      replicaB,
+    }) => {
+      const apiA = memberCall(replicaA);
+      expect((await apiA('POST', `${oid4vpPath()}/verifier`, { verifierId: 'desk' })).status).toBe(201);
+      // B's end-to-end setting: its own listener and wallet; the issuer's CA becomes an anchor of ORG (through B).
+      const e2eB = await createE2e(replicaB, 'desk');
 
-    for (let i = 0; i < 2; i++) {
+      for (let i = 0; i < 2; i++) {
+        const session = await e2eB.createSession({ dcql: sdJwtQuery(), responseMode: 'direct_post' });
+        await expectVerified(e2eB, session, await answerWithCredential(e2eB, 'sd-jwt', session));
+      }
+      expect(cacheOfB.chains.size).toBeGreaterThan(0);
+
+      const anchors = await apiA('GET', `${oid4vpPath()}/trust-anchors?pageSize=100`);
+      const anchor = (anchors.body.data.data as Array<{ id: string; subject: string }>).find(
+        (entry) => entry.subject === e2eB.issuer.ca.certificate.subject,
+      );
+      expect(anchor, anchors.raw).toBeDefined();
+      expect((await apiA('DELETE', `${oid4vpPath()}/trust-anchors/${anchor!.id}`)).status).toBe(200);
+
       const session = await e2eB.createSession({ dcql: sdJwtQuery(), responseMode: 'direct_post' });
-      await expectVerified(e2eB, session, await answerWithCredential(e2eB, 'sd-jwt', session));
-    }
-    expect(cacheOfB.chains.size).toBeGreaterThan(0);
-
-    const anchors = await apiA('GET', `${oid4vpPath()}/trust-anchors?pageSize=100`);
-    const anchor = (anchors.body.data.data as Array<{ id: string; subject: string }>).find((entry) => entry.subject === e2eB.issuer.ca.certificate.subject);
-    expect(anchor, anchors.raw).toBeDefined();
-    expect((await apiA('DELETE', `${oid4vpPath()}/trust-anchors/${anchor!.id}`)).status).toBe(200);
-
-    const session = await e2eB.createSession({ dcql: sdJwtQuery(), responseMode: 'direct_post' });
-    const refused = await expectFailedWith(e2eB, session, await answerWithCredential(e2eB, 'sd-jwt', session), 'ISSUER_NOT_TRUSTED');
-    expect(refused.message).toContain('does not lead to a trust anchor');
-  });
-});
-
+      const refused = await expectFailedWith(
+        e2eB,
+        session,
+        await answerWithCredential(e2eB, 'sd-jwt', session),
+        'ISSUER_NOT_TRUSTED',
+      );
+      expect(refused.message).toContain('does not lead to a trust anchor');
+    });
+  },
+);

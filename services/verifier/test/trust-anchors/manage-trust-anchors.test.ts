@@ -9,7 +9,9 @@ const DID_KEY = 'did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK';
 const base = (org = ORG) => `/v1/orgs/${org}/oid4vp/trust-anchors`;
 
 describe('trust anchor routes', () => {
-  test('adds a CA certificate (201 with subject, notAfter, fingerprint), refuses it twice (409), lists and deletes it', async ({ api }) => {
+  test('adds a CA certificate (201 with subject, notAfter, fingerprint), refuses it twice (409), lists and deletes it', async ({
+    api,
+  }) => {
     const issuer = await createIssuer('Anchor Issuer');
     const created = await api('POST', base(), { certificatePem: issuer.ca.pem, label: 'Issuer A' });
     expect(created.status).toBe(201);
@@ -27,7 +29,9 @@ describe('trust anchor routes', () => {
     expect(duplicate.status).toBe(409);
     expect(duplicate.body.code).toBe('TRUST_ANCHOR_EXISTS');
     // Another organisation may trust the same CA.
-    expect((await api('POST', base(OTHER_ORG), { certificatePem: issuer.ca.pem }, { org: OTHER_ORG })).status).toBe(201);
+    expect((await api('POST', base(OTHER_ORG), { certificatePem: issuer.ca.pem }, { org: OTHER_ORG })).status).toBe(
+      201,
+    );
 
     const listed = await api('GET', `${base()}?pageSize=100`);
     expect(listed.status).toBe(200);
@@ -53,7 +57,9 @@ describe('trust anchor routes', () => {
     expect((await api('POST', base(), { did: DID_KEY })).body.code).toBe('TRUST_ANCHOR_EXISTS');
   });
 
-  test('refuses a leaf certificate, bad PEM, two certificates, other DID methods, unresolvable DIDs and malformed bodies (400)', async ({ api }) => {
+  test('refuses a leaf certificate, bad PEM, two certificates, other DID methods, unresolvable DIDs and malformed bodies (400)', async ({
+    api,
+  }) => {
     const issuer = await createIssuer('Leafy');
     const cases: unknown[] = [
       { certificatePem: issuer.leaf.pem },

@@ -1,5 +1,10 @@
 import { describe, expect, test } from 'vitest';
-import { trustListChangedEvent, trustListGetRpc, type TrustListGetRequest, type TrustListSnapshot } from '@tessera/contracts';
+import {
+  trustListChangedEvent,
+  trustListGetRpc,
+  type TrustListGetRequest,
+  type TrustListSnapshot,
+} from '@tessera/contracts';
 import { publishEvent, serveRequests } from '@tessera/service-kit';
 import { createTestBusNamespace, silentLogger } from '@tessera/service-kit/testing';
 import { TrustListSnapshots } from '../../src/trust-lists/trust-list-snapshots.js';
@@ -26,11 +31,23 @@ describe('trust list snapshots under concurrent change', () => {
         received.push(request);
         const read = { sequence: state.sequence, entities: structuredClone(state.entities) };
         if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
-        return { ecosystemId: ECOSYSTEM, sequence: read.sequence, nextUpdate: new Date(Date.now() + 3_600_000).toISOString(), ...(request.knownSequence === read.sequence ? {} : { entities: read.entities }) };
+        return {
+          ecosystemId: ECOSYSTEM,
+          sequence: read.sequence,
+          nextUpdate: new Date(Date.now() + 3_600_000).toISOString(),
+          ...(request.knownSequence === read.sequence ? {} : { entities: read.entities }),
+        };
       },
     });
     await ecosystemBus.ping();
-    const snapshots = new TrustListSnapshots({ bus: verifierBus, clock: () => new Date(), logger: silentLogger(), cache: createVerificationCache(), timeoutMs: 2000, refreshMs: 3_600_000 });
+    const snapshots = new TrustListSnapshots({
+      bus: verifierBus,
+      clock: () => new Date(),
+      logger: silentLogger(),
+      cache: createVerificationCache(),
+      timeoutMs: 2000,
+      refreshMs: 3_600_000,
+    });
     const stopSnapshots = snapshots.start();
     try {
       expect((await snapshots.current(ECOSYSTEM)).sequence).toBe(1);
@@ -72,17 +89,32 @@ describe('trust list snapshots under concurrent change', () => {
       handler: async (request): Promise<TrustListSnapshot> => {
         received.push(request);
         const sequence = answers.shift() ?? 5;
-        return { ecosystemId: request.ecosystemId, sequence, nextUpdate: new Date(Date.now() + 3_600_000).toISOString(), entities: [entity({ name: `Issuer at ${sequence}`, certificates: [issuer.ca] })] };
+        return {
+          ecosystemId: request.ecosystemId,
+          sequence,
+          nextUpdate: new Date(Date.now() + 3_600_000).toISOString(),
+          entities: [entity({ name: `Issuer at ${sequence}`, certificates: [issuer.ca] })],
+        };
       },
     });
     await ecosystemBus.ping();
-    const snapshots = new TrustListSnapshots({ bus: verifierBus, clock: () => new Date(), logger: silentLogger(), cache: createVerificationCache(), timeoutMs: 2000, refreshMs: 3_600_000 });
+    const snapshots = new TrustListSnapshots({
+      bus: verifierBus,
+      clock: () => new Date(),
+      logger: silentLogger(),
+      cache: createVerificationCache(),
+      timeoutMs: 2000,
+      refreshMs: 3_600_000,
+    });
     const stopSnapshots = snapshots.start();
     try {
       expect((await snapshots.current(ECOSYSTEM)).sequence).toBe(5);
       await snapshots.follow([ECOSYSTEM]);
       expect((await snapshots.current(ECOSYSTEM)).entities[0]!.name).toBe('Issuer at 5');
-      publishEvent(ecosystemBus, trustListChangedEvent, { ecosystemId: '11111111-2222-4333-8444-555555555555', sequence: 9 });
+      publishEvent(ecosystemBus, trustListChangedEvent, {
+        ecosystemId: '11111111-2222-4333-8444-555555555555',
+        sequence: 9,
+      });
       await ecosystemBus.ping();
       await verifierBus.ping();
       expect(received.map((request) => request.ecosystemId)).toEqual([ECOSYSTEM, ECOSYSTEM]);

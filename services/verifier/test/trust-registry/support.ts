@@ -21,8 +21,25 @@ import { forbidden, notFound, publishEvent, serveRequests, type MessageBus } fro
 import { silentLogger } from '@tessera/service-kit/testing';
 import type { CreatedPresentation } from '@tessera/contracts';
 import type { E2e } from '../support/e2e.js';
-import { buildResponse, dcApiPayload, presentMdl, presentPid, requestFacts, resolveDcApiRequest, resolveRedirectRequest, submitResponse } from '../support/holder.js';
-import { ISSUER_HOST, issueMdl, issuePid, MDL_DOCTYPE, newHolder, PID_VCT, type TestIssuer } from '../support/issuers.js';
+import {
+  buildResponse,
+  dcApiPayload,
+  presentMdl,
+  presentPid,
+  requestFacts,
+  resolveDcApiRequest,
+  resolveRedirectRequest,
+  submitResponse,
+} from '../support/holder.js';
+import {
+  ISSUER_HOST,
+  issueMdl,
+  issuePid,
+  MDL_DOCTYPE,
+  newHolder,
+  PID_VCT,
+  type TestIssuer,
+} from '../support/issuers.js';
 import { ALGORITHM, x509, type TestCertificate } from '../verification/support/pki.js';
 
 export { MDL_DOCTYPE, PID_VCT };
@@ -39,10 +56,17 @@ const HOUR = 3_600_000;
 
 let serial = 0x5000;
 
-async function certificate(options: { name: string; issuer?: TestCertificate; ca: boolean; extensions?: x509.Extension[] }): Promise<TestCertificate> {
+async function certificate(options: {
+  name: string;
+  issuer?: TestCertificate;
+  ca: boolean;
+  extensions?: x509.Extension[];
+}): Promise<TestCertificate> {
   const keys = (await webcrypto.subtle.generateKey(ALGORITHM, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
   const subjectKeyId = await x509.SubjectKeyIdentifierExtension.create(keys.publicKey);
-  const authorityKeyId = options.issuer ? [await x509.AuthorityKeyIdentifierExtension.create(options.issuer.certificate)] : [];
+  const authorityKeyId = options.issuer
+    ? [await x509.AuthorityKeyIdentifierExtension.create(options.issuer.certificate)]
+    : [];
   const generated = await x509.X509CertificateGenerator.create({
     serialNumber: (serial++).toString(16),
     subject: options.name,
@@ -54,14 +78,23 @@ async function certificate(options: { name: string; issuer?: TestCertificate; ca
     signingKey: options.issuer ? options.issuer.keys.privateKey : keys.privateKey,
     extensions: [
       new x509.BasicConstraintsExtension(options.ca, options.ca ? 0 : undefined, true),
-      new x509.KeyUsagesExtension(options.ca ? x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign : x509.KeyUsageFlags.digitalSignature, true),
+      new x509.KeyUsagesExtension(
+        options.ca ? x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign : x509.KeyUsageFlags.digitalSignature,
+        true,
+      ),
       ...(options.ca ? [subjectKeyId] : []),
       ...authorityKeyId,
       ...(options.extensions ?? []),
     ],
   });
   const der = new Uint8Array(generated.rawData);
-  return { certificate: generated, keys, der, x5c: Buffer.from(der).toString('base64'), pem: generated.toString('pem') };
+  return {
+    certificate: generated,
+    keys,
+    der,
+    x5c: Buffer.from(der).toString('base64'),
+    pem: generated.toString('pem'),
+  };
 }
 
 /** An issuer whose CA has a subject key identifier and whose leaf names it as authority key identifier (what `aki` compares). */
@@ -78,13 +111,23 @@ export async function createRegistryIssuer(name: string, leafExtensions: x509.Ex
 
 /** Another signing leaf under the same CA (same authority key identifier, another certificate). */
 export async function createSiblingIssuer(issuer: TestIssuer, name: string): Promise<TestIssuer> {
-  const leaf = await certificate({ name: `CN=${name},O=Registry Tests`, issuer: issuer.ca, ca: false, extensions: [new x509.SubjectAlternativeNameExtension([{ type: 'dns', value: ISSUER_HOST }])] });
+  const leaf = await certificate({
+    name: `CN=${name},O=Registry Tests`,
+    issuer: issuer.ca,
+    ca: false,
+    extensions: [new x509.SubjectAlternativeNameExtension([{ type: 'dns', value: ISSUER_HOST }])],
+  });
   return { ca: issuer.ca, leaf, leafPrivateJwk: await exportJWK(leaf.keys.privateKey) };
 }
 
 /** The key identifier of an extension as the list carries it: lowercase hex. */
-function keyIdOf(certificate: x509.X509Certificate, type: typeof x509.SubjectKeyIdentifierExtension | typeof x509.AuthorityKeyIdentifierExtension): string | null {
-  const extension = certificate.getExtension(type as typeof x509.SubjectKeyIdentifierExtension) as { keyId?: string } | null;
+function keyIdOf(
+  certificate: x509.X509Certificate,
+  type: typeof x509.SubjectKeyIdentifierExtension | typeof x509.AuthorityKeyIdentifierExtension,
+): string | null {
+  const extension = certificate.getExtension(type as typeof x509.SubjectKeyIdentifierExtension) as {
+    keyId?: string;
+  } | null;
   return extension?.keyId ? extension.keyId.toLowerCase() : null;
 }
 
@@ -104,7 +147,14 @@ export function listedCertificate(issued: TestCertificate): TrustListEntity['cer
 }
 
 /** An entity of the list; an active issuer allowed the PID type unless told. */
-export function entity(options: { name: string; certificates: TestCertificate[]; role?: TrustListEntity['role']; status?: TrustListEntity['status']; types?: AllowedCredentialType[]; orgId?: string }): TrustListEntity {
+export function entity(options: {
+  name: string;
+  certificates: TestCertificate[];
+  role?: TrustListEntity['role'];
+  status?: TrustListEntity['status'];
+  types?: AllowedCredentialType[];
+  orgId?: string;
+}): TrustListEntity {
   return {
     id: randomUUID(),
     name: options.name,
@@ -155,7 +205,10 @@ export interface StubEcosystem {
  */
 export function stubEcosystemFixture(connect: () => Promise<MessageBus>) {
   // Vitest reads a fixture's first parameter, which must be a destructuring pattern.
-  return async ({}: object, { onCleanup }: { onCleanup(cleanup: () => Promise<void> | void): void }): Promise<StubEcosystem> => {
+  return async (
+    {}: object,
+    { onCleanup }: { onCleanup(cleanup: () => Promise<void> | void): void },
+  ): Promise<StubEcosystem> => {
     const bus = await connect();
     const stub = await startStubEcosystem(bus);
     onCleanup(async () => {
@@ -167,7 +220,10 @@ export function stubEcosystemFixture(connect: () => Promise<MessageBus>) {
 }
 
 /** Intents the stub resolves: `<policy>-intent` to the given template under that policy, `plain-intent` without a policy. */
-export async function startStubEcosystem(bus: MessageBus, options: { templateId?: string } = {}): Promise<StubEcosystem> {
+export async function startStubEcosystem(
+  bus: MessageBus,
+  options: { templateId?: string } = {},
+): Promise<StubEcosystem> {
   const lists = new Map<string, StubList>();
   const received: TrustListGetRequest[] = [];
   const stub: StubEcosystem = {
@@ -175,20 +231,29 @@ export async function startStubEcosystem(bus: MessageBus, options: { templateId?
     received,
     delayMs: 0,
     add(given) {
-      const list: StubList = { ecosystemId: randomUUID(), sequence: 1, nextUpdateInMs: HOUR, members: new Set(), ...given };
+      const list: StubList = {
+        ecosystemId: randomUUID(),
+        sequence: 1,
+        nextUpdateInMs: HOUR,
+        members: new Set(),
+        ...given,
+      };
       lists.set(list.ecosystemId, list);
       return list;
     },
     change(list, mutate, changeOptions = {}) {
       mutate(list);
       list.sequence += 1;
-      if (changeOptions.publish !== false) publishEvent(bus, trustListChangedEvent, { ecosystemId: list.ecosystemId, sequence: list.sequence });
+      if (changeOptions.publish !== false)
+        publishEvent(bus, trustListChangedEvent, { ecosystemId: list.ecosystemId, sequence: list.sequence });
     },
     setStatus(list, entityId, status, changeOptions) {
       stub.change(
         list,
         (l) => {
-          l.entities = l.entities.map((candidate) => (candidate.id === entityId ? { ...candidate, status } : candidate));
+          l.entities = l.entities.map((candidate) =>
+            candidate.id === entityId ? { ...candidate, status } : candidate,
+          );
         },
         changeOptions,
       );
@@ -206,7 +271,11 @@ export async function startStubEcosystem(bus: MessageBus, options: { templateId?
         if (stub.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, stub.delayMs));
         const list = lists.get(request.ecosystemId);
         if (!list) throw notFound('No such ecosystem.', ErrorCode.ECOSYSTEM_NOT_FOUND);
-        if (request.orgId !== undefined && !list.members.has(request.orgId)) throw forbidden('The organisation is not the lead or an active member of this ecosystem.', ErrorCode.NOT_A_MEMBER);
+        if (request.orgId !== undefined && !list.members.has(request.orgId))
+          throw forbidden(
+            'The organisation is not the lead or an active member of this ecosystem.',
+            ErrorCode.NOT_A_MEMBER,
+          );
         const unchanged = request.knownSequence === list.sequence;
         return {
           ecosystemId: list.ecosystemId,
@@ -221,7 +290,13 @@ export async function startStubEcosystem(bus: MessageBus, options: { templateId?
       handler: async (request): Promise<IntentResolveResult> => {
         const list = lists.get(request.ecosystemId);
         if (!list || !options.templateId) throw notFound('No such ecosystem.', ErrorCode.ECOSYSTEM_NOT_FOUND);
-        return { intentId: 'intent-age', intent: request.intent, templateId: options.templateId, scope: 'ecosystem', ...(list.trustPolicy ? { trustPolicy: list.trustPolicy } : {}) };
+        return {
+          intentId: 'intent-age',
+          intent: request.intent,
+          templateId: options.templateId,
+          scope: 'ecosystem',
+          ...(list.trustPolicy ? { trustPolicy: list.trustPolicy } : {}),
+        };
       },
     });
     return () => {
@@ -239,17 +314,30 @@ export async function startStubEcosystem(bus: MessageBus, options: { templateId?
 // ---------------------------------------------------------------------------
 
 /** A wallet holding a credential of `issuer` answers the session (SD-JWT PID for query `pid`, or an mDL for `mdl`; over the DC API when `origin` is given). */
-export async function answerAs(e: E2e, session: CreatedPresentation, issuer: TestIssuer, options: { format?: 'sd-jwt' | 'mdoc'; vct?: string; origin?: string } = {}) {
+export async function answerAs(
+  e: E2e,
+  session: CreatedPresentation,
+  issuer: TestIssuer,
+  options: { format?: 'sd-jwt' | 'mdoc'; vct?: string; origin?: string } = {},
+) {
   const holder = await newHolder();
   const { origin } = options;
-  const resolved = origin ? await resolveDcApiRequest(e.wallet, session.dcApiRequest!.data, origin) : await resolveRedirectRequest(e.wallet, session.authorizationRequestUri!);
+  const resolved = origin
+    ? await resolveDcApiRequest(e.wallet, session.dcApiRequest!.data, origin)
+    : await resolveRedirectRequest(e.wallet, session.authorizationRequestUri!);
   const facts = requestFacts(resolved);
   const mdoc = options.format === 'mdoc';
   const presentation = mdoc
     ? await presentMdl(await issueMdl(issuer, holder), holder, facts, origin ? { origin } : {})
-    : await presentPid(await issuePid(issuer, holder, options.vct ? { vct: options.vct } : {}), holder, facts, origin ? { origin } : {});
+    : await presentPid(
+        await issuePid(issuer, holder, options.vct ? { vct: options.vct } : {}),
+        holder,
+        facts,
+        origin ? { origin } : {},
+      );
   const built = await buildResponse(e.wallet, resolved, { [mdoc ? 'mdl' : 'pid']: [presentation] }, origin);
-  if (origin) return e.verifyDcApi({ verificationSessionId: session.id, authorizationResponse: dcApiPayload(built), origin });
+  if (origin)
+    return e.verifyDcApi({ verificationSessionId: session.id, authorizationResponse: dcApiPayload(built), origin });
   return submitResponse(e.wallet, resolved, built);
 }
 
@@ -258,10 +346,16 @@ export async function answerAs(e: E2e, session: CreatedPresentation, issuer: Tes
  * response built), sent by `submit`: so a measurement after a change times the
  * verifier, not the wallet.
  */
-export async function prepareAnswer(e: E2e, session: CreatedPresentation, issuer: TestIssuer): Promise<() => ReturnType<typeof submitResponse>> {
+export async function prepareAnswer(
+  e: E2e,
+  session: CreatedPresentation,
+  issuer: TestIssuer,
+): Promise<() => ReturnType<typeof submitResponse>> {
   const holder = await newHolder();
   const resolved = await resolveRedirectRequest(e.wallet, session.authorizationRequestUri!);
-  const built = await buildResponse(e.wallet, resolved, { pid: [await presentPid(await issuePid(issuer, holder), holder, requestFacts(resolved))] });
+  const built = await buildResponse(e.wallet, resolved, {
+    pid: [await presentPid(await issuePid(issuer, holder), holder, requestFacts(resolved))],
+  });
   return () => submitResponse(e.wallet, resolved, built);
 }
 

@@ -20,7 +20,8 @@ beforeAll(async () => {
 });
 afterAll(() => tracing.shutdown());
 
-const checks = () => exporter.getFinishedSpans().map((span) => [span.name, span.attributes['tessera.verification.outcome']]);
+const checks = () =>
+  exporter.getFinishedSpans().map((span) => [span.name, span.attributes['tessera.verification.outcome']]);
 
 describe('verification check spans', () => {
   it('a verified presentation has one span per check, each ok, holding no claim', async () => {
@@ -44,9 +45,14 @@ describe('verification check spans', () => {
     ]);
     const spans = exporter.getFinishedSpans();
     const credential = spans.find((span) => span.name === 'verify sd_jwt_vc_credential')!;
-    expect(spans.find((span) => span.name === 'verify key_binding')!.parentSpanContext?.spanId).toBe(credential.spanContext().spanId);
+    expect(spans.find((span) => span.name === 'verify key_binding')!.parentSpanContext?.spanId).toBe(
+      credential.spanContext().spanId,
+    );
     for (const span of exporter.getFinishedSpans()) {
-      expect(Object.keys(span.attributes).sort()).toEqual(['tessera.verification.check', 'tessera.verification.outcome']);
+      expect(Object.keys(span.attributes).sort()).toEqual([
+        'tessera.verification.check',
+        'tessera.verification.outcome',
+      ]);
       expect(JSON.stringify(span.attributes)).not.toMatch(/Erika|Mustermann/);
     }
   });
@@ -54,7 +60,9 @@ describe('verification check spans', () => {
   it('a failing check carries its verification code and the checks after it do not run', async () => {
     exporter.reset();
     const issued = await issuePid(pki, holder);
-    expect(await verify(pki, { vpToken: { pid: [await presentPid(issued, holder, { nonce: 'another-nonce' })] } })).toMatchObject({ ok: false, code: 'NONCE_MISMATCH' });
+    expect(
+      await verify(pki, { vpToken: { pid: [await presentPid(issued, holder, { nonce: 'another-nonce' })] } }),
+    ).toMatchObject({ ok: false, code: 'NONCE_MISMATCH' });
     expect(checks()).toEqual([
       ['verify vp_token_shape', 'ok'],
       ['verify issuer_signature', 'ok'],
@@ -86,7 +94,16 @@ describe('verification check spans', () => {
     exporter.reset();
     const result = await verifyPresentation({
       vpToken: { mdl: [presentation] },
-      dcqlQuery: { credentials: [{ id: 'mdl', format: 'mso_mdoc', meta: { doctype_value: MDL_DOCTYPE }, claims: [{ path: [MDL_NAMESPACE, 'age_over_18'] }] }] },
+      dcqlQuery: {
+        credentials: [
+          {
+            id: 'mdl',
+            format: 'mso_mdoc',
+            meta: { doctype_value: MDL_DOCTYPE },
+            claims: [{ path: [MDL_NAMESPACE, 'age_over_18'] }],
+          },
+        ],
+      },
       clientId: CLIENT_ID,
       nonce: NONCE,
       responseUri: RESPONSE_URI,

@@ -18,14 +18,26 @@ describe('an exception inside a check is that check failing, never an acceptance
         throw new Error('boom');
       },
     };
-    const issued = await issuePid(pki, holder, { claims: { exp: NOW_SECONDS + 3600, status: { status_list: { idx: 0, uri: 'https://status.example/1' } } } });
-    expect(await verify(pki, { vpToken: { pid: [await presentPid(issued, holder)] }, statusLists: throwing })).toMatchObject({ ok: false, code: 'STATUS_LIST_UNAVAILABLE' });
+    const issued = await issuePid(pki, holder, {
+      claims: { exp: NOW_SECONDS + 3600, status: { status_list: { idx: 0, uri: 'https://status.example/1' } } },
+    });
+    expect(
+      await verify(pki, { vpToken: { pid: [await presentPid(issued, holder)] }, statusLists: throwing }),
+    ).toMatchObject({ ok: false, code: 'STATUS_LIST_UNAVAILABLE' });
   });
 
   it('a trust anchor that breaks chain validation is ISSUER_NOT_TRUSTED', async () => {
     const issued = await issuePid(pki, holder);
-    const broken = { subject: pki.intermediate.certificate.issuer, get rawData(): ArrayBuffer { throw new Error('boom'); } };
-    const result = await verify(pki, { vpToken: { pid: [await presentPid(issued, holder)] }, trust: { certificates: [broken as never], dids: [] } });
+    const broken = {
+      subject: pki.intermediate.certificate.issuer,
+      get rawData(): ArrayBuffer {
+        throw new Error('boom');
+      },
+    };
+    const result = await verify(pki, {
+      vpToken: { pid: [await presentPid(issued, holder)] },
+      trust: { certificates: [broken as never], dids: [] },
+    });
     expect(result).toMatchObject({ ok: false, code: 'ISSUER_NOT_TRUSTED' });
   });
 

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { buildSessionTranscript, computeJwkThumbprint, encodeTranscriptAsDataItem } from '../../src/verification/session-transcript.js';
+import {
+  buildSessionTranscript,
+  computeJwkThumbprint,
+  encodeTranscriptAsDataItem,
+} from '../../src/verification/session-transcript.js';
 
 // OpenID4VP 1.0 Appendix B.2.6 vectors, as listed in shared/spec/vectors.md.
 const encryptionJwk = {
@@ -37,14 +41,26 @@ describe('buildSessionTranscript', () => {
   });
 
   it('puts CBOR null in place of the thumbprint when the response is not encrypted', () => {
-    const withNull = buildSessionTranscript({ flow: { kind: 'dc_api', origin: 'https://example.com' }, nonce, jwkThumbprint: null });
-    const encrypted = buildSessionTranscript({ flow: { kind: 'dc_api', origin: 'https://example.com' }, nonce, jwkThumbprint: new Uint8Array(32) });
+    const withNull = buildSessionTranscript({
+      flow: { kind: 'dc_api', origin: 'https://example.com' },
+      nonce,
+      jwkThumbprint: null,
+    });
+    const encrypted = buildSessionTranscript({
+      flow: { kind: 'dc_api', origin: 'https://example.com' },
+      nonce,
+      jwkThumbprint: new Uint8Array(32),
+    });
     expect(Buffer.from(withNull).equals(Buffer.from(encrypted))).toBe(false);
     expect(withNull.length).toBe(encrypted.length);
   });
 
   it('wraps the transcript in CBOR tag 24 for the mdoc verifier', () => {
-    const transcript = buildSessionTranscript({ flow: { kind: 'dc_api', origin: 'https://example.com' }, nonce, jwkThumbprint: null });
+    const transcript = buildSessionTranscript({
+      flow: { kind: 'dc_api', origin: 'https://example.com' },
+      nonce,
+      jwkThumbprint: null,
+    });
     const wrapped = Buffer.from(encodeTranscriptAsDataItem(transcript));
     expect(wrapped.subarray(0, 3).toString('hex')).toBe('d81858');
     expect(wrapped[3]).toBe(transcript.length);

@@ -1,6 +1,10 @@
 import { DateOnly } from '@owf/mdoc';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { computeJwkThumbprint, verifyPresentation, type VerifyPresentationOptions } from '../../src/verification/index.js';
+import {
+  computeJwkThumbprint,
+  verifyPresentation,
+  type VerifyPresentationOptions,
+} from '../../src/verification/index.js';
 import { CLIENT_ID, createPki, NONCE, noStatusLists, NOW, ORIGIN, RESPONSE_URI, type Pki } from './support/fixtures.js';
 import { issueMdoc, MDL_DOCTYPE, MDL_NAMESPACE, presentMdoc, type WalletHandover } from './support/mdoc.js';
 import { createCa, createLeaf } from './support/pki.js';
@@ -9,7 +13,14 @@ import { generateEs256 } from './support/sd-jwt.js';
 const DAY = 86_400_000;
 const QUERY = {
   combine: 'all',
-  credentials: [{ id: 'mdl', format: 'mso_mdoc', meta: { doctype_value: MDL_DOCTYPE }, claims: [{ path: [MDL_NAMESPACE, 'family_name'] }, { path: [MDL_NAMESPACE, 'age_over_18'], values: [true] }] }],
+  credentials: [
+    {
+      id: 'mdl',
+      format: 'mso_mdoc',
+      meta: { doctype_value: MDL_DOCTYPE },
+      claims: [{ path: [MDL_NAMESPACE, 'family_name'] }, { path: [MDL_NAMESPACE, 'age_over_18'], values: [true] }],
+    },
+  ],
 };
 
 let pki: Pki;
@@ -27,7 +38,13 @@ beforeAll(async () => {
 function issue(overrides: Partial<Parameters<typeof issueMdoc>[0]> = {}) {
   return issueMdoc({
     namespaces: {
-      [MDL_NAMESPACE]: { given_name: 'Erika', family_name: 'Mustermann', birth_date: new DateOnly('1990-05-17'), age_over_18: true, portrait: new Uint8Array([0xff, 0xd8, 0xff]) },
+      [MDL_NAMESPACE]: {
+        given_name: 'Erika',
+        family_name: 'Mustermann',
+        birth_date: new DateOnly('1990-05-17'),
+        age_over_18: true,
+        portrait: new Uint8Array([0xff, 0xd8, 0xff]),
+      },
     },
     signerPrivateJwk: pki.documentSignerJwk,
     certificates: [pki.documentSigner.der],
@@ -42,8 +59,19 @@ async function present(handover: WalletHandover, overrides: Partial<Parameters<t
   return presentMdoc({ issuerSigned: await issue(overrides), devicePrivateJwk: holder.privateJwk, handover });
 }
 
-const redirect = (extra: Partial<Extract<WalletHandover, { kind: 'redirect' }>> = {}): WalletHandover => ({ kind: 'redirect', clientId: CLIENT_ID, responseUri: RESPONSE_URI, nonce: NONCE, ...extra });
-const dcApi = (extra: Partial<Extract<WalletHandover, { kind: 'dc_api' }>> = {}): WalletHandover => ({ kind: 'dc_api', origin: ORIGIN, nonce: NONCE, ...extra });
+const redirect = (extra: Partial<Extract<WalletHandover, { kind: 'redirect' }>> = {}): WalletHandover => ({
+  kind: 'redirect',
+  clientId: CLIENT_ID,
+  responseUri: RESPONSE_URI,
+  nonce: NONCE,
+  ...extra,
+});
+const dcApi = (extra: Partial<Extract<WalletHandover, { kind: 'dc_api' }>> = {}): WalletHandover => ({
+  kind: 'dc_api',
+  origin: ORIGIN,
+  nonce: NONCE,
+  ...extra,
+});
 
 function verify(presentation: string, overrides: Partial<VerifyPresentationOptions> = {}) {
   return verifyPresentation({
@@ -65,14 +93,34 @@ describe('mdoc: accepted presentations', () => {
     const result = await verify(await present(redirect()));
     expect(result.ok).toBe(true);
     if (!result.ok) return;
-    expect(result.presentations[0]).toMatchObject({ credentialQueryId: 'mdl', format: 'mso_mdoc', doctype: MDL_DOCTYPE, issuer: pki.documentSigner.certificate.subject, holderBinding: true });
+    expect(result.presentations[0]).toMatchObject({
+      credentialQueryId: 'mdl',
+      format: 'mso_mdoc',
+      doctype: MDL_DOCTYPE,
+      issuer: pki.documentSigner.certificate.subject,
+      holderBinding: true,
+    });
     // The query asks for family_name and age_over_18: the other elements are only named (data minimisation).
-    expect(result.presentations[0]!.claims).toEqual({ [MDL_NAMESPACE]: { family_name: 'Mustermann', age_over_18: true } });
-    expect(result.presentations[0]!.droppedClaims).toEqual([[MDL_NAMESPACE, 'birth_date'], [MDL_NAMESPACE, 'given_name'], [MDL_NAMESPACE, 'portrait']]);
+    expect(result.presentations[0]!.claims).toEqual({
+      [MDL_NAMESPACE]: { family_name: 'Mustermann', age_over_18: true },
+    });
+    expect(result.presentations[0]!.droppedClaims).toEqual([
+      [MDL_NAMESPACE, 'birth_date'],
+      [MDL_NAMESPACE, 'given_name'],
+      [MDL_NAMESPACE, 'portrait'],
+    ]);
     // A query that names no claims gets every element, as JSON.
-    const everything = await verify(await present(redirect()), { dcqlQuery: { credentials: [{ id: 'mdl', format: 'mso_mdoc', meta: { doctype_value: MDL_DOCTYPE } }] } });
+    const everything = await verify(await present(redirect()), {
+      dcqlQuery: { credentials: [{ id: 'mdl', format: 'mso_mdoc', meta: { doctype_value: MDL_DOCTYPE } }] },
+    });
     expect(everything.ok && everything.presentations[0]!.claims).toEqual({
-      [MDL_NAMESPACE]: { given_name: 'Erika', family_name: 'Mustermann', birth_date: '1990-05-17', age_over_18: true, portrait: Buffer.from([0xff, 0xd8, 0xff]).toString('base64url') },
+      [MDL_NAMESPACE]: {
+        given_name: 'Erika',
+        family_name: 'Mustermann',
+        birth_date: '1990-05-17',
+        age_over_18: true,
+        portrait: Buffer.from([0xff, 0xd8, 0xff]).toString('base64url'),
+      },
     });
     expect(result.presentations[0]!.validUntil).toBe(new Date(NOW.getTime() + 365 * DAY).toISOString());
   });
@@ -81,36 +129,64 @@ describe('mdoc: accepted presentations', () => {
     const encrypted = await present(redirect({ jwkThumbprint: thumbprint }));
     expect((await verify(encrypted, { encryptionJwk: encryption.publicJwk })).ok).toBe(true);
     expect(await verify(encrypted)).toMatchObject({ ok: false, code: 'DEVICE_SIGNATURE_INVALID' });
-    expect(await verify(await present(redirect()), { encryptionJwk: encryption.publicJwk })).toMatchObject({ ok: false, code: 'DEVICE_SIGNATURE_INVALID' });
+    expect(await verify(await present(redirect()), { encryptionJwk: encryption.publicJwk })).toMatchObject({
+      ok: false,
+      code: 'DEVICE_SIGNATURE_INVALID',
+    });
   });
 
   it('verifies over the OpenID4VPDCAPIHandover, encrypted and not', async () => {
     const flow = { kind: 'dc_api' as const, origin: ORIGIN };
     expect((await verify(await present(dcApi()), { flow })).ok).toBe(true);
-    expect((await verify(await present(dcApi({ jwkThumbprint: thumbprint })), { flow, encryptionJwk: encryption.publicJwk })).ok).toBe(true);
+    expect(
+      (await verify(await present(dcApi({ jwkThumbprint: thumbprint })), { flow, encryptionJwk: encryption.publicJwk }))
+        .ok,
+    ).toBe(true);
   });
 
   it('refuses an invalid device signature even when holder binding is not required', async () => {
-    const query = { combine: 'all', credentials: [{ id: 'mdl', format: 'mso_mdoc', require_cryptographic_holder_binding: false, meta: { doctype_value: MDL_DOCTYPE } }] };
+    const query = {
+      combine: 'all',
+      credentials: [
+        {
+          id: 'mdl',
+          format: 'mso_mdoc',
+          require_cryptographic_holder_binding: false,
+          meta: { doctype_value: MDL_DOCTYPE },
+        },
+      ],
+    };
     const presentation = await present(redirect({ nonce: 'another' }));
-    expect(await verify(presentation, { dcqlQuery: query })).toMatchObject({ ok: false, code: 'DEVICE_SIGNATURE_INVALID' });
+    expect(await verify(presentation, { dcqlQuery: query })).toMatchObject({
+      ok: false,
+      code: 'DEVICE_SIGNATURE_INVALID',
+    });
   });
 });
 
 describe('mdoc: refused presentations', () => {
   it('refuses a transcript for another origin (DEVICE_SIGNATURE_INVALID)', async () => {
-    const result = await verify(await present(dcApi({ origin: 'https://evil.example' })), { flow: { kind: 'dc_api', origin: ORIGIN } });
+    const result = await verify(await present(dcApi({ origin: 'https://evil.example' })), {
+      flow: { kind: 'dc_api', origin: ORIGIN },
+    });
     expect(result).toMatchObject({ ok: false, code: 'DEVICE_SIGNATURE_INVALID' });
   });
 
   it('refuses a transcript for another nonce, client_id or response_uri (DEVICE_SIGNATURE_INVALID)', async () => {
-    for (const handover of [redirect({ nonce: 'other' }), redirect({ clientId: 'x509_hash:other' }), redirect({ responseUri: 'https://other.example/r' })]) {
+    for (const handover of [
+      redirect({ nonce: 'other' }),
+      redirect({ clientId: 'x509_hash:other' }),
+      redirect({ responseUri: 'https://other.example/r' }),
+    ]) {
       expect(await verify(await present(handover))).toMatchObject({ ok: false, code: 'DEVICE_SIGNATURE_INVALID' });
     }
   });
 
   it('refuses the redirect transcript over the DC API and vice versa (DEVICE_SIGNATURE_INVALID)', async () => {
-    expect(await verify(await present(redirect()), { flow: { kind: 'dc_api', origin: ORIGIN } })).toMatchObject({ ok: false, code: 'DEVICE_SIGNATURE_INVALID' });
+    expect(await verify(await present(redirect()), { flow: { kind: 'dc_api', origin: ORIGIN } })).toMatchObject({
+      ok: false,
+      code: 'DEVICE_SIGNATURE_INVALID',
+    });
     expect(await verify(await present(dcApi()))).toMatchObject({ ok: false, code: 'DEVICE_SIGNATURE_INVALID' });
   });
 
@@ -133,23 +209,42 @@ describe('mdoc: refused presentations', () => {
     const rogueIaca = await createCa('CN=Rogue IACA,C=US');
     const signer = await createLeaf('CN=Rogue Signer,C=US', rogueIaca);
     const { exportJWK } = await import('jose');
-    const presentation = await present(redirect(), { signerPrivateJwk: await exportJWK(signer.keys.privateKey), certificates: [signer.der] });
+    const presentation = await present(redirect(), {
+      signerPrivateJwk: await exportJWK(signer.keys.privateKey),
+      certificates: [signer.der],
+    });
     expect(await verify(presentation)).toMatchObject({ ok: false, code: 'ISSUER_NOT_TRUSTED' });
-    expect(await verify(await present(redirect()), { trust: { certificates: [pki.root.pem], dids: [] } })).toMatchObject({ ok: false, code: 'ISSUER_NOT_TRUSTED' });
+    expect(
+      await verify(await present(redirect()), { trust: { certificates: [pki.root.pem], dids: [] } }),
+    ).toMatchObject({ ok: false, code: 'ISSUER_NOT_TRUSTED' });
   });
 
   it('refuses an expired mdoc and one not yet valid', async () => {
-    const expired = await present(redirect(), { validFrom: new Date(NOW.getTime() - 60 * DAY), validUntil: new Date(NOW.getTime() - DAY) });
+    const expired = await present(redirect(), {
+      validFrom: new Date(NOW.getTime() - 60 * DAY),
+      validUntil: new Date(NOW.getTime() - DAY),
+    });
     expect(await verify(expired)).toMatchObject({ ok: false, code: 'CREDENTIAL_EXPIRED' });
-    const future = await present(redirect(), { validFrom: new Date(NOW.getTime() + DAY), validUntil: new Date(NOW.getTime() + 60 * DAY) });
+    const future = await present(redirect(), {
+      validFrom: new Date(NOW.getTime() + DAY),
+      validUntil: new Date(NOW.getTime() + 60 * DAY),
+    });
     expect(await verify(future)).toMatchObject({ ok: false, code: 'CREDENTIAL_NOT_YET_VALID' });
   });
 
   it('refuses a doctype or element value the query does not allow (DCQL_NOT_SATISFIED)', async () => {
-    const otherDoctype = { ...QUERY, credentials: [{ ...QUERY.credentials[0]!, meta: { doctype_value: 'eu.europa.ec.eudi.pid.1' } }] };
+    const otherDoctype = {
+      ...QUERY,
+      credentials: [{ ...QUERY.credentials[0]!, meta: { doctype_value: 'eu.europa.ec.eudi.pid.1' } }],
+    };
     const presentation = await present(redirect());
-    expect(await verify(presentation, { dcqlQuery: otherDoctype })).toMatchObject({ ok: false, code: 'DCQL_NOT_SATISFIED' });
-    const under18 = await present(redirect(), { namespaces: { [MDL_NAMESPACE]: { family_name: 'Mustermann', age_over_18: false } } });
+    expect(await verify(presentation, { dcqlQuery: otherDoctype })).toMatchObject({
+      ok: false,
+      code: 'DCQL_NOT_SATISFIED',
+    });
+    const under18 = await present(redirect(), {
+      namespaces: { [MDL_NAMESPACE]: { family_name: 'Mustermann', age_over_18: false } },
+    });
     const result = await verify(under18);
     expect(result).toMatchObject({ ok: false, code: 'DCQL_NOT_SATISFIED' });
     expect((result as { message: string }).message).toContain('"mdl"');
@@ -157,6 +252,9 @@ describe('mdoc: refused presentations', () => {
 
   it('refuses a vp_token entry that is not a DeviceResponse (INVALID_VP_TOKEN)', async () => {
     expect(await verify('not base64url!')).toMatchObject({ ok: false, code: 'INVALID_VP_TOKEN' });
-    expect(await verify(Buffer.from('garbage').toString('base64url'))).toMatchObject({ ok: false, code: 'INVALID_VP_TOKEN' });
+    expect(await verify(Buffer.from('garbage').toString('base64url'))).toMatchObject({
+      ok: false,
+      code: 'INVALID_VP_TOKEN',
+    });
   });
 });

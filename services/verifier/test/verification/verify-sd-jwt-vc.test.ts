@@ -26,9 +26,22 @@ describe('SD-JWT VC: accepted presentations', () => {
     expect(result.ok).toBe(true);
     if (!result.ok) return;
     const [presentation] = result.presentations;
-    expect(presentation).toMatchObject({ credentialQueryId: 'pid', format: 'dc+sd-jwt', vct: VCT, issuer: pki.issuer.certificate.subject, holderBinding: true });
+    expect(presentation).toMatchObject({
+      credentialQueryId: 'pid',
+      format: 'dc+sd-jwt',
+      vct: VCT,
+      issuer: pki.issuer.certificate.subject,
+      holderBinding: true,
+    });
     // The query asks for given_name and age_over_18: family_name, disclosed too, is only named (data minimisation).
-    expect(presentation!.claims).toEqual({ vct: VCT, iss: 'https://issuer.example', iat: NOW_SECONDS - 3600, exp: NOW_SECONDS + 86_400, given_name: 'Erika', age_over_18: true });
+    expect(presentation!.claims).toEqual({
+      vct: VCT,
+      iss: 'https://issuer.example',
+      iat: NOW_SECONDS - 3600,
+      exp: NOW_SECONDS + 86_400,
+      given_name: 'Erika',
+      age_over_18: true,
+    });
     expect(presentation!.droppedClaims).toEqual([['family_name']]);
     expect(presentation!.validUntil).toBe(new Date((NOW_SECONDS + 86_400) * 1000).toISOString());
   });
@@ -36,7 +49,10 @@ describe('SD-JWT VC: accepted presentations', () => {
   it('accepts the DC API audience origin:<origin>, not the client_id', async () => {
     const issued = await issuePid(pki, holder);
     const flow = { kind: 'dc_api' as const, origin: ORIGIN };
-    const good = await verify(pki, { flow, vpToken: { pid: [await presentPid(issued, holder, { aud: `origin:${ORIGIN}` })] } });
+    const good = await verify(pki, {
+      flow,
+      vpToken: { pid: [await presentPid(issued, holder, { aud: `origin:${ORIGIN}` })] },
+    });
     expect(good.ok).toBe(true);
     await expectCode({ pid: [await presentPid(issued, holder, { aud: CLIENT_ID })] }, 'AUDIENCE_MISMATCH', { flow });
   });
@@ -44,7 +60,13 @@ describe('SD-JWT VC: accepted presentations', () => {
   it('trusts an issuer whose did:jwk is an anchor', async () => {
     const issuerKey = await generateEs256();
     const did = didJwk(issuerKey.publicJwk);
-    const issued = await issueSdJwtVc({ signingKey: issuerKey.privateKey, kid: `${did}#0`, claims: { iss: did }, disclosable: { given_name: 'Erika', age_over_18: true }, holderPublicJwk: holder.publicJwk });
+    const issued = await issueSdJwtVc({
+      signingKey: issuerKey.privateKey,
+      kid: `${did}#0`,
+      claims: { iss: did },
+      disclosable: { given_name: 'Erika', age_over_18: true },
+      holderPublicJwk: holder.publicJwk,
+    });
     const vpToken = { pid: [await presentPid(issued, holder)] };
     const trusted = await verify(pki, { vpToken, trust: { certificates: [], dids: [did] } });
     expect(trusted).toMatchObject({ ok: true, presentations: [{ issuer: did }] });
@@ -53,7 +75,12 @@ describe('SD-JWT VC: accepted presentations', () => {
 
   it('accepts a presentation without KB-JWT when holder binding is not required, reporting holderBinding false', async () => {
     const issued = await issuePid(pki, holder);
-    const query = { combine: 'all', credentials: [{ id: 'pid', format: 'dc+sd-jwt', require_cryptographic_holder_binding: false, meta: { vct_values: [VCT] } }] };
+    const query = {
+      combine: 'all',
+      credentials: [
+        { id: 'pid', format: 'dc+sd-jwt', require_cryptographic_holder_binding: false, meta: { vct_values: [VCT] } },
+      ],
+    };
     const result = await verify(pki, { dcqlQuery: query, vpToken: { pid: [await presentPid(issued, holder, null)] } });
     expect(result).toMatchObject({ ok: true, presentations: [{ holderBinding: false }] });
   });
@@ -70,7 +97,10 @@ describe('SD-JWT VC: issuer checks', () => {
     const issued = await issuePid(pki, holder);
     const [header, payload, signature] = issued.jwt.split('.');
     const forged = `${header}.${payload}.${signature!.startsWith('A') ? 'B' : 'A'}${signature!.slice(1)}`;
-    const result = await expectCode({ pid: [await presentPid({ ...issued, jwt: forged }, holder)] }, 'ISSUER_SIGNATURE_INVALID');
+    const result = await expectCode(
+      { pid: [await presentPid({ ...issued, jwt: forged }, holder)] },
+      'ISSUER_SIGNATURE_INVALID',
+    );
     expect(result.message).toContain('"pid"');
   });
 
@@ -78,8 +108,13 @@ describe('SD-JWT VC: issuer checks', () => {
     const issued = await issuePid(pki, holder);
     const [header, payload, signature] = issued.jwt.split('.');
     const claims = JSON.parse(Buffer.from(payload!, 'base64url').toString()) as Record<string, unknown>;
-    const changed = Buffer.from(JSON.stringify({ ...claims, exp: NOW_SECONDS + 10 * 365 * 86_400 })).toString('base64url');
-    await expectCode({ pid: [await presentPid({ ...issued, jwt: `${header}.${changed}.${signature}` }, holder)] }, 'ISSUER_SIGNATURE_INVALID');
+    const changed = Buffer.from(JSON.stringify({ ...claims, exp: NOW_SECONDS + 10 * 365 * 86_400 })).toString(
+      'base64url',
+    );
+    await expectCode(
+      { pid: [await presentPid({ ...issued, jwt: `${header}.${changed}.${signature}` }, holder)] },
+      'ISSUER_SIGNATURE_INVALID',
+    );
   });
 
   it('refuses typ other than dc+sd-jwt (ISSUER_SIGNATURE_INVALID)', async () => {
@@ -91,22 +126,35 @@ describe('SD-JWT VC: issuer checks', () => {
     const issued = await issuePid(pki, holder);
     const [salt] = JSON.parse(Buffer.from(issued.disclosures.age_over_18!, 'base64url').toString()) as [string];
     const tampered = Buffer.from(JSON.stringify([salt, 'age_over_18', false])).toString('base64url');
-    const result = await expectCode({ pid: [await presentPid({ ...issued, disclosures: { ...issued.disclosures, age_over_18: tampered } }, holder)] }, 'DISCLOSURE_INVALID');
+    const result = await expectCode(
+      { pid: [await presentPid({ ...issued, disclosures: { ...issued.disclosures, age_over_18: tampered } }, holder)] },
+      'DISCLOSURE_INVALID',
+    );
     expect(result.message).toContain('not referenced');
   });
 
   it('refuses a disclosure presented twice (DISCLOSURE_INVALID)', async () => {
     const issued = await issuePid(pki, holder);
-    await expectCode({ pid: [await presentPid(issued, holder, {}, { extraDisclosures: [issued.disclosures.given_name!] })] }, 'DISCLOSURE_INVALID');
+    await expectCode(
+      { pid: [await presentPid(issued, holder, {}, { extraDisclosures: [issued.disclosures.given_name!] })] },
+      'DISCLOSURE_INVALID',
+    );
   });
 
   it('refuses an issuer chained to no anchor (ISSUER_NOT_TRUSTED)', async () => {
     const issued = await issuePid(pki, holder);
-    await expectCode({ pid: [await presentPid(issued, holder)] }, 'ISSUER_NOT_TRUSTED', { trust: { certificates: [pki.iaca.pem], dids: [] } });
+    await expectCode({ pid: [await presentPid(issued, holder)] }, 'ISSUER_NOT_TRUSTED', {
+      trust: { certificates: [pki.iaca.pem], dids: [] },
+    });
   });
 
   it('refuses a chain through a non-CA intermediate (ISSUER_NOT_TRUSTED)', async () => {
-    const notCa = await createCertificate({ name: 'CN=Not A CA', issuer: pki.root, ca: false, keyUsages: x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.digitalSignature });
+    const notCa = await createCertificate({
+      name: 'CN=Not A CA',
+      issuer: pki.root,
+      ca: false,
+      keyUsages: x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.digitalSignature,
+    });
     const leaf = await createLeaf('CN=Issuer Under Non-CA', notCa);
     const issued = await issuePid(pki, holder, { signingKey: leaf.keys.privateKey, x5c: [leaf.x5c, notCa.x5c] });
     const result = await expectCode({ pid: [await presentPid(issued, holder)] }, 'ISSUER_NOT_TRUSTED');
@@ -114,7 +162,10 @@ describe('SD-JWT VC: issuer checks', () => {
   });
 
   it('refuses a chain through an expired intermediate (ISSUER_NOT_TRUSTED)', async () => {
-    const expired = await createCa('CN=Expired Intermediate', pki.root, { notBefore: new Date(NOW.getTime() - 400 * 86_400_000), notAfter: new Date(NOW.getTime() - 86_400_000) });
+    const expired = await createCa('CN=Expired Intermediate', pki.root, {
+      notBefore: new Date(NOW.getTime() - 400 * 86_400_000),
+      notAfter: new Date(NOW.getTime() - 86_400_000),
+    });
     const leaf = await createLeaf('CN=Issuer Under Expired', expired);
     const issued = await issuePid(pki, holder, { signingKey: leaf.keys.privateKey, x5c: [leaf.x5c, expired.x5c] });
     const result = await expectCode({ pid: [await presentPid(issued, holder)] }, 'ISSUER_NOT_TRUSTED');
@@ -137,7 +188,10 @@ describe('SD-JWT VC: key binding', () => {
 
   it('refuses a wrong aud (AUDIENCE_MISMATCH)', async () => {
     const issued = await issuePid(pki, holder);
-    const result = await expectCode({ pid: [await presentPid(issued, holder, { aud: 'x509_hash:someone-else' })] }, 'AUDIENCE_MISMATCH');
+    const result = await expectCode(
+      { pid: [await presentPid(issued, holder, { aud: 'x509_hash:someone-else' })] },
+      'AUDIENCE_MISMATCH',
+    );
     expect(result.message).toContain(CLIENT_ID);
   });
 
@@ -145,7 +199,9 @@ describe('SD-JWT VC: key binding', () => {
     const issued = await issuePid(pki, holder);
     await expectCode({ pid: [await presentPid(issued, holder, { iat: NOW_SECONDS - 301 })] }, 'KEY_BINDING_STALE');
     await expectCode({ pid: [await presentPid(issued, holder, { iat: NOW_SECONDS + 120 })] }, 'KEY_BINDING_STALE');
-    const withinSkew = await verify(pki, { vpToken: { pid: [await presentPid(issued, holder, { iat: NOW_SECONDS + 30 })] } });
+    const withinSkew = await verify(pki, {
+      vpToken: { pid: [await presentPid(issued, holder, { iat: NOW_SECONDS + 30 })] },
+    });
     expect(withinSkew.ok).toBe(true);
   });
 
@@ -158,23 +214,40 @@ describe('SD-JWT VC: key binding', () => {
     const issued = await issuePid(pki, holder);
     const other = await generateEs256();
     await expectCode({ pid: [await presentPid(issued, holder, { typ: 'JWT' })] }, 'KEY_BINDING_INVALID');
-    await expectCode({ pid: [await presentPid(issued, holder, { holderKey: other.privateKey })] }, 'KEY_BINDING_INVALID');
-    await expectCode({ pid: [await presentPid(issued, holder, { sdHash: createHash('sha256').update('other').digest('base64url') })] }, 'KEY_BINDING_INVALID');
+    await expectCode(
+      { pid: [await presentPid(issued, holder, { holderKey: other.privateKey })] },
+      'KEY_BINDING_INVALID',
+    );
+    await expectCode(
+      { pid: [await presentPid(issued, holder, { sdHash: createHash('sha256').update('other').digest('base64url') })] },
+      'KEY_BINDING_INVALID',
+    );
   });
 
   it('refuses a KB-JWT for a credential without cnf (KEY_BINDING_INVALID)', async () => {
-    const issued = await issueSdJwtVc({ signingKey: pki.issuer.keys.privateKey, x5c: [pki.issuer.x5c, pki.intermediate.x5c], disclosable: { given_name: 'Erika', age_over_18: true } });
+    const issued = await issueSdJwtVc({
+      signingKey: pki.issuer.keys.privateKey,
+      x5c: [pki.issuer.x5c, pki.intermediate.x5c],
+      disclosable: { given_name: 'Erika', age_over_18: true },
+    });
     await expectCode({ pid: [await presentPid(issued, holder)] }, 'KEY_BINDING_INVALID');
   });
 });
 
 describe('SD-JWT VC: transaction data', () => {
-  const transactionData = [Buffer.from(JSON.stringify({ type: 'payment', credential_ids: ['pid'], amount: '10.00 EUR' })).toString('base64url')];
+  const transactionData = [
+    Buffer.from(JSON.stringify({ type: 'payment', credential_ids: ['pid'], amount: '10.00 EUR' })).toString(
+      'base64url',
+    ),
+  ];
   const hash = createHash('sha256').update(transactionData[0]!).digest('base64url');
 
   it('accepts a KB-JWT whose transaction_data_hashes cover every entry as sent', async () => {
     const issued = await issuePid(pki, holder);
-    const result = await verify(pki, { transactionData, vpToken: { pid: [await presentPid(issued, holder, { transactionDataHashes: [hash] })] } });
+    const result = await verify(pki, {
+      transactionData,
+      vpToken: { pid: [await presentPid(issued, holder, { transactionDataHashes: [hash] })] },
+    });
     expect(result.ok).toBe(true);
   });
 
@@ -182,7 +255,11 @@ describe('SD-JWT VC: transaction data', () => {
     const issued = await issuePid(pki, holder);
     await expectCode({ pid: [await presentPid(issued, holder)] }, 'TRANSACTION_DATA_MISMATCH', { transactionData });
     const other = createHash('sha256').update('something else').digest('base64url');
-    await expectCode({ pid: [await presentPid(issued, holder, { transactionDataHashes: [other] })] }, 'TRANSACTION_DATA_MISMATCH', { transactionData });
+    await expectCode(
+      { pid: [await presentPid(issued, holder, { transactionDataHashes: [other] })] },
+      'TRANSACTION_DATA_MISMATCH',
+      { transactionData },
+    );
   });
 });
 
@@ -196,7 +273,10 @@ describe('SD-JWT VC: DCQL and the order of checks', () => {
 
   it('refuses a presentation missing a requested claim, naming it (DCQL_NOT_SATISFIED)', async () => {
     const issued = await issuePid(pki, holder);
-    const result = await expectCode({ pid: [await presentPid(issued, holder, {}, { reveal: ['given_name'] })] }, 'DCQL_NOT_SATISFIED');
+    const result = await expectCode(
+      { pid: [await presentPid(issued, holder, {}, { reveal: ['given_name'] })] },
+      'DCQL_NOT_SATISFIED',
+    );
     expect(result.message).toContain('age_over_18');
   });
 
@@ -204,15 +284,26 @@ describe('SD-JWT VC: DCQL and the order of checks', () => {
     const issued = await issuePid(pki, holder);
     const badNonce = await presentPid(issued, holder, { nonce: 'other' });
     const badSignature = await presentPid({ ...issued, jwt: `${issued.jwt.slice(0, -4)}AAAA` }, holder);
-    const query = { combine: 'all', credentials: [{ id: 'a', format: 'dc+sd-jwt', meta: { vct_values: [VCT] } }, { id: 'b', format: 'dc+sd-jwt', meta: { vct_values: [VCT] } }] };
-    const result = await expectCode({ a: [badNonce], b: [badSignature] }, 'ISSUER_SIGNATURE_INVALID', { dcqlQuery: query });
+    const query = {
+      combine: 'all',
+      credentials: [
+        { id: 'a', format: 'dc+sd-jwt', meta: { vct_values: [VCT] } },
+        { id: 'b', format: 'dc+sd-jwt', meta: { vct_values: [VCT] } },
+      ],
+    };
+    const result = await expectCode({ a: [badNonce], b: [badSignature] }, 'ISSUER_SIGNATURE_INVALID', {
+      dcqlQuery: query,
+    });
     expect(result.message).toContain('"b"');
   });
 
   it('refuses a KB-JWT that is presented by an untrusted issuer before looking at the nonce (ISSUER_NOT_TRUSTED)', async () => {
     const rogueRoot = await createCa('CN=Rogue Root');
     const rogueLeaf = await createLeaf('CN=Rogue Issuer', rogueRoot);
-    const issued = await issuePid(pki, holder, { signingKey: rogueLeaf.keys.privateKey, x5c: [rogueLeaf.x5c, rogueRoot.x5c] });
+    const issued = await issuePid(pki, holder, {
+      signingKey: rogueLeaf.keys.privateKey,
+      x5c: [rogueLeaf.x5c, rogueRoot.x5c],
+    });
     await expectCode({ pid: [await presentPid(issued, holder, { nonce: 'wrong' })] }, 'ISSUER_NOT_TRUSTED');
   });
 

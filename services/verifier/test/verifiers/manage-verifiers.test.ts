@@ -9,16 +9,25 @@ describe('verifiers', () => {
   test('creates, reads, updates and deletes a verifier', async ({ api }) => {
     const created = await api('POST', base(), { verifierId: 'kiosk', clientMetadata: { client_name: 'Kiosk' } });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ statusCode: 201, message: expect.any(String), data: { verifierId: 'kiosk', clientMetadata: { client_name: 'Kiosk' } } });
+    expect(created.body).toMatchObject({
+      statusCode: 201,
+      message: expect.any(String),
+      data: { verifierId: 'kiosk', clientMetadata: { client_name: 'Kiosk' } },
+    });
     const { id, createDateTime } = created.body.data;
     expect(id).toMatch(/^[0-9a-f-]{36}$/);
 
     const read = await api('GET', `${base()}/kiosk`);
     expect(read.body.data).toMatchObject({ id, verifierId: 'kiosk', createDateTime });
 
-    const updated = await api('PUT', `${base()}/kiosk`, { clientMetadata: { client_name: 'Kiosk 2', logo_uri: 'https://acme.example/l.png' } });
+    const updated = await api('PUT', `${base()}/kiosk`, {
+      clientMetadata: { client_name: 'Kiosk 2', logo_uri: 'https://acme.example/l.png' },
+    });
     expect(updated.status).toBe(200);
-    expect(updated.body.data.clientMetadata).toEqual({ client_name: 'Kiosk 2', logo_uri: 'https://acme.example/l.png' });
+    expect(updated.body.data.clientMetadata).toEqual({
+      client_name: 'Kiosk 2',
+      logo_uri: 'https://acme.example/l.png',
+    });
 
     const cleared = await api('PUT', `${base()}/kiosk`, {});
     expect(cleared.body.data.clientMetadata).toBeUndefined();
@@ -39,7 +48,8 @@ describe('verifiers', () => {
 
   test('lists a page, newest first, only of this organisation', async ({ api }) => {
     const org = 'org-list';
-    for (const id of ['a', 'b', 'c']) expect((await api('POST', base(org), { verifierId: id }, { org })).status).toBe(201);
+    for (const id of ['a', 'b', 'c'])
+      expect((await api('POST', base(org), { verifierId: id }, { org })).status).toBe(201);
     const page = await api('GET', `${base(org)}?pageSize=2`, undefined, { org });
     expect(page.body.data).toMatchObject({ totalItems: 3, totalPages: 2, page: 1, pageSize: 2 });
     expect(page.body.data.data.map((v: { verifierId: string }) => v.verifierId)).toEqual(['c', 'b']);
@@ -55,7 +65,9 @@ describe('verifiers', () => {
   test("answers 404 for another organisation's verifier on every route", async ({ api }) => {
     await api('POST', base(), { verifierId: 'mine' });
     for (const method of ['GET', 'PUT', 'DELETE'] as const) {
-      const response = await api(method, `${base(OTHER_ORG)}/mine`, method === 'PUT' ? {} : undefined, { org: OTHER_ORG });
+      const response = await api(method, `${base(OTHER_ORG)}/mine`, method === 'PUT' ? {} : undefined, {
+        org: OTHER_ORG,
+      });
       expect(response.status).toBe(404);
     }
     expect((await api('GET', `${base()}/mine`)).status).toBe(200);
@@ -83,9 +95,16 @@ describe('verifiers', () => {
     expect((await api('GET', base(org), undefined, { org })).body.data.totalItems).toBe(0);
   });
 
-  test('refuses to delete a verifier with open sessions (409 VERIFIER_IN_USE), allows it once they expired', async ({ harness: h, api }) => {
+  test('refuses to delete a verifier with open sessions (409 VERIFIER_IN_USE), allows it once they expired', async ({
+    harness: h,
+    api,
+  }) => {
     await api('POST', base(), { verifierId: 'busy' });
-    const session = await api('POST', `/v1/orgs/${ORG}/oid4vp/presentation?verifierId=busy`, { dcql: sdJwtQuery(), responseMode: 'direct_post', expiresInSeconds: 60 });
+    const session = await api('POST', `/v1/orgs/${ORG}/oid4vp/presentation?verifierId=busy`, {
+      dcql: sdJwtQuery(),
+      responseMode: 'direct_post',
+      expiresInSeconds: 60,
+    });
     expect(session.status).toBe(201);
     const refused = await api('DELETE', `${base()}/busy`);
     expect(refused.status).toBe(409);

@@ -9,10 +9,15 @@ const base = oid4vpPath();
 
 describe('PUT verifier/{verifierId} with verifierId in the body', () => {
   test('accepts the body when it repeats the path’s verifierId, and applies clientMetadata', async ({ api, desk }) => {
-    const updated = await api('PUT', `${base}/verifier/${desk}`, { verifierId: 'desk', clientMetadata: { client_name: 'Front desk' } });
+    const updated = await api('PUT', `${base}/verifier/${desk}`, {
+      verifierId: 'desk',
+      clientMetadata: { client_name: 'Front desk' },
+    });
     expect(updated.status).toBe(200);
     expect(updated.body.data).toMatchObject({ verifierId: 'desk', clientMetadata: { client_name: 'Front desk' } });
-    expect((await api('GET', `${base}/verifier/${desk}`)).body.data.clientMetadata).toEqual({ client_name: 'Front desk' });
+    expect((await api('GET', `${base}/verifier/${desk}`)).body.data.clientMetadata).toEqual({
+      client_name: 'Front desk',
+    });
   });
 
   test('still accepts a body without verifierId', async ({ api, desk }) => {
@@ -24,9 +29,16 @@ describe('PUT verifier/{verifierId} with verifierId in the body', () => {
   test('refuses another verifierId with 400 VERIFIER_ID_IMMUTABLE and changes nothing', async ({ api, desk }) => {
     const before = (await api('GET', `${base}/verifier/${desk}`)).body.data;
     for (const verifierId of ['reception', 'Desk', 'not a valid id!']) {
-      const refused = await api('PUT', `${base}/verifier/${desk}`, { verifierId, clientMetadata: { client_name: 'Renamed' } });
+      const refused = await api('PUT', `${base}/verifier/${desk}`, {
+        verifierId,
+        clientMetadata: { client_name: 'Renamed' },
+      });
       expect(refused.status, verifierId).toBe(400);
-      expect(refused.body).toMatchObject({ statusCode: 400, code: 'VERIFIER_ID_IMMUTABLE', details: [{ path: '/verifierId', message: expect.any(String) }] });
+      expect(refused.body).toMatchObject({
+        statusCode: 400,
+        code: 'VERIFIER_ID_IMMUTABLE',
+        details: [{ path: '/verifierId', message: expect.any(String) }],
+      });
     }
     expect((await api('GET', `${base}/verifier/${desk}`)).body.data).toEqual(before);
     expect((await api('GET', `${base}/verifier/reception`)).status).toBe(404);

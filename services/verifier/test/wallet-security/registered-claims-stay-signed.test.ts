@@ -49,18 +49,25 @@ function issue(issuer: TestIssuer, holder: Holder, disclosed: string[]) {
 
 async function answerWith(e: E2e, disclosed: string[]) {
   const session = await e.createSession({ dcql: sdJwtQuery(), responseMode: 'direct_post' });
-  const answered = await answerRedirect(e, session, 'pid', async (holder, facts) => presentAll(await issue(e.issuer, holder, disclosed))(holder, facts));
+  const answered = await answerRedirect(e, session, 'pid', async (holder, facts) =>
+    presentAll(await issue(e.issuer, holder, disclosed))(holder, facts),
+  );
   return { session, answered };
 }
 
 describe('registered claims stay in the issuer-signed payload', () => {
-  test.for(['iss', 'nbf', 'exp', 'cnf', 'vct', 'vct#integrity', 'status'])('a Disclosure of %s → DISCLOSURE_INVALID, nothing reaches the relying party', async (name, { e2e: e }) => {
-    const { session, answered } = await answerWith(e, [name]);
-    const error = await expectFailedWith(e, session, answered, 'DISCLOSURE_INVALID');
-    expect(error.message).toContain(`"${name}"`);
-  });
+  test.for(['iss', 'nbf', 'exp', 'cnf', 'vct', 'vct#integrity', 'status'])(
+    'a Disclosure of %s → DISCLOSURE_INVALID, nothing reaches the relying party',
+    async (name, { e2e: e }) => {
+      const { session, answered } = await answerWith(e, [name]);
+      const error = await expectFailedWith(e, session, answered, 'DISCLOSURE_INVALID');
+      expect(error.message).toContain(`"${name}"`);
+    },
+  );
 
-  test('control: the same credential with every registered claim signed verifies; iat and sub may be Disclosures', async ({ e2e: e }) => {
+  test('control: the same credential with every registered claim signed verifies; iat and sub may be Disclosures', async ({
+    e2e: e,
+  }) => {
     const signed = await answerWith(e, []);
     await expectVerified(e, signed.session, signed.answered);
     const disclosedIatSub = await answerWith(e, ['iat', 'sub']);

@@ -18,7 +18,10 @@ const ORIGIN = 'https://rp.example';
 
 // ORG's verifier `front-desk` with client metadata; `caPem`, the platform CA as wallets download it.
 const test = verifierTest.extend('caPem', { scope: 'file' }, async ({ harness: h, api }) => {
-  const created = await api('POST', `/v1/orgs/${ORG}/oid4vp/verifier`, { verifierId: 'front-desk', clientMetadata: { client_name: 'Acme Front Desk', logo_uri: 'https://acme.example/logo.png' } });
+  const created = await api('POST', `/v1/orgs/${ORG}/oid4vp/verifier`, {
+    verifierId: 'front-desk',
+    clientMetadata: { client_name: 'Acme Front Desk', logo_uri: 'https://acme.example/logo.png' },
+  });
   expect(created.status).toBe(201);
   return (await h.call('GET', '/oid4vp/platform-ca.pem')).raw;
 });
@@ -28,8 +31,15 @@ describe('request objects accepted by the wallet library', () => {
     for (const mode of MODES) {
       const dcApi = mode.startsWith('dc_api');
       const encrypted = mode.endsWith('.jwt');
-      test(`${signer.method} ${signer.prefix} ${mode}: the wallet library accepts the signed request`, async ({ harness: h, api, caPem }) => {
-        const requestSigner = { method: signer.method, ...('clientIdPrefix' in signer ? { clientIdPrefix: signer.clientIdPrefix } : {}) };
+      test(`${signer.method} ${signer.prefix} ${mode}: the wallet library accepts the signed request`, async ({
+        harness: h,
+        api,
+        caPem,
+      }) => {
+        const requestSigner = {
+          method: signer.method,
+          ...('clientIdPrefix' in signer ? { clientIdPrefix: signer.clientIdPrefix } : {}),
+        };
         const response = await api('POST', `/v1/orgs/${ORG}/oid4vp/presentation?verifierId=front-desk`, {
           dcql: bothQuery(),
           responseMode: mode,
@@ -49,7 +59,8 @@ describe('request objects accepted by the wallet library', () => {
         expect(resolved.client.effective).toBe(session.clientId);
         expect(resolved.version).toBe(100);
         expect(resolved.jar?.jwt.header.typ).toBe('oauth-authz-req+jwt');
-        if (signer.method === 'DID') expect(resolved.jar?.jwt.header.kid).toBe(`${session.clientId.slice('decentralized_identifier:'.length)}#0`);
+        if (signer.method === 'DID')
+          expect(resolved.jar?.jwt.header.kid).toBe(`${session.clientId.slice('decentralized_identifier:'.length)}#0`);
         else expect(resolved.jar?.jwt.header.alg).toBe(signer.method === 'X509_P256' ? 'ES256' : 'EdDSA');
 
         const payload = resolved.authorizationRequestPayload as Record<string, any>;
@@ -58,9 +69,15 @@ describe('request objects accepted by the wallet library', () => {
         expect(payload.response_mode).toBe(mode);
         expect(payload.nonce).toBe(session.nonce);
         expect(payload.nonce.length).toBeGreaterThanOrEqual(22);
-        expect(payload.dcql_query).toEqual({ credentials: bothQuery().credentials, credential_sets: bothQuery().credential_sets });
+        expect(payload.dcql_query).toEqual({
+          credentials: bothQuery().credentials,
+          credential_sets: bothQuery().credential_sets,
+        });
         expect(payload.dcql_query.combine).toBeUndefined();
-        expect(resolved.transactionData?.[0]?.transactionData).toMatchObject({ type: 'payment', credential_ids: ['pid'] });
+        expect(resolved.transactionData?.[0]?.transactionData).toMatchObject({
+          type: 'payment',
+          credential_ids: ['pid'],
+        });
         const metadata = payload.client_metadata;
         expect(metadata.client_name).toBe('Acme Front Desk');
         expect(metadata.logo_uri).toBe('https://acme.example/logo.png');

@@ -17,7 +17,18 @@ type StatusListService = Awaited<ReturnType<typeof startStatusList>>;
 const test = e2eTest()
   .extend('dataDir', { scope: 'file' }, temporaryDirectory('verifier-status-'))
   .extend('statusList', { scope: 'file' }, async ({ dataDir }, { onCleanup }): Promise<StatusListService> => {
-    const service = await startStatusList(loadStatusListConfig({ NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', API_KEY, DATA_DIR: dataDir, MIGRATE_ON_START: 'true', LOG_LEVEL: 'silent' }), silentLogger());
+    const service = await startStatusList(
+      loadStatusListConfig({
+        NODE_ENV: 'test',
+        PORT: '0',
+        HOST: '127.0.0.1',
+        API_KEY,
+        DATA_DIR: dataDir,
+        MIGRATE_ON_START: 'true',
+        LOG_LEVEL: 'silent',
+      }),
+      silentLogger(),
+    );
     onCleanup(() => service.close());
     return service;
   });
@@ -27,7 +38,11 @@ async function publishList(statusList: StatusListService, issuer: TestIssuer): P
   const id = randomUUID();
   const uri = `${statusList.url}/status-lists/${id}`;
   const jwt = await signStatusList(issuer, { uri, bits: 2, statuses: { 1: 0x01, 2: 0x02 } });
-  const response = await fetch(`${statusList.url}/status-lists`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': API_KEY }, body: JSON.stringify({ id, jwt }) });
+  const response = await fetch(`${statusList.url}/status-lists`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': API_KEY },
+    body: JSON.stringify({ id, jwt }),
+  });
   expect(response.status).toBe(201);
   return uri;
 }
@@ -38,7 +53,11 @@ async function presentWithStatus(e: E2e, status: { uri: string; idx: number }) {
   const holder = await newHolder();
   const resolved = await resolveRedirectRequest(e.wallet, session.authorizationRequestUri!);
   const presentation = await presentPid(await issuePid(e.issuer, holder, { status }), holder, requestFacts(resolved));
-  const answered = await submitResponse(e.wallet, resolved, await buildResponse(e.wallet, resolved, { pid: [presentation] }));
+  const answered = await submitResponse(
+    e.wallet,
+    resolved,
+    await buildResponse(e.wallet, resolved, { pid: [presentation] }),
+  );
   return { session, answered, record: await e.readSession(session.id) };
 }
 
@@ -47,7 +66,11 @@ describe('status lists fetched from the status list service', () => {
     const uri = await publishList(statusList, e.issuer);
     const { session, answered } = await presentWithStatus(e, { uri, idx: 0 });
     expect(answered.status).toBe(200);
-    expect((await e.readResult(session.id)).body.data.presentations[0].status).toEqual({ uri, idx: 0, status: 'VALID' });
+    expect((await e.readResult(session.id)).body.data.presentations[0].status).toEqual({
+      uri,
+      idx: 0,
+      status: 'VALID',
+    });
   });
 
   test.for([
@@ -60,7 +83,10 @@ describe('status lists fetched from the status list service', () => {
     expect(record).toMatchObject({ state: 'Error', error: { code } });
   });
 
-  test('a list signed by another issuer, or one that does not exist → STATUS_LIST_UNAVAILABLE', async ({ e2e: e, statusList }) => {
+  test('a list signed by another issuer, or one that does not exist → STATUS_LIST_UNAVAILABLE', async ({
+    e2e: e,
+    statusList,
+  }) => {
     const other = await publishList(statusList, await createIssuer('Other Issuer'));
     expect((await presentWithStatus(e, { uri: other, idx: 0 })).record.error?.code).toBe('STATUS_LIST_UNAVAILABLE');
     const missing = `${statusList.url}/status-lists/${randomUUID()}`;

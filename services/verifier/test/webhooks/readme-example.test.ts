@@ -7,7 +7,12 @@ import { createDeskSession, putWebhook, verifySession, webhookTest } from './sup
 const test = webhookTest();
 
 describe("the README's webhook receiver example", () => {
-  test('accepts a real delivery and refuses a changed body, another secret and a stale timestamp', async ({ e2e: e, api, desk, receiver }) => {
+  test('accepts a real delivery and refuses a changed body, another secret and a stale timestamp', async ({
+    e2e: e,
+    api,
+    desk,
+    receiver,
+  }) => {
     const webhook = await putWebhook(api, desk, { url: receiver.url(), events: ['presentation.verified'] });
     const session = await createDeskSession(e);
     await verifySession(e, session);

@@ -35,7 +35,10 @@ export interface WebhookReceiver {
   /** The requests for session `sessionId`. */
   of(sessionId: string): ReceivedWebhook[];
   /** Waits until `count` requests matched `predicate` and answers them. */
-  waitFor(predicate: (received: ReceivedWebhook) => boolean, options?: { count?: number; timeoutMs?: number }): Promise<ReceivedWebhook[]>;
+  waitFor(
+    predicate: (received: ReceivedWebhook) => boolean,
+    options?: { count?: number; timeoutMs?: number },
+  ): Promise<ReceivedWebhook[]>;
   close(): Promise<void>;
 }
 
@@ -49,7 +52,14 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
     request.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
       const answered = queue.shift() ?? 200;
-      received.push({ at: Date.now(), path: request.url ?? '', headers: request.headers, body, event: JSON.parse(body) as WebhookEvent, answered });
+      received.push({
+        at: Date.now(),
+        path: request.url ?? '',
+        headers: request.headers,
+        body,
+        event: JSON.parse(body) as WebhookEvent,
+        answered,
+      });
       if (answered === 'hang') return; // the sender's timeout ends it; close() drops the socket
       setTimeout(() => response.writeHead(answered, { 'content-type': 'text/plain' }).end('x'.repeat(10_000)), delayMs);
     });
@@ -72,7 +82,9 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
         if (matching.length >= count) return matching;
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
-      throw new Error(`the receiver got ${received.filter(predicate).length} of ${count} expected webhooks; all: ${JSON.stringify(received.map((entry) => entry.event))}`);
+      throw new Error(
+        `the receiver got ${received.filter(predicate).length} of ${count} expected webhooks; all: ${JSON.stringify(received.map((entry) => entry.event))}`,
+      );
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -27,25 +27,37 @@ export const WEBHOOK_TEST_CONFIG: Record<string, string> = {
 };
 
 /** `e2eTest` with the webhook test config (plus `config`) and `receiver`, a real HTTP receiver closed after the file. */
-export function webhookTest(config: Record<string, string> = {}, setup: Omit<Exclude<HarnessSetup, () => unknown>, 'config'> = {}) {
-  return e2eTest({ ...setup, config: { ...WEBHOOK_TEST_CONFIG, ...config } }).extend('receiver', { scope: 'file' }, async ({}, { onCleanup }) => {
-    const receiver = await startWebhookReceiver();
-    onCleanup(() => receiver.close());
-    return receiver;
-  });
+export function webhookTest(
+  config: Record<string, string> = {},
+  setup: Omit<Exclude<HarnessSetup, () => unknown>, 'config'> = {},
+) {
+  return e2eTest({ ...setup, config: { ...WEBHOOK_TEST_CONFIG, ...config } }).extend(
+    'receiver',
+    { scope: 'file' },
+    async ({}, { onCleanup }) => {
+      const receiver = await startWebhookReceiver();
+      onCleanup(() => receiver.close());
+      return receiver;
+    },
+  );
 }
 
 export const webhookPath = (verifierId: string, org?: string) => `${oid4vpPath(org)}/verifier/${verifierId}/webhook`;
 
 /** `PUT …/webhook` (200 or the test fails); answers the webhook with its secret. */
-export async function putWebhook(api: MemberCall, verifierId: string, body: { url: string; events: string[] }): Promise<WebhookWithSecret> {
+export async function putWebhook(
+  api: MemberCall,
+  verifierId: string,
+  body: { url: string; events: string[] },
+): Promise<WebhookWithSecret> {
   const saved = await api('PUT', webhookPath(verifierId), body);
   expect(saved.status, saved.raw).toBe(200);
   return saved.body.data as WebhookWithSecret;
 }
 
 /** A session of `desk` (the e2e setting's verifier), redirect mode. */
-export const createDeskSession = (e: E2e, body: Record<string, unknown> = {}) => e.createSession({ dcql: sdJwtQuery(), responseMode: 'direct_post', ...body });
+export const createDeskSession = (e: E2e, body: Record<string, unknown> = {}) =>
+  e.createSession({ dcql: sdJwtQuery(), responseMode: 'direct_post', ...body });
 
 /** Ends the session in `ResponseVerified`: a wallet answers with a valid credential. */
 export async function verifySession(e: E2e, session: CreatedPresentation): Promise<void> {
@@ -55,6 +67,10 @@ export async function verifySession(e: E2e, session: CreatedPresentation): Promi
 
 /** Ends the session in `Error`: the wallet answers with an OAuth error (WALLET_ERROR). */
 export async function failSession(e: E2e, session: CreatedPresentation): Promise<void> {
-  const answered = await e.postForm(session.responseUri!, { error: 'access_denied', error_description: 'declined', state: session.payloadState });
+  const answered = await e.postForm(session.responseUri!, {
+    error: 'access_denied',
+    error_description: 'declined',
+    state: session.payloadState,
+  });
   expect(answered.status).toBe(200);
 }

@@ -20,7 +20,12 @@ const deliveriesOf = async (api: MemberCall, verifierId: string): Promise<Webhoo
 };
 
 /** Waits until the delivery of `sessionId` reaches `status` in the list, and answers it. */
-async function waitForDelivery(read: () => Promise<WebhookDelivery[]>, sessionId: string, status: WebhookDelivery['status'], timeoutMs = 10_000): Promise<WebhookDelivery> {
+async function waitForDelivery(
+  read: () => Promise<WebhookDelivery[]>,
+  sessionId: string,
+  status: WebhookDelivery['status'],
+  timeoutMs = 10_000,
+): Promise<WebhookDelivery> {
   const deadline = Date.now() + timeoutMs;
   let last: WebhookDelivery | undefined;
   while (Date.now() < deadline) {
@@ -34,8 +39,16 @@ async function waitForDelivery(read: () => Promise<WebhookDelivery[]>, sessionId
 const gaps = (received: ReceivedWebhook[]) => received.slice(1).map((entry, index) => entry.at - received[index]!.at);
 
 describe('webhook deliveries', () => {
-  test('retries after 500s with doubling backoff, signs every attempt, records each, and stops at the first 2xx', async ({ e2e: e, api, desk, receiver }) => {
-    const webhook = await putWebhook(api, desk, { url: receiver.url(`/hooks?token=${TOKEN}`), events: ['presentation.failed'] });
+  test('retries after 500s with doubling backoff, signs every attempt, records each, and stops at the first 2xx', async ({
+    e2e: e,
+    api,
+    desk,
+    receiver,
+  }) => {
+    const webhook = await putWebhook(api, desk, {
+      url: receiver.url(`/hooks?token=${TOKEN}`),
+      events: ['presentation.failed'],
+    });
     receiver.answerNext(500, 500, 503);
     const session = await createDeskSession(e);
     await failSession(e, session);
@@ -53,7 +66,13 @@ describe('webhook deliveries', () => {
     expect(third!).toBeGreaterThan(first!);
 
     const delivery = await waitForDelivery(() => deliveriesOf(api, desk), session.id, 'delivered');
-    expect(delivery).toMatchObject({ id: received[0]!.event.id, event: received[0]!.event, status: 'delivered', attemptCount: 4, deliveredAt: expect.any(String) });
+    expect(delivery).toMatchObject({
+      id: received[0]!.event.id,
+      event: received[0]!.event,
+      status: 'delivered',
+      attemptCount: 4,
+      deliveredAt: expect.any(String),
+    });
     expect(delivery.nextAttemptAt).toBeUndefined();
     expect(delivery.attempts.map((attempt) => [attempt.statusCode, attempt.succeeded])).toEqual([
       [500, false],
@@ -66,12 +85,19 @@ describe('webhook deliveries', () => {
       expect(attempt.durationMs).toBeLessThan(5000);
       expect(attempt.error).toBeUndefined();
     }
-    expect(new Date(delivery.attempts[3]!.attemptedAt).getTime()).toBeGreaterThan(new Date(delivery.attempts[0]!.attemptedAt).getTime());
+    expect(new Date(delivery.attempts[3]!.attemptedAt).getTime()).toBeGreaterThan(
+      new Date(delivery.attempts[0]!.attemptedAt).getTime(),
+    );
     await new Promise((resolve) => setTimeout(resolve, 400));
     expect(receiver.of(session.id)).toHaveLength(4);
   });
 
-  test('retries after a timeout and after a redirect (never followed), recording the error or status', async ({ e2e: e, api, desk, receiver }) => {
+  test('retries after a timeout and after a redirect (never followed), recording the error or status', async ({
+    e2e: e,
+    api,
+    desk,
+    receiver,
+  }) => {
     await putWebhook(api, desk, { url: receiver.url(), events: ['presentation.failed'] });
     receiver.answerNext('hang', 302);
     const session = await createDeskSession(e);
@@ -110,8 +136,16 @@ describe('webhook deliveries', () => {
     await waitForDelivery(() => deliveriesOf(api, desk), session.id, 'delivered');
   });
 
-  test('lists deliveries newest first, pages them, and redelivers one with the same event id', async ({ e2e: e, api, desk, receiver }) => {
-    const webhook = await putWebhook(api, desk, { url: receiver.url(), events: ['presentation.verified', 'presentation.failed'] });
+  test('lists deliveries newest first, pages them, and redelivers one with the same event id', async ({
+    e2e: e,
+    api,
+    desk,
+    receiver,
+  }) => {
+    const webhook = await putWebhook(api, desk, {
+      url: receiver.url(),
+      events: ['presentation.verified', 'presentation.failed'],
+    });
     const older = await createDeskSession(e);
     await failSession(e, older);
     await receiver.waitFor((entry) => entry.event.sessionId === older.id);
@@ -129,16 +163,30 @@ describe('webhook deliveries', () => {
 
     const redelivered = await api('POST', `${webhookPath(desk)}/deliveries/${second!.id}/redeliver`);
     expect(redelivered.status).toBe(200);
-    expect(redelivered.body.data).toMatchObject({ id: second!.id, status: 'pending', nextAttemptAt: expect.any(String), attemptCount: 1 });
+    expect(redelivered.body.data).toMatchObject({
+      id: second!.id,
+      status: 'pending',
+      nextAttemptAt: expect.any(String),
+      attemptCount: 1,
+    });
     const [original, again] = await receiver.waitFor((entry) => entry.event.sessionId === older.id, { count: 2 });
     expect(again!.headers['webhook-id']).toBe(original!.headers['webhook-id']);
     expect(again!.body).toBe(original!.body);
     expect(verifyWithStandardWebhooks(webhook.secret, again!)).toEqual(original!.event);
-    const after = await waitForDelivery(async () => (await deliveriesOf(api, desk)).filter((delivery) => delivery.attemptCount === 2), older.id, 'delivered');
+    const after = await waitForDelivery(
+      async () => (await deliveriesOf(api, desk)).filter((delivery) => delivery.attemptCount === 2),
+      older.id,
+      'delivered',
+    );
     expect(after.attempts.map((attempt) => attempt.succeeded)).toEqual([true, true]);
   });
 
-  test('after rotate-secret the old secret no longer verifies anything sent, the new one does', async ({ e2e: e, api, desk, receiver }) => {
+  test('after rotate-secret the old secret no longer verifies anything sent, the new one does', async ({
+    e2e: e,
+    api,
+    desk,
+    receiver,
+  }) => {
     const before = await putWebhook(api, desk, { url: receiver.url(), events: ['presentation.failed'] });
     const rotated = await api('POST', `${webhookPath(desk)}/rotate-secret`);
     expect(rotated.status).toBe(200);
@@ -152,7 +200,10 @@ describe('webhook deliveries', () => {
   });
 
   test('no secret, signature or receiver token reaches the logs', async ({ e2e: e, api, desk, receiver }) => {
-    const webhook = await putWebhook(api, desk, { url: receiver.url(`/hooks?token=${TOKEN}`), events: ['presentation.failed'] });
+    const webhook = await putWebhook(api, desk, {
+      url: receiver.url(`/hooks?token=${TOKEN}`),
+      events: ['presentation.failed'],
+    });
     receiver.answerNext(500);
     const session = await createDeskSession(e);
     await failSession(e, session);
@@ -162,7 +213,12 @@ describe('webhook deliveries', () => {
     expect(text).toMatch(/webhook attempt failed; retrying/);
     expect(text).toMatch(/webhook delivered/);
     expect(text).toContain(receiver.origin);
-    for (const secret of [webhook.secret, webhook.secret.slice('whsec_'.length), TOKEN, ...received.map((entry) => String(entry.headers['webhook-signature']).slice(3))]) {
+    for (const secret of [
+      webhook.secret,
+      webhook.secret.slice('whsec_'.length),
+      TOKEN,
+      ...received.map((entry) => String(entry.headers['webhook-signature']).slice(3)),
+    ]) {
       expect(text).not.toContain(secret);
     }
   });

@@ -25,20 +25,40 @@ const routes = (verifierId: string): Array<[HttpMethod, string, unknown?]> => [
 ];
 
 describe('webhook management', () => {
-  test('PUT creates with a generated secret, GET never shows it, PUT again keeps it, rotate replaces it, DELETE removes the webhook', async ({ api, desk, harness }) => {
-    const created = await api('PUT', webhookPath(desk), { url: 'https://rp.example/hooks?token=t', events: ['presentation.verified'] });
+  test('PUT creates with a generated secret, GET never shows it, PUT again keeps it, rotate replaces it, DELETE removes the webhook', async ({
+    api,
+    desk,
+    harness,
+  }) => {
+    const created = await api('PUT', webhookPath(desk), {
+      url: 'https://rp.example/hooks?token=t',
+      events: ['presentation.verified'],
+    });
     expect(created.status).toBe(200);
     expect(created.body).toEqual({
       statusCode: 200,
       message: expect.any(String),
-      data: { verifierId: desk, url: 'https://rp.example/hooks?token=t', events: ['presentation.verified'], secret: expect.stringMatching(SECRET), createdAt: expect.any(String), updatedAt: expect.any(String) },
+      data: {
+        verifierId: desk,
+        url: 'https://rp.example/hooks?token=t',
+        events: ['presentation.verified'],
+        secret: expect.stringMatching(SECRET),
+        createdAt: expect.any(String),
+        updatedAt: expect.any(String),
+      },
     });
     const secret = created.body.data.secret as string;
     expect(Buffer.from(secret.slice('whsec_'.length), 'base64')).toHaveLength(32);
 
     const read = await api('GET', webhookPath(desk));
     expect(read.status).toBe(200);
-    expect(read.body.data).toEqual({ verifierId: desk, url: 'https://rp.example/hooks?token=t', events: ['presentation.verified'], createdAt: created.body.data.createdAt, updatedAt: created.body.data.updatedAt });
+    expect(read.body.data).toEqual({
+      verifierId: desk,
+      url: 'https://rp.example/hooks?token=t',
+      events: ['presentation.verified'],
+      createdAt: created.body.data.createdAt,
+      updatedAt: created.body.data.updatedAt,
+    });
     expect(read.raw).not.toContain(secret.slice('whsec_'.length));
 
     // Stored sealed with KEY_ENCRYPTION_KEY, never in the clear.
@@ -48,13 +68,24 @@ describe('webhook management', () => {
 
     const changed = await api('PUT', webhookPath(desk), { url: 'https://rp.example/other', events: ALL });
     expect(changed.status).toBe(200);
-    expect(changed.body.data).toMatchObject({ url: 'https://rp.example/other', events: ALL, secret, createdAt: created.body.data.createdAt });
+    expect(changed.body.data).toMatchObject({
+      url: 'https://rp.example/other',
+      events: ALL,
+      secret,
+      createdAt: created.body.data.createdAt,
+    });
 
     const rotated = await api('POST', `${webhookPath(desk)}/rotate-secret`);
     expect(rotated.status).toBe(200);
-    expect(rotated.body.data).toMatchObject({ url: 'https://rp.example/other', events: ALL, secret: expect.stringMatching(SECRET) });
+    expect(rotated.body.data).toMatchObject({
+      url: 'https://rp.example/other',
+      events: ALL,
+      secret: expect.stringMatching(SECRET),
+    });
     expect(rotated.body.data.secret).not.toBe(secret);
-    expect((await api('PUT', webhookPath(desk), { url: 'https://rp.example/other', events: ALL })).body.data.secret).toBe(rotated.body.data.secret);
+    expect(
+      (await api('PUT', webhookPath(desk), { url: 'https://rp.example/other', events: ALL })).body.data.secret,
+    ).toBe(rotated.body.data.secret);
 
     const deleted = await api('DELETE', webhookPath(desk));
     expect(deleted.status).toBe(200);
@@ -66,22 +97,32 @@ describe('webhook management', () => {
       expect(gone.body.code).toBe('WEBHOOK_NOT_FOUND');
     }
     // A new PUT is a new webhook with a new secret.
-    const again = await api('PUT', webhookPath(desk), { url: 'https://rp.example/hooks', events: ['presentation.failed'] });
+    const again = await api('PUT', webhookPath(desk), {
+      url: 'https://rp.example/hooks',
+      events: ['presentation.failed'],
+    });
     expect(again.body.data.secret).not.toBe(rotated.body.data.secret);
     expect((await api('DELETE', webhookPath(desk))).status).toBe(200);
   });
 
   test('deleting the verifier deletes its webhook', async ({ api }) => {
     expect((await api('POST', `${oid4vpPath()}/verifier`, { verifierId: 'short-lived' })).status).toBe(201);
-    expect((await api('PUT', webhookPath('short-lived'), { url: 'https://rp.example/hooks', events: ALL })).status).toBe(200);
+    expect(
+      (await api('PUT', webhookPath('short-lived'), { url: 'https://rp.example/hooks', events: ALL })).status,
+    ).toBe(200);
     expect((await api('DELETE', `${oid4vpPath()}/verifier/short-lived`)).status).toBe(200);
     expect((await api('POST', `${oid4vpPath()}/verifier`, { verifierId: 'short-lived' })).status).toBe(201);
     expect((await api('GET', webhookPath('short-lived'))).body.code).toBe('WEBHOOK_NOT_FOUND');
   });
 
-  test('every route: 401 without a token, 403 outside the organisation or as a plain member, owner/admin/verifier allowed', async ({ harness: h, api, desk }) => {
+  test('every route: 401 without a token, 403 outside the organisation or as a plain member, owner/admin/verifier allowed', async ({
+    harness: h,
+    api,
+    desk,
+  }) => {
     for (const [method, path, body] of routes(desk)) {
-      const call = (headers: Record<string, string>) => h.call(method, path, { headers, ...(body !== undefined ? { body } : {}) });
+      const call = (headers: Record<string, string>) =>
+        h.call(method, path, { headers, ...(body !== undefined ? { body } : {}) });
       const none = await call({});
       expect(none.status, `${method} ${path}`).toBe(401);
       expect(none.body.code).toBe('UNAUTHORIZED');
@@ -93,15 +134,24 @@ describe('webhook management', () => {
       for (const [method, path, body] of routes(desk)) {
         const answered = await api(method, path, body, { roles: [role] });
         expect([200, 404], `${role} ${method} ${path}: ${answered.raw}`).toContain(answered.status);
-        if (answered.status === 404) expect(['WEBHOOK_DELIVERY_NOT_FOUND', 'WEBHOOK_NOT_FOUND']).toContain(answered.body.code);
+        if (answered.status === 404)
+          expect(['WEBHOOK_DELIVERY_NOT_FOUND', 'WEBHOOK_NOT_FOUND']).toContain(answered.body.code);
       }
     }
   });
 
-  test("another organisation's verifier is 404 VERIFIER_NOT_FOUND on every route, and its webhook untouched", async ({ api, desk }) => {
+  test("another organisation's verifier is 404 VERIFIER_NOT_FOUND on every route, and its webhook untouched", async ({
+    api,
+    desk,
+  }) => {
     const theirs = await api('POST', `${oid4vpPath(OTHER_ORG)}/verifier`, { verifierId: 'theirs' }, { org: OTHER_ORG });
     expect(theirs.status).toBe(201);
-    const saved = await api('PUT', webhookPath('theirs', OTHER_ORG), { url: 'https://other.example/hooks', events: ALL }, { org: OTHER_ORG });
+    const saved = await api(
+      'PUT',
+      webhookPath('theirs', OTHER_ORG),
+      { url: 'https://other.example/hooks', events: ALL },
+      { org: OTHER_ORG },
+    );
     expect(saved.status).toBe(200);
     for (const [method, path, body] of routes('theirs')) {
       const answered = await api(method, path, body);
@@ -117,7 +167,10 @@ describe('webhook management', () => {
   });
 
   test('malformed input is 400 and changes nothing', async ({ api, desk }) => {
-    expect((await api('PUT', webhookPath(desk), { url: 'https://rp.example/kept', events: ['presentation.verified'] })).status).toBe(200);
+    expect(
+      (await api('PUT', webhookPath(desk), { url: 'https://rp.example/kept', events: ['presentation.verified'] }))
+        .status,
+    ).toBe(200);
     const bad: Array<[unknown, RegExp]> = [
       [{ url: 'https://rp.example/h', events: [] }, /events/],
       [{ url: 'https://rp.example/h', events: ['presentation.verified', 'presentation.verified'] }, /events/],
@@ -138,7 +191,9 @@ describe('webhook management', () => {
       expect(refused.body).toMatchObject({ statusCode: 400, error: 'Bad Request', code: 'VALIDATION_FAILED' });
       expect(`${refused.body.message} ${JSON.stringify(refused.body.details ?? [])}`).toMatch(message);
     }
-    expect((await api('PUT', webhookPath(desk), 'not json', { headers: { 'content-type': 'text/plain' } })).status).toBe(415);
+    expect(
+      (await api('PUT', webhookPath(desk), 'not json', { headers: { 'content-type': 'text/plain' } })).status,
+    ).toBe(415);
     expect((await api('GET', `${webhookPath(desk)}/deliveries?pageSize=0`)).status).toBe(400);
     expect((await api('GET', `${webhookPath(desk)}/deliveries?pageSize=101`)).status).toBe(400);
     expect((await api('GET', `${webhookPath(desk)}/deliveries?pageNumber=x`)).status).toBe(400);
@@ -149,7 +204,10 @@ describe('webhook management', () => {
     expect(unknown.status).toBe(404);
     expect(unknown.body.code).toBe('WEBHOOK_DELIVERY_NOT_FOUND');
     // Nothing changed.
-    expect((await api('GET', webhookPath(desk))).body.data).toMatchObject({ url: 'https://rp.example/kept', events: ['presentation.verified'] });
+    expect((await api('GET', webhookPath(desk))).body.data).toMatchObject({
+      url: 'https://rp.example/kept',
+      events: ['presentation.verified'],
+    });
     // An empty page is 200.
     const page = await api('GET', `${webhookPath(desk)}/deliveries`);
     expect(page.status).toBe(200);
@@ -167,6 +225,10 @@ describe('webhook management', () => {
     ]) {
       expect(paths).toContain(path);
     }
-    expect(Object.keys(docs.body.paths['/v1/orgs/{orgId}/oid4vp/verifier/{verifierId}/webhook']).sort()).toEqual(['delete', 'get', 'put']);
+    expect(Object.keys(docs.body.paths['/v1/orgs/{orgId}/oid4vp/verifier/{verifierId}/webhook']).sort()).toEqual([
+      'delete',
+      'get',
+      'put',
+    ]);
   });
 });

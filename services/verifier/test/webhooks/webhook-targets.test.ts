@@ -17,8 +17,23 @@ const test = base
     return receiver;
   })
   .extend('strict', { scope: 'file' }, e2eFixture({ config: TIMINGS }))
-  .extend('loopbackRefused', { scope: 'file' }, e2eFixture({ config: { ...TIMINGS, WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_DENY_PRIVATE_ADDRESSES: 'true' } }))
-  .extend('shortPeriod', { scope: 'file' }, e2eFixture({ config: { ...WEBHOOK_TEST_CONFIG, WEBHOOK_RETRY_PERIOD_MS: '1000', WEBHOOK_RETRY_BASE_MS: '100', WEBHOOK_RETRY_MAX_DELAY_MS: '200' } }));
+  .extend(
+    'loopbackRefused',
+    { scope: 'file' },
+    e2eFixture({ config: { ...TIMINGS, WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_DENY_PRIVATE_ADDRESSES: 'true' } }),
+  )
+  .extend(
+    'shortPeriod',
+    { scope: 'file' },
+    e2eFixture({
+      config: {
+        ...WEBHOOK_TEST_CONFIG,
+        WEBHOOK_RETRY_PERIOD_MS: '1000',
+        WEBHOOK_RETRY_BASE_MS: '100',
+        WEBHOOK_RETRY_MAX_DELAY_MS: '200',
+      },
+    }),
+  );
 
 const DESK = 'desk';
 
@@ -50,7 +65,11 @@ describe('webhook targets', () => {
     expect((await put('https://rp.example/hooks')).status).toBe(200);
   });
 
-  test('a host name that resolves to loopback is refused when the attempt connects: nothing reaches the receiver', async ({ strict, loopbackRefused, receiver }) => {
+  test('a host name that resolves to loopback is refused when the attempt connects: nothing reaches the receiver', async ({
+    strict,
+    loopbackRefused,
+    receiver,
+  }) => {
     for (const [setting, url] of [
       [strict, `https://localhost:${new URL(receiver.origin).port}/hooks`],
       [loopbackRefused, `http://localhost:${new URL(receiver.origin).port}/hooks`],
@@ -58,29 +77,50 @@ describe('webhook targets', () => {
       expect((await setting.api('PUT', webhookPath(DESK), { url, events: ['presentation.failed'] })).status).toBe(200);
       const session = await createDeskSession(setting.e2e);
       await failSession(setting.e2e, session);
-      await waitFor(async () => ((await deliveryOf(setting, session.id))?.attempts.length ?? 0) >= 2, 5000, 'two refused attempts');
+      await waitFor(
+        async () => ((await deliveryOf(setting, session.id))?.attempts.length ?? 0) >= 2,
+        5000,
+        'two refused attempts',
+      );
       const delivery = (await deliveryOf(setting, session.id))!;
       expect(delivery.status).toBe('pending');
       for (const attempt of delivery.attempts) {
-        expect(attempt).toMatchObject({ succeeded: false, error: expect.stringMatching(/localhost resolves to (127\.0\.0\.1|::1) \(loopback\), which webhooks may not reach \(WEBHOOK_DENY_PRIVATE_ADDRESSES\)/) });
+        expect(attempt).toMatchObject({
+          succeeded: false,
+          error: expect.stringMatching(
+            /localhost resolves to (127\.0\.0\.1|::1) \(loopback\), which webhooks may not reach \(WEBHOOK_DENY_PRIVATE_ADDRESSES\)/,
+          ),
+        });
         expect(attempt.statusCode).toBeUndefined();
       }
       expect(receiver.of(session.id)).toEqual([]);
     }
   });
 
-  test('a delivery that keeps failing is retried for the retry period, then marked failed and sent no more', async ({ shortPeriod, receiver }) => {
+  test('a delivery that keeps failing is retried for the retry period, then marked failed and sent no more', async ({
+    shortPeriod,
+    receiver,
+  }) => {
     receiver.answerNext(...Array.from({ length: 100 }, () => 500));
-    expect((await shortPeriod.api('PUT', webhookPath(DESK), { url: receiver.url(), events: ['presentation.failed'] })).status).toBe(200);
+    expect(
+      (await shortPeriod.api('PUT', webhookPath(DESK), { url: receiver.url(), events: ['presentation.failed'] }))
+        .status,
+    ).toBe(200);
     const session = await createDeskSession(shortPeriod.e2e);
     await failSession(shortPeriod.e2e, session);
-    await waitFor(async () => (await deliveryOf(shortPeriod, session.id))?.status === 'failed', 8000, 'the delivery given up');
+    await waitFor(
+      async () => (await deliveryOf(shortPeriod, session.id))?.status === 'failed',
+      8000,
+      'the delivery given up',
+    );
     const delivery = (await deliveryOf(shortPeriod, session.id))!;
     expect(delivery.nextAttemptAt).toBeUndefined();
     expect(delivery.attempts.every((attempt) => attempt.statusCode === 500 && !attempt.succeeded)).toBe(true);
     // Retried for at least the period: the last attempt ended a second or more after the event.
     const lastAttempt = delivery.attempts.at(-1)!;
-    expect(new Date(lastAttempt.attemptedAt).getTime() + lastAttempt.durationMs).toBeGreaterThanOrEqual(new Date(delivery.createdAt).getTime() + 1000);
+    expect(new Date(lastAttempt.attemptedAt).getTime() + lastAttempt.durationMs).toBeGreaterThanOrEqual(
+      new Date(delivery.createdAt).getTime() + 1000,
+    );
     expect(delivery.attempts.length).toBeGreaterThanOrEqual(5);
     const sent = receiver.of(session.id).length;
     expect(sent).toBe(delivery.attemptCount);
@@ -92,7 +132,11 @@ describe('webhook targets', () => {
     const redelivered = await shortPeriod.api('POST', `${webhookPath(DESK)}/deliveries/${delivery.id}/redeliver`);
     expect(redelivered.status).toBe(200);
     expect(redelivered.body.data.status).toBe('pending');
-    await waitFor(async () => (await deliveryOf(shortPeriod, session.id))?.status === 'delivered', 5000, 'the redelivery');
+    await waitFor(
+      async () => (await deliveryOf(shortPeriod, session.id))?.status === 'delivered',
+      5000,
+      'the redelivery',
+    );
     expect(receiver.of(session.id).at(-1)!.answered).toBe(200);
   });
 });

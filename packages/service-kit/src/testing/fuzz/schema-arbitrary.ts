@@ -24,13 +24,45 @@ export interface JsonSchema {
 
 /** Values that have broken parsers before: control characters, NUL, long runs, odd unicode. */
 export const nastyString = fc.oneof(
-  fc.constantFrom('', ' ', '\u0000', 'a\u0000b', '\uFFFF', '\uD800', '💥🔥', 'ﬀ', '../../etc/passwd', '%00', '${jndi:x}', "' OR 1=1 --", '<script>', 'null', 'true', '-1', '1e309'),
+  fc.constantFrom(
+    '',
+    ' ',
+    '\u0000',
+    'a\u0000b',
+    '\uFFFF',
+    '\uD800',
+    '💥🔥',
+    'ﬀ',
+    '../../etc/passwd',
+    '%00',
+    '${jndi:x}',
+    "' OR 1=1 --",
+    '<script>',
+    'null',
+    'true',
+    '-1',
+    '1e309',
+  ),
   fc.string({ unit: 'binary', maxLength: 40 }),
   fc.string({ unit: 'grapheme', maxLength: 40 }),
 );
 
 /** Numbers at the edges of what JSON and our columns hold. */
-export const edgeNumber = fc.constantFrom(0, -0, -1, 1, 2 ** 31, -(2 ** 31) - 1, 2 ** 53, Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER, 1e308, -1e308, 0.5, 1e-300);
+export const edgeNumber = fc.constantFrom(
+  0,
+  -0,
+  -1,
+  1,
+  2 ** 31,
+  -(2 ** 31) - 1,
+  2 ** 53,
+  Number.MAX_SAFE_INTEGER,
+  -Number.MAX_SAFE_INTEGER,
+  1e308,
+  -1e308,
+  0.5,
+  1e-300,
+);
 
 /**
  * A fast-check arbitrary of values that satisfy `schema` (as far as this subset
@@ -50,13 +82,21 @@ export function arbitraryFor(schema: JsonSchema | undefined, depth = 0): fc.Arbi
     case 'integer':
       return fc.integer({ min: clampInt(schema.minimum ?? -1e9), max: clampInt(schema.maximum ?? 1e9) });
     case 'number':
-      return fc.double({ min: schema.minimum ?? -1e9, max: schema.maximum ?? 1e9, noNaN: true, noDefaultInfinity: true });
+      return fc.double({
+        min: schema.minimum ?? -1e9,
+        max: schema.maximum ?? 1e9,
+        noNaN: true,
+        noDefaultInfinity: true,
+      });
     case 'boolean':
       return fc.boolean();
     case 'null':
       return fc.constant(null);
     case 'array':
-      return fc.array(arbitraryFor(schema.items, depth + 1), { minLength: schema.minItems ?? 0, maxLength: Math.min(schema.maxItems ?? 4, Math.max(schema.minItems ?? 0, 4)) });
+      return fc.array(arbitraryFor(schema.items, depth + 1), {
+        minLength: schema.minItems ?? 0,
+        maxLength: Math.min(schema.maxItems ?? 4, Math.max(schema.minItems ?? 0, 4)),
+      });
     case 'object':
       return objectFor(schema, depth);
     default:
@@ -82,18 +122,27 @@ function stringFor(schema: JsonSchema): fc.Arbitrary<string> {
   if (schema.pattern) {
     try {
       const matching = fc.stringMatching(new RegExp(schema.pattern));
-      return schema.maxLength !== undefined ? matching.filter((s) => s.length <= schema.maxLength! && s.length >= (schema.minLength ?? 0)) : matching;
+      return schema.maxLength !== undefined
+        ? matching.filter((s) => s.length <= schema.maxLength! && s.length >= (schema.minLength ?? 0))
+        : matching;
     } catch {
       // fall through to a plain string
     }
   }
-  return fc.string({ minLength: schema.minLength ?? 0, maxLength: Math.min(schema.maxLength ?? 24, Math.max(schema.minLength ?? 0, 24)) });
+  return fc.string({
+    minLength: schema.minLength ?? 0,
+    maxLength: Math.min(schema.maxLength ?? 24, Math.max(schema.minLength ?? 0, 24)),
+  });
 }
 
 function objectFor(schema: JsonSchema, depth: number): fc.Arbitrary<Record<string, unknown>> {
   const properties = schema.properties ?? {};
-  const model = Object.fromEntries(Object.entries(properties).map(([key, value]) => [key, arbitraryFor(value, depth + 1)]));
-  return fc.record(model, { requiredKeys: (schema.required ?? []).filter((key) => key in properties) }) as fc.Arbitrary<Record<string, unknown>>;
+  const model = Object.fromEntries(
+    Object.entries(properties).map(([key, value]) => [key, arbitraryFor(value, depth + 1)]),
+  );
+  return fc.record(model, { requiredKeys: (schema.required ?? []).filter((key) => key in properties) }) as fc.Arbitrary<
+    Record<string, unknown>
+  >;
 }
 
 function mergeAllOf(members: JsonSchema[]): JsonSchema {
@@ -126,14 +175,16 @@ export function mutate(valid: fc.Arbitrary<unknown>): fc.Arbitrary<unknown> {
     fc.constantFrom(null, true, false, [], {}, 'x'.repeat(100_000), deepNesting(500)),
     fc.array(fc.jsonValue({ maxDepth: 1 }), { maxLength: 3 }),
   );
-  return fc.tuple(valid, fc.nat(), replacement, fc.constantFrom('drop', 'retype', 'extra', 'whole')).map(([value, index, other, how]) => {
-    if (how === 'whole' || !value || typeof value !== 'object' || Array.isArray(value)) return other;
-    const copy: Record<string, unknown> = { ...(value as Record<string, unknown>) };
-    const keys = Object.keys(copy);
-    const key = keys[index % Math.max(keys.length, 1)];
-    if (how === 'extra' || key === undefined) copy[`unexpected_${index % 7}`] = other;
-    else if (how === 'drop') delete copy[key];
-    else copy[key] = other;
-    return copy;
-  });
+  return fc
+    .tuple(valid, fc.nat(), replacement, fc.constantFrom('drop', 'retype', 'extra', 'whole'))
+    .map(([value, index, other, how]) => {
+      if (how === 'whole' || !value || typeof value !== 'object' || Array.isArray(value)) return other;
+      const copy: Record<string, unknown> = { ...(value as Record<string, unknown>) };
+      const keys = Object.keys(copy);
+      const key = keys[index % Math.max(keys.length, 1)];
+      if (how === 'extra' || key === undefined) copy[`unexpected_${index % 7}`] = other;
+      else if (how === 'drop') delete copy[key];
+      else copy[key] = other;
+      return copy;
+    });
 }

@@ -22,18 +22,33 @@ export interface CheckVerificationTemplateInput {
  * owned by neither the lead nor an ACTIVE member → 400 TEMPLATE_OWNER_NOT_MEMBER,
  * no answer in time (2 s) → 503.
  */
-export async function checkVerificationTemplate(deps: CheckVerificationTemplateDeps, input: CheckVerificationTemplateInput): Promise<VerificationTemplateSummary> {
+export async function checkVerificationTemplate(
+  deps: CheckVerificationTemplateDeps,
+  input: CheckVerificationTemplateInput,
+): Promise<VerificationTemplateSummary> {
   let template: VerificationTemplateSummary;
   try {
-    template = await callService(deps.bus, verificationTemplateGetRpc, { templateId: input.templateId }, { requestId: input.requestId });
+    template = await callService(
+      deps.bus,
+      verificationTemplateGetRpc,
+      { templateId: input.templateId },
+      { requestId: input.requestId },
+    );
   } catch (error) {
     if (!(error instanceof AppError) || error.statusCode === 503) throw error;
     // A verifier that refuses the lookup as invalid (400) is treated as "unknown template" (README).
     if (error.statusCode === 404 || error.statusCode === 400) {
-      throw badRequest(`The verifier knows no verification template ${input.templateId}.`, [{ path: '/templateId', message: error.message }], ErrorCode.VERIFICATION_TEMPLATE_NOT_FOUND);
+      throw badRequest(
+        `The verifier knows no verification template ${input.templateId}.`,
+        [{ path: '/templateId', message: error.message }],
+        ErrorCode.VERIFICATION_TEMPLATE_NOT_FOUND,
+      );
     }
     // Any other refusal by the peer is its own fault, not the caller's: report it as unavailable.
-    throw dependencyUnavailable(`The verifier service could not check template ${input.templateId}; try again shortly.`, error);
+    throw dependencyUnavailable(
+      `The verifier service could not check template ${input.templateId}; try again shortly.`,
+      error,
+    );
   }
   if (!(await isActiveParticipant(deps.db, input.ecosystemId, template.orgId))) {
     throw badRequest(

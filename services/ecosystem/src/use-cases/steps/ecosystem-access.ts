@@ -9,7 +9,13 @@ import { loadStandingFacts } from '../../db/standing.js';
 import type { EcosystemRow, IntentRow } from '../../db/schema.js';
 import type { EcosystemDb } from '../../db/types.js';
 import { ecosystemNotFound, intentNotFound } from '../../domain/errors.js';
-import { deriveStanding, MANAGING_ROLES, requireRelation, type Relation, type Standing } from '../../domain/relation.js';
+import {
+  deriveStanding,
+  MANAGING_ROLES,
+  requireRelation,
+  type Relation,
+  type Standing,
+} from '../../domain/relation.js';
 
 /** How the caller stands towards an ecosystem, through the organisations they own or administer. */
 export async function loadStanding(db: EcosystemDb, principal: Principal, ecosystemId: string): Promise<Standing> {
@@ -30,7 +36,12 @@ export async function authoriseEcosystem(
   const ecosystem = await findEcosystem(db, ecosystemId);
   if (!ecosystem) throw ecosystemNotFound();
   const standing = await loadStanding(db, principal, ecosystemId);
-  requireRelation({ standing, allowed, notFoundCode: ErrorCode.ECOSYSTEM_NOT_FOUND, notFoundMessage: 'No such ecosystem.' });
+  requireRelation({
+    standing,
+    allowed,
+    notFoundCode: ErrorCode.ECOSYSTEM_NOT_FOUND,
+    notFoundMessage: 'No such ecosystem.',
+  });
   return { ecosystem, standing };
 }
 

@@ -54,7 +54,13 @@ export async function changeTrustRegistry<T>(
     const outcome = await work(tx);
     if (!outcome.history) return { result: outcome.result, sequence: undefined };
     const sequence = await advanceTrustListSequence(tx, input.ecosystemId, input.at);
-    await appendHistory(tx, { ...outcome.history, ecosystemId: input.ecosystemId, sequence, actor: input.actor, at: input.at });
+    await appendHistory(tx, {
+      ...outcome.history,
+      ecosystemId: input.ecosystemId,
+      sequence,
+      actor: input.actor,
+      at: input.at,
+    });
     return { result: outcome.result, sequence };
   });
   if (committed.sequence !== undefined) publishTrustListChanged(deps, input.ecosystemId, committed.sequence);
@@ -65,6 +71,9 @@ function publishTrustListChanged(deps: RegistryChangeDeps, ecosystemId: string, 
   try {
     publishEvent(deps.bus, trustListChangedEvent, { ecosystemId, sequence });
   } catch (error) {
-    deps.logger.warn({ err: error, ecosystemId, sequence }, 'trust-list change event not published; readers catch up by polling');
+    deps.logger.warn(
+      { err: error, ecosystemId, sequence },
+      'trust-list change event not published; readers catch up by polling',
+    );
   }
 }

@@ -27,7 +27,11 @@ export async function authoriseTrustedEntity(
 }
 
 /** The entity as it stands under the registry lock (a change committed since the first read counts). */
-export async function reloadTrustedEntity(tx: EcosystemDb, ecosystemId: string, entityId: string): Promise<TrustedEntityRow> {
+export async function reloadTrustedEntity(
+  tx: EcosystemDb,
+  ecosystemId: string,
+  entityId: string,
+): Promise<TrustedEntityRow> {
   const entity = await findTrustedEntity(tx, ecosystemId, entityId);
   if (!entity) throw trustedEntityNotFound();
   return entity;

@@ -17,5 +17,7 @@ export async function vetCertificateUploads(
   const fingerprints = options.read.flatMap((result) => (result.ok ? [result.certificate.fingerprint] : []));
   const holders = await findCertificateHolders(tx, options.ecosystemId, fingerprints);
   const vetted = vetCertificates({ read: options.read, now: options.now, holders, path: options.path });
-  return vetted.ok ? { certificates: vetted.certificates, problems: [] } : { certificates: [], problems: vetted.problems };
+  return vetted.ok
+    ? { certificates: vetted.certificates, problems: [] }
+    : { certificates: [], problems: vetted.problems };
 }

@@ -26,11 +26,22 @@ export interface AdmitWalletRequestInput {
  * beyond the limit (SESSION_REQUEST_FETCH_LIMIT / SESSION_RESPONSE_LIMIT per window).
  * An answer's session comes with its organisation's trust anchors (same statement).
  */
-export async function admitWalletRequest(deps: AdmitWalletRequestDeps, input: AdmitWalletRequestInput): Promise<CountedSession> {
+export async function admitWalletRequest(
+  deps: AdmitWalletRequestDeps,
+  input: AdmitWalletRequestInput,
+): Promise<CountedSession> {
   const { counter, now } = input;
-  const session = await countSessionRequest(deps.db, { session: { authorizationRequestId: input.authorizationRequestId }, counter, now, windowMs: deps.sessionLimits.windowMs });
+  const session = await countSessionRequest(deps.db, {
+    session: { authorizationRequestId: input.authorizationRequestId },
+    counter,
+    now,
+    windowMs: deps.sessionLimits.windowMs,
+  });
   if (!session) throw input.unknown();
   const limit = checkSessionLimit({ session, counter, limits: deps.sessionLimits, now });
-  if (!limit.ok) throw new OAuthError(429, 'temporarily_unavailable', input.overLimit(limit.retryAfterSeconds), { retryAfterSeconds: limit.retryAfterSeconds });
+  if (!limit.ok)
+    throw new OAuthError(429, 'temporarily_unavailable', input.overLimit(limit.retryAfterSeconds), {
+      retryAfterSeconds: limit.retryAfterSeconds,
+    });
   return session;
 }

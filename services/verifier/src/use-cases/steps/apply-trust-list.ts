@@ -11,7 +11,11 @@ import type { HeldTrustList } from '../../trust-lists/trust-list-snapshots.js';
  * (nothing stored) when some credential query has none, as no wallet could
  * answer it.
  */
-export function applyTrustList(input: { dcqlQuery: Record<string, unknown>; list: HeldTrustList; now: Date }): Record<string, unknown> {
+export function applyTrustList(input: {
+  dcqlQuery: Record<string, unknown>;
+  list: HeldTrustList;
+  now: Date;
+}): Record<string, unknown> {
   const applied = addTrustedAuthorities({ query: input.dcqlQuery, entities: input.list.entities, now: input.now });
   if (applied.ok) return applied.query;
   const ids = applied.credentialQueryIds.map((id) => `"${id}"`).join(', ');

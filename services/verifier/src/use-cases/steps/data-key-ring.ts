@@ -49,6 +49,10 @@ async function loadDataKey(deps: DataKeyRingDeps, orgId: string): Promise<Buffer
   const context = dataKeyContext(orgId);
   const stored =
     (await findDataKey(deps.db, { orgId })) ??
-    (await insertDataKeyIfAbsent(deps.db, { orgId, wrappedKey: deps.keyEncryptionKey.sealBytes(generateDataKey(), context), now: deps.clock() }));
+    (await insertDataKeyIfAbsent(deps.db, {
+      orgId,
+      wrappedKey: deps.keyEncryptionKey.sealBytes(generateDataKey(), context),
+      now: deps.clock(),
+    }));
   return deps.keyEncryptionKey.openBytes(stored.wrappedKey, context);
 }

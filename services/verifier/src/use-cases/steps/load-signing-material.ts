@@ -71,7 +71,11 @@ function versionOf(row: SigningKeyRow): string {
  * platform CA) and re-certified when the platform leaf is due. A key that
  * cannot be decrypted throws KeyDecryptionError: never a silent new key.
  */
-export async function loadSigningMaterial(deps: LoadSigningMaterialDeps, input: LoadSigningMaterialInput, derived?: LRUCache<string, DerivedMaterial>): Promise<SigningMaterial> {
+export async function loadSigningMaterial(
+  deps: LoadSigningMaterialDeps,
+  input: LoadSigningMaterialInput,
+  derived?: LRUCache<string, DerivedMaterial>,
+): Promise<SigningMaterial> {
   const { db } = deps;
   const { orgId, keyType } = input;
   const now = deps.clock();
@@ -96,7 +100,9 @@ export async function loadSigningMaterial(deps: LoadSigningMaterialDeps, input: 
   const known = derived?.get(cacheKey);
   if (known && known.version === version && now.getTime() < known.recheckAt) return known.material;
 
-  const privateJwk = JSON.parse(deps.keyEncryptionKey.open(row.encryptedPrivateKey, signingKeyContext(orgId, keyType))) as JWK;
+  const privateJwk = JSON.parse(
+    deps.keyEncryptionKey.open(row.encryptedPrivateKey, signingKeyContext(orgId, keyType)),
+  ) as JWK;
   const platform = row.source === 'platform' ? await currentPlatformChain(deps, { ...input, now }, row) : undefined;
   const material: SigningMaterial = {
     keyType,
@@ -108,19 +114,35 @@ export async function loadSigningMaterial(deps: LoadSigningMaterialDeps, input: 
   };
   // A renewed chain is not yet what the row says: derive again from the stored row next time.
   if (derived && !platform?.renewed) {
-    derived.set(cacheKey, { version, material, recheckAt: platform ? leafRenewalDate({ chain: material.chain, ca: deps.ca }).getTime() : Number.POSITIVE_INFINITY });
+    derived.set(cacheKey, {
+      version,
+      material,
+      recheckAt: platform
+        ? leafRenewalDate({ chain: material.chain, ca: deps.ca }).getTime()
+        : Number.POSITIVE_INFINITY,
+    });
   }
   return material;
 }
 
 /** The platform-issued chain, replaced when it expires soon, names another host, or the CA changed. */
-async function currentPlatformChain(deps: LoadSigningMaterialDeps, input: LoadSigningMaterialInput & { now: Date }, row: SigningKeyRow): Promise<{ chain: string[]; renewed: boolean }> {
+async function currentPlatformChain(
+  deps: LoadSigningMaterialDeps,
+  input: LoadSigningMaterialInput & { now: Date },
+  row: SigningKeyRow,
+): Promise<{ chain: string[]; renewed: boolean }> {
   const { ca, host } = deps;
   const { orgId, keyType, now } = input;
   const chain = row.certificateChain ?? [];
   if (!(await leafNeedsRenewal({ chain, ca, host, now }))) return { chain, renewed: false };
   const renewed = [await issueLeafCertificate({ ca, publicJwk: row.publicJwk as JWK, keyType, host, orgId, now })];
   // When another replica renewed first, our leaf is still a valid certificate of this key: use it for this request.
-  await replaceCertificateChain(deps.db, { orgId, keyType, expectedUpdatedAt: row.updatedAt, certificateChain: renewed, now });
+  await replaceCertificateChain(deps.db, {
+    orgId,
+    keyType,
+    expectedUpdatedAt: row.updatedAt,
+    certificateChain: renewed,
+    now,
+  });
   return { chain: renewed, renewed: true };
 }

@@ -30,7 +30,10 @@ export interface TrustStoreLoaderDeps {
 export function createTrustStoreLoader(deps: TrustStoreLoaderDeps): LoadTrustStore {
   return async (orgId, alreadyRead) => {
     const own = alreadyRead ?? (await readTrustAnchorMaterial(deps.db, orgId));
-    const certificate = ({ certificatePem, credentialTypes }: TrustedIssuer): TrustedCertificate => ({ certificate: certificatePem, ...(credentialTypes ? { credentialTypes } : {}) });
+    const certificate = ({ certificatePem, credentialTypes }: TrustedIssuer): TrustedCertificate => ({
+      certificate: certificatePem,
+      ...(credentialTypes ? { credentialTypes } : {}),
+    });
     return { certificates: [...deps.trustedIssuers, ...own.certificates].map(certificate), dids: own.dids };
   };
 }

@@ -23,7 +23,11 @@ export function openSessionDecryptionKey(deps: OpenSessionDecryptionKeyDeps, ses
   try {
     return JSON.parse(deps.keyEncryptionKey.open(session.encryptedEncryptionKey, sessionKeyContext(session.id))) as JWK;
   } catch (error) {
-    if (error instanceof KeyDecryptionError) deps.logger.error({ err: error, sessionId: session.id }, 'session encryption key cannot be decrypted: check KEY_ENCRYPTION_KEY');
+    if (error instanceof KeyDecryptionError)
+      deps.logger.error(
+        { err: error, sessionId: session.id },
+        'session encryption key cannot be decrypted: check KEY_ENCRYPTION_KEY',
+      );
     throw error;
   }
 }

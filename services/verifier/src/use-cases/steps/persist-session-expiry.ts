@@ -28,7 +28,10 @@ export interface PersistSessionExpiryInput {
  * webhook events in the same statement) and publishes each change. Answers how
  * many sessions it moved.
  */
-export async function persistSessionExpiry(deps: PersistSessionExpiryDeps, input: PersistSessionExpiryInput): Promise<number> {
+export async function persistSessionExpiry(
+  deps: PersistSessionExpiryDeps,
+  input: PersistSessionExpiryInput,
+): Promise<number> {
   const changed = await expireSessions(deps.db, {
     ...(input.orgId ? { orgId: input.orgId } : {}),
     ...(input.id ? { id: input.id } : {}),
@@ -37,7 +40,12 @@ export async function persistSessionExpiry(deps: PersistSessionExpiryDeps, input
     message: SESSION_EXPIRED_MESSAGE,
   });
   for (const session of changed) {
-    publishEvent(deps.bus, sessionUpdatedEvent, { id: session.id, orgId: session.orgId, state: 'Error' }, { requestId: input.requestId });
+    publishEvent(
+      deps.bus,
+      sessionUpdatedEvent,
+      { id: session.id, orgId: session.orgId, state: 'Error' },
+      { requestId: input.requestId },
+    );
   }
   return changed.length;
 }

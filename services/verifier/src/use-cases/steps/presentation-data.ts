@@ -11,11 +11,17 @@ import type { DataKeyRing } from './data-key-ring.js';
 
 export async function sealPresentationData(
   ring: DataKeyRing,
-  input: { orgId: string; sessionId: string; outcome: VerifiedOutcome; retainedPresentations: Array<Record<string, unknown>> | null },
+  input: {
+    orgId: string;
+    sessionId: string;
+    outcome: VerifiedOutcome;
+    retainedPresentations: Array<Record<string, unknown>> | null;
+  },
 ): Promise<SealedOutcome> {
   const { orgId, sessionId, outcome, retainedPresentations } = input;
   const dataKey = await ring.dataKeyOf(orgId);
-  const seal = (value: unknown, column: PresentationDataColumn) => sealWithDataKey(dataKey, JSON.stringify(value), presentationDataContext(orgId, sessionId, column));
+  const seal = (value: unknown, column: PresentationDataColumn) =>
+    sealWithDataKey(dataKey, JSON.stringify(value), presentationDataContext(orgId, sessionId, column));
   return {
     presentations: seal(outcome.presentations, 'presentations'),
     credentialSets: outcome.credentialSets ? seal(outcome.credentialSets, 'credential_sets') : null,
@@ -31,17 +37,24 @@ export async function sealPresentationData(
  * data key does not. Rows stored before sealing (`sealed_presentations` null and
  * plain `presentations`) are answered as they are; they have no retained view.
  */
-export async function openPresentationResult(ring: DataKeyRing, row: PresentationResultRow, view: 'full' | 'retained'): Promise<PresentationResult> {
+export async function openPresentationResult(
+  ring: DataKeyRing,
+  row: PresentationResultRow,
+  view: 'full' | 'retained',
+): Promise<PresentationResult> {
   const { sessionId, orgId, verifiedAt } = row;
   if (view === 'full' && row.sealedPresentations === null && row.presentations !== null) {
     return { sessionId, orgId, verifiedAt, presentations: row.presentations, credentialSets: row.credentialSets };
   }
   const column = view === 'full' ? 'presentations' : 'retained_presentations';
   const sealedPresentations = view === 'full' ? row.sealedPresentations : row.sealedRetainedPresentations;
-  if (sealedPresentations === null) throw new PresentationDataUnreadableError(presentationDataContext(orgId, sessionId, column));
+  if (sealedPresentations === null)
+    throw new PresentationDataUnreadableError(presentationDataContext(orgId, sessionId, column));
   const dataKey = await ring.dataKeyOf(orgId);
   const open = (sealed: string, column: PresentationDataColumn) =>
-    JSON.parse(openWithDataKey(dataKey, sealed, presentationDataContext(orgId, sessionId, column))) as Array<Record<string, unknown>>;
+    JSON.parse(openWithDataKey(dataKey, sealed, presentationDataContext(orgId, sessionId, column))) as Array<
+      Record<string, unknown>
+    >;
   return {
     sessionId,
     orgId,

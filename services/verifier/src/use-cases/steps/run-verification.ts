@@ -3,7 +3,15 @@ import { AppError, dependencyUnavailable } from '@tessera/service-kit';
 import type { CountedSession } from '../../db/sessions.js';
 import type { Clock } from '../../domain/clock.js';
 import type { TrustListSnapshots } from '../../trust-lists/trust-list-snapshots.js';
-import { verifyPresentation, type PresentationFlow, type ResolvedTrustStore, type StatusListChecker, type TrustStore, type VerificationCache, type VerifyPresentationResult } from '../../verification/index.js';
+import {
+  verifyPresentation,
+  type PresentationFlow,
+  type ResolvedTrustStore,
+  type StatusListChecker,
+  type TrustStore,
+  type VerificationCache,
+  type VerifyPresentationResult,
+} from '../../verification/index.js';
 import type { LoadTrustStore } from './load-trust-store.js';
 
 // Shared step of the two answer use cases: the verification engine with the session's facts.
@@ -41,7 +49,10 @@ export interface RunVerificationInput {
  * verifier's outage is not the presentation's fault, so the caller leaves the
  * session open for the wallet to answer again.
  */
-export async function runVerification(deps: RunVerificationDeps, input: RunVerificationInput): Promise<VerifyPresentationResult> {
+export async function runVerification(
+  deps: RunVerificationDeps,
+  input: RunVerificationInput,
+): Promise<VerifyPresentationResult> {
   const { session } = input;
   return verifyPresentation({
     vpToken: input.vpToken,
@@ -61,7 +72,10 @@ export async function runVerification(deps: RunVerificationDeps, input: RunVerif
   });
 }
 
-async function loadSessionTrust(deps: RunVerificationDeps, session: CountedSession): Promise<TrustStore | ResolvedTrustStore> {
+async function loadSessionTrust(
+  deps: RunVerificationDeps,
+  session: CountedSession,
+): Promise<TrustStore | ResolvedTrustStore> {
   if (!session.trustEcosystemId) return deps.loadTrustStore(session.orgId, session.trustAnchors);
   try {
     return (await deps.trustLists.current(session.trustEcosystemId)).trust();
@@ -69,6 +83,9 @@ async function loadSessionTrust(deps: RunVerificationDeps, session: CountedSessi
     // Whatever kept the list away (silence, a refusal of the ecosystem, a list past its
     // nextUpdate) is, for the wallet answering, the same outage: 503, the session left open.
     const reason = error instanceof AppError ? error.message : 'it could not be read';
-    throw dependencyUnavailable(`No current trust list of ecosystem ${session.trustEcosystemId} can be had to verify this presentation: ${reason}`, error);
+    throw dependencyUnavailable(
+      `No current trust list of ecosystem ${session.trustEcosystemId} can be had to verify this presentation: ${reason}`,
+      error,
+    );
   }
 }

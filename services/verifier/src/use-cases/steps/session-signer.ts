@@ -27,16 +27,27 @@ export interface PreparedSessionSigner {
 }
 
 /** The organisation's key for a new session, and the `client_id` it yields. */
-export async function prepareSessionSigner(deps: PrepareSessionSignerDeps, input: { orgId: string; signer: ResolvedSigner }): Promise<PreparedSessionSigner> {
+export async function prepareSessionSigner(
+  deps: PrepareSessionSignerDeps,
+  input: { orgId: string; signer: ResolvedSigner },
+): Promise<PreparedSessionSigner> {
   const { signer } = input;
   const material = await deps.loadSigningMaterial({ orgId: input.orgId, keyType: signer.keyType });
   if (signer.method === 'DID') {
     const did = didJwkOf(material.publicJwk);
-    return { clientId: clientIdFor({ prefix: 'decentralized_identifier', did }), key: { privateKey: material.privateKey, alg: material.alg, kid: `${did}#0` }, signingChain: null };
+    return {
+      clientId: clientIdFor({ prefix: 'decentralized_identifier', did }),
+      key: { privateKey: material.privateKey, alg: material.alg, kid: `${did}#0` },
+      signingChain: null,
+    };
   }
   const leafDer = material.chain[0]!;
   return {
-    clientId: clientIdFor({ prefix: signer.clientIdPrefix, leafDer, sanDnsName: sanDnsNameFor(deps.host, leafDer, signer.clientIdPrefix) }),
+    clientId: clientIdFor({
+      prefix: signer.clientIdPrefix,
+      leafDer,
+      sanDnsName: sanDnsNameFor(deps.host, leafDer, signer.clientIdPrefix),
+    }),
     key: { privateKey: material.privateKey, alg: material.alg, x5c: material.chain },
     signingChain: material.chain,
   };
@@ -50,9 +61,10 @@ function sanDnsNameFor(host: string, leafDer: string, prefix: RequestClientIdPre
   if (prefix !== 'x509_san_dns') return undefined;
   const names = sanDnsNamesOf(parseCertificateDer(leafDer));
   if (!names.includes(host)) {
-    throw badRequest(`The organisation's signing certificate has no SAN dNSName ${host} (the host of the response URI), which x509_san_dns needs; use x509_hash or import a certificate for ${host}.`, [
-      { path: '/requestSigner/clientIdPrefix', message: `x509_san_dns needs a certificate with SAN dNSName ${host}` },
-    ]);
+    throw badRequest(
+      `The organisation's signing certificate has no SAN dNSName ${host} (the host of the response URI), which x509_san_dns needs; use x509_hash or import a certificate for ${host}.`,
+      [{ path: '/requestSigner/clientIdPrefix', message: `x509_san_dns needs a certificate with SAN dNSName ${host}` }],
+    );
   }
   return host;
 }
@@ -63,7 +75,10 @@ function sanDnsNameFor(host: string, leafDer: string, prefix: RequestClientIdPre
  * `client_id` names (the x5c chain is the one fixed on the session).
  * Undefined when the organisation replaced its key since the session was created.
  */
-export async function loadSessionSigningKey(deps: { loadSigningMaterial: LoadSigningMaterial }, session: SessionRow): Promise<RequestObjectKey | undefined> {
+export async function loadSessionSigningKey(
+  deps: { loadSigningMaterial: LoadSigningMaterial },
+  session: SessionRow,
+): Promise<RequestObjectKey | undefined> {
   const keyType: KeyType = session.signerMethod === 'X509_ED25519' ? 'ED25519' : 'P256';
   const material = await deps.loadSigningMaterial({ orgId: session.orgId, keyType });
   if (session.signerMethod === 'DID') {

@@ -4,7 +4,11 @@ import type { SessionRow } from '../../db/schema.js';
 import { markResponseFailed, markResponseVerified, type PresentationResult } from '../../db/session-outcomes.js';
 import type { VerifierDb } from '../../db/types.js';
 import type { Clock } from '../../domain/clock.js';
-import { presentationDataExpiresAt, retainedPresentations, summarisePresentations } from '../../domain/presentation-data.js';
+import {
+  presentationDataExpiresAt,
+  retainedPresentations,
+  summarisePresentations,
+} from '../../domain/presentation-data.js';
 import type { VerifyPresentationResult } from '../../verification/index.js';
 import { presentationFormatOf, type VerifierMetrics } from '../../metrics/verifier-metrics.js';
 import type { DataKeyRing } from './data-key-ring.js';
@@ -13,7 +17,8 @@ import { sealPresentationData } from './presentation-data.js';
 // Shared step of the two answer use cases (wallet response, DC API response).
 
 /** How an answer ends the session: verified with its result, or in `Error` with a code. */
-export type SessionOutcome = VerifyPresentationResult | { ok: false; code: typeof ErrorCode.WALLET_ERROR; message: string };
+export type SessionOutcome =
+  VerifyPresentationResult | { ok: false; code: typeof ErrorCode.WALLET_ERROR; message: string };
 
 /** The session's new state, as the outcome left it. */
 export type SettledOutcome =
@@ -62,8 +67,14 @@ export async function settleSessionOutcome(
     const verified = { presentations, ...(credentialSets ? { credentialSets } : {}) };
     const lifetime = {
       summary: summarisePresentations(presentations),
-      dataExpiresAt: presentationDataExpiresAt({ verifiedAt: now, platformTtlSeconds: deps.presentationData.ttlSeconds, sessionTtlSeconds: session.presentationDataTtlSeconds }),
-      readExpiresAt: input.answerIsRead ? new Date(now.getTime() + deps.presentationData.readGraceSeconds * 1000) : null,
+      dataExpiresAt: presentationDataExpiresAt({
+        verifiedAt: now,
+        platformTtlSeconds: deps.presentationData.ttlSeconds,
+        sessionTtlSeconds: session.presentationDataTtlSeconds,
+      }),
+      readExpiresAt: input.answerIsRead
+        ? new Date(now.getTime() + deps.presentationData.readGraceSeconds * 1000)
+        : null,
     };
     // Sealed before the statement (the data key is cached per replica): the write stays one statement.
     const sealed = await sealPresentationData(deps.dataKeys, {
@@ -82,12 +93,30 @@ export async function settleSessionOutcome(
     });
     if (!saved) return { won: false };
     deps.metrics.countPresentation(presentationFormatOf(session.dcqlQuery), 'verified');
-    publishEvent(deps.bus, sessionUpdatedEvent, { id: session.id, orgId: session.orgId, state: 'ResponseVerified' }, { requestId: input.requestId });
+    publishEvent(
+      deps.bus,
+      sessionUpdatedEvent,
+      { id: session.id, orgId: session.orgId, state: 'ResponseVerified' },
+      { requestId: input.requestId },
+    );
     return { won: true, settled: { state: 'ResponseVerified', session: saved.session, result: saved.result } };
   }
-  const failed = await markResponseFailed(deps.db, { id: session.id, now, code: outcome.code, message: outcome.message });
+  const failed = await markResponseFailed(deps.db, {
+    id: session.id,
+    now,
+    code: outcome.code,
+    message: outcome.message,
+  });
   if (!failed) return { won: false };
   deps.metrics.countPresentation(presentationFormatOf(session.dcqlQuery), outcome.code);
-  publishEvent(deps.bus, sessionUpdatedEvent, { id: session.id, orgId: session.orgId, state: 'Error' }, { requestId: input.requestId });
-  return { won: true, settled: { state: 'Error', session: failed, error: { code: outcome.code, message: outcome.message } } };
+  publishEvent(
+    deps.bus,
+    sessionUpdatedEvent,
+    { id: session.id, orgId: session.orgId, state: 'Error' },
+    { requestId: input.requestId },
+  );
+  return {
+    won: true,
+    settled: { state: 'Error', session: failed, error: { code: outcome.code, message: outcome.message } },
+  };
 }

@@ -1,5 +1,13 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { ErrorCode, sessionUpdatedEvent, type ClientIdPrefix, type DcApiRequest, type RequestSigner, type ResponseMode, type SignerOption } from '@tessera/contracts';
+import {
+  ErrorCode,
+  sessionUpdatedEvent,
+  type ClientIdPrefix,
+  type DcApiRequest,
+  type RequestSigner,
+  type ResponseMode,
+  type SignerOption,
+} from '@tessera/contracts';
 import { notFound, publishEvent, type MessageBus } from '@tessera/service-kit';
 import { generateEncryptionKey } from '../../crypto/encryption-key.js';
 import type { KeyEncryptionKey } from '../../crypto/key-encryption.js';
@@ -82,9 +90,15 @@ function randomToken(): string {
  * the per-session encryption key for encrypted modes, and stores everything
  * verification will need, then publishes `verifier.v1.session.updated`.
  */
-export async function startPresentationSession(deps: StartPresentationSessionDeps, input: StartPresentationSessionInput): Promise<StartedPresentationSession> {
+export async function startPresentationSession(
+  deps: StartPresentationSessionDeps,
+  input: StartPresentationSessionInput,
+): Promise<StartedPresentationSession> {
   const { options, verifier } = input;
-  const signer = resolveRequestSigner({ ...(options.requestSigner ? { requested: options.requestSigner } : {}), ...(input.fallbackSigner ? { fallback: input.fallbackSigner } : {}) });
+  const signer = resolveRequestSigner({
+    ...(options.requestSigner ? { requested: options.requestSigner } : {}),
+    ...(input.fallbackSigner ? { fallback: input.fallbackSigner } : {}),
+  });
   const prepared = await prepareSessionSigner(deps, { orgId: input.orgId, signer });
   const encryptionKey = isEncryptedMode(options.responseMode) ? await generateEncryptionKey() : undefined;
   const now = deps.clock();
@@ -96,7 +110,10 @@ export async function startPresentationSession(deps: StartPresentationSessionDep
   const expiresAt = new Date(now.getTime() + (options.expiresInSeconds ?? deps.sessionTtlSeconds) * 1000);
   const nonce = randomToken();
   const payloadState = options.payloadState ?? randomToken();
-  const clientMetadata = buildClientMetadata({ display: verifier.clientMetadata, encryptionPublicJwk: encryptionKey?.publicJwk ?? null });
+  const clientMetadata = buildClientMetadata({
+    display: verifier.clientMetadata,
+    encryptionPublicJwk: encryptionKey?.publicJwk ?? null,
+  });
   // Signed once, here: every plain fetch serves this object (VERIFIER.md; a wallet_nonce gets a fresh one).
   const requestObject = await signRequestObject({
     key: prepared.key,
@@ -126,7 +143,9 @@ export async function startPresentationSession(deps: StartPresentationSessionDep
     ecosystemId: input.ecosystemId ?? null,
     trustEcosystemId: input.trustEcosystemId ?? null,
     authorizationRequestId,
-    authorizationRequestUri: requestUri ? buildAuthorizationRequestUri({ clientId: prepared.clientId, requestUri }) : null,
+    authorizationRequestUri: requestUri
+      ? buildAuthorizationRequestUri({ clientId: prepared.clientId, requestUri })
+      : null,
     requestUri,
     responseUri,
     clientId: prepared.clientId,
@@ -144,18 +163,34 @@ export async function startPresentationSession(deps: StartPresentationSessionDep
     presentationDataTtlSeconds: options.presentationDataTtlSeconds ?? null,
     clientMetadata,
     encryptionPublicJwk: (encryptionKey?.publicJwk as Record<string, unknown> | undefined) ?? null,
-    encryptedEncryptionKey: encryptionKey ? deps.keyEncryptionKey.seal(JSON.stringify(encryptionKey.privateJwk), sessionKeyContext(id)) : null,
+    encryptedEncryptionKey: encryptionKey
+      ? deps.keyEncryptionKey.seal(JSON.stringify(encryptionKey.privateJwk), sessionKeyContext(id))
+      : null,
     state: 'RequestCreated',
     expiresAt,
     createdAt: now,
     updatedAt: now,
   });
   if ('missing' in inserted) {
-    throw inserted.missing === 'verifier' ? verifierNotFound(verifier.verifierId) : notFound('The verification template of this intent no longer exists.', ErrorCode.VERIFICATION_TEMPLATE_NOT_FOUND);
+    throw inserted.missing === 'verifier'
+      ? verifierNotFound(verifier.verifierId)
+      : notFound(
+          'The verification template of this intent no longer exists.',
+          ErrorCode.VERIFICATION_TEMPLATE_NOT_FOUND,
+        );
   }
   const { session } = inserted;
   deps.metrics.countSessionCreated(options.responseMode, signer.method);
-  publishEvent(deps.bus, sessionUpdatedEvent, { id: session.id, orgId: session.orgId, state: 'RequestCreated' }, { requestId: input.requestId });
+  publishEvent(
+    deps.bus,
+    sessionUpdatedEvent,
+    { id: session.id, orgId: session.orgId, state: 'RequestCreated' },
+    { requestId: input.requestId },
+  );
   if (!dcApi) return { session, createdAt: now };
-  return { session, createdAt: now, dcApiRequest: { protocol: 'openid4vp-v1-signed', data: { request: requestObject } } };
+  return {
+    session,
+    createdAt: now,
+    dcApiRequest: { protocol: 'openid4vp-v1-signed', data: { request: requestObject } },
+  };
 }

@@ -24,7 +24,9 @@ export async function createPki(): Promise<Pki> {
   const root = await createCa('CN=Test Issuer Root,O=Tessera Tests,C=DE');
   const intermediate = await createCa('CN=Test Issuer Intermediate,O=Tessera Tests,C=DE', root, { pathLength: 0 });
   // Its SAN names the host of the credentials' iss (https://issuer.example), as SD-JWT VC's x5c rule asks.
-  const issuer = await createLeaf('CN=PID Issuer,O=Tessera Tests,C=DE', intermediate, { extraExtensions: [new x509.SubjectAlternativeNameExtension([{ type: 'dns', value: 'issuer.example' }])] });
+  const issuer = await createLeaf('CN=PID Issuer,O=Tessera Tests,C=DE', intermediate, {
+    extraExtensions: [new x509.SubjectAlternativeNameExtension([{ type: 'dns', value: 'issuer.example' }])],
+  });
   const iaca = await createCa('CN=Test IACA,O=Tessera Tests,C=US', undefined, { pathLength: 0 });
   const documentSigner = await createLeaf('CN=Test Document Signer,O=Tessera Tests,C=US', iaca);
   const documentSignerJwk = await exportJWK(documentSigner.keys.privateKey);

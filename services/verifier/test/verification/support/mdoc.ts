@@ -30,7 +30,8 @@ const unused = (): never => {
 export const mdocContext: MdocContext = {
   crypto: {
     random: (length) => new Uint8Array(randomBytes(length)),
-    digest: ({ digestAlgorithm, bytes }) => new Uint8Array(createHash(digestAlgorithm.replace('-', '').toLowerCase()).update(bytes).digest()),
+    digest: ({ digestAlgorithm, bytes }) =>
+      new Uint8Array(createHash(digestAlgorithm.replace('-', '').toLowerCase()).update(bytes).digest()),
     calculateEphemeralMacKey: unused,
   },
   cose: {
@@ -44,7 +45,12 @@ export const mdocContext: MdocContext = {
     },
     mac0: { sign: unused, verify: unused },
   },
-  x509: { getIssuerNameField: unused, getPublicKey: unused, verifyCertificateChain: unused, getCertificateData: unused },
+  x509: {
+    getIssuerNameField: unused,
+    getPublicKey: unused,
+    verifyCertificateChain: unused,
+    getCertificateData: unused,
+  },
 };
 
 export const MDL_DOCTYPE = 'org.iso.18013.5.1.mDL';
@@ -70,7 +76,11 @@ export async function issueMdoc(options: IssueMdocOptions): Promise<IssuerSigned
     signingKey: CoseKey.fromJwk(options.signerPrivateJwk as Record<string, unknown>),
     algorithm: SignatureAlgorithm.ES256,
     digestAlgorithm: 'SHA-256',
-    validityInfo: { signed: options.signed ?? options.validFrom, validFrom: options.validFrom, validUntil: options.validUntil },
+    validityInfo: {
+      signed: options.signed ?? options.validFrom,
+      validFrom: options.validFrom,
+      validUntil: options.validUntil,
+    },
     // The device key carries `alg`: @auth0/mdl rejects device signatures by a key without one (VERIFIER.md).
     deviceKeyInfo: { deviceKey: DeviceKey.fromJwk({ kty, crv, x, y, alg: 'ES256' }) },
     certificates: options.certificates,
@@ -84,9 +94,24 @@ export type WalletHandover =
 /** The wallet's view of the OpenID4VP 1.0 SessionTranscript, built by @owf/mdoc. */
 export async function walletTranscript(handover: WalletHandover): Promise<SessionTranscript> {
   if (handover.kind === 'redirect') {
-    return SessionTranscript.forOid4Vp({ clientId: handover.clientId, responseUri: handover.responseUri, nonce: handover.nonce, ...(handover.jwkThumbprint ? { jwkThumbprint: handover.jwkThumbprint } : {}) }, mdocContext);
+    return SessionTranscript.forOid4Vp(
+      {
+        clientId: handover.clientId,
+        responseUri: handover.responseUri,
+        nonce: handover.nonce,
+        ...(handover.jwkThumbprint ? { jwkThumbprint: handover.jwkThumbprint } : {}),
+      },
+      mdocContext,
+    );
   }
-  return SessionTranscript.forOid4VpDcApi({ origin: handover.origin, nonce: handover.nonce, ...(handover.jwkThumbprint ? { jwkThumbprint: handover.jwkThumbprint } : {}) }, mdocContext);
+  return SessionTranscript.forOid4VpDcApi(
+    {
+      origin: handover.origin,
+      nonce: handover.nonce,
+      ...(handover.jwkThumbprint ? { jwkThumbprint: handover.jwkThumbprint } : {}),
+    },
+    mdocContext,
+  );
 }
 
 export interface PresentMdocOptions {
@@ -113,7 +138,9 @@ export async function presentMdoc(options: PresentMdocOptions): Promise<string> 
   const { kty, crv, x, y, d } = options.devicePrivateJwk;
   const deviceSignature = await DeviceSignature.create(
     {
-      protectedHeaders: ProtectedHeaders.create({ protectedHeaders: new Map([[Header.Algorithm, SignatureAlgorithm.ES256]]) }),
+      protectedHeaders: ProtectedHeaders.create({
+        protectedHeaders: new Map([[Header.Algorithm, SignatureAlgorithm.ES256]]),
+      }),
       unprotectedHeaders: UnprotectedHeaders.create({}),
       detachedPayload: deviceAuthentication.encode({ asDataItem: true }),
       signingKey: CoseKey.fromJwk({ kty, crv, x, y, d }),
@@ -122,7 +149,10 @@ export async function presentMdoc(options: PresentMdocOptions): Promise<string> 
   );
   const document = Document.create({
     docType,
-    issuerSigned: IssuerSigned.create({ issuerNamespaces: IssuerNamespaces.create({ issuerNamespaces: disclosed }), issuerAuth: options.issuerSigned.issuerAuth }),
+    issuerSigned: IssuerSigned.create({
+      issuerNamespaces: IssuerNamespaces.create({ issuerNamespaces: disclosed }),
+      issuerAuth: options.issuerSigned.issuerAuth,
+    }),
     deviceSigned: DeviceSigned.create({ deviceNamespaces, deviceAuth: DeviceAuth.create({ deviceSignature }) }),
   });
   return DeviceResponse.createSimple({ documents: [document] }).encodedForOid4Vp;

@@ -45,17 +45,35 @@ export async function createCertificate(options: CreateCertificateOptions): Prom
     signingAlgorithm: ALGORITHM,
     publicKey: keys.publicKey,
     signingKey: options.issuer ? options.issuer.keys.privateKey : keys.privateKey,
-    extensions: [new x509.BasicConstraintsExtension(options.ca, options.pathLength, true), new x509.KeyUsagesExtension(options.keyUsages, true), ...(options.extraExtensions ?? [])],
+    extensions: [
+      new x509.BasicConstraintsExtension(options.ca, options.pathLength, true),
+      new x509.KeyUsagesExtension(options.keyUsages, true),
+      ...(options.extraExtensions ?? []),
+    ],
   });
   const der = new Uint8Array(certificate.rawData);
   return { certificate, keys, der, x5c: Buffer.from(der).toString('base64'), pem: certificate.toString('pem') };
 }
 
-export function createCa(name: string, issuer?: TestCertificate, extra: Partial<CreateCertificateOptions> = {}): Promise<TestCertificate> {
-  return createCertificate({ name, ca: true, keyUsages: x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign, ...(issuer ? { issuer } : {}), ...extra });
+export function createCa(
+  name: string,
+  issuer?: TestCertificate,
+  extra: Partial<CreateCertificateOptions> = {},
+): Promise<TestCertificate> {
+  return createCertificate({
+    name,
+    ca: true,
+    keyUsages: x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign,
+    ...(issuer ? { issuer } : {}),
+    ...extra,
+  });
 }
 
-export function createLeaf(name: string, issuer: TestCertificate, extra: Partial<CreateCertificateOptions> = {}): Promise<TestCertificate> {
+export function createLeaf(
+  name: string,
+  issuer: TestCertificate,
+  extra: Partial<CreateCertificateOptions> = {},
+): Promise<TestCertificate> {
   return createCertificate({ name, issuer, ca: false, keyUsages: x509.KeyUsageFlags.digitalSignature, ...extra });
 }
 

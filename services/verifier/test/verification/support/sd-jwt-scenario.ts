@@ -1,13 +1,26 @@
 import type { JWK } from 'jose';
 import { verifyPresentation, type VerifyPresentationOptions } from '../../../src/verification/index.js';
 import { CLIENT_ID, NONCE, NOW, NOW_SECONDS, RESPONSE_URI, VCT, noStatusLists, type Pki } from './fixtures.js';
-import { generateEs256, issueSdJwtVc, presentSdJwtVc, type IssueSdJwtVcOptions, type PresentSdJwtVcOptions } from './sd-jwt.js';
+import {
+  generateEs256,
+  issueSdJwtVc,
+  presentSdJwtVc,
+  type IssueSdJwtVcOptions,
+  type PresentSdJwtVcOptions,
+} from './sd-jwt.js';
 
 export type Holder = Awaited<ReturnType<typeof generateEs256>>;
 
 export const PID_QUERY = {
   combine: 'all',
-  credentials: [{ id: 'pid', format: 'dc+sd-jwt', meta: { vct_values: [VCT] }, claims: [{ path: ['given_name'] }, { path: ['age_over_18'] }] }],
+  credentials: [
+    {
+      id: 'pid',
+      format: 'dc+sd-jwt',
+      meta: { vct_values: [VCT] },
+      claims: [{ path: ['given_name'] }, { path: ['age_over_18'] }],
+    },
+  ],
 };
 
 /** Issues a PID-like SD-JWT VC from the test PKI's issuer leaf (x5c: leaf + intermediate). */
@@ -23,10 +36,25 @@ export function issuePid(pki: Pki, holder: Holder, overrides: Partial<IssueSdJwt
 }
 
 /** Presents with a KB-JWT for the redirect flow unless told otherwise. */
-export function presentPid(issued: PresentSdJwtVcOptions['issued'], holder: Holder, keyBinding: Partial<NonNullable<PresentSdJwtVcOptions['keyBinding']>> | null = {}, extra: Partial<PresentSdJwtVcOptions> = {}) {
+export function presentPid(
+  issued: PresentSdJwtVcOptions['issued'],
+  holder: Holder,
+  keyBinding: Partial<NonNullable<PresentSdJwtVcOptions['keyBinding']>> | null = {},
+  extra: Partial<PresentSdJwtVcOptions> = {},
+) {
   return presentSdJwtVc({
     issued,
-    ...(keyBinding ? { keyBinding: { holderKey: holder.privateKey, nonce: NONCE, aud: CLIENT_ID, iat: NOW_SECONDS - 5, ...keyBinding } } : {}),
+    ...(keyBinding
+      ? {
+          keyBinding: {
+            holderKey: holder.privateKey,
+            nonce: NONCE,
+            aud: CLIENT_ID,
+            iat: NOW_SECONDS - 5,
+            ...keyBinding,
+          },
+        }
+      : {}),
     ...extra,
   });
 }

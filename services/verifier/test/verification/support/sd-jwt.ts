@@ -27,7 +27,9 @@ export async function issueSdJwtVc(options: IssueSdJwtVcOptions): Promise<Issued
   const disclosures: Record<string, string> = {};
   const digests: string[] = [];
   for (const [name, value] of Object.entries(options.disclosable ?? {})) {
-    const encoded = Buffer.from(JSON.stringify([randomBytes(16).toString('base64url'), name, value]), 'utf8').toString('base64url');
+    const encoded = Buffer.from(JSON.stringify([randomBytes(16).toString('base64url'), name, value]), 'utf8').toString(
+      'base64url',
+    );
     disclosures[name] = encoded;
     digests.push(sha256(encoded));
   }
@@ -67,17 +69,32 @@ export async function presentSdJwtVc(options: PresentSdJwtVcOptions): Promise<st
   const withoutKb = `${[options.issued.jwt, ...selected].join('~')}~`;
   const kb = options.keyBinding;
   if (!kb) return withoutKb;
-  const payload: Record<string, unknown> = { nonce: kb.nonce, aud: kb.aud, iat: kb.iat, sd_hash: kb.sdHash ?? sha256(withoutKb) };
+  const payload: Record<string, unknown> = {
+    nonce: kb.nonce,
+    aud: kb.aud,
+    iat: kb.iat,
+    sd_hash: kb.sdHash ?? sha256(withoutKb),
+  };
   if (kb.transactionDataHashes) {
     payload.transaction_data_hashes = kb.transactionDataHashes;
     payload.transaction_data_hashes_alg = 'sha-256';
   }
-  const kbJwt = await new SignJWT(payload).setProtectedHeader({ alg: 'ES256', typ: kb.typ ?? 'kb+jwt' }).sign(kb.holderKey);
+  const kbJwt = await new SignJWT(payload)
+    .setProtectedHeader({ alg: 'ES256', typ: kb.typ ?? 'kb+jwt' })
+    .sign(kb.holderKey);
   return `${withoutKb}${kbJwt}`;
 }
 
-export async function generateEs256(): Promise<{ privateKey: webcrypto.CryptoKey; publicKey: webcrypto.CryptoKey; publicJwk: JWK; privateJwk: JWK }> {
-  const keys = (await webcrypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
+export async function generateEs256(): Promise<{
+  privateKey: webcrypto.CryptoKey;
+  publicKey: webcrypto.CryptoKey;
+  publicJwk: JWK;
+  privateJwk: JWK;
+}> {
+  const keys = (await webcrypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, [
+    'sign',
+    'verify',
+  ])) as webcrypto.CryptoKeyPair;
   const publicJwk = await exportJWK(keys.publicKey);
   const privateJwk = await exportJWK(keys.privateKey);
   return { privateKey: keys.privateKey, publicKey: keys.publicKey, publicJwk, privateJwk };

@@ -11,7 +11,7 @@ export function packStatuses(statuses: number[], bits: number): Buffer {
   const bytes = Buffer.alloc(Math.ceil((statuses.length * bits) / 8));
   statuses.forEach((status, index) => {
     const offset = index * bits;
-    bytes[Math.floor(offset / 8)]! |= status << offset % 8;
+    bytes[Math.floor(offset / 8)]! |= status << (offset % 8);
   });
   return bytes;
 }
