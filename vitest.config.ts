@@ -10,6 +10,7 @@ export default defineConfig({
       'services/*/test/**/*.test.ts',
       'bench/test/**/*.test.ts',
       'demo/test/**/*.test.ts',
+      'tools/*/test/**/*.test.ts',
     ],
     globalSetup: ['./packages/service-kit/dist/testing/global-setup.js'],
     reporters: ['default', './scripts/summary-reporter.mjs'],

@@ -14,7 +14,6 @@ import {
   DeviceSigned,
   Document,
   Header,
-  IssuerNamespaces,
   IssuerSigned,
   Issuer,
   ProtectedHeaders,

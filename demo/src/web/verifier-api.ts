@@ -6,6 +6,8 @@ export type RequestKind = 'intent' | 'direct';
 /** The verifier's answer, status and parsed body, handed on to the page as it is (its error body included). */
 export interface VerifierAnswer {
   status: number;
+  /** Handed on to the page as it is; only the session creation reads into it. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   body: any;
 }
 

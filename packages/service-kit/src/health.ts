@@ -90,12 +90,10 @@ export function registerHealthRoutes(app: FastifyInstance, checks: HealthChecks)
         }),
       );
       const ready = results.every(({ required, state }) => !required || state === 'ok');
-      return reply
-        .code(ready ? 200 : 503)
-        .send({
-          status: ready ? 'ok' : 'unavailable',
-          checks: Object.fromEntries(results.map(({ name, state }) => [name, state])),
-        });
+      return reply.code(ready ? 200 : 503).send({
+        status: ready ? 'ok' : 'unavailable',
+        checks: Object.fromEntries(results.map(({ name, state }) => [name, state])),
+      });
     },
   );
 }

@@ -47,6 +47,8 @@ export interface RunServicesOptions {
  * to start closes what did start and exits 1.
  */
 export async function runServiceMain(
+  // Each service has its own config type; the list is heterogeneous, so the element type is erased here.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   services: ServiceDefinition<any>[],
   options: RunServicesOptions = {},
 ): Promise<RunningService[]> {

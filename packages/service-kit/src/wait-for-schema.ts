@@ -88,15 +88,12 @@ async function listenWhileBehind(
   });
   app.addHook('onRequest', async (request, reply) => {
     if (request.url === '/health' || request.url.startsWith('/health/') || request.url.startsWith('/health?')) return;
-    return reply
-      .code(503)
-      .header('retry-after', '5')
-      .send({
-        statusCode: 503,
-        error: 'Service Unavailable',
-        code: ErrorCode.DEPENDENCY_UNAVAILABLE,
-        message: NOT_READY_MESSAGE,
-      });
+    return reply.code(503).header('retry-after', '5').send({
+      statusCode: 503,
+      error: 'Service Unavailable',
+      code: ErrorCode.DEPENDENCY_UNAVAILABLE,
+      message: NOT_READY_MESSAGE,
+    });
   });
   await app.listen({ host: options.listenOn.HOST, port: options.listenOn.PORT });
   return app;

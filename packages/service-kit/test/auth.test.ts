@@ -1,3 +1,4 @@
+import { webcrypto } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,13 +25,13 @@ const AUDIENCE = 'tessera-api';
 
 describe('bearer token authentication', () => {
   let app: App;
-  let key: CryptoKey;
-  let otherKey: CryptoKey;
+  let key: webcrypto.CryptoKey;
+  let otherKey: webcrypto.CryptoKey;
   const dir = mkdtempSync(join(tmpdir(), 'kit-auth-'));
 
   const token = (
     claims: Record<string, unknown> = {},
-    options: { key?: CryptoKey; iss?: string; aud?: string; exp?: number | string } = {},
+    options: { key?: webcrypto.CryptoKey; iss?: string; aud?: string; exp?: number | string } = {},
   ) =>
     new SignJWT({
       email: 'ada@example.com',

@@ -56,10 +56,13 @@ function tracedUnsafe(unsafe: Unsafe, target: Sql, tracer: Tracer): Unsafe {
     });
     const then = query.then;
     let settled: Promise<unknown> | undefined;
-    Object.defineProperty(query, 'then', {
+    // Reflect's form returns a boolean, not the (thenable) query, which would read as a floating promise.
+    Reflect.defineProperty(query, 'then', {
       configurable: true,
       value(onFulfilled?: (value: unknown) => unknown, onRejected?: (reason: unknown) => unknown) {
-        settled ??= endWhenSettled(span, then.call(query, (rows: unknown) => rows) as Promise<unknown>);
+        if (settled === undefined) {
+          settled = endWhenSettled(span, then.call(query, (rows: unknown) => rows) as Promise<unknown>);
+        }
         return settled.then(onFulfilled, onRejected);
       },
     });

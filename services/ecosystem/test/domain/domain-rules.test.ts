@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AppError, isUuid } from '@tessera/service-kit';
+import { type AppError, isUuid } from '@tessera/service-kit';
 import { resolveInvitationPerspective } from '../../src/domain/invitation-perspective.js';
 import { normaliseName } from '../../src/domain/names.js';
 import { toNoticeJsonLd } from '../../src/domain/notice-json-ld.js';

@@ -1,5 +1,5 @@
 import { ErrorCode, type ErrorDetail } from '@tessera/contracts';
-import { AppError, badRequest, notFound } from '@tessera/service-kit';
+import { type AppError, badRequest, notFound } from '@tessera/service-kit';
 
 // Failures shared by several status list operations, as the platform errors they answer.
 

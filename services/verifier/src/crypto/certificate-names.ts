@@ -1,4 +1,4 @@
-import { x509 } from './x509.js';
+import type { x509 } from './x509.js';
 
 // Names of the certificates this service issues. Each attribute is its own RDN
 // (RFC 5280 recommends it; a multi-valued RDN is a SET OF that must be in DER

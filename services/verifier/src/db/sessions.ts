@@ -6,7 +6,7 @@ import { and, count, desc, eq, getTableColumns, gt, inArray, isNotNull, sql, typ
 import type { SessionListQuery } from '@tessera/contracts';
 import { preparedFor, runRawStatement } from '@tessera/service-kit';
 import { OPEN_STATES } from '../domain/session-state.js';
-import { presentationSessions, sessionCounts, verificationTemplates, verifiers, type SessionRow } from './schema.js';
+import { presentationSessions, sessionCounts, type SessionRow } from './schema.js';
 import { toTrustAnchorMaterial, trustAnchorMaterialOf, type TrustAnchorMaterial } from './trust-anchors.js';
 import type { VerifierDb } from './types.js';
 import { OUTBOX_SESSION_COLUMNS, webhookOutboxInsert } from './webhook-outbox.js';
@@ -328,7 +328,7 @@ function expireSessionsText(byOrg: boolean, byId: boolean, limited: boolean): st
     if (byId) filters.push(`id = $${next++}::uuid`);
     const where = filters.join(' and ');
     const target = limited
-      ? `id in (select id from "verifier"."presentation_sessions" where ${where} order by expires_at limit $${next++} for update skip locked) and ${where}`
+      ? `id in (select id from "verifier"."presentation_sessions" where ${where} order by expires_at limit $${next} for update skip locked) and ${where}`
       : where;
     text = `with expired as (
         update "verifier"."presentation_sessions"

@@ -1,4 +1,4 @@
-import { VerificationErrorCode } from '@tessera/contracts';
+import type { VerificationErrorCode } from '@tessera/contracts';
 
 export type VerificationCode = (typeof VerificationErrorCode)[keyof typeof VerificationErrorCode];
 

@@ -60,7 +60,7 @@ export function checkVpTokenShape(options: CheckVpTokenShapeOptions): CheckVpTok
     for (const presentation of presentations) {
       if (typeof presentation !== 'string' || presentation.length === 0)
         return invalid(`A presentation for credential query "${key}" is not a non-empty string.`);
-      const nonAscii = presentation.search(/[^\x00-\x7f]/);
+      const nonAscii = presentation.search(/[\u0080-\uffff]/);
       if (nonAscii >= 0)
         return invalid(
           `A presentation for credential query "${key}" has a non-ASCII character at position ${nonAscii}.`,

@@ -124,5 +124,5 @@ function audienceMatches(aud: unknown, expected: string): boolean {
 }
 
 function isAscii(text: string): boolean {
-  return /^[\x00-\x7f]*$/.test(text);
+  return !/[\u0080-\uffff]/.test(text);
 }

@@ -1,7 +1,7 @@
 import { describe, expect } from 'vitest';
 import { sdJwtQuery } from '../support/dcql-queries.js';
 import { verifierTest } from '../support/fixtures.js';
-import { type MemberCall } from '../support/management.js';
+import type { MemberCall } from '../support/management.js';
 import { issue, makeRoot, pemOf, privateKeyPem } from '../support/pki.js';
 import { headerOf, resolveAsWallet, resolveDcApiAsWallet } from '../support/wallet.js';
 

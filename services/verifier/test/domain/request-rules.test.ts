@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from '@tessera/service-kit';
+import type { AppError } from '@tessera/service-kit';
 import { clientIdFor, x509HashOf } from '../../src/domain/client-id.js';
 import {
   buildAuthorizationRequestUri,

@@ -3,7 +3,7 @@ import { afterEach, describe, expect } from 'vitest';
 import { runRawStatement } from '@tessera/service-kit';
 import { presentationSessions } from '../../src/db/schema.js';
 import { answerWithCredential } from '../support/answers.js';
-import { answerRedirect, expectVerified, issueCredential, presentAll } from '../support/crafted-answers.js';
+import { answerRedirect, issueCredential, presentAll } from '../support/crafted-answers.js';
 import type { E2e } from '../support/e2e.js';
 import { e2eTest } from '../support/fixtures.js';
 import type { Harness } from '../support/harness.js';

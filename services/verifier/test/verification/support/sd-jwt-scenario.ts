@@ -2,7 +2,7 @@ import type { JWK } from 'jose';
 import { verifyPresentation, type VerifyPresentationOptions } from '../../../src/verification/index.js';
 import { CLIENT_ID, NONCE, NOW, NOW_SECONDS, RESPONSE_URI, VCT, noStatusLists, type Pki } from './fixtures.js';
 import {
-  generateEs256,
+  type generateEs256,
   issueSdJwtVc,
   presentSdJwtVc,
   type IssueSdJwtVcOptions,

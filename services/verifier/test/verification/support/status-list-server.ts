@@ -2,7 +2,7 @@
 // node:http server on 127.0.0.1: independent of the code under test.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { webcrypto } from 'node:crypto';
+import type { webcrypto } from 'node:crypto';
 import { deflateSync } from 'node:zlib';
 import { SignJWT } from 'jose';
 
