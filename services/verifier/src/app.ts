@@ -35,13 +35,13 @@ import { registerWebhookRoutes } from './routes/webhooks.js';
 import { createBackgroundJobs } from './jobs/background-jobs.js';
 import { createVerifierMetrics } from './metrics/verifier-metrics.js';
 import type { WebhookSender } from './webhooks/create-webhook-sender.js';
-import { createDataKeyRing } from './use-cases/steps/data-key-ring.js';
-import { createSigningMaterialLoader } from './use-cases/steps/load-signing-material.js';
+import { createDataKeyRing } from './state/data-key-ring.js';
+import { createSigningMaterialLoader } from './state/signing-material-loader.js';
 import { createTrustStoreLoader, type TrustedIssuer } from './use-cases/steps/load-trust-store.js';
 import { createStatusListChecker, createVerificationCache, type VerificationCache } from './verification/index.js';
 import { listTrustEcosystemsOfOpenSessions } from './db/sessions.js';
-import { TrustListSnapshots } from './trust-lists/trust-list-snapshots.js';
-import { SessionEventHub } from './session-events/session-event-hub.js';
+import { TrustListSnapshots } from './state/trust-list-snapshots.js';
+import { SessionEventHub } from './state/session-event-hub.js';
 
 export interface VerifierAppDeps {
   config: VerifierConfig;

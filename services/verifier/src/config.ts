@@ -10,8 +10,8 @@ import {
   oidcConfigRule,
   withSecretFiles,
 } from '@tessera/service-kit';
-import type { WebhookTargetPolicy } from './domain/webhook-url.js';
-import { parseHostList, type StatusListNetworkPolicy } from './verification/status-list-network-policy.js';
+import type { WebhookTargetPolicy } from './network/webhook-url.js';
+import { parseHostList, type StatusListNetworkPolicy } from './domain/status-list-network-policy.js';
 
 export const SERVICE_NAME = 'verifier';
 export const DEFAULT_PORT = 3001;

@@ -7,7 +7,7 @@ import {
   outcomeCodeOf,
   type Registry,
 } from '@tessera/service-kit';
-import { OAuthError } from '../domain/oauth-error.js';
+import { OAuthError } from '../routes/oauth-error.js';
 
 /** `format` of a presentation answer: the one format the session's query asks for, or `mixed`. */
 export type PresentationFormat = 'dc+sd-jwt' | 'mso_mdoc' | 'mixed';

@@ -4,7 +4,7 @@ import { envelope, routeSchema, type App } from '@tessera/service-kit';
 import { toSigningCertificate } from '../presenters/signing-certificate.js';
 import { getSigningCertificate } from '../use-cases/get-signing-certificate.js';
 import { importCertificate, type ImportCertificateDeps } from '../use-cases/import-certificate.js';
-import type { LoadSigningMaterial } from '../use-cases/steps/load-signing-material.js';
+import type { LoadSigningMaterial } from '../state/signing-material-loader.js';
 import { envelopeOf, MANAGEMENT, OrgParamsSchema } from './common.js';
 
 const CertificateParamsSchema = Type.Object({ ...OrgParamsSchema.properties, keyType: CertificateKeyTypeSchema });

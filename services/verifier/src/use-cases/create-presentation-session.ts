@@ -4,7 +4,7 @@ import { requireValidDcqlQuery, walletDcqlQuery } from '../domain/dcql.js';
 import { verifierNotFound } from '../domain/errors.js';
 import { checkResponseModeOptions } from '../domain/response-mode.js';
 import { encodeSessionTransactionData } from '../domain/transaction-data.js';
-import type { TrustListSnapshots } from '../trust-lists/trust-list-snapshots.js';
+import type { TrustListSnapshots } from '../state/trust-list-snapshots.js';
 import { applyTrustList } from './steps/apply-trust-list.js';
 import {
   startPresentationSession,

@@ -5,7 +5,7 @@ import { signRequestObject } from '../crypto/sign-request-object.js';
 import type { SessionRow } from '../db/schema.js';
 import { markRequestRetrieved } from '../db/sessions.js';
 import type { Clock } from '../domain/clock.js';
-import { OAuthError } from '../domain/oauth-error.js';
+import { OAuthError } from '../routes/oauth-error.js';
 import { buildRequestObject } from '../domain/request-object.js';
 import { isDcApiMode } from '../domain/response-mode.js';
 import type { SessionLimits } from '../domain/session-limits.js';
@@ -15,7 +15,7 @@ import { checkSessionOpen } from './steps/check-session-open.js';
 import type { PersistSessionExpiryDeps } from './steps/persist-session-expiry.js';
 import { loadSessionSigningKey } from './steps/session-signer.js';
 import type { VerifierMetrics } from '../metrics/verifier-metrics.js';
-import type { LoadSigningMaterial } from './steps/load-signing-material.js';
+import type { LoadSigningMaterial } from '../state/signing-material-loader.js';
 
 export interface FetchRequestObjectDeps extends PersistSessionExpiryDeps {
   clock: Clock;

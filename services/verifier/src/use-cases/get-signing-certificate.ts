@@ -1,5 +1,5 @@
 import type { KeyType } from '../crypto/signing-key.js';
-import type { LoadSigningMaterial } from './steps/load-signing-material.js';
+import type { LoadSigningMaterial } from '../state/signing-material-loader.js';
 
 export interface GetSigningCertificateInput {
   orgId: string;

@@ -6,7 +6,7 @@ import {
   walletErrorMessage,
   type AuthorizationResponseParts,
 } from '../domain/authorization-response.js';
-import { OAuthError } from '../domain/oauth-error.js';
+import { OAuthError } from '../routes/oauth-error.js';
 import { addResponseCode } from '../domain/redirect-uri.js';
 import { isDcApiMode, isEncryptedMode } from '../domain/response-mode.js';
 import type { SessionLimits } from '../domain/session-limits.js';

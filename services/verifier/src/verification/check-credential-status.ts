@@ -1,6 +1,6 @@
 import { StatusValue } from '@tessera/contracts';
 import { CheckRow, failure, type CheckFailure } from './check-order.js';
-import type { StatusListChecker } from './status-list-checker.js';
+import type { StatusListChecker } from '../state/status-list-checker.js';
 import type { ResolvedTrustStore } from './trust-store.js';
 import type { VerifiedCredential } from './verified-credential.js';
 

@@ -38,7 +38,7 @@ export {
   type CheckStatusResult,
   type CreateStatusListCheckerOptions,
   type StatusListChecker,
-} from './status-list-checker.js';
+} from '../state/status-list-checker.js';
 export {
   parseTrustAnchor,
   type ParseTrustAnchorOptions,
@@ -54,16 +54,16 @@ export {
   type TrustedDid,
   type TrustStore,
 } from './trust-store.js';
-export { createVerificationCache, type VerificationCache } from './verification-cache.js';
+export { createVerificationCache, type VerificationCache } from '../state/verification-cache.js';
 export { readStatusListEntry } from './read-status-list.js';
 export { classifyAddress, type AddressClassification } from '../network/classify-address.js';
-export { createStatusListFetch, StatusListAddressError } from './create-status-list-fetch.js';
+export { createStatusListFetch, StatusListAddressError } from '../network/create-status-list-fetch.js';
 export {
   checkStatusListUrl,
   isInternalHost,
   parseHostList,
   type StatusListNetworkPolicy,
-} from './status-list-network-policy.js';
+} from '../domain/status-list-network-policy.js';
 export type { CredentialSetOutcome } from './evaluate-dcql.js';
 export type { CredentialStatus } from './check-credential-status.js';
 export type { VerificationCode } from './check-order.js';

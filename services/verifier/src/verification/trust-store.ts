@@ -3,7 +3,7 @@ import { readPemBlocks, splitPemCertificates } from '@tessera/service-kit';
 import { certificateFingerprint } from '../crypto/certificate-fingerprint.js';
 import { parseCertificateDer } from '../crypto/parsed-certificates.js';
 import type { ValidatedChains } from '../crypto/validated-chains.js';
-import type { VerificationCache } from './verification-cache.js';
+import type { VerificationCache } from '../state/verification-cache.js';
 import { x509 } from '../crypto/x509.js';
 
 export { certificateFingerprint };

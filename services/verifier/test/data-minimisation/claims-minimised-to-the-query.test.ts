@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect } from 'vitest';
 import { presentationResults } from '../../src/db/schema.js';
-import { createDataKeyRing } from '../../src/use-cases/steps/data-key-ring.js';
+import { createDataKeyRing } from '../../src/state/data-key-ring.js';
 import { openPresentationResult } from '../../src/use-cases/steps/presentation-data.js';
 import {
   answerMdlOverDcApi,

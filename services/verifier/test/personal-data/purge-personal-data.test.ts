@@ -9,7 +9,7 @@ import {
   sessionCounts,
   type PresentationResultRow,
 } from '../../src/db/schema.js';
-import { createDataKeyRing } from '../../src/use-cases/steps/data-key-ring.js';
+import { createDataKeyRing } from '../../src/state/data-key-ring.js';
 import { openPresentationResult } from '../../src/use-cases/steps/presentation-data.js';
 import { purgePersonalData } from '../../src/use-cases/purge-personal-data.js';
 import { answerRedirect, issueCredential, presentAll } from '../support/crafted-answers.js';

@@ -5,7 +5,7 @@ import { generateKeyEncryptionKey, KeyDecryptionError, KeyEncryptionKey } from '
 import { dataKeyContext } from '../../src/crypto/sealing-contexts.js';
 import { findDataKey } from '../../src/db/data-keys.js';
 import { presentationResults } from '../../src/db/schema.js';
-import { createDataKeyRing } from '../../src/use-cases/steps/data-key-ring.js';
+import { createDataKeyRing } from '../../src/state/data-key-ring.js';
 import {
   answerMdlOverDcApi,
   answerRedirect,

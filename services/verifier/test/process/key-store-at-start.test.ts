@@ -5,7 +5,7 @@ import { generatePlatformCa } from '../../src/crypto/platform-ca.js';
 import { MIGRATIONS_FOLDER } from '../../src/db/migrations-folder.js';
 import { schema } from '../../src/db/schema.js';
 import { KeyEncryptionKeyMismatchError, openKeyStore } from '../../src/use-cases/open-key-store.js';
-import { loadSigningMaterial } from '../../src/use-cases/steps/load-signing-material.js';
+import { loadSigningMaterial } from '../../src/state/signing-material-loader.js';
 import { databaseTest as test } from '../support/fixtures.js';
 import { PUBLIC_BASE_URL, TEST_OIDC_ENV, testConfig } from '../support/harness.js';
 import { issue, makeRoot, privateKeyPem } from '../support/pki.js';

@@ -7,8 +7,8 @@ import {
   toSessionStateEvent,
   toSessionStateEvents,
   type SessionStateEventOut,
-} from '../../src/presenters/session-state-event.js';
-import { SessionEventHub } from '../../src/session-events/session-event-hub.js';
+} from '../../src/domain/session-state-events.js';
+import { SessionEventHub } from '../../src/state/session-event-hub.js';
 import { followSessionEvents } from '../../src/use-cases/follow-session-events.js';
 import { sdJwtQuery } from '../support/dcql-queries.js';
 import { verifierTest as test } from '../support/fixtures.js';

@@ -25,8 +25,8 @@ import type { PlatformCa } from '../../src/crypto/platform-ca.js';
 import { MIGRATIONS_FOLDER } from '../../src/db/migrations-folder.js';
 import { schema, type VerifierDbSchema } from '../../src/db/schema.js';
 import { openKeyStore } from '../../src/use-cases/open-key-store.js';
-import type { SessionEventHub } from '../../src/session-events/session-event-hub.js';
-import type { TrustListSnapshots } from '../../src/trust-lists/trust-list-snapshots.js';
+import type { SessionEventHub } from '../../src/state/session-event-hub.js';
+import type { TrustListSnapshots } from '../../src/state/trust-list-snapshots.js';
 import type { VerificationCache } from '../../src/verification/index.js';
 
 export const PUBLIC_BASE_URL = 'https://verifier.tessera.test';

@@ -7,7 +7,7 @@ import {
 } from '@tessera/contracts';
 import { publishEvent, serveRequests } from '@tessera/service-kit';
 import { createTestBusNamespace, silentLogger } from '@tessera/service-kit/testing';
-import { TrustListSnapshots } from '../../src/trust-lists/trust-list-snapshots.js';
+import { TrustListSnapshots } from '../../src/state/trust-list-snapshots.js';
 import { createVerificationCache } from '../../src/verification/index.js';
 import { createRegistryIssuer, entity, eventually } from './support.js';
 

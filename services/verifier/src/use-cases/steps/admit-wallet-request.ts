@@ -1,6 +1,6 @@
 import { countSessionRequest, type CountedSession } from '../../db/sessions.js';
 import type { VerifierDb } from '../../db/types.js';
-import { OAuthError } from '../../domain/oauth-error.js';
+import { OAuthError } from '../../routes/oauth-error.js';
 import { checkSessionLimit, type SessionLimits } from '../../domain/session-limits.js';
 
 export interface AdmitWalletRequestDeps {

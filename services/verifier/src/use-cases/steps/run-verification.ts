@@ -2,7 +2,7 @@ import type { JWK } from 'jose';
 import { AppError, dependencyUnavailable } from '@tessera/service-kit';
 import type { CountedSession } from '../../db/sessions.js';
 import type { Clock } from '../../domain/clock.js';
-import type { TrustListSnapshots } from '../../trust-lists/trust-list-snapshots.js';
+import type { TrustListSnapshots } from '../../state/trust-list-snapshots.js';
 import {
   verifyPresentation,
   type PresentationFlow,

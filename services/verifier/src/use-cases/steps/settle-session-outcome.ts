@@ -11,7 +11,7 @@ import {
 } from '../../domain/presentation-data.js';
 import type { VerifyPresentationResult } from '../../verification/index.js';
 import { presentationFormatOf, type VerifierMetrics } from '../../metrics/verifier-metrics.js';
-import type { DataKeyRing } from './data-key-ring.js';
+import type { DataKeyRing } from '../../state/data-key-ring.js';
 import { sealPresentationData } from './presentation-data.js';
 
 // Shared step of the two answer use cases (wallet response, DC API response).

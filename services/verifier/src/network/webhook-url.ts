@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import type { ErrorDetail } from '@tessera/contracts';
-import { classifyAddress } from '../network/classify-address.js';
+import { classifyAddress } from './classify-address.js';
 
 /** What webhook targets may be (config: WEBHOOK_ALLOW_HTTP, WEBHOOK_DENY_PRIVATE_ADDRESSES). */
 export interface WebhookTargetPolicy {

@@ -15,8 +15,8 @@ import {
 import type { Clock } from '../domain/clock.js';
 import type { VerifierMetrics } from '../metrics/verifier-metrics.js';
 import type { ResolvedTrustStore } from '../verification/trust-store.js';
-import type { VerificationCache } from '../verification/verification-cache.js';
-import { resolveTrustListTrust } from './resolve-trust-list-trust.js';
+import type { VerificationCache } from './verification-cache.js';
+import { resolveTrustListTrust } from '../verification/resolve-trust-list-trust.js';
 
 /** An ecosystem's trust list as this replica holds it. */
 export interface HeldTrustList {

@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import { ValidatedChains } from '../crypto/validated-chains.js';
-import type { ResolvedTrustStore } from './trust-store.js';
+import type { ResolvedTrustStore } from '../verification/trust-store.js';
 
 /**
  * What one replica remembers between verifications, so the same trust store

@@ -1,7 +1,7 @@
 import { ErrorCode, type SessionState, type SessionStateEvent } from '@tessera/contracts';
 import type { SessionStateRow } from '../db/session-states.js';
-import { isTerminalState, stateEventId } from '../domain/session-event-ids.js';
-import { effectiveSessionState } from '../domain/session-state.js';
+import { isTerminalState, stateEventId } from './session-event-ids.js';
+import { effectiveSessionState } from './session-state.js';
 
 /** A `state` event: its SSE id, its data, and whether the stream ends after it. */
 export interface SessionStateEventOut {

@@ -1,11 +1,11 @@
 import { compactVerify, decodeJwt, decodeProtectedHeader } from 'jose';
-import { describeError } from './check-order.js';
-import { checkStatusListSigner } from './check-status-list-signer.js';
-import { createStatusListFetch } from './create-status-list-fetch.js';
-import { fetchStatusListToken } from './fetch-status-list-token.js';
-import { findIssuerKey, JWS_ALGORITHMS, type IssuerTrust } from './issuer-key.js';
-import { readStatusListEntry } from './read-status-list.js';
-import type { ResolvedTrustStore } from './trust-store.js';
+import { describeError } from '../verification/check-order.js';
+import { checkStatusListSigner } from '../verification/check-status-list-signer.js';
+import { createStatusListFetch } from '../network/create-status-list-fetch.js';
+import { fetchStatusListToken } from '../network/fetch-status-list-token.js';
+import { findIssuerKey, JWS_ALGORITHMS, type IssuerTrust } from '../verification/issuer-key.js';
+import { readStatusListEntry } from '../verification/read-status-list.js';
+import type { ResolvedTrustStore } from '../verification/trust-store.js';
 
 export interface CreateStatusListCheckerOptions {
   /** Where each fetch over HTTP (a cache miss) is counted and timed. */
