@@ -1,7 +1,15 @@
 import { ErrorCode, type SessionState, type SessionStateEvent } from '@tessera/contracts';
-import type { SessionStateRow } from '../db/session-states.js';
 import { isTerminalState, stateEventId } from './session-event-ids.js';
-import { effectiveSessionState } from './session-state.js';
+import { effectiveSessionState, type StoredSessionState } from './session-state.js';
+
+/** What a session's state events are made of: its state and error, and when each state was reached. */
+export interface SessionStateFacts extends StoredSessionState {
+  id: string;
+  createdAt: Date;
+  /** When the wallet first fetched the request object; null when it never did. */
+  requestRetrievedAt: Date | null;
+  updatedAt: Date;
+}
 
 /** A `state` event: its SSE id, its data, and whether the stream ends after it. */
 export interface SessionStateEventOut {
@@ -15,12 +23,12 @@ export interface SessionStateEventOut {
  * changed: `updatedAt`, or for an expired session its `expiresAt` — the same value
  * whether a reader saw the expiry before or after it was persisted.
  */
-export function toSessionStateEvent(row: SessionStateRow, now: Date): SessionStateEventOut {
-  const { state, error } = effectiveSessionState(row, now);
-  const changedAt = error?.code === ErrorCode.SESSION_EXPIRED ? row.expiresAt : row.updatedAt;
+export function toSessionStateEvent(session: SessionStateFacts, now: Date): SessionStateEventOut {
+  const { state, error } = effectiveSessionState(session, now);
+  const changedAt = error?.code === ErrorCode.SESSION_EXPIRED ? session.expiresAt : session.updatedAt;
   return {
     eventId: stateEventId(state as SessionState),
-    data: { id: row.id, state, ...(error ? { error } : {}), changedAt: changedAt.toISOString() },
+    data: { id: session.id, state, ...(error ? { error } : {}), changedAt: changedAt.toISOString() },
     terminal: isTerminalState(state),
   };
 }
@@ -33,16 +41,16 @@ export function toSessionStateEvent(row: SessionStateRow, now: Date): SessionSta
  * each change. A session that skipped `RequestUriRetrieved` (DC API, expired unfetched)
  * has no such event.
  */
-export function toSessionStateEvents(row: SessionStateRow, now: Date): SessionStateEventOut[] {
-  const current = toSessionStateEvent(row, now);
+export function toSessionStateEvents(session: SessionStateFacts, now: Date): SessionStateEventOut[] {
+  const current = toSessionStateEvent(session, now);
   const history: SessionStateEventOut[] = [];
   const passed = (state: SessionState, changedAt: Date) => ({
     eventId: stateEventId(state),
-    data: { id: row.id, state, changedAt: changedAt.toISOString() },
+    data: { id: session.id, state, changedAt: changedAt.toISOString() },
     terminal: false,
   });
-  if (current.eventId > stateEventId('RequestCreated')) history.push(passed('RequestCreated', row.createdAt));
-  if (current.eventId > stateEventId('RequestUriRetrieved') && row.requestRetrievedAt)
-    history.push(passed('RequestUriRetrieved', row.requestRetrievedAt));
+  if (current.eventId > stateEventId('RequestCreated')) history.push(passed('RequestCreated', session.createdAt));
+  if (current.eventId > stateEventId('RequestUriRetrieved') && session.requestRetrievedAt)
+    history.push(passed('RequestUriRetrieved', session.requestRetrievedAt));
   return [...history, current];
 }

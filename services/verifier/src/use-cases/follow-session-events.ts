@@ -4,12 +4,13 @@ import type { Clock } from '../domain/clock.js';
 import { presentationSessionNotFound, RetryLaterError } from '../domain/errors.js';
 import { isOpenState } from '../domain/session-state.js';
 import { toSessionStateEvents, type SessionStateEventOut } from '../domain/session-state-events.js';
-import type { SessionEventHub } from '../state/session-event-hub.js';
+import type { SessionStreams } from '../state/session-event-hub.js';
 import { persistSessionExpiry, type PersistSessionExpiryDeps } from './steps/persist-session-expiry.js';
 
 export interface FollowSessionEventsDeps extends PersistSessionExpiryDeps {
   clock: Clock;
-  hub: SessionEventHub;
+  /** The replica's session event hub. */
+  hub: SessionStreams;
 }
 
 export interface FollowSessionEventsInput {

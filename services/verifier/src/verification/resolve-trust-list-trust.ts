@@ -8,8 +8,8 @@ import {
   type ResolvedTrustStore,
   type TrustedCertificate,
   type TrustListAttribution,
+  type VerificationCache,
 } from './trust-store.js';
-import type { VerificationCache } from '../state/verification-cache.js';
 import { credentialTypeName, trustingIssuers } from '../domain/trusting-issuers.js';
 
 export interface ResolveTrustListTrustOptions {

@@ -4,6 +4,7 @@ import { generateKeyEncryptionKey, KeyEncryptionKey } from '../../src/crypto/key
 import { generatePlatformCa } from '../../src/crypto/platform-ca.js';
 import { MIGRATIONS_FOLDER } from '../../src/db/migrations-folder.js';
 import { schema } from '../../src/db/schema.js';
+import { platformCaPemOf } from '../../src/config.js';
 import { KeyEncryptionKeyMismatchError, openKeyStore } from '../../src/use-cases/open-key-store.js';
 import { loadSigningMaterial } from '../../src/state/signing-material-loader.js';
 import { databaseTest as test } from '../support/fixtures.js';
@@ -11,18 +12,20 @@ import { PUBLIC_BASE_URL, TEST_OIDC_ENV, testConfig } from '../support/harness.j
 import { issue, makeRoot, privateKeyPem } from '../support/pki.js';
 import { runUntilExit } from '../support/service-process.js';
 
+const clock = () => new Date();
+
 describe('key encryption key and platform CA at start', () => {
   const kekText = generateKeyEncryptionKey();
 
   test('creates the CA once and loads the same one at every later start', async ({ testDb }) => {
     const config = testConfig({ KEY_ENCRYPTION_KEY: kekText });
     const first = await openKeyStore(
-      { db: testDb.database.db, keyEncryptionKey: new KeyEncryptionKey(kekText) },
-      { config, now: new Date() },
+      { db: testDb.database.db, keyEncryptionKey: new KeyEncryptionKey(kekText), clock },
+      { configured: platformCaPemOf(config) },
     );
     const second = await openKeyStore(
-      { db: testDb.database.db, keyEncryptionKey: new KeyEncryptionKey(kekText) },
-      { config, now: new Date() },
+      { db: testDb.database.db, keyEncryptionKey: new KeyEncryptionKey(kekText), clock },
+      { configured: platformCaPemOf(config) },
     );
     expect(second.certificatePem).toBe(first.certificatePem);
     expect(await first.certificate.isSelfSigned()).toBe(true);
@@ -32,8 +35,8 @@ describe('key encryption key and platform CA at start', () => {
     const other = generateKeyEncryptionKey();
     await expect(
       openKeyStore(
-        { db: testDb.database.db, keyEncryptionKey: new KeyEncryptionKey(other) },
-        { config: testConfig({ KEY_ENCRYPTION_KEY: other }), now: new Date() },
+        { db: testDb.database.db, keyEncryptionKey: new KeyEncryptionKey(other), clock },
+        { configured: platformCaPemOf(testConfig({ KEY_ENCRYPTION_KEY: other })) },
       ),
     ).rejects.toThrow(KeyEncryptionKeyMismatchError);
   });
@@ -48,8 +51,8 @@ describe('key encryption key and platform CA at start', () => {
       PLATFORM_CA_KEY_PEM: given.privateKeyPem.replace(/\n/g, '\\n'),
     });
     const ca = await openKeyStore(
-      { db: testDb.database.db, keyEncryptionKey: new KeyEncryptionKey(kekText) },
-      { config, now: new Date() },
+      { db: testDb.database.db, keyEncryptionKey: new KeyEncryptionKey(kekText), clock },
+      { configured: platformCaPemOf(config) },
     );
     expect(ca.certificate.subject).toMatch(/Configured CA/);
     const other = await generatePlatformCa({ now: new Date() });
@@ -60,8 +63,8 @@ describe('key encryption key and platform CA at start', () => {
     });
     await expect(
       openKeyStore(
-        { db: testDb.database.db, keyEncryptionKey: new KeyEncryptionKey(kekText) },
-        { config: mismatched, now: new Date() },
+        { db: testDb.database.db, keyEncryptionKey: new KeyEncryptionKey(kekText), clock },
+        { configured: platformCaPemOf(mismatched) },
       ),
     ).rejects.toThrow(/does not match/);
     const root = await makeRoot();
@@ -73,8 +76,8 @@ describe('key encryption key and platform CA at start', () => {
     });
     await expect(
       openKeyStore(
-        { db: testDb.database.db, keyEncryptionKey: new KeyEncryptionKey(kekText) },
-        { config: notCa, now: new Date() },
+        { db: testDb.database.db, keyEncryptionKey: new KeyEncryptionKey(kekText), clock },
+        { configured: platformCaPemOf(notCa) },
       ),
     ).rejects.toThrow(/cA/);
   });
@@ -91,8 +94,11 @@ describe.skipIf(missingServer('postgres', 'verifier concurrent first start'))(
         const config = testConfig({ KEY_ENCRYPTION_KEY: kekText });
         const kek = new KeyEncryptionKey(kekText);
         const [a, b] = await Promise.all([
-          openKeyStore({ db: fresh.database.db, keyEncryptionKey: kek }, { config, now: new Date() }),
-          openKeyStore({ db: second.db, keyEncryptionKey: kek }, { config, now: new Date() }),
+          openKeyStore(
+            { db: fresh.database.db, keyEncryptionKey: kek, clock },
+            { configured: platformCaPemOf(config) },
+          ),
+          openKeyStore({ db: second.db, keyEncryptionKey: kek, clock }, { configured: platformCaPemOf(config) }),
         ]);
         expect(a.certificatePem).toBe(b.certificatePem);
         const load = (db: typeof fresh.database) =>

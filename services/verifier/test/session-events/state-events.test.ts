@@ -10,6 +10,7 @@ import {
 } from '../../src/domain/session-state-events.js';
 import { SessionEventHub } from '../../src/state/session-event-hub.js';
 import { followSessionEvents } from '../../src/use-cases/follow-session-events.js';
+import { persistSessionExpiry } from '../../src/use-cases/steps/persist-session-expiry.js';
 import { sdJwtQuery } from '../support/dcql-queries.js';
 import { verifierTest as test } from '../support/fixtures.js';
 import { ORG, oid4vpPath } from '../support/management.js';
@@ -146,8 +147,8 @@ describe('following a session', () => {
     const db = h.testDb.database.db;
     const hub = new SessionEventHub({
       db,
-      bus: h.bus,
       clock: () => new Date(),
+      persistExpiry: (session, now) => persistSessionExpiry({ db, bus: h.bus }, { ...session, now }),
       logger: silentLogger(),
       maxStreamsPerOrg: 10,
       resyncMs: 60_000,

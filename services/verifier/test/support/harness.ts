@@ -19,7 +19,12 @@ import {
   type TestIdentityProvider,
 } from '@tessera/service-kit/testing';
 import { buildApp } from '../../src/app.js';
-import { loadVerifierConfig, previousKeyEncryptionKeysOf, type VerifierConfig } from '../../src/config.js';
+import {
+  loadVerifierConfig,
+  platformCaPemOf,
+  previousKeyEncryptionKeysOf,
+  type VerifierConfig,
+} from '../../src/config.js';
 import { generateKeyEncryptionKey, KeyEncryptionKey } from '../../src/crypto/key-encryption.js';
 import type { PlatformCa } from '../../src/crypto/platform-ca.js';
 import { MIGRATIONS_FOLDER } from '../../src/db/migrations-folder.js';
@@ -116,8 +121,12 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
   const connectPeer = options.connectBus ?? createTestBusNamespace().connect;
   const bus = await connectPeer('verifier-test');
   const keyEncryptionKey = new KeyEncryptionKey(config.KEY_ENCRYPTION_KEY!, previousKeyEncryptionKeysOf(config));
-  const ca = await openKeyStore({ db: testDb.database.db, keyEncryptionKey }, { config, now: new Date() });
   const clock = { offsetMs: 0 };
+  const now = () => new Date(Date.now() + clock.offsetMs);
+  const ca = await openKeyStore(
+    { db: testDb.database.db, keyEncryptionKey, clock: () => new Date() },
+    { configured: platformCaPemOf(config) },
+  );
   let trustLists: TrustListSnapshots | undefined;
   let sessionEventHub: SessionEventHub | undefined;
   const app = await buildApp({
@@ -128,7 +137,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     logger: options.logger ?? silentLogger(),
     keyEncryptionKey,
     platformCa: ca,
-    now: () => new Date(Date.now() + clock.offsetMs),
+    clock: now,
     ...(options.trustedIssuers ? { trustedIssuers: options.trustedIssuers } : {}),
     ...(options.verificationCache ? { verificationCache: options.verificationCache } : {}),
     ...(options.metrics ? { metrics: options.metrics } : {}),
