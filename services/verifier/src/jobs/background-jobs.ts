@@ -57,7 +57,8 @@ export function createBackgroundJobs(deps: BackgroundJobsDeps): BackgroundJobs {
     name: 'rate-limit window cleanup',
     intervalMs: RATE_LIMIT_CLEANUP_INTERVAL_MS,
     logger,
-    run: () => cleanUpRateLimitWindows(deps.rateLimitWindows, { batchSize: RATE_LIMIT_CLEANUP_BATCH }),
+    run: async () =>
+      (await cleanUpRateLimitWindows(deps.rateLimitWindows, { batchSize: RATE_LIMIT_CLEANUP_BATCH })).more,
   });
   const worker = createPeriodicJob({
     name: 'webhook worker',

@@ -15,11 +15,12 @@ export interface CleanUpRateLimitWindowsInput {
  * replica). Ended windows only cost space — the next request restarts its window — so
  * they go in bounded batches, replicas sharing the work (SKIP LOCKED). PostgreSQL's
  * clock decides which windows ended, as it does when counting: no clock here. Answers
- * whether the batch was full (more may be left).
+ * how many went, and whether the batch was full (more may be left).
  */
 export async function cleanUpRateLimitWindows(
   deps: CleanUpRateLimitWindowsDeps,
   input: CleanUpRateLimitWindowsInput,
-): Promise<boolean> {
-  return (await deleteEndedRateLimitWindows(deps.db, { limit: input.batchSize })) === input.batchSize;
+): Promise<{ deleted: number; more: boolean }> {
+  const deleted = await deleteEndedRateLimitWindows(deps.db, { limit: input.batchSize });
+  return { deleted, more: deleted === input.batchSize };
 }

@@ -2,6 +2,7 @@ import { eq, inArray } from 'drizzle-orm';
 import { afterEach, describe, expect, vi } from 'vitest';
 import { runRawStatement, type Logger } from '@tessera/service-kit';
 import { silentLogger } from '@tessera/service-kit/testing';
+// The purge is about what the rows hold at rest; a backlog of thousands of results, a lock held by another replica and deadlines due by PostgreSQL's clock are states no use case produces in a test's time (src/db).
 import { tryLockPurge } from '../../src/db/personal-data-purge.js';
 import {
   presentationResults,

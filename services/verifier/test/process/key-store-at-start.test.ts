@@ -1,13 +1,11 @@
 import { describe, expect } from 'vitest';
-import { createTestDatabase, missingServer } from '@tessera/service-kit/testing';
+import { missingServer } from '@tessera/service-kit/testing';
 import { generateKeyEncryptionKey, KeyEncryptionKey } from '../../src/crypto/key-encryption.js';
 import { generatePlatformCa } from '../../src/crypto/platform-ca.js';
-import { MIGRATIONS_FOLDER } from '../../src/db/migrations-folder.js';
-import { schema } from '../../src/db/schema.js';
 import { platformCaPemOf } from '../../src/config.js';
 import { KeyEncryptionKeyMismatchError, openKeyStore } from '../../src/use-cases/open-key-store.js';
 import { loadSigningMaterial } from '../../src/state/signing-material-loader.js';
-import { databaseTest as test } from '../support/fixtures.js';
+import { createVerifierTestDatabase, databaseTest as test } from '../support/fixtures.js';
 import { PUBLIC_BASE_URL, TEST_OIDC_ENV, testConfig } from '../support/harness.js';
 import { issue, makeRoot, privateKeyPem } from '../support/pki.js';
 import { runUntilExit } from '../support/service-process.js';
@@ -87,7 +85,7 @@ describe.skipIf(missingServer('postgres', 'verifier concurrent first start'))(
   'concurrent first start (server PostgreSQL)',
   () => {
     test('replicas starting together agree on one CA and one signing key per organisation', async () => {
-      const fresh = await createTestDatabase({ schema, service: 'verifier', migrationsFolder: MIGRATIONS_FOLDER });
+      const fresh = await createVerifierTestDatabase();
       try {
         const second = await fresh.openAnother();
         const kekText = generateKeyEncryptionKey();

@@ -27,6 +27,7 @@ import {
 } from '../../src/config.js';
 import { generateKeyEncryptionKey, KeyEncryptionKey } from '../../src/crypto/key-encryption.js';
 import type { PlatformCa } from '../../src/crypto/platform-ca.js';
+// The app's database is the verifier's schema, migrated: opening it is the one reason the harness reaches into src/db.
 import { MIGRATIONS_FOLDER } from '../../src/db/migrations-folder.js';
 import { schema, type VerifierDbSchema } from '../../src/db/schema.js';
 import { openKeyStore } from '../../src/use-cases/open-key-store.js';

@@ -9,6 +9,7 @@ import { createServiceMetrics, type MessageBus, type ServiceMetrics } from '@tes
 import { createTestBusNamespace, silentLogger } from '@tessera/service-kit/testing';
 import { generateKeyEncryptionKey, KeyEncryptionKey } from '../../src/crypto/key-encryption.js';
 import type { PlatformCa } from '../../src/crypto/platform-ca.js';
+// The deps name the database handle's type, as the use cases' deps do (a type, no query).
 import type { VerifierDb } from '../../src/db/types.js';
 import type { WalletOutcome } from '../../src/domain/wallet-refusal.js';
 import { createVerifierMetrics } from '../../src/metrics/verifier-metrics.js';
