@@ -18,6 +18,7 @@ export {
 export {
   createTestDatabase,
   createEmptyDatabase,
+  createEmptyTestDatabase,
   type TestDatabase,
   type CreateTestDatabaseOptions,
 } from './databases.js';
