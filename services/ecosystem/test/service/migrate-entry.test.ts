@@ -1,26 +1,19 @@
-import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '@tessera/service-kit';
-import { createEmptyTestDatabase, missingServer } from '@tessera/service-kit/testing';
+import { missingServer, runMigrateEntryOnEmptyDatabase } from '@tessera/service-kit/testing';
 import { schema } from '../../src/db/schema.js';
 import { registerOrganisation } from '../../src/use-cases/register-organisation.js';
 import { ownerOf } from '../support/use-cases.js';
 
 const MIGRATE = fileURLToPath(new URL('../../dist/migrate.js', import.meta.url));
 
-// The migrate init container's pod has the database settings and nothing else.
 describe.skipIf(missingServer('postgres', 'ecosystem migrate entry'))('ecosystem migrate entry', () => {
   it('migrates an empty database in production with only the database settings (no OIDC, no trust-list CA), and exits 0', async () => {
-    const empty = await createEmptyTestDatabase();
+    const migrated = await runMigrateEntryOnEmptyDatabase(MIGRATE);
     try {
-      const result = spawnSync(process.execPath, [MIGRATE], {
-        env: { PATH: process.env.PATH, NODE_ENV: 'production', DATABASE_URL: empty.url },
-        encoding: 'utf8',
-        timeout: 30000,
-      });
-      expect(result.status, result.stderr).toBe(0);
-      const database = await openDatabase({ schema, url: empty.url });
+      expect(migrated.status, migrated.stderr).toBe(0);
+      const database = await openDatabase({ schema, url: migrated.url });
       // The schema is there: an operation can use it.
       const registered = await registerOrganisation(
         { db: database.db },
@@ -29,7 +22,7 @@ describe.skipIf(missingServer('postgres', 'ecosystem migrate entry'))('ecosystem
       expect(registered.created).toBe(true);
       await database.close();
     } finally {
-      await empty.drop();
+      await migrated.drop();
     }
   });
 });

@@ -5,6 +5,7 @@ import { describe, expect } from 'vitest';
 import { ErrorCode, verificationTemplateGetRpc } from '@tessera/contracts';
 import { AppError, InProcessBus, serveRequests } from '@tessera/service-kit';
 import { InProcessHub, manualClock, silentLogger } from '@tessera/service-kit/testing';
+import type { EcosystemDb } from '../../src/db/types.js';
 import { ResolutionCache } from '../../src/state/resolution-cache.js';
 import { createIntent } from '../../src/use-cases/create-intent.js';
 import { createIntentTemplate } from '../../src/use-cases/create-intent-template.js';
@@ -41,6 +42,26 @@ function verificationTemplateOf(orgId: string): string {
   const templateId = unique('vt');
   templateOwners.set(templateId, orgId);
   return templateId;
+}
+
+/** A formed ecosystem with intent "Age check", and how its lead adds a verifier-role template to it. */
+async function withIntent(db: EcosystemDb, bus: InProcessBus) {
+  const world = await formEcosystem(db);
+  const intent = await createIntent(
+    { db },
+    { principal: world.lead.owner, ecosystemId: world.ecosystemId, body: { name: 'Age check', description: '' } },
+  );
+  const addTemplate = (templateId: string, orgId?: string) =>
+    createIntentTemplate(
+      { db, bus },
+      {
+        principal: world.lead.owner,
+        intentId: intent.id,
+        body: { templateId, role: 'verifier', ...(orgId ? { orgId } : {}) },
+        requestId: unique('req'),
+      },
+    );
+  return { world, intent, addTemplate };
 }
 
 const resolveFor = (world: FormedEcosystem, orgId: string, intent: string) => ({
@@ -82,22 +103,7 @@ describe('createIntentTemplate', () => {
     testDb: { database },
     bus,
   }) => {
-    const db = database.db;
-    const world = await formEcosystem(db);
-    const intent = await createIntent(
-      { db },
-      { principal: world.lead.owner, ecosystemId: world.ecosystemId, body: { name: 'Age check', description: '' } },
-    );
-    const create = (templateId: string, orgId?: string) =>
-      createIntentTemplate(
-        { db, bus },
-        {
-          principal: world.lead.owner,
-          intentId: intent.id,
-          body: { templateId, role: 'verifier', ...(orgId ? { orgId } : {}) },
-          requestId: unique('req'),
-        },
-      );
+    const { world, addTemplate: create } = await withIntent(database.db, bus);
 
     await expect(create(unique('vt-unknown'))).rejects.toMatchObject({
       statusCode: 400,
@@ -118,22 +124,8 @@ describe('createIntentTemplate', () => {
 
 describe('resolveIntent', () => {
   /** An ecosystem with intent "Age check": an ecosystem-wide template and the lead's own override. */
-  async function withTemplates(db: Parameters<typeof formEcosystem>[0], bus: InProcessBus) {
-    const world = await formEcosystem(db);
-    const intent = await createIntent(
-      { db },
-      { principal: world.lead.owner, ecosystemId: world.ecosystemId, body: { name: 'Age check', description: '' } },
-    );
-    const addTemplate = (templateId: string, orgId?: string) =>
-      createIntentTemplate(
-        { db, bus },
-        {
-          principal: world.lead.owner,
-          intentId: intent.id,
-          body: { templateId, role: 'verifier', ...(orgId ? { orgId } : {}) },
-          requestId: unique('req'),
-        },
-      );
+  async function withTemplates(db: EcosystemDb, bus: InProcessBus) {
+    const { world, intent, addTemplate } = await withIntent(db, bus);
     const shared = verificationTemplateOf(world.lead.orgId);
     const leadOwn = verificationTemplateOf(world.lead.orgId);
     await addTemplate(shared);
