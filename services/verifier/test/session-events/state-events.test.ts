@@ -157,7 +157,7 @@ describe('following a session', () => {
     // Another replica moves the session (the wallet fetched the request); its event reaches this hub before the route starts the stream.
     const authorizationRequestId = created.body.data.authorizationRequestId as string;
     expect((await h.call('GET', `/oid4vp/authorization-requests/${authorizationRequestId}`)).status).toBe(200);
-    await hub.changed(id);
+    await hub.changed({ orgId: ORG, id });
     const sent: SessionStateEventOut[] = [];
     followed.follower.start((event) => sent.push(event));
     expect(sent.map((event) => [event.eventId, event.data.state])).toEqual([
