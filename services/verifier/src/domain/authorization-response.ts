@@ -30,7 +30,9 @@ function errorParts(fields: Record<string, unknown>): AuthorizationResponseParts
 /**
  * `direct_post` / `direct_post.jwt` form fields. `vp_token` is a JSON string
  * here (form encoding); a `direct_post.jwt` session takes only `response`
- * (or an unencrypted wallet error, which carries nothing to protect).
+ * (or an unencrypted wallet error, which carries nothing to protect; like every
+ * answer at the response endpoint it must carry the session's `state`, which the
+ * use case checks).
  */
 export function readFormResponse(fields: Record<string, unknown>, encrypted: boolean): AuthorizationResponseParts {
   if (fields.error !== undefined) return errorParts(fields);
