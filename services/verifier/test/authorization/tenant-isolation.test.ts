@@ -148,12 +148,14 @@ const test = e2eTest().extend('tenantA', { scope: 'file' }, async ({ api, desk, 
   // A's verifier a-only-desk has a webhook (none of its sessions ends here, so nothing is sent).
   expect(
     (
-      await api('PUT', `/v1/orgs/${A}/oid4vp/verifier/a-only-desk/webhook`, {
-        url: 'https://rp-a.example/hooks',
-        events: ['presentation.verified'],
-      })
+      await api(
+        'PUT',
+        `/v1/orgs/${A}/oid4vp/verifier/a-only-desk/webhook`,
+        { url: 'https://rp-a.example/hooks', events: ['presentation.verified'] },
+        { roles: ['admin'] },
+      )
     ).status,
-  ).toBe(200);
+  ).toBe(201);
   // B: its own verifier with A's public verifierId, so "same name" never means "same resource".
   expect((await api('POST', `/v1/orgs/${B}/oid4vp/verifier`, { verifierId: desk }, { org: B })).status).toBe(201);
   return {
