@@ -124,6 +124,16 @@ export const presentationSessions = verifierSchema.table(
     encryptedEncryptionKey: text('encrypted_encryption_key'),
     state: text('state').notNull(),
     errorCode: text('error_code'),
+    /**
+     * What `error_code` is about (issue 28, item 3): the credential query id of the session's
+     * query, or the wallet's registered OAuth error code. The message shown is made from the
+     * code and this (`domain/session-errors.ts`); never free text.
+     */
+    errorSubject: text('error_subject'),
+    /**
+     * The message as this version writes it (the code's fixed sentence): kept for a rollback
+     * to the previous release, which reads it; this version reads `error_code` and `error_subject`.
+     */
     errorMessage: text('error_message'),
     requestRetrievedAt: timestamp('request_retrieved_at', { withTimezone: true, mode: 'date' }),
     /**

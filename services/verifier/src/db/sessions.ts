@@ -93,6 +93,7 @@ function writtenSession(values: NewSession): SessionRow {
     encryptionPublicJwk: null,
     encryptedEncryptionKey: null,
     errorCode: null,
+    errorSubject: null,
     errorMessage: null,
     requestRetrievedAt: null,
     requestFetchCount: 0,

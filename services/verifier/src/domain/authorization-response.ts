@@ -6,12 +6,16 @@
 export type AuthorizationResponseParts =
   | { kind: 'vp_token'; vpToken: unknown; state?: string }
   | { kind: 'encrypted'; jwe: string }
-  | { kind: 'error'; error: string; description?: string; state?: string }
+  | { kind: 'error'; error: string; state?: string }
   | { kind: 'invalid'; message: string };
 
 const ERROR_CODE = /^[\x20-\x21\x23-\x5b\x5d-\x7e]{1,200}$/;
 
-/** Wallet error responses are short ASCII codes (RFC 6749 §4.1.2.1); the description is cut to a readable length. */
+/**
+ * Wallet error responses are short ASCII codes (RFC 6749 §4.1.2.1). The description, free
+ * text whoever posts may choose, is checked for its type and not kept: the session's
+ * message names only a registered code (domain/session-errors.ts).
+ */
 function errorParts(fields: Record<string, unknown>): AuthorizationResponseParts {
   const { error, error_description: description, state } = fields;
   if (typeof error !== 'string' || !ERROR_CODE.test(error))
@@ -22,7 +26,6 @@ function errorParts(fields: Record<string, unknown>): AuthorizationResponseParts
   return {
     kind: 'error',
     error,
-    ...(description ? { description: description.slice(0, 500) } : {}),
     ...(state !== undefined ? { state } : {}),
   };
 }
@@ -102,9 +105,4 @@ export function readDcApiResponse(response: Record<string, unknown>): Authorizat
   if (typeof vpToken !== 'object' || vpToken === null || Array.isArray(vpToken))
     return { kind: 'invalid', message: `${present[0]} must be an object keyed by credential query id.` };
   return { kind: 'vp_token', vpToken };
-}
-
-/** The session's error message when the wallet answered with an OAuth error. */
-export function walletErrorMessage(error: string, description?: string): string {
-  return `The wallet answered with an error: ${error}${description ? ` (${description})` : ''}.`;
 }

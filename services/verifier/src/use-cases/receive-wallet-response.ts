@@ -3,7 +3,6 @@ import { generateResponseCode, hashResponseCode } from '../crypto/response-code.
 import {
   readDecryptedResponse,
   readFormResponse,
-  walletErrorMessage,
   type AuthorizationResponseParts,
 } from '../domain/authorization-response.js';
 import { addResponseCode } from '../domain/redirect-uri.js';
@@ -83,7 +82,7 @@ export async function receiveWalletResponse(
 
   const outcome: SessionOutcome =
     parts.kind === 'error'
-      ? { ok: false, code: ErrorCode.WALLET_ERROR, message: walletErrorMessage(parts.error, parts.description) }
+      ? { ok: false, code: ErrorCode.WALLET_ERROR, error: parts.error }
       : await runVerification(deps, { session, vpToken: parts.vpToken, flow: { kind: 'redirect' }, encrypted });
   // Same-device flow: a fresh Response Code for the redirect, only its hash stored
   // with the result, so only whoever follows this redirect can claim the result
@@ -99,8 +98,10 @@ export async function receiveWalletResponse(
   if (!settled.won)
     return refuse.requestUnavailable('The authorization request is no longer open (answered or expired).');
   if (parts.kind === 'error') return { ok: true, value: {} };
-  // The session ended in Error: the wallet is told why (its answer was read, so this is no refusal of junk).
-  if (!outcome.ok) return refuse.invalidRequest(`The presentation was not accepted: ${outcome.message}`);
+  // The session ended in Error: the wallet is told why (its answer was read, so this is no refusal
+  // of junk) — in the session's own words, never the engine's (domain/session-errors.ts).
+  if (settled.settled.state === 'Error')
+    return refuse.invalidRequest(`The presentation was not accepted: ${settled.settled.error.message}`);
   return {
     ok: true,
     value:

@@ -5,7 +5,6 @@ import { countSessionRequest } from '../db/sessions.js';
 import {
   readDcApiResponse,
   readDecryptedResponse,
-  walletErrorMessage,
   type AuthorizationResponseParts,
 } from '../domain/authorization-response.js';
 import { presentationSessionNotFound, RetryLaterError } from '../domain/errors.js';
@@ -117,7 +116,7 @@ export async function verifyDcApiResponse(
 
   const outcome: SessionOutcome =
     parts.kind === 'error'
-      ? { ok: false, code: ErrorCode.WALLET_ERROR, message: walletErrorMessage(parts.error, parts.description) }
+      ? { ok: false, code: ErrorCode.WALLET_ERROR, error: parts.error }
       : await runVerification(deps, {
           session,
           vpToken: parts.vpToken,

@@ -34,6 +34,7 @@ import { openKeyStore } from '../../src/use-cases/open-key-store.js';
 import type { SessionEventHub } from '../../src/state/session-event-hub.js';
 import type { TrustListSnapshots } from '../../src/state/trust-list-snapshots.js';
 import type { VerificationCache } from '../../src/verification/index.js';
+import type { WebhookSender } from '../../src/webhooks/create-webhook-sender.js';
 
 export const PUBLIC_BASE_URL = 'https://verifier.tessera.test';
 
@@ -113,6 +114,8 @@ export interface HarnessOptions {
   verificationCache?: VerificationCache;
   /** What the test opened for this harness beyond its buses and database (a private server), closed after them. */
   afterClose?: () => Promise<void>;
+  /** The webhook worker's sender, when the test plays DNS for it (`createWebhookSender({ resolve })`). */
+  sendWebhook?: WebhookSender;
 }
 
 export async function createHarness(options: HarnessOptions = {}): Promise<Harness> {
@@ -142,6 +145,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     ...(options.trustedIssuers ? { trustedIssuers: options.trustedIssuers } : {}),
     ...(options.verificationCache ? { verificationCache: options.verificationCache } : {}),
     ...(options.metrics ? { metrics: options.metrics } : {}),
+    ...(options.sendWebhook ? { sendWebhook: options.sendWebhook } : {}),
     onTrustLists: (built) => (trustLists = built),
     onSessionEvents: (built) => (sessionEventHub = built),
   });
