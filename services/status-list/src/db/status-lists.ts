@@ -1,25 +1,27 @@
 // Queries of the status_lists table. Lists are not tenant-scoped: the API key is
 // the service's single write credential and reads are public by design.
 import { eq, sql } from 'drizzle-orm';
-import { statusLists, type StatusListRow } from './schema.js';
-import type { StatusListDb } from './types.js';
+import { statusListVersions, statusLists, type StatusListRow } from './schema.js';
+import type { StatusListDb, StatusListTx } from './types.js';
 
-export interface NewStatusList {
+/** A token in the form its list was created in: the JWT's text or the CWT's bytes. */
+export type TokenColumns = { jwt: string; cwt?: undefined } | { cwt: Buffer; jwt?: undefined };
+
+export type NewStatusList = TokenColumns & {
   id: string;
-  jwt: string;
   bits: number;
   sub: string;
   iat: number;
   exp?: number;
   ttl?: number;
   etag: string;
-}
+};
 
 /** Inserts a list; resolves undefined when the id exists already. */
 export async function insertStatusList(db: StatusListDb, list: NewStatusList): Promise<StatusListRow | undefined> {
   const [row] = await db
     .insert(statusLists)
-    .values({ ...list, exp: list.exp ?? null, ttl: list.ttl ?? null })
+    .values({ ...list, jwt: list.jwt ?? null, cwt: list.cwt ?? null, exp: list.exp ?? null, ttl: list.ttl ?? null })
     .onConflictDoNothing({ target: statusLists.id })
     .returning();
   return row;
@@ -36,24 +38,38 @@ export async function findStatusListForUpdate(tx: StatusListDb, id: string): Pro
   return row;
 }
 
-export interface StatusListUpdate {
-  jwt: string;
+export type StatusListUpdate = TokenColumns & {
   iat: number;
   exp?: number;
   ttl?: number;
   etag: string;
+};
+
+export interface ReplaceOptions {
+  /** Keep the token being replaced as a version (history), in the same statement. */
+  archive?: boolean;
 }
 
-/** Replaces the token of a list whose row exists (locked by `findStatusListForUpdate`). */
+/**
+ * Replaces the token of a list whose row exists (locked by `findStatusListForUpdate`).
+ * With `archive`, the same statement copies the token it replaces into the history:
+ * every part of a WITH statement sees the row as it was before the update.
+ */
 export async function replaceStatusListToken(
-  tx: StatusListDb,
+  tx: StatusListTx,
   id: string,
   update: StatusListUpdate,
+  options: ReplaceOptions = {},
 ): Promise<StatusListRow> {
-  const [row] = await tx
+  // Reads the row as it was before this statement's update (one snapshot for the whole WITH).
+  const archived = tx.$with('archived', {}).as(sql`
+    insert into ${statusListVersions} (list_id, jwt, cwt, etag, iat, exp, ttl, written_at, superseded_at)
+    select id, jwt, cwt, etag, iat, exp, ttl, updated_at, now() from ${statusLists} where id = ${id}`);
+  const [row] = await (options.archive ? tx.with(archived) : tx)
     .update(statusLists)
     .set({
-      jwt: update.jwt,
+      jwt: update.jwt ?? null,
+      cwt: update.cwt ?? null,
       iat: update.iat,
       exp: update.exp ?? null,
       ttl: update.ttl ?? null,
