@@ -37,12 +37,12 @@ export async function findVersionValidAt(
  * history pruner: it cannot outlive the batch that took it, and a replica that dies
  * mid-batch releases it with its connection (the batch rolls back).
  */
-const PRUNE_LOCK_KEY = 1_550_015_101;
+export const HISTORY_PRUNE_LOCK_KEY = 1_550_015_101;
 
 /** True when this transaction now holds the prune lock; false when another replica's batch does. */
 export async function tryLockHistoryPrune(tx: StatusListDb): Promise<boolean> {
   const [row] = rowsOf<{ locked: boolean }>(
-    await tx.execute(sql`select pg_try_advisory_xact_lock(${PRUNE_LOCK_KEY}::bigint) as locked`),
+    await tx.execute(sql`select pg_try_advisory_xact_lock(${HISTORY_PRUNE_LOCK_KEY}::bigint) as locked`),
   );
   return row?.locked === true;
 }

@@ -15,13 +15,24 @@ export type NewStatusList = TokenColumns & {
   exp?: number;
   ttl?: number;
   etag: string;
+  /** When it is created: its `createdAt` and `updatedAt`. */
+  at: Date;
 };
 
 /** Inserts a list; resolves undefined when the id exists already. */
 export async function insertStatusList(db: StatusListDb, list: NewStatusList): Promise<StatusListRow | undefined> {
+  const { at, ...values } = list;
   const [row] = await db
     .insert(statusLists)
-    .values({ ...list, jwt: list.jwt ?? null, cwt: list.cwt ?? null, exp: list.exp ?? null, ttl: list.ttl ?? null })
+    .values({
+      ...values,
+      jwt: list.jwt ?? null,
+      cwt: list.cwt ?? null,
+      exp: list.exp ?? null,
+      ttl: list.ttl ?? null,
+      createdAt: at,
+      updatedAt: at,
+    })
     .onConflictDoNothing({ target: statusLists.id })
     .returning();
   return row;
@@ -43,6 +54,8 @@ export type StatusListUpdate = TokenColumns & {
   exp?: number;
   ttl?: number;
   etag: string;
+  /** When it is replaced: its new `updatedAt`, and when the token it replaces stopped being current. */
+  at: Date;
 };
 
 export interface ReplaceOptions {
@@ -64,7 +77,8 @@ export async function replaceStatusListToken(
   // Reads the row as it was before this statement's update (one snapshot for the whole WITH).
   const archived = tx.$with('archived', {}).as(sql`
     insert into ${statusListVersions} (list_id, jwt, cwt, etag, iat, exp, ttl, written_at, superseded_at)
-    select id, jwt, cwt, etag, iat, exp, ttl, updated_at, now() from ${statusLists} where id = ${id}`);
+    select id, jwt, cwt, etag, iat, exp, ttl, updated_at, ${update.at.toISOString()}::timestamptz
+    from ${statusLists} where id = ${id}`);
   const [row] = await (options.archive ? tx.with(archived) : tx)
     .update(statusLists)
     .set({
@@ -74,7 +88,7 @@ export async function replaceStatusListToken(
       exp: update.exp ?? null,
       ttl: update.ttl ?? null,
       etag: update.etag,
-      updatedAt: sql`now()`,
+      updatedAt: update.at,
       writtenTxid: sql`pg_current_xact_id()::text::bigint`,
     })
     .where(eq(statusLists.id, id))

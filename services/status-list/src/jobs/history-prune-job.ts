@@ -1,6 +1,6 @@
 import type { Logger } from '@tessera/service-kit';
 import type { StatusListDb } from '../db/types.js';
-import type { Clock } from '../domain/clock.js';
+import type { Clock } from '@tessera/service-kit';
 import type { HistoryMetrics } from '../metrics/history-metrics.js';
 import { pruneStatusListHistory } from '../use-cases/prune-status-list-history.js';
 

@@ -26,8 +26,8 @@ export interface RepresentationOptions {
   defaultMaxAgeSeconds: number;
   /** Smallest body worth compressing, in bytes: smaller ones are always sent as they are. */
   compressionThreshold: number;
-  /** The clock in ms since the epoch; `Date.now` unless given. */
-  now?: () => number;
+  /** The clock in ms since the epoch: `max-age` counts down to a token's `exp` by it. */
+  now: () => number;
 }
 
 /**
@@ -59,7 +59,7 @@ export class DocumentRepresentation {
     document: RepresentedDocument,
     private readonly options: RepresentationOptions,
   ) {
-    this.now = options.now ?? Date.now;
+    this.now = options.now;
     this.etag = document.etag;
     this.identityBody = document.body;
     this.contentType = document.contentType;

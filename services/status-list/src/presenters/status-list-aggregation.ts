@@ -1,5 +1,5 @@
 import type { StatusListAggregation } from '@tessera/contracts';
-import type { CachedAggregation } from '../cache/aggregation-cache.js';
+import type { CachedAggregation } from '../state/aggregation-cache.js';
 import { computeEtag } from '../domain/http-caching.js';
 import { DocumentRepresentation, type RepresentationOptions } from './document-representation.js';
 

@@ -1,4 +1,4 @@
-import type { CachedStatusList } from '../cache/status-list-cache.js';
+import type { CachedStatusList } from '../state/status-list-cache.js';
 import { bytesOf, mediaTypeOf } from '../domain/status-list-token.js';
 import { DocumentRepresentation, type EncodedDocument, type RepresentationOptions } from './document-representation.js';
 

@@ -10,28 +10,32 @@ import {
   StatusListRecordSchema,
   UpdateStatusListBodySchema,
 } from '@tessera/contracts';
-import { AppError, routeSchema, type App } from '@tessera/service-kit';
-import type { CachedStatusList } from '../cache/status-list-cache.js';
-import { ifNoneMatchHits } from '../domain/http-caching.js';
+import {
+  AppError,
+  createApiKeyHook,
+  createLazyRequestLogger,
+  ifNoneMatchHits,
+  routeSchema,
+  type App,
+} from '@tessera/service-kit';
+import { tokenMissingOrTwice } from '../domain/errors.js';
+import { parseListId } from '../domain/status-list-id.js';
 import { mediaTypeOf, parseSubmittedToken, type SubmittedToken } from '../domain/status-list-token.js';
 import type { HistoryMetrics } from '../metrics/history-metrics.js';
 import type { CacheOutcome, StatusListMetrics } from '../metrics/status-list-metrics.js';
 import type { DocumentRepresentation } from '../presenters/document-representation.js';
 import { AGGREGATION_MEDIA_TYPE, AggregationRepresentations } from '../presenters/status-list-aggregation.js';
 import { presentStatusListRecord, statusListLocation } from '../presenters/status-list.js';
+import { acceptsMediaType, chooseContentEncoding } from '../presenters/content-negotiation.js';
 import { StatusListRepresentations } from '../presenters/status-list-representation.js';
 import { createStatusList, type CreateStatusListDeps } from '../use-cases/create-status-list.js';
 import {
   readStatusListAggregation,
   type ReadStatusListAggregationDeps,
+  type ReadStatusListAggregationResult,
 } from '../use-cases/read-status-list-aggregation.js';
-import { readStatusList, type ReadStatusListDeps } from '../use-cases/read-status-list.js';
-import { tokenMissingOrTwice } from '../use-cases/token-failures.js';
+import { readStatusList, type ReadStatusListDeps, type ReadStatusListResult } from '../use-cases/read-status-list.js';
 import { updateStatusList, type UpdateStatusListDeps } from '../use-cases/update-status-list.js';
-import { createApiKeyHook } from './api-key-hook.js';
-import { acceptsMediaType, chooseContentEncoding } from './content-negotiation.js';
-import { createLazyRequestLogger } from './lazy-request-logger.js';
-import { parseListId } from './status-list-id.js';
 
 export interface StatusListRouteDeps {
   /** The write secret in force (`x-api-key`). */
@@ -40,6 +44,8 @@ export interface StatusListRouteDeps {
   publicBaseUrl: string | undefined;
   /** DEFAULT_MAX_AGE_SECONDS: `max-age` of lists without `ttl` or `exp`. */
   defaultMaxAgeSeconds: number;
+  /** The clock in ms since the epoch: `max-age` counts down to a list's `exp` by it. */
+  now: () => number;
   /** What the operations use, wired once by `buildApp`. */
   useCases: CreateStatusListDeps & UpdateStatusListDeps & ReadStatusListDeps & ReadStatusListAggregationDeps;
   /** Reads by cache outcome and status, writes by result. */
@@ -158,6 +164,7 @@ function registerReadRoutes(app: App, deps: StatusListRouteDeps): void {
   const representationOptions = {
     defaultMaxAgeSeconds: deps.defaultMaxAgeSeconds,
     compressionThreshold: COMPRESSION_THRESHOLD_BYTES,
+    now: deps.now,
   };
   const representations = new StatusListRepresentations(representationOptions);
   const aggregations = new AggregationRepresentations(representationOptions);
@@ -194,7 +201,7 @@ function registerReadRoutes(app: App, deps: StatusListRouteDeps): void {
   };
 
   /** A list in its form (JWT or CWT): the stored token's bytes as its media type. */
-  const sendList = (request: FastifyRequest, reply: FastifyReply, list: CachedStatusList): void | Promise<void> =>
+  const sendList = (request: FastifyRequest, reply: FastifyReply, list: ReadStatusListResult): void | Promise<void> =>
     sendDocument(request, reply, representations.of(list), mediaTypeOf(list), 'This resource');
 
   app.get(
@@ -285,7 +292,7 @@ function registerReadRoutes(app: App, deps: StatusListRouteDeps): void {
     (request, reply) => {
       void reply.headers(CORS_HEADERS);
       const aggregation = readStatusListAggregation(useCases);
-      const send = (found: Parameters<AggregationRepresentations['of']>[0]) =>
+      const send = (found: ReadStatusListAggregationResult) =>
         sendDocument(request, reply, aggregations.of(found), AGGREGATION_MEDIA_TYPE, 'The aggregation');
       return aggregation instanceof Promise ? aggregation.then(send) : send(aggregation);
     },

@@ -1,13 +1,13 @@
 import { ErrorCode } from '@tessera/contracts';
-import { conflict } from '@tessera/service-kit';
-import type { AggregationCache } from '../cache/aggregation-cache.js';
-import type { StatusListCache } from '../cache/status-list-cache.js';
+import { conflict, type Clock } from '@tessera/service-kit';
+import type { AggregationCache } from '../state/aggregation-cache.js';
+import type { StatusListCache } from '../state/status-list-cache.js';
 import type { StatusListRow } from '../db/schema.js';
 import { insertStatusList } from '../db/status-lists.js';
 import type { StatusListDb } from '../db/types.js';
+import { invalidStatusListToken } from '../domain/errors.js';
 import { computeEtag } from '../domain/http-caching.js';
 import { servedValue, validateSubmittedToken, type SubmittedToken } from '../domain/status-list-token.js';
-import { invalidStatusListToken } from './token-failures.js';
 
 export interface CreateStatusListDeps {
   db: StatusListDb;
@@ -16,6 +16,8 @@ export interface CreateStatusListDeps {
   aggregation: Pick<AggregationCache, 'invalidate'>;
   /** Largest inflated list accepted (MAX_LIST_BYTES). */
   maxListBytes: number;
+  /** The list's `createdAt` and `updatedAt`. */
+  clock: Clock;
 }
 
 /** The id and the token in its form: `jwt` (the compact JWS) or `cwt` (base64url of the CWT bytes), as received. */
@@ -32,8 +34,9 @@ export type CreateStatusListResult = StatusListRow;
  * INVALID_STATUS_LIST_JWT / INVALID_STATUS_LIST_CWT for a token that breaks a rule,
  * 409 STATUS_LIST_EXISTS when the id is taken (the first list stays). The id is kept
  * in canonical lowercase, the JWT byte for byte (surrounding whitespace trimmed), the
- * CWT as its bytes. This replica serves the new list at once. One statement: the list
- * has no history yet (its first version is the row itself).
+ * CWT as its bytes; created and updated now, by `clock`. One statement: a new list has
+ * no history yet (its token is its row). This replica serves the new list, and lists
+ * it in the aggregation, at once.
  */
 export async function createStatusList(
   deps: CreateStatusListDeps,
@@ -53,6 +56,7 @@ export async function createStatusList(
     iat,
     exp,
     ttl,
+    at: deps.clock(),
   });
   if (!row)
     throw conflict(ErrorCode.STATUS_LIST_EXISTS, `A status list with id ${id} exists already; use PATCH to update it.`);

@@ -1,6 +1,6 @@
 import { deleteVersionsSupersededBefore, tryLockHistoryPrune } from '../db/status-list-versions.js';
 import type { StatusListDb } from '../db/types.js';
-import type { Clock } from '../domain/clock.js';
+import type { Clock } from '@tessera/service-kit';
 
 export interface PruneStatusListHistoryDeps {
   db: StatusListDb;

@@ -1,4 +1,4 @@
-import type { AggregationCache, CachedAggregation } from '../cache/aggregation-cache.js';
+import type { AggregationCache, CachedAggregation } from '../state/aggregation-cache.js';
 import { countStatusLists, listStatusListUris } from '../db/status-list-aggregation.js';
 import type { StatusListDb } from '../db/types.js';
 
@@ -7,6 +7,9 @@ export interface ReadStatusListAggregationDeps {
   aggregation: Pick<AggregationCache, 'get'>;
 }
 
+/** The URIs to serve: the cached value itself (what the read route derives from it is kept with it). */
+export type ReadStatusListAggregationResult = CachedAggregation;
+
 /**
  * The Status List Aggregation (draft-ietf-oauth-status-list, Status List Aggregation):
  * the URI (`sub`) of every list this service holds, from this replica's memory within
@@ -14,7 +17,7 @@ export interface ReadStatusListAggregationDeps {
  */
 export function readStatusListAggregation(
   deps: ReadStatusListAggregationDeps,
-): CachedAggregation | Promise<CachedAggregation> {
+): ReadStatusListAggregationResult | Promise<ReadStatusListAggregationResult> {
   return deps.aggregation.get({
     listUris: () => listStatusListUris(deps.db),
     countLists: () => countStatusLists(deps.db),

@@ -1,10 +1,11 @@
-import type { CachedStatusList, StatusListCache } from '../cache/status-list-cache.js';
+import { ErrorCode } from '@tessera/contracts';
+import { AppError, badRequest, notFound } from '@tessera/service-kit';
+import type { CachedStatusList, StatusListCache } from '../state/status-list-cache.js';
 import { findStatusList } from '../db/status-lists.js';
 import { findVersionValidAt } from '../db/status-list-versions.js';
 import type { StatusListDb } from '../db/types.js';
+import { statusListNotFound } from '../domain/errors.js';
 import { parseHistoryTime, validAt } from '../domain/history-time.js';
-import { historyNotSupported, invalidHistoryTime, noStatusAtTime } from './history-failures.js';
-import { statusListNotFound } from './status-list-failures.js';
 
 export interface ReadStatusListDeps {
   db: StatusListDb;
@@ -75,4 +76,32 @@ async function readStatusListAt(db: StatusListDb, id: string, time: number): Pro
     exp: version.exp,
     updatedAt: version.writtenAt,
   };
+}
+
+// Refusals of a history request (`?time=`), which only this operation makes.
+
+/** 501 HISTORY_NOT_SUPPORTED: STATUS_LIST_HISTORY_DAYS is 0, so no history is kept. */
+function historyNotSupported(): AppError {
+  return new AppError(
+    501,
+    ErrorCode.HISTORY_NOT_SUPPORTED,
+    'This server keeps no history of status lists: omit the time parameter.',
+  );
+}
+
+/** 400 VALIDATION_FAILED: `time` is not a unix timestamp. */
+function invalidHistoryTime(): AppError {
+  return badRequest('The time parameter must be a unix timestamp: whole seconds since the epoch, e.g. 1686925000.', [
+    { path: '/time', message: 'query parameter /time must be whole seconds since the epoch (decimal digits only)' },
+  ]);
+}
+
+/** 404 NO_STATUS_AT_TIME: no kept version of the list was valid at that time. */
+function noStatusAtTime(listId: string, time: number): AppError {
+  // Dates end at ±8.64e15 ms: a later time is named in seconds only.
+  const date = time * 1000 <= 8.64e15 ? ` (${new Date(time * 1000).toISOString()})` : '';
+  return notFound(
+    `No version of status list ${listId} kept here was valid at ${time}${date}: it was issued later, had expired, or its history was pruned.`,
+    ErrorCode.NO_STATUS_AT_TIME,
+  );
 }

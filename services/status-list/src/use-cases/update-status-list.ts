@@ -1,10 +1,12 @@
-import { conflict } from '@tessera/service-kit';
-import type { StatusListCache } from '../cache/status-list-cache.js';
+import { ErrorCode, STATUS_LIST_MEDIA_TYPES, type StatusListFormat } from '@tessera/contracts';
+import { badRequest, conflict, type AppError, type Clock } from '@tessera/service-kit';
+import type { StatusListCache } from '../state/status-list-cache.js';
 import type { StatusListRow } from '../db/schema.js';
 import { findStatusListForUpdate, replaceStatusListToken } from '../db/status-lists.js';
 import type { StatusListDb } from '../db/types.js';
 import { checkUpdate } from '../domain/check-update.js';
 import { computeEtag } from '../domain/http-caching.js';
+import { invalidStatusListToken, statusListNotFound } from '../domain/errors.js';
 import {
   formatOfStored,
   formatOfSubmitted,
@@ -12,8 +14,6 @@ import {
   validateSubmittedToken,
   type SubmittedToken,
 } from '../domain/status-list-token.js';
-import { statusListNotFound } from './status-list-failures.js';
-import { formatMismatch, invalidStatusListToken } from './token-failures.js';
 
 export interface UpdateStatusListDeps {
   db: StatusListDb;
@@ -22,6 +22,8 @@ export interface UpdateStatusListDeps {
   maxListBytes: number;
   /** STATUS_LIST_HISTORY_DAYS > 0: the token an update replaces is kept as a version. */
   keepHistory: boolean;
+  /** The list's new `updatedAt`, and when the token it replaces stopped being current. */
+  clock: Clock;
 }
 
 /** The list and its newer token, in the list's form: `jwt` or `cwt` (base64url), as received. */
@@ -62,10 +64,19 @@ export async function updateStatusList(
     return replaceStatusListToken(
       tx,
       id,
-      { ...token, etag, iat: claims.iat, exp: claims.exp, ttl: claims.ttl },
+      { ...token, etag, iat: claims.iat, exp: claims.exp, ttl: claims.ttl, at: deps.clock() },
       { archive: deps.keepHistory && stored.etag !== etag },
     );
   });
   deps.cache.set(id, row);
   return row;
+}
+
+/** 400 FORMAT_MISMATCH: a list keeps the form it was created in. */
+function formatMismatch(stored: StatusListFormat, sent: StatusListFormat): AppError {
+  return badRequest(
+    `This list was created as ${STATUS_LIST_MEDIA_TYPES[stored]} and keeps that form: send its update as ${stored}, not ${sent}.`,
+    [{ path: `/${sent}`, message: `this list takes ${stored}` }],
+    ErrorCode.FORMAT_MISMATCH,
+  );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AggregationCache, type AggregationSource } from '../../src/cache/aggregation-cache.js';
+import { AggregationCache, type AggregationSource } from '../../src/state/aggregation-cache.js';
 
 /** A source over an array of URIs that counts its reads; `gate` holds a list read until released. */
 function sourceOver(uris: string[]) {
@@ -66,7 +66,7 @@ describe('AggregationCache', () => {
   it('after a local create, the next read looks again and does not join a read started before it', async () => {
     const uris = ['a'];
     const { source, reads, hold } = sourceOver(uris);
-    const cache = new AggregationCache({ ttlMs: 60_000 });
+    const cache = new AggregationCache({ ttlMs: 60_000, now: () => 0 });
     const release = hold();
     const early = cache.get(source) as Promise<{ uris: readonly string[] }>;
     // A list is created (and acknowledged) while that read is under way.
@@ -84,7 +84,7 @@ describe('AggregationCache', () => {
 
   it('shares one refresh among concurrent reads', async () => {
     const { source, reads } = sourceOver(['a']);
-    const cache = new AggregationCache({ ttlMs: 1000 });
+    const cache = new AggregationCache({ ttlMs: 1000, now: () => 0 });
     const [one, two] = await Promise.all([cache.get(source), cache.get(source)]);
     expect(one).toBe(two);
     expect(reads.lists).toBe(1);
@@ -92,7 +92,7 @@ describe('AggregationCache', () => {
 
   it('with a bound of 0 checks the database on every read', async () => {
     const { source, reads } = sourceOver(['a']);
-    const cache = new AggregationCache({ ttlMs: 0 });
+    const cache = new AggregationCache({ ttlMs: 0, now: () => 0 });
     await cache.get(source);
     await cache.get(source);
     await cache.get(source);

@@ -1,33 +1,15 @@
 import { gunzipSync } from 'node:zlib';
-import { sql } from 'drizzle-orm';
 import { describe, expect } from 'vitest';
 import { missingServer } from '@tessera/service-kit/testing';
-import { statusLists } from '../../src/db/schema.js';
 import { harnessTest, replicasTest } from '../support/fixtures.js';
-import { API_KEY_HEADERS, BASE, listUri, newListId, type Harness } from '../support/harness.js';
+import { seedStatusLists, storedListUris } from '../support/stored-lists.js';
+import { API_KEY_HEADERS, BASE, listUri, newListId } from '../support/harness.js';
 import { signStatusListCwt } from '../support/status-list-cwt.js';
 import { signStatusListToken } from '../support/status-list-token.js';
 
 const auth = API_KEY_HEADERS;
 const AGGREGATION = '/status-lists/aggregation';
 const LISTS = 20_000;
-
-/** `count` lists stored in one statement (only their URIs matter to the aggregation). */
-async function seedLists({ testDb }: Harness, count: number): Promise<void> {
-  await testDb.database.db.execute(sql`
-    insert into ${statusLists} (id, jwt, bits, sub, iat, etag)
-    select g.id, 'seeded.list.token', 1, ${`${BASE}/status-lists/`} || g.id, 1, '"seeded"'
-    from (select gen_random_uuid() as id from generate_series(1, ${count})) as g`);
-}
-
-/** Every list's URI as the database holds it, oldest first. */
-async function storedUris({ testDb }: Harness): Promise<string[]> {
-  const rows = await testDb.database.db
-    .select({ sub: statusLists.sub })
-    .from(statusLists)
-    .orderBy(statusLists.createdAt, statusLists.id);
-  return rows.map((row) => row.sub);
-}
 
 const test = harnessTest();
 
@@ -43,7 +25,7 @@ describe('GET /status-lists/aggregation', () => {
     harness,
   }) => {
     const { app, call } = harness;
-    await seedLists(harness, LISTS);
+    await seedStatusLists(harness.testDb.database, LISTS, BASE);
     const jwtId = newListId();
     await call('POST', '/status-lists', {
       headers: auth,
@@ -59,7 +41,7 @@ describe('GET /status-lists/aggregation', () => {
     const response = await call('GET', AGGREGATION);
     expect(response.status).toBe(200);
     expect(response.body.status_lists).toHaveLength(LISTS + 2);
-    expect(response.body.status_lists).toEqual(await storedUris(harness));
+    expect(response.body.status_lists).toEqual(await storedListUris(harness.testDb.database));
     expect(response.body.status_lists.slice(-2)).toEqual([listUri(jwtId), listUri(cwtId)]);
     expect(response.headers['content-type']).toBe('application/json');
     expect(response.headers['content-length']).toBe(String(Buffer.byteLength(response.raw)));

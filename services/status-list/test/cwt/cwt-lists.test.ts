@@ -3,8 +3,8 @@ import { brotliDecompressSync, deflateSync, gunzipSync, inflateSync } from 'node
 import { coseVerify } from 'cose-kit';
 import { describe, expect } from 'vitest';
 import type { AppCaller } from '@tessera/service-kit/testing';
-import { statusLists } from '../../src/db/schema.js';
 import { harnessTest } from '../support/fixtures.js';
+import { storedStatusLists } from '../support/stored-lists.js';
 import { API_KEY_HEADERS, listUri, newListId, TEST_API_KEY, type Harness } from '../support/harness.js';
 import { cwtIssuerKey, signStatusListCwt, type CwtOptions } from '../support/status-list-cwt.js';
 import { signStatusListToken } from '../support/status-list-token.js';
@@ -13,7 +13,7 @@ const test = harnessTest({ env: { MAX_BODY_BYTES: '65536', MAX_LIST_BYTES: '1048
 const auth = API_KEY_HEADERS;
 const CWT = 'application/statuslist+cwt';
 
-const allRows = ({ testDb }: Harness) => testDb.database.db.select().from(statusLists).orderBy(statusLists.id);
+const allRows = ({ testDb }: Harness) => storedStatusLists(testDb.database);
 const cwtFor = (id: string, options: Partial<CwtOptions> = {}) => signStatusListCwt({ sub: listUri(id), ...options });
 const create = (call: AppCaller, id: string, cwt: string) =>
   call('POST', '/status-lists', { headers: auth, body: { id, cwt } });

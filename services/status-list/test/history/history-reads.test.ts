@@ -1,8 +1,8 @@
 import { describe, expect } from 'vitest';
 import type { AppCaller } from '@tessera/service-kit/testing';
-import { statusListVersions } from '../../src/db/schema.js';
 import { computeEtag } from '../../src/domain/http-caching.js';
 import { harnessTest } from '../support/fixtures.js';
+import { allStoredVersions, storedVersions } from '../support/stored-lists.js';
 import { API_KEY_HEADERS, listUri, newListId, type Harness } from '../support/harness.js';
 import { signStatusListCwt } from '../support/status-list-cwt.js';
 import { signStatusListToken, type TokenOptions } from '../support/status-list-token.js';
@@ -121,8 +121,7 @@ describe('GET /status-lists/:list_id?time=', () => {
     harness,
     history: { id, tokens },
   }) => {
-    const versions = async ({ testDb }: Harness) =>
-      (await testDb.database.db.select().from(statusListVersions)).filter((v) => v.listId === id);
+    const versions = ({ testDb }: Harness) => storedVersions(testDb.database, id);
     expect((await versions(harness)).map((v) => v.iat)).toEqual([1000, 1500, 2000]);
     expect(
       (await harness.call('PATCH', `/status-lists/${id}`, { headers: auth, body: { jwt: tokens[3] } })).status,
@@ -161,7 +160,7 @@ describe('with STATUS_LIST_HISTORY_DAYS=0', () => {
     const v2 = await signStatusListToken({ sub: listUri(id), iat: 2000 });
     await harness.call('POST', '/status-lists', { headers: auth, body: { id, jwt: v1 } });
     expect((await harness.call('PATCH', `/status-lists/${id}`, { headers: auth, body: { jwt: v2 } })).status).toBe(200);
-    expect(await harness.testDb.database.db.select().from(statusListVersions)).toEqual([]);
+    expect(await allStoredVersions(harness.testDb.database)).toEqual([]);
     for (const time of ['1500', '2000', 'abc']) {
       const response = await at(harness.call, id, time);
       expect(response.status, time).toBe(501);

@@ -12,7 +12,8 @@ export interface AggregationSource {
 export interface AggregationCacheOptions {
   /** Longest time the aggregation is served after it was last known current (CACHE_TTL_MS). */
   ttlMs: number;
-  now?: () => number;
+  /** The clock in ms since the epoch (the app's clock). */
+  now: () => number;
 }
 
 /**
@@ -33,7 +34,7 @@ export class AggregationCache {
   private readonly now: () => number;
 
   constructor(private readonly options: AggregationCacheOptions) {
-    this.now = options.now ?? Date.now;
+    this.now = options.now;
   }
 
   /** The current aggregation: synchronously within the bound, else a promise of a refresh. */
