@@ -116,6 +116,10 @@ function decodeCbor(bytes: Uint8Array): Decoded {
   try {
     return { ok: true, value: decode(bytes, CBOR_OPTIONS) };
   } catch (error) {
+    // Running off the end shows as a DataView RangeError or cbor2's own message: say it plainly.
+    const truncated =
+      error instanceof RangeError || (error instanceof Error && error.message.startsWith('Unexpected end'));
+    if (truncated) return { ok: false, reason: 'the bytes end before the item does' };
     return { ok: false, reason: error instanceof Error ? error.message.slice(0, 200) : 'undecodable' };
   }
 }
@@ -178,6 +182,13 @@ function checkProtectedHeader(
     });
   }
   const alg = header.get(HEADER.ALG);
+  if (typeof alg === 'string' && alg.toLowerCase() === 'none') {
+    problems.push({
+      path: `/protected/${HEADER.ALG}`,
+      message: 'alg (1) "none" is not allowed: status lists must be signed',
+    });
+    return;
+  }
   const named =
     (typeof alg === 'number' && Number.isSafeInteger(alg) && alg !== 0) || (typeof alg === 'string' && alg.length > 0);
   if (!named) {

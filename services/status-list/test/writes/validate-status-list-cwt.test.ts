@@ -134,6 +134,11 @@ describe('validateStatusListCwt', () => {
       ok: false,
       problems: [{ path: '/cwt', message: expect.stringContaining('looks like hex') }],
     });
+    // Bytes that stop inside an item say so.
+    expect(validate(signStatusListCwt({ sub: SUB }).bytes.subarray(0, 40).toString('base64url'))).toEqual({
+      ok: false,
+      problems: [{ path: '/cwt', message: expect.stringContaining('the bytes end before the item does') }],
+    });
     expect(validate('AQ')).toEqual({
       ok: false,
       problems: [{ path: '/cwt', message: expect.stringContaining('not a COSE_Sign1') }],
@@ -215,6 +220,10 @@ describe('validateStatusListCwt', () => {
       message: expect.stringContaining('signature algorithm'),
     });
     expect(problemsOf({ protectedHeader: new Map([[1, 0]]) })[0]?.path).toBe('/protected/1');
+    expect(problemsOf({ protectedHeader: new Map([[1, 'none']]) })[0]).toEqual({
+      path: '/protected/1',
+      message: expect.stringContaining('"none" is not allowed'),
+    });
     expect(
       problemsOf({ protectedHeader: new Map([[1, undefined]]), unprotectedHeader: new Map([[1, -7]]) })[0]?.message,
     ).toContain('must be in the protected header');
