@@ -17,6 +17,14 @@ export interface StatusListClaims {
   listBytes: number;
 }
 
+/** What the rules need beyond the token: the list it is for and the inflation cap. */
+export interface StatusListRuleOptions {
+  /** The list id: `sub` must end with `/status-lists/{id}`. */
+  listId: string;
+  /** Largest inflated list accepted (MAX_LIST_BYTES); enforced while inflating. */
+  maxListBytes: number;
+}
+
 /** Where a claim is in the token (a JSON Pointer for `details`) and how messages name it. */
 export interface ClaimLabel {
   path: string;

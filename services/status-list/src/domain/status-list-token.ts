@@ -1,5 +1,5 @@
 import { STATUS_LIST_MEDIA_TYPES, type ErrorDetail, type StatusListFormat } from '@tessera/contracts';
-import type { StatusListClaims } from './status-list-claim-rules.js';
+import type { StatusListClaims, StatusListRuleOptions } from './status-list-claim-rules.js';
 import { validateStatusListCwt } from './validate-status-list-cwt.js';
 import { validateStatusListJwt } from './validate-status-list-jwt.js';
 
@@ -60,13 +60,6 @@ export function parseSubmittedToken(body: { jwt?: string; cwt?: string }): Submi
   ];
 }
 
-export interface ValidateSubmittedTokenOptions {
-  /** The list id: `sub` must end with `/status-lists/{id}`. */
-  listId: string;
-  /** Largest inflated list accepted (MAX_LIST_BYTES). */
-  maxListBytes: number;
-}
-
 export type ValidateSubmittedTokenResult =
   | { ok: true; token: TokenValue; claims: StatusListClaims }
   | { ok: false; format: StatusListFormat; problems: ErrorDetail[] };
@@ -74,7 +67,7 @@ export type ValidateSubmittedTokenResult =
 /** Checks a submitted token by the rules of its form; the value to store is the JWT trimmed, or the CWT's bytes. */
 export function validateSubmittedToken(
   token: SubmittedToken,
-  options: ValidateSubmittedTokenOptions,
+  options: StatusListRuleOptions,
 ): ValidateSubmittedTokenResult {
   if (token.cwt !== undefined) {
     const result = validateStatusListCwt({ cwt: token.cwt, ...options });

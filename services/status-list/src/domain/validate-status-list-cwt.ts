@@ -6,15 +6,12 @@ import {
   checkTokenClaims,
   inflateList,
   type StatusListClaims,
+  type StatusListRuleOptions,
 } from './status-list-claim-rules.js';
 
-export interface ValidateStatusListCwtOptions {
+export interface ValidateStatusListCwtOptions extends StatusListRuleOptions {
   /** base64url (no padding) of the CWT's bytes, as received; surrounding whitespace is ignored. */
   cwt: string;
-  /** The list id: `sub` (2) must end with `/status-lists/{id}`. */
-  listId: string;
-  /** Largest inflated list accepted; enforced while inflating. */
-  maxListBytes: number;
 }
 
 export type ValidateStatusListCwtResult =

@@ -5,15 +5,12 @@ import {
   checkTokenClaims,
   inflateList,
   type StatusListClaims,
+  type StatusListRuleOptions,
 } from './status-list-claim-rules.js';
 
-export interface ValidateStatusListJwtOptions {
+export interface ValidateStatusListJwtOptions extends StatusListRuleOptions {
   /** The compact JWS as received; surrounding whitespace is ignored. */
   jwt: string;
-  /** The list id: `sub` must end with `/status-lists/{id}`. */
-  listId: string;
-  /** Largest inflated list accepted; enforced while inflating. */
-  maxListBytes: number;
 }
 
 export type ValidateStatusListJwtResult =
