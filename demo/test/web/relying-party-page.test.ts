@@ -54,8 +54,8 @@ describe.skipIf(missingChromium(SUITE))(SUITE, () => {
     await page.getByRole('button', { name: 'Show the request' }).click();
     const qr = page.getByRole('img', { name: /QR code of the presentation request/ });
     await qr.waitFor();
-    // The image is the backend's SVG, loaded and drawn.
-    expect(await qr.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+    // The image is the backend's SVG, loaded and drawn (the element shows before its bytes arrive: wait for them).
+    await expect.poll(() => qr.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
     const requestUri = await qr.getAttribute('data-request-uri');
     expect(requestUri).toMatch(/^openid4vp:\/\/\?/);
     expect(await page.locator('#request-uri').textContent()).toBe(requestUri);

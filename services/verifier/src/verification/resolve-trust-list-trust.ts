@@ -8,8 +8,8 @@ import {
   type ResolvedTrustStore,
   type TrustedCertificate,
   type TrustListAttribution,
-} from '../verification/trust-store.js';
-import type { VerificationCache } from '../verification/verification-cache.js';
+  type VerificationCache,
+} from './trust-store.js';
 import { credentialTypeName, trustingIssuers } from '../domain/trusting-issuers.js';
 
 export interface ResolveTrustListTrustOptions {

@@ -1,21 +1,21 @@
-import type { Logger, MessageBus } from '@tessera/service-kit';
+import type { Logger } from '@tessera/service-kit';
 import { findSessionState, findSessionStates, type SessionStateRow } from '../db/session-states.js';
 import type { VerifierDb } from '../db/types.js';
 import type { Clock } from '../domain/clock.js';
 import { isOpenState } from '../domain/session-state.js';
-import { persistSessionExpiry } from '../use-cases/steps/persist-session-expiry.js';
 
 // The sessions this replica's event streams follow, one per app (made by `buildApp`).
 // A state change is made by whichever replica received the wallet's answer; each
 // replica hears of it through ONE plain NATS subscription to `verifier.v1.session.updated`
-// (bus/session-updated-subscriber.ts, no queue group) and fans it out here, in memory,
+// (bus/session-updated-subscriber.ts, no queue group) and fans it out here (`changed`), in memory,
 // to the streams of that session. The event is only a hint: the hub re-reads the
 // session's row, so a stream sends the state as committed, never a payload's guess.
 // Core NATS may drop an event (a reconnect); every `resyncMs` the hub re-reads all the
 // sessions it follows in one query, so a dropped event is seen within that interval.
 // Nobody has to touch a session for its expiry to be seen: while a stream follows an
-// open session, a timer at its `expiresAt` persists the expiry through the existing
-// step (which publishes the event to every replica) and re-reads it.
+// open session, a timer at its `expiresAt` persists the expiry through `persistExpiry`
+// (the use cases' step, wired by `buildApp`; it publishes the event to every replica)
+// and re-reads it.
 //
 // Invariants: an entry exists exactly while it has a follower; its timer exists only
 // while it is open; the per-organisation count equals the admitted, unreleased streams.
@@ -23,10 +23,25 @@ import { persistSessionExpiry } from '../use-cases/steps/persist-session-expiry.
 /** Receives the session's state as read after each change (or resync); called again with the same state is harmless. */
 export type StateListener = (row: SessionStateRow) => void;
 
+/**
+ * What the follow use case asks of the replica's hub (`follow-session-events.ts`):
+ * a stream slot of the organisation, the session's states after each change, and
+ * the timer that persists its expiry.
+ */
+export interface SessionStreams {
+  admit(orgId: string): (() => void) | undefined;
+  follow(session: { id: string; orgId: string }, listener: StateListener): () => void;
+  watchExpiry(id: string, expiresAt: Date): void;
+}
+
 export interface SessionEventHubOptions {
   db: VerifierDb;
-  bus: MessageBus;
   clock: Clock;
+  /**
+   * Persists the expiry of an open session past `expiresAt` (conditional: the replica
+   * that wins publishes the change; the others change nothing).
+   */
+  persistExpiry(session: { id: string; orgId: string }, now: Date): Promise<unknown>;
   logger: Logger;
   /** Streams one organisation may hold open on this replica. */
   maxStreamsPerOrg: number;
@@ -50,7 +65,7 @@ const EXPIRY_MARGIN_MS = 20;
 /** Ids per resync query. */
 const RESYNC_CHUNK = 1000;
 
-export class SessionEventHub {
+export class SessionEventHub implements SessionStreams {
   private readonly sessions = new Map<string, FollowedSession>();
   private readonly streamsPerOrg = new Map<string, number>();
   private resyncing = false;
@@ -177,7 +192,7 @@ export class SessionEventHub {
     }
     try {
       // Conditional: the replica that wins publishes the event; the others change nothing.
-      await persistSessionExpiry({ db: this.options.db, bus: this.options.bus }, { id, orgId: entry.orgId, now });
+      await this.options.persistExpiry({ id, orgId: entry.orgId }, now);
     } catch (error) {
       this.options.logger.warn({ err: error, sessionId: id }, 'session expiry not persisted by its timer');
     }

@@ -1,11 +1,9 @@
-import { compactVerify, decodeJwt, decodeProtectedHeader } from 'jose';
-import { describeError } from './check-order.js';
-import { checkStatusListSigner } from './check-status-list-signer.js';
-import { createStatusListFetch } from './create-status-list-fetch.js';
-import { fetchStatusListToken } from './fetch-status-list-token.js';
-import { findIssuerKey, JWS_ALGORITHMS, type IssuerTrust } from './issuer-key.js';
-import { readStatusListEntry } from './read-status-list.js';
-import type { ResolvedTrustStore } from './trust-store.js';
+import { createStatusListFetch } from '../network/create-status-list-fetch.js';
+import { fetchStatusListToken } from '../network/fetch-status-list-token.js';
+import type { StatusListChecker } from '../verification/check-credential-status.js';
+import { describeError } from '../verification/check-order.js';
+import { readStatusListEntry } from '../verification/read-status-list.js';
+import { verifyStatusListToken } from '../verification/verify-status-list-token.js';
 
 export interface CreateStatusListCheckerOptions {
   /** Where each fetch over HTTP (a cache miss) is counted and timed. */
@@ -40,44 +38,18 @@ export interface CreateStatusListCheckerOptions {
   internalHosts?: string[];
 }
 
-export interface CheckStatusOptions {
-  /** `status.status_list.uri` of the credential. */
-  uri: string;
-  /** `status.status_list.idx` of the credential. */
-  idx: number;
-  /** How the credential's issuer was trusted: the token must be signed by that issuer (`check-status-list-signer.ts`). */
-  issuer: IssuerTrust;
-  trust: ResolvedTrustStore;
-  /** Verification time (also the cache clock). */
-  now: Date;
-  /** Tolerated clock difference on `iat` and `ttl` (not on `exp`: an expired list is never used); default 60 s. */
-  clockSkewSeconds?: number;
-}
-
-export type CheckStatusResult = { ok: true; status: number } | { ok: false; message: string };
-
-export interface StatusListChecker {
-  check(options: CheckStatusOptions): Promise<CheckStatusResult>;
-}
-
 interface CachedToken {
   jwt: string;
   /** When the cached copy must be fetched again (ms). */
   refetchAt: number;
 }
 
-interface StatusListToken {
-  bits: number;
-  lst: string;
-  iat: number;
-  ttl?: number;
-  exp?: number;
-}
-
 /**
- * Status list look-ups (draft-ietf-oauth-status-list, Validation Rules):
- * fetch the token, check `typ`, `sub` = the URI, `iat` (required), `exp`, and
- * that the credential's issuer signed it, then read entry `idx`. A token
+ * The replica's status list look-ups (the engine's `StatusListChecker`, one per app so
+ * its token cache serves every verification), following draft-ietf-oauth-status-list's
+ * Validation Rules: fetch the token over `network/` (a cache miss), verify it
+ * (`verification/verify-status-list-token.ts`: `typ`, `sub` = the URI, `iat`, `exp`,
+ * signed by the credential's issuer), then read entry `idx`. A token
  * fetched afresh must itself be fresh: one older than its own `ttl` is a
  * stale copy the issuer should have replaced, and is refused. Verified tokens
  * are cached per URI for min(`ttl`, `maxCacheSeconds`) from the fetch, never
@@ -112,7 +84,14 @@ export function createStatusListChecker(options: CreateStatusListCheckerOptions 
         const fetchToken = () => fetchStatusListToken({ ...settings, uri: check.uri });
         const jwt =
           fresh?.jwt ?? (await (options.metrics ? options.metrics.observeStatusListFetch(fetchToken) : fetchToken()));
-        const token = await verifyStatusListToken(jwt, check, { skewMs, statusSigningEku: options.statusSigningEku });
+        const token = await verifyStatusListToken(jwt, {
+          uri: check.uri,
+          issuer: check.issuer,
+          trust: check.trust,
+          now: check.now,
+          skewMs,
+          ...(options.statusSigningEku ? { statusSigningEku: options.statusSigningEku } : {}),
+        });
         if (!fresh) {
           if (token.ttl !== undefined && (token.iat + token.ttl) * 1000 + skewMs < nowMs) {
             throw new Error(
@@ -140,51 +119,5 @@ export function createStatusListChecker(options: CreateStatusListCheckerOptions 
         return { ok: false, message: describeError(error) };
       }
     },
-  };
-}
-
-async function verifyStatusListToken(
-  jwt: string,
-  check: CheckStatusOptions,
-  context: { skewMs: number; statusSigningEku: string | undefined },
-): Promise<StatusListToken> {
-  const header = decodeProtectedHeader(jwt) as Record<string, unknown>;
-  const payload = decodeJwt(jwt) as Record<string, unknown>;
-  if (header.typ !== 'statuslist+jwt')
-    throw new Error(`the token has typ ${JSON.stringify(header.typ ?? null)}, not statuslist+jwt`);
-  if (payload.sub !== check.uri)
-    throw new Error(`the token's sub ${JSON.stringify(payload.sub ?? null)} is not the status list URI`);
-  const found = findIssuerKey({ header, iss: payload.iss });
-  if (!found.ok) throw new Error(`the token's signing key cannot be established: ${found.message}`);
-  await compactVerify(jwt, found.source.key, { algorithms: JWS_ALGORITHMS }).catch((error: unknown) => {
-    throw new Error(`the token's signature is invalid (${describeError(error)})`);
-  });
-  const wrongSigner = await checkStatusListSigner({
-    signer: found.source,
-    issuer: check.issuer,
-    trust: check.trust,
-    now: check.now,
-    ...(context.statusSigningEku ? { statusSigningEku: context.statusSigningEku } : {}),
-  });
-  if (wrongSigner) throw new Error(wrongSigner);
-  const nowMs = check.now.getTime();
-  const { iat, exp, ttl } = payload;
-  // iat is REQUIRED (draft-ietf-oauth-status-list, Status List Token in JWT Format): without it a token's age is unknowable.
-  if (typeof iat !== 'number' || !Number.isFinite(iat)) throw new Error('the token has no iat');
-  if (iat * 1000 > nowMs + context.skewMs)
-    throw new Error(`the token's iat ${new Date(iat * 1000).toISOString()} is in the future`);
-  if (exp !== undefined && (typeof exp !== 'number' || exp * 1000 <= nowMs)) throw new Error('the token has expired');
-  if (ttl !== undefined && (typeof ttl !== 'number' || !(ttl > 0)))
-    throw new Error('the token has a ttl that is not a positive number');
-  const list = payload.status_list as { bits?: unknown; lst?: unknown } | undefined;
-  if (typeof list !== 'object' || list === null || typeof list.bits !== 'number' || typeof list.lst !== 'string') {
-    throw new Error('the token has no status_list with bits and lst');
-  }
-  return {
-    bits: list.bits,
-    lst: list.lst,
-    iat,
-    ...(ttl !== undefined ? { ttl } : {}),
-    ...(typeof exp === 'number' ? { exp } : {}),
   };
 }

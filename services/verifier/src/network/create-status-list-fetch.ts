@@ -1,7 +1,7 @@
 import type { lookup as dnsLookup } from 'node:dns';
-import type { AddressClassification } from '../network/classify-address.js';
-import { createGuardedFetch } from '../network/create-guarded-fetch.js';
-import { isInternalHost, type StatusListNetworkPolicy } from './status-list-network-policy.js';
+import type { AddressClassification } from './classify-address.js';
+import { createGuardedFetch } from './create-guarded-fetch.js';
+import { isInternalHost, type StatusListNetworkPolicy } from '../domain/status-list-network-policy.js';
 
 /** A status list host that resolves to (or is) an address the policy refuses. */
 export class StatusListAddressError extends Error {

@@ -1,22 +1,14 @@
 import {
-  trustListChangedEvent,
   trustListGetRpc,
   type TrustListChangedEvent,
   type TrustListEntity,
   type TrustListSnapshot,
 } from '@tessera/contracts';
-import {
-  callService,
-  dependencyUnavailable,
-  subscribeEvents,
-  type Logger,
-  type MessageBus,
-} from '@tessera/service-kit';
+import { callService, dependencyUnavailable, type Logger, type MessageBus } from '@tessera/service-kit';
 import type { Clock } from '../domain/clock.js';
 import type { VerifierMetrics } from '../metrics/verifier-metrics.js';
-import type { ResolvedTrustStore } from '../verification/trust-store.js';
-import type { VerificationCache } from '../verification/verification-cache.js';
-import { resolveTrustListTrust } from './resolve-trust-list-trust.js';
+import { resolveTrustListTrust } from '../verification/resolve-trust-list-trust.js';
+import type { ResolvedTrustStore, VerificationCache } from '../verification/trust-store.js';
 
 /** An ecosystem's trust list as this replica holds it. */
 export interface HeldTrustList {
@@ -28,6 +20,19 @@ export interface HeldTrustList {
   /** The trust the list grants, resolved on first use and kept with the snapshot. */
   trust(): ResolvedTrustStore;
 }
+/**
+ * What use cases ask of the replica's trust lists (sessions, verifications, the start
+ * step that follows the lists of open sessions); `TrustListSnapshots` is the one kept.
+ */
+export interface TrustLists {
+  /** A current snapshot of the ecosystem's list (see `TrustListSnapshots.current`). */
+  current(ecosystemId: string, options?: { requestId?: string }): Promise<HeldTrustList>;
+  /** A current snapshot, asked for on behalf of an organisation that names the ecosystem itself. */
+  currentForMember(ecosystemId: string, orgId: string, options?: { requestId?: string }): Promise<HeldTrustList>;
+  /** Fetches the lists of these ecosystems now; failures are logged, not thrown. */
+  follow(ecosystemIds: readonly string[]): Promise<void>;
+}
+
 export interface TrustListSnapshotsDeps {
   bus: MessageBus;
   clock: Clock;
@@ -59,9 +64,10 @@ const CATCH_UP_ATTEMPTS = 3;
  * - every held list is asked for again every `refreshMs` (a dropped event is
  *   caught there), with `knownSequence` so an unchanged list costs no entities.
  * Only ecosystems this replica needed (a session, or an open session at start)
- * are followed; events of others are ignored.
+ * are followed; events of others are ignored. The change events reach `announce`
+ * through the replica's one subscription (`bus/trust-list-changed-subscriber.ts`).
  */
-export class TrustListSnapshots {
+export class TrustListSnapshots implements TrustLists {
   private readonly held = new Map<string, HeldTrustList>();
   private readonly fetching = new Map<string, Promise<HeldTrustList>>();
   /** The highest sequence a change event announced, per ecosystem. */
@@ -69,21 +75,23 @@ export class TrustListSnapshots {
 
   constructor(private readonly deps: TrustListSnapshotsDeps) {}
 
-  /**
-   * Follows change events and refreshes every held list periodically, until
-   * the returned function is called (the app's close).
-   */
+  /** Refreshes every held list periodically, until the returned function is called (the app's close). */
   start(): () => void {
-    const unsubscribe = subscribeEvents(this.deps.bus, trustListChangedEvent, {
-      logger: this.deps.logger,
-      handler: (event) => this.announce(event),
-    });
     const timer = setInterval(() => void this.refreshHeld(), this.deps.refreshMs);
     timer.unref();
-    return () => {
-      clearInterval(timer);
-      unsubscribe();
-    };
+    return () => clearInterval(timer);
+  }
+
+  /**
+   * A change event (`ecosystem.v1.trust-list.changed`): a sequence above the one held
+   * of a followed ecosystem makes a fetch; anything else is ignored.
+   */
+  announce(event: TrustListChangedEvent): void {
+    const { ecosystemId, sequence } = event;
+    if (!this.held.has(ecosystemId) && !this.fetching.has(ecosystemId)) return;
+    if (sequence <= (this.held.get(ecosystemId)?.sequence ?? -1)) return;
+    this.announced.set(ecosystemId, Math.max(sequence, this.announced.get(ecosystemId) ?? -1));
+    this.fetch(ecosystemId).catch((error: unknown) => this.logFailure(ecosystemId, error));
   }
 
   /**
@@ -136,14 +144,6 @@ export class TrustListSnapshots {
   /** The ecosystems held now, with their sequences (for tests and diagnostics). */
   sequences(): Map<string, number> {
     return new Map([...this.held].map(([id, held]) => [id, held.sequence]));
-  }
-
-  private announce(event: TrustListChangedEvent): void {
-    const { ecosystemId, sequence } = event;
-    if (!this.held.has(ecosystemId) && !this.fetching.has(ecosystemId)) return;
-    if (sequence <= (this.held.get(ecosystemId)?.sequence ?? -1)) return;
-    this.announced.set(ecosystemId, Math.max(sequence, this.announced.get(ecosystemId) ?? -1));
-    this.fetch(ecosystemId).catch((error: unknown) => this.logFailure(ecosystemId, error));
   }
 
   private async refreshHeld(): Promise<void> {

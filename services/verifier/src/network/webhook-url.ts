@@ -1,19 +1,14 @@
 import { isIP } from 'node:net';
 import type { ErrorDetail } from '@tessera/contracts';
-import { classifyAddress } from '../network/classify-address.js';
-
-/** What webhook targets may be (config: WEBHOOK_ALLOW_HTTP, WEBHOOK_DENY_PRIVATE_ADDRESSES). */
-export interface WebhookTargetPolicy {
-  allowHttp: boolean;
-  denyPrivateAddresses: boolean;
-}
+import type { WebhookTargetPolicy } from '../domain/webhook-target-policy.js';
+import { classifyAddress } from './classify-address.js';
 
 /**
  * The URL rules checked when a webhook is saved: an absolute `https:` URL
  * (`http:` only when allowed), no user info (credentials in a URL end up in
  * logs and lists), no fragment, and — when private addresses are refused — no
  * IP literal outside global unicast. Host names are judged at each delivery,
- * on the address they resolve to then (`network/create-guarded-fetch.ts`).
+ * on the address they resolve to then (`create-guarded-fetch.ts`).
  * Answers the problems, empty when the URL is acceptable.
  */
 export function checkWebhookUrl(value: string, policy: WebhookTargetPolicy): ErrorDetail[] {

@@ -1,5 +1,5 @@
 import { STATUS_LIST_MEDIA_TYPE } from '@tessera/contracts';
-import { checkStatusListUrl, type StatusListNetworkPolicy } from './status-list-network-policy.js';
+import { checkStatusListUrl, type StatusListNetworkPolicy } from '../domain/status-list-network-policy.js';
 
 export interface FetchStatusListTokenOptions {
   uri: string;

@@ -1,10 +1,10 @@
 import { LRUCache } from 'lru-cache';
-import { generateDataKey } from '../../crypto/data-key.js';
-import type { KeyEncryptionKey } from '../../crypto/key-encryption.js';
-import { dataKeyContext } from '../../crypto/sealing-contexts.js';
-import { findDataKey, insertDataKeyIfAbsent } from '../../db/data-keys.js';
-import type { VerifierDb } from '../../db/types.js';
-import type { Clock } from '../../domain/clock.js';
+import { generateDataKey } from '../crypto/data-key.js';
+import type { KeyEncryptionKey } from '../crypto/key-encryption.js';
+import { dataKeyContext } from '../crypto/sealing-contexts.js';
+import { findDataKey, insertDataKeyIfAbsent } from '../db/data-keys.js';
+import type { VerifierDb } from '../db/types.js';
+import type { Clock } from '../domain/clock.js';
 
 // Shared step: an organisation's data key, unwrapped (answer use cases seal
 // with it, result reads open with it).

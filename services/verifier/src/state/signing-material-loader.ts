@@ -1,14 +1,14 @@
 import type { CryptoKey, JWK } from 'jose';
-import type { KeyEncryptionKey } from '../../crypto/key-encryption.js';
+import type { KeyEncryptionKey } from '../crypto/key-encryption.js';
 import { LRUCache } from 'lru-cache';
-import { issueLeafCertificate, leafNeedsRenewal, leafRenewalDate } from '../../crypto/leaf-certificate.js';
-import type { PlatformCa } from '../../crypto/platform-ca.js';
-import { signingKeyContext } from '../../crypto/sealing-contexts.js';
-import { generateSigningKeyPair, importSigningKey, jwsAlgorithmOf, type KeyType } from '../../crypto/signing-key.js';
-import type { SigningKeyRow } from '../../db/schema.js';
-import { findSigningKey, insertSigningKeyIfAbsent, replaceCertificateChain } from '../../db/signing-keys.js';
-import type { VerifierDb } from '../../db/types.js';
-import type { Clock } from '../../domain/clock.js';
+import { issueLeafCertificate, leafNeedsRenewal, leafRenewalDate } from '../crypto/leaf-certificate.js';
+import type { PlatformCa } from '../crypto/platform-ca.js';
+import { signingKeyContext } from '../crypto/sealing-contexts.js';
+import { generateSigningKeyPair, importSigningKey, jwsAlgorithmOf, type KeyType } from '../crypto/signing-key.js';
+import type { SigningKeyRow } from '../db/schema.js';
+import { findSigningKey, insertSigningKeyIfAbsent, replaceCertificateChain } from '../db/signing-keys.js';
+import type { VerifierDb } from '../db/types.js';
+import type { Clock } from '../domain/clock.js';
 
 // Shared step: an organisation's request-signing key and chain (session
 // creation, request-object fetch, `GET certificates/{keyType}`).
