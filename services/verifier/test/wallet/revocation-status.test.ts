@@ -70,6 +70,7 @@ describe('status lists fetched from the status list service', () => {
       uri,
       idx: 0,
       status: 'VALID',
+      format: 'jwt',
     });
   });
 
