@@ -28,7 +28,7 @@ export interface CoseSign1 {
 export function decodeCbor(bytes: Uint8Array, what: string): unknown {
   if (bytes.length === 0) throw new Error(`the ${what} is empty`);
   try {
-    return decode(bytes, STRICT);
+    return decode(plainBytes(bytes), STRICT);
   } catch (error) {
     const reason = error instanceof Error ? error.message.slice(0, 200) : 'undecodable';
     throw new Error(`the ${what} is not one well-formed CBOR item (${reason})`);
@@ -129,7 +129,7 @@ export function verifyCoseSign1Signature(sign1: CoseSign1, key: KeyObject): void
   if (!algorithm.keyTypes.includes(keyType) || (algorithm.curve !== undefined && curve !== algorithm.curve)) {
     throw new Error(`the signing key (${keyType}${curve ? ` ${curve}` : ''}) does not fit algorithm ${algorithm.name}`);
   }
-  const toBeSigned = encode(['Signature1', sign1.protectedBytes, new Uint8Array(0), sign1.payload]);
+  const toBeSigned = encode(['Signature1', plainBytes(sign1.protectedBytes), new Uint8Array(0), plainBytes(sign1.payload)]);
   let valid: boolean;
   try {
     if (algorithm.hash === null) valid = verify(null, toBeSigned, key, sign1.signature);
@@ -145,4 +145,15 @@ export function verifyCoseSign1Signature(sign1: CoseSign1, key: KeyObject): void
     valid = false;
   }
   if (!valid) throw new Error(`the token's signature is invalid (${algorithm.name})`);
+}
+
+/**
+ * The same bytes as a plain Uint8Array. cbor2 writes a Node Buffer as the object its
+ * `toJSON` gives, not as a byte string, and hands back views of its input: a Buffer in,
+ * Buffers out. Decoding and the Sig_structure therefore work on plain views.
+ */
+function plainBytes(bytes: Uint8Array): Uint8Array {
+  return Object.getPrototypeOf(bytes) === Uint8Array.prototype
+    ? bytes
+    : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }

@@ -43,10 +43,8 @@ export function openStatusListCwt(bytes: Uint8Array): OpenedStatusListToken {
     },
     lstEncoding: 'bytes',
     signer: findCwtSigner(sign1, claims.get(CLAIM_ISS)),
-    verifySignature(key) {
-      verifyCoseSign1Signature(sign1, key);
-      return Promise.resolve();
-    },
+    // A refusal is a rejected promise, as the JWT form's is (a throw in the executor rejects).
+    verifySignature: (key) => new Promise<void>((resolve) => resolve(verifyCoseSign1Signature(sign1, key))),
   };
 }
 
