@@ -1,8 +1,4 @@
-import {
-  STATUS_LIST_CWT_MEDIA_TYPE,
-  STATUS_LIST_MEDIA_TYPE,
-  type StatusListFormat,
-} from '@tessera/contracts';
+import { STATUS_LIST_CWT_MEDIA_TYPE, STATUS_LIST_MEDIA_TYPE, type StatusListFormat } from '@tessera/contracts';
 import { checkStatusListUrl, type StatusListNetworkPolicy } from '../domain/status-list-network-policy.js';
 
 export interface FetchStatusListTokenOptions {

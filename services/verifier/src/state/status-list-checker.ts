@@ -3,10 +3,7 @@ import { fetchStatusListToken } from '../network/fetch-status-list-token.js';
 import type { StatusListChecker } from '../verification/check-credential-status.js';
 import { describeError } from '../verification/check-order.js';
 import { readStatusListEntry } from '../verification/read-status-list.js';
-import {
-  verifyStatusListToken,
-  type StatusListTokenBytes,
-} from '../verification/verify-status-list-token.js';
+import { verifyStatusListToken, type StatusListTokenBytes } from '../verification/verify-status-list-token.js';
 
 export interface CreateStatusListCheckerOptions {
   /** Where each fetch over HTTP (a cache miss) is counted and timed. */

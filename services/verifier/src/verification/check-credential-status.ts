@@ -19,8 +19,7 @@ export interface CheckStatusOptions {
 }
 
 /** The entry's value, and the form of the token it was read from. */
-export type CheckStatusResult =
-  { ok: true; status: number; format: StatusListFormat } | { ok: false; message: string };
+export type CheckStatusResult = { ok: true; status: number; format: StatusListFormat } | { ok: false; message: string };
 
 /**
  * Where the engine reads a credential's status entry: the replica's checker

@@ -31,7 +31,7 @@ export function decodeCbor(bytes: Uint8Array, what: string): unknown {
     return decode(plainBytes(bytes), STRICT);
   } catch (error) {
     const reason = error instanceof Error ? error.message.slice(0, 200) : 'undecodable';
-    throw new Error(`the ${what} is not one well-formed CBOR item (${reason})`);
+    throw new Error(`the ${what} is not one well-formed CBOR item (${reason})`, { cause: error });
   }
 }
 
@@ -129,7 +129,12 @@ export function verifyCoseSign1Signature(sign1: CoseSign1, key: KeyObject): void
   if (!algorithm.keyTypes.includes(keyType) || (algorithm.curve !== undefined && curve !== algorithm.curve)) {
     throw new Error(`the signing key (${keyType}${curve ? ` ${curve}` : ''}) does not fit algorithm ${algorithm.name}`);
   }
-  const toBeSigned = encode(['Signature1', plainBytes(sign1.protectedBytes), new Uint8Array(0), plainBytes(sign1.payload)]);
+  const toBeSigned = encode([
+    'Signature1',
+    plainBytes(sign1.protectedBytes),
+    new Uint8Array(0),
+    plainBytes(sign1.payload),
+  ]);
   let valid: boolean;
   try {
     if (algorithm.hash === null) valid = verify(null, toBeSigned, key, sign1.signature);

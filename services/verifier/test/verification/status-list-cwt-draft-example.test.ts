@@ -40,9 +40,9 @@ describe("the draft's CWT example", () => {
     await expect(token.verifySignature(DRAFT_EXAMPLE_KEY)).resolves.toBeUndefined();
     const { bits, lst } = token.claims.statusList as { bits: number; lst: Uint8Array };
     expect(Buffer.from(lst).toString('hex')).toBe('78dadbb918000217015d');
-    expect(
-      DRAFT_STATUSES.map((_, idx) => readStatusListEntry({ lst, bits, idx, maxInflatedBytes: 1024 })),
-    ).toEqual(DRAFT_STATUSES);
+    expect(DRAFT_STATUSES.map((_, idx) => readStatusListEntry({ lst, bits, idx, maxInflatedBytes: 1024 }))).toEqual(
+      DRAFT_STATUSES,
+    );
     // Its kid ("12") names no DID and it carries no x5chain: a verifier needs the issuer's certificate to trust it.
     expect(token.signer).toMatchObject({ ok: false });
   });

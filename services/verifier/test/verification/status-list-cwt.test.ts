@@ -176,7 +176,11 @@ describe('a CWT status list, read by an SD-JWT VC', () => {
       'does not fit',
       async () => publish('/cwt/alg-key', { protectedHeader: new Map([[Label.ALG, -35]]) }),
     ],
-    ['an unknown algorithm', 'not accepted', async () => publish('/cwt/alg', { protectedHeader: new Map([[1, -65535]]) })],
+    [
+      'an unknown algorithm',
+      'not accepted',
+      async () => publish('/cwt/alg', { protectedHeader: new Map([[1, -65535]]) }),
+    ],
     [
       'x5chain in both header buckets',
       'in both the protected and the unprotected header',
@@ -204,11 +208,7 @@ describe('a CWT status list, read by an SD-JWT VC', () => {
       },
     ],
     ['a token without iat', 'no iat', async () => publish('/cwt/no-iat', { iat: null })],
-    [
-      'a token issued in the future',
-      'in the future',
-      async () => publish('/cwt/future', { iat: NOW_SECONDS + 3600 }),
-    ],
+    ['a token issued in the future', 'in the future', async () => publish('/cwt/future', { iat: NOW_SECONDS + 3600 })],
     ['a ttl that is not positive', 'ttl', async () => publish('/cwt/ttl', { ttl: 0 })],
     [
       'lst as text where the CWT form carries bytes',
@@ -259,7 +259,10 @@ describe('a CWT status list, read by an SD-JWT VC', () => {
   it('refuses a token signed under a different trust than the credential', async () => {
     const otherRoot = await createCa('CN=Other Trusted Root');
     const otherSigner = await createLeaf('CN=Other Status Signer', otherRoot);
-    const uri = await publish('/cwt/other-anchor', { signingKey: otherSigner.keys.privateKey, x5chain: [otherSigner.der] });
+    const uri = await publish('/cwt/other-anchor', {
+      signingKey: otherSigner.keys.privateKey,
+      x5chain: [otherSigner.der],
+    });
     const result = await verify(pki, {
       vpToken: await pidWithStatus(uri, 0),
       statusLists: checker,
@@ -346,7 +349,12 @@ describe('an mdoc whose MSO names a status list, in either form', () => {
   const QUERY = {
     combine: 'all',
     credentials: [
-      { id: 'mdl', format: 'mso_mdoc', meta: { doctype_value: MDL_DOCTYPE }, claims: [{ path: [MDL_NAMESPACE, 'family_name'] }] },
+      {
+        id: 'mdl',
+        format: 'mso_mdoc',
+        meta: { doctype_value: MDL_DOCTYPE },
+        claims: [{ path: [MDL_NAMESPACE, 'family_name'] }],
+      },
     ],
   };
 
