@@ -87,21 +87,19 @@ export async function issueMdl(
   const signingKey = await signingKeyOf(issuer);
   const now = new Date();
   const { kty, crv, x, y } = options.holderPublicJwk;
-  const signed = await new Issuer(MDL_DOCTYPE, mdocContext)
-    .addIssuerNamespace(MDL_NAMESPACE, options.elements)
-    .sign({
-      signingKey,
-      algorithm: SignatureAlgorithm.ES256,
-      digestAlgorithm: 'SHA-256',
-      validityInfo: {
-        signed: now,
-        validFrom: new Date(now.getTime() - 60_000),
-        validUntil: new Date(now.getTime() + 365 * 86_400_000),
-      },
-      // Verifiers need the device key's algorithm to check the device signature.
-      deviceKeyInfo: { deviceKey: DeviceKey.fromJwk({ kty, crv, x, y, alg: 'ES256' }) },
-      certificates: [certificateOf(issuer)],
-    });
+  const signed = await new Issuer(MDL_DOCTYPE, mdocContext).addIssuerNamespace(MDL_NAMESPACE, options.elements).sign({
+    signingKey,
+    algorithm: SignatureAlgorithm.ES256,
+    digestAlgorithm: 'SHA-256',
+    validityInfo: {
+      signed: now,
+      validFrom: new Date(now.getTime() - 60_000),
+      validUntil: new Date(now.getTime() + 365 * 86_400_000),
+    },
+    // Verifiers need the device key's algorithm to check the device signature.
+    deviceKeyInfo: { deviceKey: DeviceKey.fromJwk({ kty, crv, x, y, alg: 'ES256' }) },
+    certificates: [certificateOf(issuer)],
+  });
   const mso = new Map(signed.issuerAuth.mobileSecurityObject.encodedStructure as Map<unknown, unknown>);
   mso.set('status', new Map([['status_list', new Map<string, unknown>(Object.entries(options.status))]]));
   const issuerAuth = await IssuerAuth.create(

@@ -46,7 +46,11 @@ export async function presentMdoc(options: {
     mdocContext,
   );
   const deviceNamespaces = DeviceNamespaces.create({ deviceNamespaces: new Map() });
-  const deviceAuthentication = DeviceAuthentication.create({ sessionTranscript, docType: MDL_DOCTYPE, deviceNamespaces });
+  const deviceAuthentication = DeviceAuthentication.create({
+    sessionTranscript,
+    docType: MDL_DOCTYPE,
+    deviceNamespaces,
+  });
   const { kty, crv, x, y, d } = options.holderPrivateJwk;
   const deviceSignature = await DeviceSignature.create(
     {
