@@ -18,6 +18,19 @@ export const DEMO_DCQL = {
   },
 } as const;
 
+/** The shop's question to an mDL holder (a direct request, not an intent): over 18, and the given name. */
+export const DEMO_MDL_DCQL = {
+  combine: 'all',
+  credentials: [
+    {
+      id: 'mdl',
+      format: 'mso_mdoc',
+      meta: { doctype_value: 'org.iso.18013.5.1.mDL' },
+      claims: [{ path: ['org.iso.18013.5.1', 'age_over_18'] }, { path: ['org.iso.18013.5.1', 'given_name'] }],
+    },
+  ],
+} as const;
+
 export const DEMO_INTENT = 'age-verification';
 export const DEMO_VERIFIER_ID = 'demo-shop';
 

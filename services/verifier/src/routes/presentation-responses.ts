@@ -21,7 +21,7 @@ export function registerPresentationResponseRoutes(app: App, deps: PresentationA
         {
           summary: 'What a verified session proved (409 unless ResponseVerified; 410 once its data is deleted)',
           description:
-            'responseCode (optional): the response_code the wallet’s redirect carried; a wrong one is 403 RESPONSE_CODE_MISMATCH, with no presentation data. The first read starts PRESENTATION_READ_GRACE_SECONDS, after which claims not declared intent_to_retain: true are deleted; all claims are deleted PRESENTATION_DATA_TTL_SECONDS (or the session’s presentationDataTtlSeconds) after verification: 410 PRESENTATION_DATA_EXPIRED.',
+            'responseCode (optional): the response_code the wallet’s redirect carried; a wrong one is 403 RESPONSE_CODE_MISMATCH, with no presentation data. The first read starts PRESENTATION_READ_GRACE_SECONDS, after which claims not declared intent_to_retain: true are deleted; all claims are deleted PRESENTATION_DATA_TTL_SECONDS (or the session’s presentationDataTtlSeconds) after verification: 410 PRESENTATION_DATA_EXPIRED. A presentation whose credential names a status list has status { uri, idx, status: VALID, format }: format is the form of the Status List Token checked, jwt (application/statuslist+jwt) or cwt (application/statuslist+cwt); results verified before both forms were read have no format.',
           tags,
           security: MANAGEMENT,
           errors: [404, 409, 410],
