@@ -8,22 +8,15 @@ import { createHash, createPublicKey, verify } from 'node:crypto';
 import { AEAD_AES_128_GCM, CipherSuite, KDF_HKDF_SHA256, KEM_DHKEM_P256_HKDF_SHA256 } from 'hpke';
 import {
   CoseKey,
-  DeviceAuth,
-  DeviceAuthentication,
-  DeviceNamespaces,
   DeviceRequest,
   DeviceResponse,
-  DeviceSignature,
-  DeviceSigned,
-  Document,
+  type Document,
   Header,
-  IssuerNamespaces,
-  IssuerSigned,
-  ProtectedHeaders,
+  type IssuerNamespaces,
+  type IssuerSigned,
   QrHandover,
   SessionTranscript,
   SignatureAlgorithm,
-  UnprotectedHeaders,
   cborDecode,
   cborEncode,
   type MdocContext,
@@ -31,7 +24,7 @@ import {
 } from '@owf/mdoc';
 import type { JWK } from 'jose';
 import { x509 } from '../verification/support/pki.js';
-import { mdocContext } from '../verification/support/mdoc.js';
+import { mdocContext, signDocument } from '../verification/support/mdoc.js';
 
 /** The reader-authentication purpose (ISO/IEC 18013-5 Annex B). */
 const READER_AUTH_EKU = '1.0.18013.5.1.6';
@@ -191,31 +184,12 @@ export async function presentAnnexCDocument(
     const kept = items.filter((item) => wanted.includes(item.elementIdentifier));
     if (kept.length > 0) disclosed.set(namespace, kept);
   }
-  const deviceNamespaces = DeviceNamespaces.create({ deviceNamespaces: new Map() });
-  const deviceAuthentication = DeviceAuthentication.create({
+  return signDocument({
+    issuerSigned: document.issuerSigned,
+    docType,
+    disclosed,
+    devicePrivateJwk: document.devicePrivateJwk,
     sessionTranscript: transcript,
-    docType,
-    deviceNamespaces,
-  });
-  const { kty, crv, x, y, d } = document.devicePrivateJwk;
-  const deviceSignature = await DeviceSignature.create(
-    {
-      protectedHeaders: ProtectedHeaders.create({
-        protectedHeaders: new Map([[Header.Algorithm, SignatureAlgorithm.ES256]]),
-      }),
-      unprotectedHeaders: UnprotectedHeaders.create({}),
-      detachedPayload: deviceAuthentication.encode({ asDataItem: true }),
-      signingKey: CoseKey.fromJwk({ kty, crv, x, y, d }),
-    },
-    mdocContext,
-  );
-  return Document.create({
-    docType,
-    issuerSigned: IssuerSigned.create({
-      issuerNamespaces: IssuerNamespaces.create({ issuerNamespaces: disclosed }),
-      issuerAuth: document.issuerSigned.issuerAuth,
-    }),
-    deviceSigned: DeviceSigned.create({ deviceNamespaces, deviceAuth: DeviceAuth.create({ deviceSignature }) }),
   });
 }
 
