@@ -1,0 +1,167 @@
+import { createHash, createPublicKey, verify } from 'node:crypto';
+import { resolveOpenid4vpAuthorizationRequest } from '@openid4vc/openid4vp';
+import { describe, expect, it } from 'vitest';
+import { didJwkOf } from '../../src/crypto/did-jwk.js';
+import { issueLeafCertificate } from '../../src/crypto/leaf-certificate.js';
+import { generatePlatformCa, loadPlatformCa } from '../../src/crypto/platform-ca.js';
+import { signMultiSignedRequest } from '../../src/crypto/sign-multi-signed-request.js';
+import { generateSigningKeyPair, importSigningKey, publicJwkOf } from '../../src/crypto/signing-key.js';
+import { clientIdFor } from '../../src/domain/client-id.js';
+import { buildMultiSignedPayload, buildUnsignedDcApiRequest } from '../../src/domain/dc-api-request-payloads.js';
+import { buildClientMetadata, buildRequestObject } from '../../src/domain/request-object.js';
+import { checkChainToCa, createVerifyJwt } from '../support/wallet.js';
+
+const ORIGIN = 'https://rp.example';
+const HOST = 'verifier.tessera.test';
+const QUERY = {
+  credentials: [{ id: 'pid', format: 'dc+sd-jwt', meta: { vct_values: ['https://example.eu/pid'] } }],
+};
+
+/** The independent wallet library resolving a DC API request `payload` handed over by a browser at `origin`. */
+function resolveAsWallet(payload: Record<string, unknown>, origin: string, caPem = 'unused') {
+  return resolveOpenid4vpAuthorizationRequest({
+    authorizationRequestPayload: payload,
+    origin,
+    callbacks: {
+      verifyJwt: createVerifyJwt(caPem),
+      hash: (data: Uint8Array) => new Uint8Array(createHash('sha256').update(data).digest()),
+      fetch,
+      getX509CertificateMetadata: () => ({ sanDnsNames: [], sanUriNames: [] }),
+      decryptJwe: () => Promise.reject(new Error('no encrypted request here')),
+    },
+  });
+}
+
+function requestObject(clientId: string) {
+  const now = new Date();
+  return buildRequestObject({
+    clientId,
+    responseMode: 'dc_api',
+    nonce: 'n-0S6_WzA2Mj-session-nonce',
+    state: 'unused',
+    dcqlQuery: QUERY,
+    clientMetadata: buildClientMetadata({ display: { client_name: 'Tessera RP' } }),
+    expectedOrigins: [ORIGIN],
+    now,
+    expiresAt: new Date(now.getTime() + 300_000),
+  });
+}
+
+/** The organisation's signers, from the service's own key and certificate code: a P-256 leaf, its did:jwk, an Ed25519 leaf. */
+async function signers() {
+  const now = new Date();
+  const caPem = await generatePlatformCa({ now });
+  const ca = await loadPlatformCa(caPem, now);
+  const p256 = await generateSigningKeyPair('P256');
+  const ed25519 = await generateSigningKeyPair('ED25519');
+  const p256Leaf = await issueLeafCertificate({
+    ca,
+    publicJwk: p256.publicJwk,
+    keyType: 'P256',
+    host: HOST,
+    orgId: 'o',
+    now,
+  });
+  const edLeaf = await issueLeafCertificate({
+    ca,
+    publicJwk: ed25519.publicJwk,
+    keyType: 'ED25519',
+    host: HOST,
+    orgId: 'o',
+    now,
+  });
+  const did = didJwkOf(publicJwkOf(p256.publicJwk));
+  return {
+    caPem: caPem.certificatePem,
+    list: [
+      {
+        clientId: clientIdFor({ prefix: 'x509_hash', leafDer: p256Leaf }),
+        key: { privateKey: await importSigningKey(p256.privateJwk, 'P256'), alg: 'ES256' as const, x5c: [p256Leaf] },
+      },
+      {
+        clientId: clientIdFor({ prefix: 'decentralized_identifier', did }),
+        key: { privateKey: await importSigningKey(p256.privateJwk, 'P256'), alg: 'ES256' as const, kid: `${did}#0` },
+      },
+      {
+        clientId: clientIdFor({ prefix: 'x509_hash', leafDer: edLeaf }),
+        key: {
+          privateKey: await importSigningKey(ed25519.privateJwk, 'ED25519'),
+          alg: 'EdDSA' as const,
+          x5c: [edLeaf],
+        },
+      },
+    ],
+  };
+}
+
+describe('openid4vp-v1-unsigned', () => {
+  it('is resolved by an independent wallet library as an unsigned DC API request bound to the origin', async () => {
+    const data = buildUnsignedDcApiRequest(requestObject('x509_hash:ignored'));
+    expect(data).not.toHaveProperty('client_id');
+    const resolved = await resolveAsWallet(data, ORIGIN);
+    expect(resolved.jar).toBeUndefined();
+    expect(resolved.client).toMatchObject({ prefix: 'origin', effective: `origin:${ORIGIN}` });
+    expect(resolved.dcql?.query).toEqual(QUERY);
+    expect(resolved.authorizationRequestPayload).toMatchObject({
+      response_mode: 'dc_api',
+      nonce: 'n-0S6_WzA2Mj-session-nonce',
+    });
+  });
+});
+
+describe('openid4vp-v1-multisigned', () => {
+  it('carries one verifiable signature per signer, each naming its client_id and key material; the payload has none', async () => {
+    const { caPem, list } = await signers();
+    const request = await signMultiSignedRequest({
+      payload: buildMultiSignedPayload(requestObject(list[0]!.clientId)),
+      signers: list,
+    });
+    const payload = JSON.parse(Buffer.from(request.payload, 'base64url').toString('utf8')) as Record<string, unknown>;
+    expect(payload).not.toHaveProperty('client_id');
+    expect(payload.expected_origins).toEqual([ORIGIN]);
+    expect(request.signatures).toHaveLength(3);
+
+    for (const [index, { protected: protectedHeader, signature }] of request.signatures.entries()) {
+      const header = JSON.parse(Buffer.from(protectedHeader, 'base64url').toString('utf8')) as Record<string, unknown>;
+      expect(header).toMatchObject({ typ: 'oauth-authz-req+jwt', client_id: list[index]!.clientId });
+      // The key is the one the header's key material names, found and checked without the service's code.
+      let publicKey;
+      if (Array.isArray(header.x5c)) {
+        const { leaf } = await checkChainToCa(header.x5c as string[], caPem);
+        expect(header.client_id).toBe(
+          `x509_hash:${createHash('sha256')
+            .update(Buffer.from(String(header.x5c[0]), 'base64'))
+            .digest('base64url')}`,
+        );
+        publicKey = createPublicKey(leaf.toString('pem'));
+      } else {
+        const did = String(header.kid).split('#')[0]!;
+        expect(header.client_id).toBe(`decentralized_identifier:${did}`);
+        const jwk = JSON.parse(Buffer.from(did.slice('did:jwk:'.length), 'base64url').toString('utf8'));
+        publicKey = createPublicKey({ key: jwk, format: 'jwk' });
+      }
+      const signingInput = Buffer.from(`${protectedHeader}.${request.payload}`);
+      const signatureBytes = Buffer.from(signature, 'base64url');
+      const valid =
+        header.alg === 'EdDSA'
+          ? verify(null, signingInput, publicKey, signatureBytes)
+          : verify('sha256', signingInput, { key: publicKey, dsaEncoding: 'ieee-p1363' }, signatureBytes);
+      expect(valid, `signature ${index}`).toBe(true);
+    }
+
+    // The payload is a valid DC API request for the independent library, whose origin check it passes.
+    const resolved = await resolveAsWallet(payload, ORIGIN, caPem);
+    expect(resolved.dcql?.query).toEqual(QUERY);
+    await expect(resolveAsWallet(payload, 'https://attacker.example', caPem)).rejects.toThrow(/expected_origins/);
+  });
+
+  it('refuses a payload that still names a client_id, and a request without signers', async () => {
+    const { list } = await signers();
+    await expect(signMultiSignedRequest({ payload: requestObject(list[0]!.clientId), signers: list })).rejects.toThrow(
+      /no client_id/,
+    );
+    await expect(
+      signMultiSignedRequest({ payload: buildMultiSignedPayload(requestObject('x')), signers: [] }),
+    ).rejects.toThrow(/at least one signer/);
+  });
+});
