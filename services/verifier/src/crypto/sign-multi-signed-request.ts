@@ -1,5 +1,6 @@
 import { GeneralSign, type JWTPayload } from 'jose';
-import { REQUEST_OBJECT_TYP, type RequestObjectKey } from './sign-request-object.js';
+import { REQUEST_OBJECT_TYP } from '../domain/request-object.js';
+import type { RequestObjectKey } from './sign-request-object.js';
 
 /** One signer of a multi-signed request: its key material and the client_id it authenticates as. */
 export interface MultiSignedRequestSigner {
