@@ -19,18 +19,23 @@ export interface MultiSignedRequest {
  * Signs one request for several trust frameworks at once (OpenID4VP 1.0
  * Appendix A.3.2): one signature per signer over the same payload, each
  * protected header carrying `typ`, `alg`, the signer's `client_id` and key
- * material (`x5c` or `kid`). The payload must not hold `client_id`
- * (`buildMultiSignedPayload`); it is refused here so no wallet sees two answers to "who asks".
+ * material (`x5c` or `kid`), plus `protectedHeader` (the request parameters that
+ * belong in every signature's header, `verifier_info`). The payload must hold
+ * neither `client_id` nor `verifier_info` (`splitMultiSignedRequest`); they are
+ * refused here so no wallet sees two answers to "who asks".
  */
 export async function signMultiSignedRequest(options: {
   payload: JWTPayload;
   signers: readonly MultiSignedRequestSigner[];
+  protectedHeader?: Record<string, unknown>;
 }): Promise<MultiSignedRequest> {
   if (options.signers.length === 0) throw new Error('a multi-signed request needs at least one signer');
   if ('client_id' in options.payload) throw new Error('a multi-signed payload carries no client_id');
+  if ('verifier_info' in options.payload) throw new Error('a multi-signed payload carries no verifier_info');
   const jws = new GeneralSign(new TextEncoder().encode(JSON.stringify(options.payload)));
   for (const { clientId, key } of options.signers) {
     jws.addSignature(key.privateKey).setProtectedHeader({
+      ...options.protectedHeader,
       alg: key.alg,
       typ: REQUEST_OBJECT_TYP,
       client_id: clientId,

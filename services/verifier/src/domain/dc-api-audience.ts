@@ -1,4 +1,4 @@
-import type { DcApiProtocol } from './dc-api-protocols.js';
+import type { DcApiProtocol } from '@tessera/contracts';
 
 /**
  * The audiences a DC API answer may name (KB-JWT `aud`). OpenID4VP 1.0

@@ -1,49 +1,64 @@
-/**
- * The request protocols a browser's Digital Credentials API offers a verifier
- * (`navigator.credentials.get({ digital: { requests: [{ protocol, data }] } })`):
- * the three OpenID4VP 1.0 request types of its Appendix A, and ISO/IEC
- * 18013-7:2025 Annex C for mdoc. Order is the relying party's preference.
- */
-export const DC_API_PROTOCOLS = [
-  'openid4vp-v1-unsigned',
-  'openid4vp-v1-signed',
-  'openid4vp-v1-multisigned',
-  'org-iso-mdoc',
-] as const;
+import { ErrorCode, type DcApiProtocol, type DcApiRequest, type ResponseMode } from '@tessera/contracts';
+import { AppError, badRequest } from '@tessera/service-kit';
+import type { DeviceRequestPlan } from './device-request-plan.js';
 
-export type DcApiProtocol = (typeof DC_API_PROTOCOLS)[number];
+// Which Digital Credentials API protocols a session offers (issue 24). The names,
+// and the rules a body's `dcApiProtocols` must follow on its own (non-empty, known,
+// no repeats), are the contracts' schema; what depends on the rest of the body or
+// on the query is checked here.
 
-/** What a session offers when the relying party names no protocol: today's single signed request. */
+/** What a DC API session offers when the relying party names no protocol: the single signed request. */
 export const DEFAULT_DC_API_PROTOCOLS: readonly DcApiProtocol[] = ['openid4vp-v1-signed'];
-
-export function isDcApiProtocol(value: unknown): value is DcApiProtocol {
-  return typeof value === 'string' && (DC_API_PROTOCOLS as readonly string[]).includes(value);
-}
 
 /** The OpenID4VP protocols (their answers carry a `vp_token`); `org-iso-mdoc` answers an EncryptedResponse. */
 export function isOpenid4vpProtocol(protocol: DcApiProtocol): boolean {
   return protocol !== 'org-iso-mdoc';
 }
 
-export type DcApiProtocolsProblem = { path: string; message: string };
+/** The protocols a stored DC API session offers: as chosen, or the default for sessions from before the choice. */
+export function sessionDcApiProtocols(stored: readonly string[] | null): readonly DcApiProtocol[] {
+  return stored && stored.length > 0 ? (stored as DcApiProtocol[]) : DEFAULT_DC_API_PROTOCOLS;
+}
 
 /**
- * Checks a `dcApiProtocols` body field: a non-empty array of known protocol
- * names without repeats. Returns one problem per offending entry (JSON Pointer
- * relative to the field), or none.
+ * `dcApiProtocols` next to the other options: only for the DC API modes
+ * (`isDcApi`), and `org-iso-mdoc` only with exactly one expected origin, since
+ * each ReaderAuth signs the SessionTranscript of one origin.
  */
-export function checkDcApiProtocols(value: unknown): DcApiProtocolsProblem[] {
-  if (!Array.isArray(value)) return [{ path: '', message: 'must be an array of protocol names' }];
-  if (value.length === 0) return [{ path: '', message: 'must name at least one protocol' }];
-  const problems: DcApiProtocolsProblem[] = [];
-  const seen = new Set<string>();
-  value.forEach((entry, index) => {
-    if (!isDcApiProtocol(entry)) {
-      problems.push({ path: `/${index}`, message: `must be one of ${DC_API_PROTOCOLS.join(', ')}` });
-      return;
-    }
-    if (seen.has(entry)) problems.push({ path: `/${index}`, message: `repeats ${entry}` });
-    seen.add(entry);
-  });
-  return problems;
+export function checkDcApiProtocolOptions(options: {
+  responseMode: ResponseMode;
+  isDcApi: boolean;
+  dcApiProtocols?: readonly DcApiProtocol[];
+  expectedOrigins?: readonly string[];
+}): void {
+  const { dcApiProtocols } = options;
+  if (dcApiProtocols === undefined) return;
+  if (!options.isDcApi)
+    throw badRequest(`dcApiProtocols applies to the dc_api modes only, not to responseMode ${options.responseMode}.`, [
+      { path: '/dcApiProtocols', message: `is not allowed with responseMode ${options.responseMode}` },
+    ]);
+  if (dcApiProtocols.includes('org-iso-mdoc') && (options.expectedOrigins?.length ?? 0) !== 1)
+    throw new AppError(
+      400,
+      ErrorCode.DC_API_PROTOCOL_NOT_SUPPORTED,
+      'org-iso-mdoc needs exactly one expected origin: each ReaderAuth signs the SessionTranscript of one origin. Create one session per origin.',
+      [{ path: '/expectedOrigins', message: 'must hold exactly one origin when dcApiProtocols includes org-iso-mdoc' }],
+    );
+}
+
+/** 400 DC_API_PROTOCOL_NOT_SUPPORTED for a query a DeviceRequest cannot express, naming the part (a pointer under `queryPointer`). */
+export function deviceRequestNotSupported(plan: Extract<DeviceRequestPlan, { ok: false }>, queryPointer: string) {
+  return new AppError(
+    400,
+    ErrorCode.DC_API_PROTOCOL_NOT_SUPPORTED,
+    `org-iso-mdoc cannot ask for this query: ${plan.path || 'the query'} ${plan.message}. Offer an OpenID4VP protocol instead, or simplify the query.`,
+    [{ path: `${queryPointer}${plan.path}`, message: plan.message }],
+  );
+}
+
+/** `dcApiRequest` of the create answer: the signed entry when offered (today's field), else the first. */
+export function primaryDcApiRequest(requests: readonly DcApiRequest[]): DcApiRequest {
+  const primary = requests.find((request) => request.protocol === 'openid4vp-v1-signed') ?? requests[0];
+  if (!primary) throw new Error('a DC API session offers at least one request');
+  return primary;
 }

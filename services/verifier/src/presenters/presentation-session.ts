@@ -6,6 +6,8 @@ import type {
   ResponseMode,
 } from '@tessera/contracts';
 import type { SessionRow } from '../db/schema.js';
+import { sessionDcApiProtocols } from '../domain/dc-api-protocols.js';
+import { isDcApiMode } from '../domain/response-mode.js';
 import { effectiveSessionState } from '../domain/session-state.js';
 
 /** A session as the management API shows it; state read at `now` (expiry applies at read time). */
@@ -23,6 +25,9 @@ export function toPresentationSession(row: SessionRow, now: Date): PresentationS
     payloadState: row.payloadState,
     responseMode: row.responseMode as ResponseMode,
     ...(row.expectedOrigins ? { expectedOrigins: row.expectedOrigins } : {}),
+    ...(isDcApiMode(row.responseMode as ResponseMode)
+      ? { dcApiProtocols: [...sessionDcApiProtocols(row.dcApiProtocols)] }
+      : {}),
     state,
     ...(error ? { error } : {}),
     createdAt: row.createdAt.toISOString(),
@@ -31,16 +36,18 @@ export function toPresentationSession(row: SessionRow, now: Date): PresentationS
   };
 }
 
-/** The create answer: the record plus the DC API request and the intent's notice, when there are. */
+/** The create answer: the record plus the DC API requests and the intent's notice, when there are. */
 export function toCreatedPresentation(created: {
   session: SessionRow;
   createdAt: Date;
   dcApiRequest?: DcApiRequest;
+  dcApiRequests?: DcApiRequest[];
   notice?: IntentNotice;
 }): CreatedPresentation {
   return {
     ...toPresentationSession(created.session, created.createdAt),
     ...(created.dcApiRequest ? { dcApiRequest: created.dcApiRequest } : {}),
+    ...(created.dcApiRequests ? { dcApiRequests: created.dcApiRequests } : {}),
     ...(created.notice ? { notice: created.notice } : {}),
   };
 }

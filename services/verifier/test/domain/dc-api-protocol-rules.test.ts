@@ -1,8 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { acceptedDcApiAudiences } from '../../src/domain/dc-api-audience.js';
-import { checkDcApiProtocols, DEFAULT_DC_API_PROTOCOLS } from '../../src/domain/dc-api-protocols.js';
-import { buildMultiSignedPayload, buildUnsignedDcApiRequest } from '../../src/domain/dc-api-request-payloads.js';
+import { ErrorCode } from '@tessera/contracts';
+import { AppError } from '@tessera/service-kit';
+import {
+  checkDcApiProtocolOptions,
+  DEFAULT_DC_API_PROTOCOLS,
+  primaryDcApiRequest,
+  sessionDcApiProtocols,
+} from '../../src/domain/dc-api-protocols.js';
+import { buildUnsignedDcApiRequest, splitMultiSignedRequest } from '../../src/domain/dc-api-request-payloads.js';
 import { planDeviceRequest } from '../../src/domain/device-request-plan.js';
+import { multiSignedSigners } from '../../src/domain/multi-signed-signers.js';
 
 const mdl = (id: string, claims: unknown[], extra: Record<string, unknown> = {}) => ({
   id,
@@ -16,18 +24,81 @@ const claim = (element: string, extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
+function refusal(run: () => void): AppError {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof AppError) return error;
+    throw error;
+  }
+  throw new Error('no refusal');
+}
+
 describe('dcApiProtocols', () => {
-  it('accepts the four protocols in any order of preference, and defaults to the signed request alone', () => {
-    expect(
-      checkDcApiProtocols(['org-iso-mdoc', 'openid4vp-v1-unsigned', 'openid4vp-v1-multisigned', 'openid4vp-v1-signed']),
-    ).toEqual([]);
+  it('defaults to the signed request alone, also for sessions stored before the choice existed', () => {
     expect(DEFAULT_DC_API_PROTOCOLS).toEqual(['openid4vp-v1-signed']);
+    expect(sessionDcApiProtocols(null)).toEqual(['openid4vp-v1-signed']);
+    expect(sessionDcApiProtocols(['org-iso-mdoc', 'openid4vp-v1-unsigned'])).toEqual([
+      'org-iso-mdoc',
+      'openid4vp-v1-unsigned',
+    ]);
   });
 
-  it('refuses an empty array, unknown names and repeats, each at its index', () => {
-    expect(checkDcApiProtocols([])).toEqual([{ path: '', message: 'must name at least one protocol' }]);
-    expect(checkDcApiProtocols('org-iso-mdoc')).toHaveLength(1);
-    expect(checkDcApiProtocols(['openid4vp', 'org-iso-mdoc', 'org-iso-mdoc']).map((p) => p.path)).toEqual(['/0', '/2']);
+  it('is refused with the redirect modes, naming the field', () => {
+    const error = refusal(() =>
+      checkDcApiProtocolOptions({
+        responseMode: 'direct_post',
+        isDcApi: false,
+        dcApiProtocols: ['openid4vp-v1-signed'],
+      }),
+    );
+    expect(error.statusCode).toBe(400);
+    expect(error.code).toBe(ErrorCode.VALIDATION_FAILED);
+    expect(error.details).toEqual([{ path: '/dcApiProtocols', message: expect.stringContaining('direct_post') }]);
+  });
+
+  it('offers org-iso-mdoc only to a session with exactly one expected origin', () => {
+    const check = (expectedOrigins: string[]) => () =>
+      checkDcApiProtocolOptions({
+        responseMode: 'dc_api',
+        isDcApi: true,
+        dcApiProtocols: ['openid4vp-v1-signed', 'org-iso-mdoc'],
+        expectedOrigins,
+      });
+    expect(check(['https://rp.example'])).not.toThrow();
+    const error = refusal(check(['https://rp.example', 'https://www.rp.example']));
+    expect(error.code).toBe(ErrorCode.DC_API_PROTOCOL_NOT_SUPPORTED);
+    expect(error.details?.[0]?.path).toBe('/expectedOrigins');
+    expect(() =>
+      checkDcApiProtocolOptions({
+        responseMode: 'dc_api',
+        isDcApi: true,
+        dcApiProtocols: ['openid4vp-v1-signed', 'openid4vp-v1-unsigned'],
+        expectedOrigins: ['https://rp.example', 'https://www.rp.example'],
+      }),
+    ).not.toThrow();
+  });
+
+  it('hands out the signed request as dcApiRequest when offered, else the first', () => {
+    const unsigned = { protocol: 'openid4vp-v1-unsigned', data: { nonce: 'n' } } as const;
+    const signed = { protocol: 'openid4vp-v1-signed', data: { request: 'a.b.c' } } as const;
+    expect(primaryDcApiRequest([unsigned, signed])).toBe(signed);
+    expect(primaryDcApiRequest([unsigned])).toBe(unsigned);
+  });
+});
+
+describe('multiSignedSigners', () => {
+  const own = { method: 'X509_P256', clientIdPrefix: 'x509_san_dns', keyType: 'P256' } as const;
+
+  it('puts the session’s own signer first, then every other signer the organisation holds, once each', () => {
+    expect(multiSignedSigners(own, { hasEd25519Key: true }).map((s) => [s.method, s.clientIdPrefix])).toEqual([
+      ['X509_P256', 'x509_san_dns'],
+      ['DID', 'decentralized_identifier'],
+      ['X509_ED25519', 'x509_hash'],
+    ]);
+    expect(multiSignedSigners(own, { hasEd25519Key: false }).map((s) => s.method)).toEqual(['X509_P256', 'DID']);
+    const did = { method: 'DID', clientIdPrefix: 'decentralized_identifier', keyType: 'P256' } as const;
+    expect(multiSignedSigners(did, { hasEd25519Key: false }).map((s) => s.method)).toEqual(['DID', 'X509_P256']);
   });
 });
 
@@ -146,11 +217,21 @@ describe('request payloads of the OpenID4VP protocols', () => {
     });
   });
 
-  it('multi-signed: the signed payload without client_id, keeping expected_origins', () => {
-    const payload = buildMultiSignedPayload(requestObject);
+  it('unsigned: any other parameter of the request object flows through (a later one, such as verifier_info)', () => {
+    const data = buildUnsignedDcApiRequest({ ...requestObject, wallet_nonce: 'w', some_new_parameter: { a: 1 } });
+    expect(data.some_new_parameter).toEqual({ a: 1 });
+    expect(data).not.toHaveProperty('wallet_nonce');
+  });
+
+  it('multi-signed: the signed payload without client_id, keeping expected_origins; verifier_info to the headers', () => {
+    const { payload, protectedHeader } = splitMultiSignedRequest(requestObject);
     expect(payload).not.toHaveProperty('client_id');
     expect(payload.expected_origins).toEqual(['https://rp.example']);
     expect(payload.nonce).toBe('n');
+    expect(protectedHeader).toEqual({});
+    const withInfo = splitMultiSignedRequest({ ...requestObject, verifier_info: [{ format: 'x', data: 'y' }] });
+    expect(withInfo.payload).not.toHaveProperty('verifier_info');
+    expect(withInfo.protectedHeader).toEqual({ verifier_info: [{ format: 'x', data: 'y' }] });
   });
 });
 

@@ -7,7 +7,7 @@ import { generatePlatformCa, loadPlatformCa } from '../../src/crypto/platform-ca
 import { signMultiSignedRequest } from '../../src/crypto/sign-multi-signed-request.js';
 import { generateSigningKeyPair, importSigningKey, publicJwkOf } from '../../src/crypto/signing-key.js';
 import { clientIdFor } from '../../src/domain/client-id.js';
-import { buildMultiSignedPayload, buildUnsignedDcApiRequest } from '../../src/domain/dc-api-request-payloads.js';
+import { buildUnsignedDcApiRequest, splitMultiSignedRequest } from '../../src/domain/dc-api-request-payloads.js';
 import { buildClientMetadata, buildRequestObject } from '../../src/domain/request-object.js';
 import { checkChainToCa, createVerifyJwt } from '../support/wallet.js';
 
@@ -113,7 +113,7 @@ describe('openid4vp-v1-multisigned', () => {
   it('carries one verifiable signature per signer, each naming its client_id and key material; the payload has none', async () => {
     const { caPem, list } = await signers();
     const request = await signMultiSignedRequest({
-      payload: buildMultiSignedPayload(requestObject(list[0]!.clientId)),
+      ...splitMultiSignedRequest(requestObject(list[0]!.clientId)),
       signers: list,
     });
     const payload = JSON.parse(Buffer.from(request.payload, 'base64url').toString('utf8')) as Record<string, unknown>;
@@ -161,7 +161,64 @@ describe('openid4vp-v1-multisigned', () => {
       /no client_id/,
     );
     await expect(
-      signMultiSignedRequest({ payload: buildMultiSignedPayload(requestObject('x')), signers: [] }),
+      signMultiSignedRequest({ payload: splitMultiSignedRequest(requestObject('x')).payload, signers: [] }),
     ).rejects.toThrow(/at least one signer/);
+    await expect(
+      signMultiSignedRequest({ payload: { nonce: 'n', verifier_info: STAND_IN_VERIFIER_INFO }, signers: list }),
+    ).rejects.toThrow(/no verifier_info/);
+  });
+});
+
+/**
+ * A stand-in for what the relying-party identity work adds to the request object
+ * (OpenID4VP 1.0 §5.1 `verifier_info`, e.g. a registration certificate): not
+ * known here, so any value the payload carries must flow to every protocol.
+ */
+const STAND_IN_VERIFIER_INFO = [{ format: 'stand-in', data: 'eyJzdGFuZC1pbiI6dHJ1ZX0', credential_ids: ['pid'] }];
+
+describe('verifier_info in every protocol (OpenID4VP 1.0 Appendix A.2, A.3.2)', () => {
+  const withVerifierInfo = (clientId: string) => ({
+    ...requestObject(clientId),
+    verifier_info: STAND_IN_VERIFIER_INFO,
+  });
+
+  it('an unsigned request keeps it as a request parameter, and the independent wallet reads it', async () => {
+    const data = buildUnsignedDcApiRequest(withVerifierInfo('x509_hash:ignored'));
+    expect(data.verifier_info).toEqual(STAND_IN_VERIFIER_INFO);
+    const resolved = await resolveAsWallet(data, ORIGIN);
+    expect(resolved.authorizationRequestPayload).toMatchObject({ verifier_info: STAND_IN_VERIFIER_INFO });
+  });
+
+  it('a multi-signed request carries it in every signature’s protected header and not in the payload', async () => {
+    const { list } = await signers();
+    const request = await signMultiSignedRequest({
+      ...splitMultiSignedRequest(withVerifierInfo(list[0]!.clientId)),
+      signers: list,
+    });
+    const payload = JSON.parse(Buffer.from(request.payload, 'base64url').toString('utf8')) as Record<string, unknown>;
+    expect(payload).not.toHaveProperty('verifier_info');
+    expect(payload).not.toHaveProperty('client_id');
+    for (const [index, signature] of request.signatures.entries()) {
+      const header = JSON.parse(Buffer.from(signature.protected, 'base64url').toString('utf8')) as Record<
+        string,
+        unknown
+      >;
+      expect(header.verifier_info).toEqual(STAND_IN_VERIFIER_INFO);
+      expect(header.client_id).toBe(list[index]!.clientId);
+    }
+  });
+
+  it('a parameter in the header cannot displace the signer’s own alg, typ or client_id', async () => {
+    const { list } = await signers();
+    const request = await signMultiSignedRequest({
+      payload: { nonce: 'n' },
+      protectedHeader: { verifier_info: STAND_IN_VERIFIER_INFO, client_id: 'x509_hash:forged', typ: 'JWT' },
+      signers: [list[0]!],
+    });
+    const header = JSON.parse(Buffer.from(request.signatures[0]!.protected, 'base64url').toString('utf8')) as Record<
+      string,
+      unknown
+    >;
+    expect(header).toMatchObject({ client_id: list[0]!.clientId, typ: 'oauth-authz-req+jwt', alg: 'ES256' });
   });
 });
