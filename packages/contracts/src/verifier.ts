@@ -194,7 +194,10 @@ export const PresentationSessionSchema = Type.Object({
   payloadState: Type.String(),
   responseMode: ResponseModeSchema,
   expectedOrigins: Type.Optional(Type.Array(Type.String())),
-  /** DC API sessions: the protocols offered, in the relying party's order (`["openid4vp-v1-signed"]` when it named none). */
+  /**
+   * DC API sessions created with `dcApiProtocols`: the protocols offered, in the relying party's order.
+   * Absent on a DC API session that named none: it offers `["openid4vp-v1-signed"]`.
+   */
   dcApiProtocols: Type.Optional(Type.Array(DcApiProtocolSchema)),
   state: SessionStateSchema,
   error: Type.Optional(SessionErrorSchema),

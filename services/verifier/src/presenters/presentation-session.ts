@@ -1,13 +1,12 @@
 import type {
   CreatedPresentation,
+  DcApiProtocol,
   DcApiRequest,
   IntentNotice,
   PresentationSession,
   ResponseMode,
 } from '@tessera/contracts';
 import type { SessionRow } from '../db/schema.js';
-import { sessionDcApiProtocols } from '../domain/dc-api-protocols.js';
-import { isDcApiMode } from '../domain/response-mode.js';
 import { effectiveSessionState } from '../domain/session-state.js';
 
 /** A session as the management API shows it; state read at `now` (expiry applies at read time). */
@@ -25,9 +24,8 @@ export function toPresentationSession(row: SessionRow, now: Date): PresentationS
     payloadState: row.payloadState,
     responseMode: row.responseMode as ResponseMode,
     ...(row.expectedOrigins ? { expectedOrigins: row.expectedOrigins } : {}),
-    ...(isDcApiMode(row.responseMode as ResponseMode)
-      ? { dcApiProtocols: [...sessionDcApiProtocols(row.dcApiProtocols)] }
-      : {}),
+    // Shown when the relying party chose them; absent on a DC API session means `["openid4vp-v1-signed"]`.
+    ...(row.dcApiProtocols ? { dcApiProtocols: row.dcApiProtocols as DcApiProtocol[] } : {}),
     state,
     ...(error ? { error } : {}),
     createdAt: row.createdAt.toISOString(),

@@ -200,7 +200,8 @@ export async function startPresentationSession(
     encryptedEncryptionKey: encryptionKey
       ? deps.keyEncryptionKey.seal(JSON.stringify(encryptionKey.privateJwk), sessionKeyContext(id))
       : null,
-    dcApiProtocols: protocols ? [...protocols] : null,
+    // As the relying party named them; null (the default, shown as nothing) keeps today's record for clients that name none.
+    dcApiProtocols: dcApi && options.dcApiProtocols ? [...options.dcApiProtocols] : null,
     dcApiSignerClientIds: dcApiRequests?.signerClientIds ?? null,
     annexCEncryptionInfo: dcApiRequests?.annexC?.encryptionInfo ?? null,
     encryptedAnnexCKey: dcApiRequests?.annexC?.encryptedKey ?? null,
