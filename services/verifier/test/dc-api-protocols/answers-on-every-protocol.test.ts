@@ -214,8 +214,10 @@ describe('an org-iso-mdoc answer goes through everything after the engine', () =
     // The HPKE key is gone once the session settled.
     const row = await storedSession(harness.testDb.database, session.id);
     expect(row!.encryptedAnnexCKey).toBeNull();
-    expect(row!.annexCEncryptionInfo).toBe(requestOf(session, 'org-iso-mdoc').data.encryptionInfo);
-    expect(sessionEvents.of(session.id, 'ResponseVerified')).toHaveLength(1);
+    expect(row!.annexCEncryptionInfo).toBe(
+      (requestOf(session, 'org-iso-mdoc').data as { encryptionInfo: string }).encryptionInfo,
+    );
+    await sessionEvents.waitFor(session.id, 'ResponseVerified');
     const deliveries = await api('GET', `${oid4vpPath()}/verifier/${desk}/webhook/deliveries`);
     expect(
       deliveries.body.data.data.map((delivery: { event: { sessionId: string } }) => delivery.event.sessionId),

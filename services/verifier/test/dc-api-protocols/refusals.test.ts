@@ -12,7 +12,7 @@ import {
 import { answerDcApi, requestOf } from '../support/dc-api-wallet.js';
 import { mdocQuery, sdJwtQuery } from '../support/dcql-queries.js';
 import { e2eTest } from '../support/fixtures.js';
-import { issueMdl, MDL_DOCTYPE, MDL_NAMESPACE, newHolder } from '../support/issuers.js';
+import { issueMdl, MDL_DOCTYPE, newHolder } from '../support/issuers.js';
 import { ORG, OTHER_ORG, oid4vpPath } from '../support/management.js';
 import { issueMdoc } from '../verification/support/mdoc.js';
 import { x509 } from '../verification/support/pki.js';

@@ -91,6 +91,12 @@ export function storedSigningKeys(database: VerifierDatabase, orgId?: string) {
   return orgId === undefined ? all : all.where(eq(signingKeys.orgId, orgId));
 }
 
+/** The stored reader-authentication chain of organisation `orgId`, or undefined. */
+export async function storedReaderCertificate(database: VerifierDatabase, orgId: string) {
+  const [row] = await database.db.select().from(readerCertificates).where(eq(readerCertificates.orgId, orgId));
+  return row;
+}
+
 /** Every session, of any organisation. */
 export function allStoredSessions(database: VerifierDatabase) {
   return database.db.select().from(presentationSessions);

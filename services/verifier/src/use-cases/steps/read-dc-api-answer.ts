@@ -137,7 +137,7 @@ async function readAnnexCAnswer(deps: ReadDcApiAnswerDeps, input: ReadDcApiAnswe
     recipientPrivateJwk && session.annexCEncryptionInfo
       ? await traceCheck(
           deps.tracer,
-          'annex-c-response',
+          'annex_c_response',
           () =>
             openAnnexCResponse({
               response: parts.response,
