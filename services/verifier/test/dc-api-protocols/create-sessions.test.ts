@@ -303,3 +303,25 @@ describe('refused protocol choices (nothing stored)', () => {
     expect((await harness.call('POST', url, { body, headers: await harness.auth(ORG, ['member']) })).status).toBe(403);
   });
 });
+
+describe('the OpenAPI document', () => {
+  test('describes dcApiProtocols, dcApiRequests, protocol, the reader certificate routes and the new codes', async ({
+    harness,
+  }) => {
+    const docs = (await harness.call('GET', '/docs/json')).body;
+    const base = '/v1/orgs/{orgId}/oid4vp';
+    const text = JSON.stringify(docs);
+    for (const path of ['/presentation', '/intent-based-verification-presentation']) {
+      const post = docs.paths[`${base}${path}`].post;
+      expect(JSON.stringify(post.requestBody)).toContain('dcApiProtocols');
+      expect(JSON.stringify(post.responses['201'])).toContain('dcApiRequests');
+      expect(post.description).toContain('DC_API_PROTOCOL_NOT_SUPPORTED');
+    }
+    const verify = docs.paths[`${base}/verify-authorization-response`].post;
+    expect(JSON.stringify(verify.requestBody)).toContain('org-iso-mdoc');
+    expect(verify.description).toContain('DC_API_PROTOCOL_MISMATCH');
+    expect(Object.keys(docs.paths[`${base}/certificates/READER`]).sort()).toEqual(['get', 'put']);
+    for (const protocol of ['openid4vp-v1-unsigned', 'openid4vp-v1-multisigned', 'deviceRequest', 'encryptionInfo'])
+      expect(text).toContain(protocol);
+  });
+});
