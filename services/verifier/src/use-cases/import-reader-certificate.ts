@@ -1,6 +1,5 @@
 import type { JWK } from 'jose';
-import { badRequest, splitPemCertificates } from '@tessera/service-kit';
-import { isSelfSigned, validateCertificateChain } from '../crypto/certificate-chain.js';
+import { badRequest } from '@tessera/service-kit';
 import { MDOC_READER_AUTH_EKU, READER_AUTHENTICATION } from '../crypto/certificate-purposes.js';
 import { samePublicKey } from '../crypto/signing-key.js';
 import { subtle, x509, type WebCryptoKey } from '../crypto/x509.js';
@@ -9,6 +8,7 @@ import type { VerifierDb } from '../db/types.js';
 import type { Clock } from '../domain/clock.js';
 import type { LoadSigningMaterial } from '../state/signing-material-loader.js';
 import type { ReaderChain } from './get-reader-certificate.js';
+import { checkImportedLeaf, parseImportedChain, validateImportedChain } from './steps/imported-chain.js';
 
 export interface ImportReaderCertificateDeps {
   db: VerifierDb;
@@ -38,11 +38,10 @@ export async function importReaderCertificate(
   deps: ImportReaderCertificateDeps,
   input: ImportReaderCertificateInput,
 ): Promise<ReaderChain> {
-  const chain = parseChain(input.certificateChainPem);
+  const chain = parseImportedChain(input.certificateChainPem);
+  if (!chain) throw invalid('must hold one or more PEM certificates (-----BEGIN CERTIFICATE-----), leaf first');
+  await checkImportedLeaf(chain, invalid);
   const leaf = chain[0]!;
-  if (await isSelfSigned(leaf))
-    throw invalid('the leaf certificate is self-signed: import a leaf issued by a CA, followed by its issuer chain');
-  if (chain.length < 2) throw invalid("include the leaf's issuing CA certificate after the leaf");
   const eku = leaf.getExtension(x509.ExtendedKeyUsageExtension);
   if (!eku?.usages.map(String).includes(MDOC_READER_AUTH_EKU))
     throw invalid(`the leaf must carry the mdoc reader authentication extended key usage (${MDOC_READER_AUTH_EKU})`);
@@ -53,21 +52,7 @@ export async function importReaderCertificate(
       "the leaf certifies another key than the organisation's P-256 request-signing key (GET certificates/P256 shows it)",
     );
   const now = deps.clock();
-  const validated = await validateCertificateChain({
-    chain,
-    anchors: [chain[chain.length - 1]!],
-    now,
-    purpose: READER_AUTHENTICATION,
-  });
-  if (!validated.ok)
-    throw badRequest(
-      'The certificate chain is not valid: see details.',
-      validated.problems.map((problem) => ({ path: '/certificateChainPem', message: problem })),
-    );
-  const anchorLast = await isSelfSigned(chain[chain.length - 1]!);
-  const x5chain = (anchorLast ? chain.slice(0, -1) : chain).map((certificate) =>
-    Buffer.from(certificate.rawData).toString('base64'),
-  );
+  const x5chain = await validateImportedChain({ chain, now, purpose: READER_AUTHENTICATION });
   await upsertImportedReaderCertificate(deps.db, {
     orgId: input.orgId,
     publicJwk: signing.publicJwk as Record<string, unknown>,
@@ -75,14 +60,4 @@ export async function importReaderCertificate(
     now,
   });
   return { source: 'imported', chain: x5chain };
-}
-
-function parseChain(pem: string): x509.X509Certificate[] {
-  try {
-    const chain = splitPemCertificates(pem).map((block) => new x509.X509Certificate(block));
-    if (chain.length === 0) throw new Error('no certificate');
-    return chain;
-  } catch {
-    throw invalid('must hold one or more PEM certificates (-----BEGIN CERTIFICATE-----), leaf first');
-  }
 }

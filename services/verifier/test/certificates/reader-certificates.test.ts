@@ -5,7 +5,7 @@ import { mdocQuery } from '../support/dcql-queries.js';
 import { verifierTest } from '../support/fixtures.js';
 import type { Harness } from '../support/harness.js';
 import { oid4vpPath, type MemberCall } from '../support/management.js';
-import { issue, makeRoot, pemOf, privateKeyPem } from '../support/pki.js';
+import { issue, makeRoot, pemOf, privateKeyPem, type Issued } from '../support/pki.js';
 import { x509 } from '../verification/support/pki.js';
 
 // The organisation's mdoc reader-authentication chain (issue 24, item 1): issued by
@@ -34,6 +34,16 @@ async function signingKeyOf(api: MemberCall, org: string): Promise<webcrypto.Cry
     pem.split('-----END CERTIFICATE-----')[0] + '-----END CERTIFICATE-----',
   ).publicKey.export()) as webcrypto.CryptoKey;
 }
+
+/** A reader leaf for the organisation's P-256 key, issued by the organisation's own CA. */
+const readerLeafOf = async (api: MemberCall, org: string, intermediate: Issued) =>
+  issue({
+    issuer: intermediate,
+    name: 'Org mdoc reader',
+    ca: false,
+    publicKey: await signingKeyOf(api, org),
+    extendedKeyUsages: [READER_EKU],
+  });
 
 const spki = async (certificate: x509.X509Certificate) =>
   Buffer.from(await webcrypto.subtle.exportKey('spki', (await certificate.publicKey.export()) as webcrypto.CryptoKey));
@@ -111,13 +121,7 @@ describe('importing the organisation’s own reader chain', () => {
     orgPki: { root, intermediate },
   }) => {
     const org = 'org-reader-import';
-    const leaf = await issue({
-      issuer: intermediate,
-      name: 'Org mdoc reader',
-      ca: false,
-      publicKey: await signingKeyOf(api, org),
-      extendedKeyUsages: [READER_EKU],
-    });
+    const leaf = await readerLeafOf(api, org, intermediate);
     const imported = await putReader(api, org, pemOf(leaf, intermediate, root));
     expect(imported.status, imported.raw).toBe(200);
     expect(imported.body.data).toMatchObject({ source: 'imported', extendedKeyUsages: [READER_EKU] });
@@ -136,13 +140,7 @@ describe('importing the organisation’s own reader chain', () => {
     orgPki: { root, intermediate },
   }) => {
     const org = 'org-reader-rekeyed';
-    const leaf = await issue({
-      issuer: intermediate,
-      name: 'Org mdoc reader',
-      ca: false,
-      publicKey: await signingKeyOf(api, org),
-      extendedKeyUsages: [READER_EKU],
-    });
+    const leaf = await readerLeafOf(api, org, intermediate);
     expect((await putReader(api, org, pemOf(leaf, intermediate))).status).toBe(200);
     const signing = await issue({ issuer: intermediate, name: 'Org request signing', ca: false, dns: [HOST] });
     const rekeyed = await api(

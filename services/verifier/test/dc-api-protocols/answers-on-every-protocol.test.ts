@@ -1,7 +1,9 @@
 import { describe, expect } from 'vitest';
+import type { JWK } from 'jose';
 import type { CreatedPresentation, DcApiProtocol } from '@tessera/contracts';
 import { createServiceMetrics, startMetricsServer } from '@tessera/service-kit';
 import { metricSample, scrapeMetrics } from '@tessera/service-kit/testing';
+import type { AnnexCDocument } from '../support/annex-c-holder.js';
 import { answerDcApi, requestOf, type DcApiFormat } from '../support/dc-api-wallet.js';
 import { mdocQuery, sdJwtQuery } from '../support/dcql-queries.js';
 import type { E2e } from '../support/e2e.js';
@@ -68,10 +70,44 @@ async function answerOn(
   return { session, answered };
 }
 
-/** What a verified answer shows of a presentation, without the values that differ per issuance (validity). */
+/** An mDL of `issuer` (`TestIssuer` shape) in a wallet: what the Annex C holder presents. */
+async function heldMdl(
+  issuer: { leafPrivateJwk: JWK; leaf: { der: Uint8Array } },
+  options: { validFrom: Date; validUntil: Date; namespaces?: Record<string, unknown> },
+) {
+  const holder = await newHolder();
+  const issuerSigned = await issueMdoc({
+    namespaces: { [MDL_NAMESPACE]: options.namespaces ?? { family_name: 'Mustermann' } },
+    signerPrivateJwk: issuer.leafPrivateJwk,
+    certificates: [issuer.leaf.der],
+    devicePublicJwk: holder.publicJwk,
+    validFrom: options.validFrom,
+    validUntil: options.validUntil,
+  });
+  return { issuerSigned, devicePrivateJwk: holder.privateJwk };
+}
+
+/** The session's org-iso-mdoc request answered by the holder with `documents`, forwarded without a protocol (its first). */
+async function answerAnnexC(e: E2e, session: CreatedPresentation, documents: Record<string, AnnexCDocument>) {
+  return e.verifyDcApi({
+    verificationSessionId: session.id,
+    authorizationResponse: await answerDcApi(e, requestOf(session, 'org-iso-mdoc'), {
+      origin: ORIGIN,
+      format: 'mdoc',
+      documents,
+    }),
+    origin: ORIGIN,
+  });
+}
+
+/** What a verified answer shows of a presentation, without the values that differ per issuance (times, validity). */
 const shapeOf = (presentation: Record<string, unknown>) => ({
   keys: Object.keys(presentation).sort(),
-  claims: presentation.claims,
+  claims: Object.fromEntries(
+    Object.entries(presentation.claims as Record<string, unknown>).filter(
+      ([name]) => !['iat', 'exp', 'nbf'].includes(name),
+    ),
+  ),
   format: presentation.format,
   holderBinding: presentation.holderBinding,
 });
@@ -167,17 +203,12 @@ describe('an org-iso-mdoc answer goes through everything after the engine', () =
       expectedOrigins: [ORIGIN],
       dcApiProtocols: ['org-iso-mdoc'],
     });
-    const holder = await newHolder();
     const mdl = {
-      issuerSigned: await issueMdoc({
-        namespaces: { [MDL_NAMESPACE]: { family_name: 'Mustermann', given_name: 'Erika', birth_date: '1964-08-12' } },
-        signerPrivateJwk: e.issuer.leafPrivateJwk,
-        certificates: [e.issuer.leaf.der],
-        devicePublicJwk: holder.publicJwk,
+      ...(await heldMdl(e.issuer, {
         validFrom: new Date(Date.now() - DAY),
         validUntil: new Date(Date.now() + 365 * DAY),
-      }),
-      devicePrivateJwk: holder.privateJwk,
+        namespaces: { family_name: 'Mustermann', given_name: 'Erika', birth_date: '1964-08-12' },
+      })),
       // The wallet discloses more than the DocRequest asked for.
       reveal: { [MDL_NAMESPACE]: ['family_name', 'given_name'] },
     };
@@ -251,24 +282,11 @@ describe('an org-iso-mdoc answer goes through everything after the engine', () =
       dcApiProtocols: ['org-iso-mdoc'],
     });
     const stranger = await createIssuer('Untrusted mDL Issuer');
-    const holder = await newHolder();
-    const issuerSigned = await issueMdoc({
-      namespaces: { [MDL_NAMESPACE]: { family_name: 'Mustermann' } },
-      signerPrivateJwk: stranger.leafPrivateJwk,
-      certificates: [stranger.leaf.der],
-      devicePublicJwk: holder.publicJwk,
+    const mdl = await heldMdl(stranger, {
       validFrom: new Date(Date.now() - DAY),
       validUntil: new Date(Date.now() + DAY),
     });
-    const answered = await e.verifyDcApi({
-      verificationSessionId: session.id,
-      authorizationResponse: await answerDcApi(e, requestOf(session, 'org-iso-mdoc'), {
-        origin: ORIGIN,
-        format: 'mdoc',
-        documents: { [MDL_DOCTYPE]: { issuerSigned, devicePrivateJwk: holder.privateJwk } },
-      }),
-      origin: ORIGIN,
-    });
+    const answered = await answerAnnexC(e, session, { [MDL_DOCTYPE]: mdl });
     expect(answered.status).toBe(200);
     expect(answered.body.data).toMatchObject({ state: 'Error', error: { code: 'ISSUER_NOT_TRUSTED' } });
   });
@@ -280,24 +298,11 @@ describe('an org-iso-mdoc answer goes through everything after the engine', () =
       expectedOrigins: [ORIGIN],
       dcApiProtocols: ['org-iso-mdoc'],
     });
-    const holder = await newHolder();
-    const issuerSigned = await issueMdoc({
-      namespaces: { [MDL_NAMESPACE]: { family_name: 'Mustermann' } },
-      signerPrivateJwk: e.issuer.leafPrivateJwk,
-      certificates: [e.issuer.leaf.der],
-      devicePublicJwk: holder.publicJwk,
+    const mdl = await heldMdl(e.issuer, {
       validFrom: new Date(Date.now() - 30 * DAY),
       validUntil: new Date(Date.now() - DAY),
     });
-    const answered = await e.verifyDcApi({
-      verificationSessionId: session.id,
-      authorizationResponse: await answerDcApi(e, requestOf(session, 'org-iso-mdoc'), {
-        origin: ORIGIN,
-        format: 'mdoc',
-        documents: { [MDL_DOCTYPE]: { issuerSigned, devicePrivateJwk: holder.privateJwk } },
-      }),
-      origin: ORIGIN,
-    });
+    const answered = await answerAnnexC(e, session, { [MDL_DOCTYPE]: mdl });
     expect(answered.body.data).toMatchObject({ state: 'Error', error: { code: 'CREDENTIAL_EXPIRED' } });
   });
 

@@ -11,6 +11,7 @@ import {
 } from '../support/annex-c-holder.js';
 import { answerDcApi, requestOf } from '../support/dc-api-wallet.js';
 import { mdocQuery, sdJwtQuery } from '../support/dcql-queries.js';
+import type { E2e } from '../support/e2e.js';
 import { e2eTest } from '../support/fixtures.js';
 import { issueMdl, MDL_DOCTYPE, newHolder } from '../support/issuers.js';
 import { ORG, OTHER_ORG, oid4vpPath } from '../support/management.js';
@@ -34,6 +35,26 @@ const test = e2eTest().extend(
 
 const annexCData = (session: CreatedPresentation) =>
   requestOf(session, 'org-iso-mdoc').data as { deviceRequest: string; encryptionInfo: string };
+
+/** A DeviceResponse holding `document`, sealed to the request as a wallet would, forwarded as an org-iso-mdoc answer. */
+async function forwardSealed(
+  e: E2e,
+  session: CreatedPresentation,
+  parsed: Awaited<ReturnType<typeof parseAnnexCRequest>>,
+  document: Awaited<ReturnType<typeof presentAnnexCDocument>>,
+) {
+  const response = await sealAnnexCResponse({
+    plaintext: DeviceResponse.createSimple({ documents: [document] }).encode(),
+    recipientPublicKey: parsed.recipientPublicKey,
+    transcript: parsed.transcript,
+  });
+  return e.verifyDcApi({
+    verificationSessionId: session.id,
+    authorizationResponse: { response },
+    origin: ORIGIN,
+    protocol: 'org-iso-mdoc',
+  });
+}
 
 /** The platform CA as the wallet's reader trust anchor. */
 const readerAnchors = (caPem: string) => [new Uint8Array(new x509.X509Certificate(caPem).rawData)];
@@ -259,17 +280,7 @@ describe('org-iso-mdoc answers that open but do not verify (200, state Error)', 
       parsed.docRequests[0]!.nameSpaces,
       holderTranscript({ encryptionInfo: annexCData(session).encryptionInfo, origin: ATTACKER }),
     );
-    const response = await sealAnnexCResponse({
-      plaintext: DeviceResponse.createSimple({ documents: [document] }).encode(),
-      recipientPublicKey: parsed.recipientPublicKey,
-      transcript: parsed.transcript,
-    });
-    const answered = await e.verifyDcApi({
-      verificationSessionId: session.id,
-      authorizationResponse: { response },
-      origin: ORIGIN,
-      protocol: 'org-iso-mdoc',
-    });
+    const answered = await forwardSealed(e, session, parsed, document);
     expect(answered.status).toBe(200);
     expect(answered.body.data).toMatchObject({ state: 'Error', error: { code: 'DEVICE_SIGNATURE_INVALID' } });
   });
@@ -296,17 +307,7 @@ describe('org-iso-mdoc answers that open but do not verify (200, state Error)', 
       undefined,
       parsed.transcript,
     );
-    const response = await sealAnnexCResponse({
-      plaintext: DeviceResponse.createSimple({ documents: [document] }).encode(),
-      recipientPublicKey: parsed.recipientPublicKey,
-      transcript: parsed.transcript,
-    });
-    const answered = await e.verifyDcApi({
-      verificationSessionId: session.id,
-      authorizationResponse: { response },
-      origin: ORIGIN,
-      protocol: 'org-iso-mdoc',
-    });
+    const answered = await forwardSealed(e, session, parsed, document);
     expect(answered.body.data).toMatchObject({ state: 'Error', error: { code: 'INVALID_VP_TOKEN' } });
   });
 
