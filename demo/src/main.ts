@@ -205,7 +205,7 @@ async function main(): Promise<void> {
   const presentMdl = async (label: string) => {
     const created = await callJson('POST', `${org('presentation')}?verifierId=${rp.verifierId}`, {
       token: owner,
-      body: { dcql: DEMO_MDL_DCQL, responseMode: 'direct_post' },
+      body: { dcql: DEMO_MDL_DCQL.query, responseMode: 'direct_post' },
     });
     const session = created.data as { id: string; authorizationRequestUri: string };
     printDetail(`${label} request`, session.authorizationRequestUri);

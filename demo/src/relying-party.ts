@@ -18,17 +18,23 @@ export const DEMO_DCQL = {
   },
 } as const;
 
-/** The shop's question to an mDL holder (a direct request, not an intent): over 18, and the given name. */
+/**
+ * The same question of an ISO mdoc: a mobile driving licence's `age_over_18` and
+ * `given_name`. A DeviceRequest can express it, so it can also be asked with
+ * `org-iso-mdoc` (ISO/IEC 18013-7 Annex C), the protocol Apple Wallet answers.
+ */
 export const DEMO_MDL_DCQL = {
-  combine: 'all',
-  credentials: [
-    {
-      id: 'mdl',
-      format: 'mso_mdoc',
-      meta: { doctype_value: 'org.iso.18013.5.1.mDL' },
-      claims: [{ path: ['org.iso.18013.5.1', 'age_over_18'] }, { path: ['org.iso.18013.5.1', 'given_name'] }],
-    },
-  ],
+  query: {
+    combine: 'all',
+    credentials: [
+      {
+        id: 'mdl',
+        format: 'mso_mdoc',
+        meta: { doctype_value: 'org.iso.18013.5.1.mDL' },
+        claims: [{ path: ['org.iso.18013.5.1', 'age_over_18'] }, { path: ['org.iso.18013.5.1', 'given_name'] }],
+      },
+    ],
+  },
 } as const;
 
 export const DEMO_INTENT = 'age-verification';

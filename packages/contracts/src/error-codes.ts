@@ -78,6 +78,10 @@ export const VerifierErrorCode = {
   SESSION_EXPIRED: 'SESSION_EXPIRED',
   ORIGIN_NOT_ALLOWED: 'ORIGIN_NOT_ALLOWED',
   DECRYPTION_FAILED: 'DECRYPTION_FAILED',
+  /** `org-iso-mdoc` asked for a query (or a session) an ISO/IEC 18013-7 Annex C DeviceRequest cannot express; `details` names the part. */
+  DC_API_PROTOCOL_NOT_SUPPORTED: 'DC_API_PROTOCOL_NOT_SUPPORTED',
+  /** `verify-authorization-response` names a `protocol` the session did not offer; the session stays open. */
+  DC_API_PROTOCOL_MISMATCH: 'DC_API_PROTOCOL_MISMATCH',
   /** An unencrypted answer to an encrypted-mode session (`dc_api.jwt`); the session stays open. */
   RESPONSE_NOT_ENCRYPTED: 'RESPONSE_NOT_ENCRYPTED',
   /** `responseCode` given to `verifier-presentation-response` is not the one the session's redirect carried. */

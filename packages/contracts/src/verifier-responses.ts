@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { OriginSchema, SessionErrorSchema, SessionStateSchema } from './verifier.js';
+import { DcApiProtocolSchema } from './dc-api.js';
 import { MAX_PAGE_NUMBER, MAX_PAGE_SIZE } from './envelope.js';
 
 /**
@@ -147,6 +148,11 @@ export const VerifyAuthorizationResponseBodySchema = Type.Object(
     verificationSessionId: Type.String({ minLength: 1, maxLength: 200 }),
     authorizationResponse: Type.Object({}, { additionalProperties: true }),
     origin: OriginSchema,
+    /**
+     * What the browser's `DigitalCredential.protocol` said: which of the session's
+     * offered requests the wallet answered (default: the session's first).
+     */
+    protocol: Type.Optional(DcApiProtocolSchema),
   },
   { additionalProperties: false },
 );

@@ -166,7 +166,25 @@ export async function presentMdoc(options: PresentMdocOptions): Promise<string> 
     if (options.reveal && !allowed) continue;
     disclosed.set(namespace, allowed ? items.filter((item) => allowed.includes(item.elementIdentifier)) : items);
   }
-  const sessionTranscript = await walletTranscript(options.handover);
+  const document = await signDocument({
+    issuerSigned: options.issuerSigned,
+    docType,
+    disclosed,
+    devicePrivateJwk: options.devicePrivateJwk,
+    sessionTranscript: await walletTranscript(options.handover),
+  });
+  return DeviceResponse.createSimple({ documents: [document] }).encodedForOid4Vp;
+}
+
+/** A Document disclosing `disclosed`, its device signature (ES256) over DeviceAuthentication with `sessionTranscript`. */
+export async function signDocument(options: {
+  issuerSigned: IssuerSigned;
+  docType: string;
+  disclosed: Map<string, ReturnType<IssuerNamespaces['getIssuerNamespace']> & object>;
+  devicePrivateJwk: JWK;
+  sessionTranscript: SessionTranscript;
+}): Promise<Document> {
+  const { docType, sessionTranscript } = options;
   const deviceNamespaces = DeviceNamespaces.create({ deviceNamespaces: new Map() });
   const deviceAuthentication = DeviceAuthentication.create({ sessionTranscript, docType, deviceNamespaces });
   const { kty, crv, x, y, d } = options.devicePrivateJwk;
@@ -181,13 +199,12 @@ export async function presentMdoc(options: PresentMdocOptions): Promise<string> 
     },
     mdocContext,
   );
-  const document = Document.create({
+  return Document.create({
     docType,
     issuerSigned: IssuerSigned.create({
-      issuerNamespaces: IssuerNamespaces.create({ issuerNamespaces: disclosed }),
+      issuerNamespaces: IssuerNamespaces.create({ issuerNamespaces: options.disclosed }),
       issuerAuth: options.issuerSigned.issuerAuth,
     }),
     deviceSigned: DeviceSigned.create({ deviceNamespaces, deviceAuth: DeviceAuth.create({ deviceSignature }) }),
   });
-  return DeviceResponse.createSimple({ documents: [document] }).encodedForOid4Vp;
 }
