@@ -192,6 +192,13 @@ export const presentationSessions = verifierSchema.table(
       .where(sql`trust_ecosystem_id is not null and state in ('RequestCreated', 'RequestUriRetrieved')`),
     // The purge job (use-cases/purge-personal-data.ts): sessions past SESSION_RETENTION_DAYS, oldest first.
     index('sessions_created_idx').on(t.createdAt),
+    // The start-time walk over sealed values (db/sealed-kinds.ts), in id order: only sessions still holding a key.
+    index('sessions_sealed_encryption_key_idx')
+      .on(t.id)
+      .where(sql`encrypted_encryption_key is not null`),
+    index('sessions_sealed_annex_c_key_idx')
+      .on(t.id)
+      .where(sql`encrypted_annex_c_key is not null`),
   ],
 );
 

@@ -79,7 +79,9 @@ async function startService(
 
 async function readiness(base: string) {
   const answer = await fetch(`${base}/health/ready`).catch(() => undefined);
-  return answer ? { status: answer.status, body: (await answer.json()) as { checks?: Record<string, string> } } : undefined;
+  return answer
+    ? { status: answer.status, body: (await answer.json()) as { checks?: Record<string, string> } }
+    : undefined;
 }
 
 describe('KEY_ENCRYPTION_KEY rotation re-seals every registered kind', () => {
@@ -118,8 +120,11 @@ describe('KEY_ENCRYPTION_KEY rotation re-seals every registered kind', () => {
         await rotated.close();
         const underK2 = await sealedValuesByKind(testDb);
         for (const kind of SEALED_KINDS)
-          for (const [index, sealed] of underK2[kind.kind]!.entries()) expect(sealed).not.toBe(underK1[kind.kind]![index]);
-        expect(await resealSealedValues({ db: testDb.database.db, keyEncryptionKey: new KeyEncryptionKey(k2) })).toEqual({
+          for (const [index, sealed] of underK2[kind.kind]!.entries())
+            expect(sealed).not.toBe(underK1[kind.kind]![index]);
+        expect(
+          await resealSealedValues({ db: testDb.database.db, keyEncryptionKey: new KeyEncryptionKey(k2) }),
+        ).toEqual({
           resealed: {},
           unopened: {},
         });

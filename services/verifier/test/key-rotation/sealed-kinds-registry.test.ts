@@ -29,7 +29,8 @@ describe('the registry of sealed kinds', () => {
         typeof value === 'function' ? (value as (...args: string[]) => string)('id-1', 'P256') : String(value),
       ]);
     expect(declared.length).toBeGreaterThanOrEqual(7);
-    for (const [name, context] of declared) expect(registered, `${name} is not in SEALED_KINDS`).toContain(nameOf(context!));
+    for (const [name, context] of declared)
+      expect(registered, `${name} is not in SEALED_KINDS`).toContain(nameOf(context!));
   });
 
   test('a walk stopped half-way (a crash) is finished by the next one, which writes only what is left', async ({
