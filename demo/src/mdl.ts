@@ -9,8 +9,8 @@ import {
   cborEncode,
   DeviceRequest,
   DeviceResponse,
-  Document,
-  IssuerSigned,
+  type Document,
+  type IssuerSigned,
   QrHandover,
   SessionTranscript,
 } from '@owf/mdoc';
