@@ -16,7 +16,7 @@ import * as x509 from '@peculiar/x509';
 // OpenSSL (`openssl req -verify`), and pkijs's parse with node:crypto checking the signature (pkijs
 // itself verifies ECDSA but not Ed25519).
 
-pkijs.setEngine('test', new pkijs.CryptoEngine({ name: 'test', crypto: webcrypto as unknown as Crypto }));
+pkijs.setEngine('test', new pkijs.CryptoEngine({ name: 'test', crypto: webcrypto as never }));
 
 const dir = mkdtempSync(join(tmpdir(), 'tessera-csr-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
