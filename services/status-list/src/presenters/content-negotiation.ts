@@ -1,6 +1,6 @@
 import Negotiator from 'negotiator';
 import { STATUS_LIST_MEDIA_TYPE } from '@tessera/contracts';
-import { CONTENT_ENCODINGS, type ContentEncoding } from '../presenters/content-encoding.js';
+import { CONTENT_ENCODINGS, type ContentEncoding } from './content-encoding.js';
 
 // Content negotiation of the read route. Clients send the same few Accept and
 // Accept-Encoding values over and over, so each distinct value is negotiated once and

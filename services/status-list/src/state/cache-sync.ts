@@ -12,7 +12,8 @@ export interface StartCacheSyncOptions {
   pollChanges: (since: number | undefined) => Promise<ChangePoll>;
   intervalMs: number;
   logger: Logger;
-  now?: () => number;
+  /** The clock in ms since the epoch: when each poll starts (the cache's clock). */
+  now: () => number;
 }
 
 /**
@@ -22,7 +23,7 @@ export interface StartCacheSyncOptions {
  * Returns a function that stops polling.
  */
 export function startCacheSync(options: StartCacheSyncOptions): () => Promise<void> {
-  const now = options.now ?? Date.now;
+  const { now } = options;
   let watermark: number | undefined;
   let running: Promise<void> | undefined;
   let failing = false;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { StatusListCache, type CachedStatusList } from '../../src/cache/status-list-cache.js';
-import { startCacheSync } from '../../src/cache/cache-sync.js';
+import { StatusListCache, type CachedStatusList } from '../../src/state/status-list-cache.js';
+import { startCacheSync } from '../../src/state/cache-sync.js';
 import { silentLogger } from '@tessera/service-kit/testing';
 
 const list = (jwt: string): CachedStatusList => ({
@@ -57,7 +57,7 @@ describe('StatusListCache', () => {
 
   it('shares one load among concurrent misses', async () => {
     let loads = 0;
-    const cache = new StatusListCache({ ttlMs: 1000, maxEntries: 10 });
+    const cache = new StatusListCache({ ttlMs: 1000, maxEntries: 10, now: Date.now });
     const load = async () => {
       loads += 1;
       await new Promise((r) => setTimeout(r, 10));
@@ -69,7 +69,7 @@ describe('StatusListCache', () => {
   });
 
   it('keeps a local write made while an older read was in flight', async () => {
-    const cache = new StatusListCache({ ttlMs: 1000, maxEntries: 10 });
+    const cache = new StatusListCache({ ttlMs: 1000, maxEntries: 10, now: Date.now });
     let release: (v: CachedStatusList) => void = () => {};
     const slow = cache.get('a', () => new Promise((resolve) => (release = resolve)));
     cache.set('a', list('new'));
@@ -79,7 +79,7 @@ describe('StatusListCache', () => {
   });
 
   it('evicts the oldest entries beyond maxEntries', async () => {
-    const cache = new StatusListCache({ ttlMs: 1000, maxEntries: 2 });
+    const cache = new StatusListCache({ ttlMs: 1000, maxEntries: 2, now: Date.now });
     for (const id of ['a', 'b', 'c']) await cache.get(id, async () => list(id));
     expect(cache.size).toBe(2);
     let reloaded = false;
@@ -92,7 +92,7 @@ describe('StatusListCache', () => {
 
   it('caches nothing when the bound is 0', async () => {
     let loads = 0;
-    const cache = new StatusListCache({ ttlMs: 0, maxEntries: 10 });
+    const cache = new StatusListCache({ ttlMs: 0, maxEntries: 10, now: Date.now });
     await cache.get('a', async () => list(String(++loads)));
     await cache.get('a', async () => list(String(++loads)));
     expect(loads).toBe(2);
@@ -131,7 +131,7 @@ describe('StatusListCache', () => {
   });
 
   it('does not store a read that was in flight when a poll reported a write to its list', async () => {
-    const cache = new StatusListCache({ ttlMs: 10_000, maxEntries: 10 });
+    const cache = new StatusListCache({ ttlMs: 10_000, maxEntries: 10, now: Date.now });
     cache.applyChanges(Date.now(), []);
     let release: (v: CachedStatusList) => void = () => {};
     const slow = cache.get('a', () => new Promise((resolve) => (release = resolve)));
@@ -142,7 +142,7 @@ describe('StatusListCache', () => {
   });
 
   it('polls changes on an interval, passing each watermark on; entries expire when polls fail', async () => {
-    const cache = new StatusListCache({ ttlMs: 200, maxEntries: 10 });
+    const cache = new StatusListCache({ ttlMs: 200, maxEntries: 10, now: Date.now });
     let failing = false;
     let loads = 0;
     const sinces: Array<number | undefined> = [];
@@ -150,6 +150,7 @@ describe('StatusListCache', () => {
       cache,
       intervalMs: 20,
       logger: silentLogger(),
+      now: Date.now,
       pollChanges: async (since) => {
         if (failing) throw new Error('database down');
         sinces.push(since);

@@ -26,7 +26,8 @@ export interface StatusListCacheOptions {
   /** Longest time an entry is served after it was last confirmed current: the staleness bound across replicas. */
   ttlMs: number;
   maxEntries: number;
-  now?: () => number;
+  /** The clock in ms since the epoch (the app's clock; read on every lookup). */
+  now: () => number;
 }
 
 /**
@@ -62,7 +63,7 @@ export class StatusListCache {
   private lastPollStartedAt = Number.NEGATIVE_INFINITY;
 
   constructor(private readonly options: StatusListCacheOptions) {
-    this.now = options.now ?? Date.now;
+    this.now = options.now;
   }
 
   /**

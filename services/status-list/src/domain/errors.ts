@@ -1,7 +1,8 @@
+// Refusals that several status list operations decide, each with its stable code and
+// a sentence a person can act on (STATUS-LIST.md). A refusal only one use case makes
+// lives in that use case.
 import { ErrorCode, type ErrorDetail } from '@tessera/contracts';
 import { type AppError, badRequest, notFound } from '@tessera/service-kit';
-
-// Failures shared by several status list operations, as the platform errors they answer.
 
 /** 400 INVALID_STATUS_LIST_JWT: one `details` entry per failed rule (create and update). */
 export function invalidStatusListJwt(problems: ErrorDetail[]): AppError {

@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect } from 'vitest';
-import { missingServer, waitFor } from '@tessera/service-kit/testing';
-import { listChangesSince, replaceStatusListToken } from '../../src/db/status-lists.js';
+import { missingServer } from '@tessera/service-kit/testing';
+import { listChangesSince } from '../../src/db/status-lists.js';
 import { replicasTest } from '../support/fixtures.js';
 import { API_KEY_HEADERS, listUri, newListId } from '../support/harness.js';
+import { startUncommittedWrite } from '../support/stored-lists.js';
 import { signStatusListToken } from '../support/status-list-token.js';
 
 const auth = API_KEY_HEADERS;
@@ -84,23 +85,14 @@ describe.skipIf(missingServer('postgres', 'status list cache across replicas'))(
         headers: auth,
         body: { id, jwt: await signStatusListToken({ sub: listUri(id), iat: 1 }) },
       });
-      const other = await testDb.openAnother();
       const first = await listChangesSince(testDb.database.db, undefined);
-      let commit: (() => void) | undefined;
-      const slowWrite = other.db.transaction(async (tx) => {
-        await replaceStatusListToken(tx, id, { jwt: 'a.b.c', iat: 2, etag: '"late"' });
-        await new Promise<void>((resolve) => (commit = resolve));
-      });
-      // The write has run (it holds its transaction id) but not committed: a fixed pause
-      // was not always long enough on a loaded machine, and commit() then did nothing.
-      await waitFor(async () => commit !== undefined, 10000, 'the slow write to run');
+      // The write has run (it holds its transaction id) but not committed.
+      const slowWrite = await startUncommittedWrite(testDb, id, { jwt: 'a.b.c', iat: 2, etag: '"late"' });
       const during = await listChangesSince(testDb.database.db, first.watermark);
       expect(during.changes.map((c) => c.etag)).not.toContain('"late"');
-      commit!();
-      await slowWrite;
+      await slowWrite.commit();
       const after = await listChangesSince(testDb.database.db, during.watermark);
       expect(after.changes).toContainEqual({ id, etag: '"late"' });
-      await other.close();
     });
   },
 );

@@ -1,5 +1,5 @@
 import { UUID_V4_PATTERN } from '@tessera/contracts';
-import { statusListNotFound } from '../use-cases/status-list-failures.js';
+import { statusListNotFound } from './errors.js';
 
 // Ids are UUID v4 only (the body schema's pattern), stricter than the kit's isUuid.
 const UUID_V4 = new RegExp(UUID_V4_PATTERN);

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { App } from '@tessera/service-kit';
+import type { App } from './create-app.js';
 
 /** What `setChildLoggerFactory` takes (Fastify does not export the type by name). */
 type ChildLoggerFactory = Parameters<App['setChildLoggerFactory']>[0];
@@ -85,7 +85,7 @@ class LazyRequestLogger implements FastifyBaseLogger {
 
 /**
  * Fastify's child logger factory (`setChildLoggerFactory`) for routes that should not
- * pay for a child logger they do not use. A child with options of its own (a route's
+ * pay for a child logger they do not use (a hot read path answered from memory). A child with options of its own (a route's
  * `logLevel`, serializers) is made at once, as Fastify would.
  */
 export const createLazyRequestLogger: ChildLoggerFactory = function (logger, bindings, options) {
