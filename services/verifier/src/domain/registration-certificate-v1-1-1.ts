@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import type { ErrorDetail } from '@tessera/contracts';
+import { JADES_ALGORITHMS } from './jades-algorithms.js';
 import type { ClaimPath, RegisteredIntendedUse } from './registered-intended-use.js';
 import type { RegistrationCertificateClaims } from './registration-certificate-claims.js';
 import { schemaProblems } from './schema-problems.js';
@@ -18,17 +19,8 @@ import { schemaProblems } from './schema-problems.js';
  *   objects inside it are closed, as published.
  */
 
-export const V1_1_1_ALGORITHMS = [
-  'ES256',
-  'ES384',
-  'ES512',
-  'PS256',
-  'PS384',
-  'PS512',
-  'RS256',
-  'RS384',
-  'RS512',
-] as const;
+/** JAdES B-B algorithms (ETSI TS 119 182-1 clause 5.1.2): no EdDSA in this version. */
+export const V1_1_1_ALGORITHMS = JADES_ALGORITHMS;
 
 export const RegistrationCertificateHeaderV111 = Type.Object({
   typ: Type.Literal('rc-wrp+jwt'),

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import type { ErrorDetail } from '@tessera/contracts';
+import { JADES_ALGORITHMS_WITH_EDDSA } from './jades-algorithms.js';
 import type { RegisteredCredential, RegisteredIntendedUse } from './registered-intended-use.js';
 import type { RegistrationCertificateClaims } from './registration-certificate-claims.js';
 import { schemaProblems } from './schema-problems.js';
@@ -12,19 +13,8 @@ import { schemaProblems } from './schema-problems.js';
  * ignored), so a registrar adding `jti` or a JAdES `iat` header is not refused.
  */
 
-/** JAdES B-B algorithms (ETSI TS 119 182-1 clause 5.1.2), which GEN-5.2.1-04 refers to. */
-export const V1_2_1_ALGORITHMS = [
-  'ES256',
-  'ES384',
-  'ES512',
-  'PS256',
-  'PS384',
-  'PS512',
-  'RS256',
-  'RS384',
-  'RS512',
-  'EdDSA',
-] as const;
+/** JAdES B-B algorithms (GEN-5.2.1-04), EdDSA included in this version. */
+export const V1_2_1_ALGORITHMS = JADES_ALGORITHMS_WITH_EDDSA;
 
 export const RegistrationCertificateHeaderV121 = Type.Object({
   typ: Type.Literal('rc-wrp+jwt'),

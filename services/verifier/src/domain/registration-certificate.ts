@@ -1,4 +1,5 @@
 import type { ErrorDetail } from '@tessera/contracts';
+import { JADES_ALGORITHMS_WITH_EDDSA } from './jades-algorithms.js';
 import type { RegistrationCertificateClaims } from './registration-certificate-claims.js';
 import { readRegistrationCertificateRcRp } from './registration-certificate-rc-rp.js';
 import { readRegistrationCertificateV111 } from './registration-certificate-v1-1-1.js';
@@ -8,18 +9,7 @@ import { readRegistrationCertificateV121 } from './registration-certificate-v1-2
 export const REGISTRATION_CERTIFICATE_TYPES = ['rc-wrp+jwt', 'rc-rp+jwt'] as const;
 
 /** The algorithms any form allows: the signature is checked with this list before the form is known. */
-export const REGISTRATION_CERTIFICATE_ALGORITHMS = [
-  'ES256',
-  'ES384',
-  'ES512',
-  'PS256',
-  'PS384',
-  'PS512',
-  'RS256',
-  'RS384',
-  'RS512',
-  'EdDSA',
-];
+export const REGISTRATION_CERTIFICATE_ALGORITHMS: string[] = [...JADES_ALGORITHMS_WITH_EDDSA];
 
 export type ReadRegistrationCertificateResult =
   | { ok: true; claims: RegistrationCertificateClaims }
