@@ -2,6 +2,7 @@ import type {
   CreatedPresentation,
   DcApiRequest,
   IntentNotice,
+  OverAskingPath,
   PresentationSession,
   ResponseMode,
 } from '@tessera/contracts';
@@ -25,6 +26,7 @@ export function toPresentationSession(row: SessionRow, now: Date): PresentationS
     ...(row.expectedOrigins ? { expectedOrigins: row.expectedOrigins } : {}),
     state,
     ...(error ? { error } : {}),
+    ...(row.overAsking ? { overAsking: row.overAsking as OverAskingPath[] } : {}),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
     expiresAt: row.expiresAt.toISOString(),

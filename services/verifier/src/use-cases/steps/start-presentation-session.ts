@@ -4,6 +4,7 @@ import {
   sessionUpdatedEvent,
   type ClientIdPrefix,
   type DcApiRequest,
+  type OverAskingPath,
   type RequestSigner,
   type ResponseMode,
   type SignerOption,
@@ -18,9 +19,12 @@ import { insertSession } from '../../db/sessions.js';
 import type { VerifierDb } from '../../db/types.js';
 import type { Clock } from '../../domain/clock.js';
 import { verifierNotFound } from '../../domain/errors.js';
+import { requireHaipCompliance } from '../../domain/haip-profile.js';
+import { checkPayloadState } from '../../domain/payload-state.js';
 import { buildAuthorizationRequestUri, buildClientMetadata, buildRequestObject } from '../../domain/request-object.js';
 import { resolveRequestSigner } from '../../domain/request-signer.js';
 import { isDcApiMode, isEncryptedMode } from '../../domain/response-mode.js';
+import type { VerifierInfoAttestation } from '../../domain/verifier-info.js';
 import type { VerifierMetrics } from '../../metrics/verifier-metrics.js';
 import { prepareSessionSigner, type PrepareSessionSignerDeps } from './session-signer.js';
 
@@ -69,6 +73,8 @@ export interface StartPresentationSessionInput {
   ecosystemId?: string;
   /** The ecosystem whose trust list alone the session is verified against (its query already names the list's issuers). */
   trustEcosystemId?: string;
+  /** What `judgeRegisteredUse` found: sent (`verifier_info`) and stored (`overAsking`) as judged. */
+  judgement?: { verifierInfo: VerifierInfoAttestation[] | null; overAsking: OverAskingPath[] | null };
   requestId?: string;
 }
 
@@ -86,9 +92,12 @@ function randomToken(): string {
 }
 
 /**
- * Creates a presentation session: fixes the signer and its `client_id`, makes
- * the per-session encryption key for encrypted modes, and stores everything
- * verification will need, then publishes `verifier.v1.session.updated`.
+ * Creates a presentation session: checks the request's own rules (a `strictHaip`
+ * verifier's HAIP profile: 400 NOT_HAIP_COMPLIANT; a caller's `payloadState` when it
+ * is the answer's only binding), fixes the signer and its `client_id`, makes the
+ * per-session encryption key for encrypted modes, and stores everything verification
+ * will need (and what was judged of the verifier's registration), then publishes
+ * `verifier.v1.session.updated`.
  */
 export async function startPresentationSession(
   deps: StartPresentationSessionDeps,
@@ -99,6 +108,14 @@ export async function startPresentationSession(
     ...(options.requestSigner ? { requested: options.requestSigner } : {}),
     ...(input.fallbackSigner ? { fallback: input.fallbackSigner } : {}),
   });
+  if (verifier.strictHaip)
+    requireHaipCompliance({ verifierId: verifier.verifierId, responseMode: options.responseMode, signer });
+  checkPayloadState({
+    ...(options.payloadState !== undefined ? { payloadState: options.payloadState } : {}),
+    responseMode: options.responseMode,
+    dcqlQuery: input.dcqlQuery,
+  });
+  const verifierInfo = input.judgement?.verifierInfo ?? null;
   const prepared = await prepareSessionSigner(deps, { orgId: input.orgId, signer });
   const encryptionKey = isEncryptedMode(options.responseMode) ? await generateEncryptionKey() : undefined;
   const now = deps.clock();
@@ -127,6 +144,7 @@ export async function startPresentationSession(
       clientMetadata,
       transactionData: input.transactionData,
       expectedOrigins: options.expectedOrigins ?? null,
+      verifierInfo,
       now,
       expiresAt,
     }),
@@ -161,6 +179,8 @@ export async function startPresentationSession(
     transactionData: input.transactionData,
     redirectUri: options.redirectUri ?? null,
     presentationDataTtlSeconds: options.presentationDataTtlSeconds ?? null,
+    verifierInfo: verifierInfo as Array<Record<string, unknown>> | null,
+    overAsking: (input.judgement?.overAsking as Array<Record<string, unknown>> | null | undefined) ?? null,
     clientMetadata,
     encryptionPublicJwk: (encryptionKey?.publicJwk as Record<string, unknown> | undefined) ?? null,
     encryptedEncryptionKey: encryptionKey
