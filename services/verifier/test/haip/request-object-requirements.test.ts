@@ -7,7 +7,7 @@ import { ORG } from '../support/management.js';
 
 // Verifier-side requirements of OpenID4VP 1.0 §5 and §8.3 and HAIP 1.0 §5 on the request objects the
 // service hands wallets, checked on what a wallet receives (the signed object by reference and over
-// the DC API), for the rows of docs/haip-audit.md that no other test proved.
+// the DC API), for the rows of the README's HAIP audit ("HAIP 1.0 and OpenID4VP 1.0, audited") that no other test proved.
 
 const ORIGIN = 'https://shop.example';
 

@@ -5,6 +5,7 @@ import { KeyDecryptionError } from '../../src/crypto/key-encryption.js';
 import { pendingSigningKeyContext, signingKeyContext } from '../../src/crypto/sealing-contexts.js';
 import { SessionEventHub } from '../../src/state/session-event-hub.js';
 import { createPresentationSession } from '../../src/use-cases/create-presentation-session.js';
+import { createTrustAnchor } from '../../src/use-cases/create-trust-anchor.js';
 import { createVerificationTemplate } from '../../src/use-cases/create-verification-template.js';
 import { createVerifier } from '../../src/use-cases/create-verifier.js';
 import { fetchRequestObject } from '../../src/use-cases/fetch-request-object.js';
@@ -13,6 +14,7 @@ import { getSigningCertificate } from '../../src/use-cases/get-signing-certifica
 import { importCertificate } from '../../src/use-cases/import-certificate.js';
 import { listSigningCertificates } from '../../src/use-cases/list-signing-certificates.js';
 import { putRegistrationCertificate } from '../../src/use-cases/put-registration-certificate.js';
+import { receiveWalletResponse } from '../../src/use-cases/receive-wallet-response.js';
 import { requestAccessCertificate } from '../../src/use-cases/request-access-certificate.js';
 import { updateVerifier } from '../../src/use-cases/update-verifier.js';
 import { persistSessionExpiry } from '../../src/use-cases/steps/persist-session-expiry.js';
@@ -28,7 +30,10 @@ import {
 } from '../support/registration-certificates.js';
 import { pidQuery, RELYING_PARTY_ID } from '../support/relying-party.js';
 import { storedPendingSigningKeys, storedSession, storedSigningKeys } from '../support/stored-rows.js';
-import { useCaseTest as test, valueOf, type UseCaseDeps } from '../support/use-cases.js';
+import { createIssuer, issuePid, newHolder } from '../support/issuers.js';
+import { presentPid } from '../support/holder.js';
+import { ORG } from '../support/management.js';
+import { createPidSession, factsOf, useCaseTest as test, valueOf, type UseCaseDeps } from '../support/use-cases.js';
 
 // Relying-party identity through its use cases (issue 25): the CSR's key sealed under its
 // own context until its chain comes, then re-sealed as the signing key; registration
@@ -189,6 +194,32 @@ describe('registration certificates', () => {
     } finally {
       deps.clock.offsetMs = 0;
     }
+  });
+});
+
+describe('registrar anchors', () => {
+  test('are not issuer anchors: a credential under one is ISSUER_NOT_TRUSTED', async ({ world, testDb }) => {
+    const { deps } = world;
+    const registrarCa = await createIssuer('Registrar-only CA');
+    await createTrustAnchor(deps, {
+      orgId: ORG,
+      body: { certificatePem: registrarCa.ca.pem, purpose: 'registrar' },
+    });
+    const session = await createPidSession(world);
+    const facts = factsOf(
+      valueOf(await fetchRequestObject(deps, { authorizationRequestId: session.authorizationRequestId })),
+    );
+    const holder = await newHolder();
+    const presentation = await presentPid(await issuePid(registrarCa, holder), holder, facts);
+    const answered = await receiveWalletResponse(deps, {
+      authorizationRequestId: session.authorizationRequestId,
+      fields: { vp_token: JSON.stringify({ pid: [presentation] }), state: facts.state },
+    });
+    expect(answered.ok).toBe(false);
+    expect(await storedSession(testDb.database, session.id)).toMatchObject({
+      state: 'Error',
+      errorCode: 'ISSUER_NOT_TRUSTED',
+    });
   });
 });
 
