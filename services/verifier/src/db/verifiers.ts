@@ -5,18 +5,17 @@ import { OPEN_STATES } from '../domain/session-state.js';
 import { presentationSessions, registrationCertificates, verifiers, type VerifierRow } from './schema.js';
 import type { VerifierDb } from './types.js';
 
+/** A verifier's settings as written: a setting not given keeps its column default (insert) or its value (update). */
+export interface VerifierSettings {
+  clientMetadata: Record<string, unknown> | null;
+  overAskingPolicy?: string;
+  strictHaip?: boolean;
+}
+
 /** Inserts the verifier; undefined when the organisation already has one with this `verifierId`. */
 export async function insertVerifier(
   db: VerifierDb,
-  values: {
-    id: string;
-    orgId: string;
-    verifierId: string;
-    clientMetadata: Record<string, unknown> | null;
-    overAskingPolicy?: string;
-    strictHaip?: boolean;
-    now: Date;
-  },
+  values: VerifierSettings & { id: string; orgId: string; verifierId: string; now: Date },
 ): Promise<VerifierRow | undefined> {
   const [row] = await db
     .insert(verifiers)
@@ -120,14 +119,7 @@ const selectVerifierForSession = preparedFor((db: VerifierDb) =>
 
 export async function updateVerifierMetadata(
   db: VerifierDb,
-  params: {
-    orgId: string;
-    verifierId: string;
-    clientMetadata: Record<string, unknown> | null;
-    overAskingPolicy?: string;
-    strictHaip?: boolean;
-    now: Date;
-  },
+  params: VerifierSettings & { orgId: string; verifierId: string; now: Date },
 ): Promise<VerifierRow | undefined> {
   const [row] = await db
     .update(verifiers)

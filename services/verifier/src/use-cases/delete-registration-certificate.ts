@@ -3,8 +3,7 @@ import { findVerifier } from '../db/verifiers.js';
 import { registrationCertificateNotFound, verifierNotFound } from '../domain/errors.js';
 import type { RegistrationCertificateDeps, RegistrationCertificateInput } from './get-registration-certificate.js';
 import {
-  accessCertificateIdentifierInForce,
-  registrationCertificateView,
+  readRegistrationCertificateView,
   type RegistrationCertificateView,
 } from './steps/registration-certificate-view.js';
 
@@ -21,8 +20,5 @@ export async function deleteRegistrationCertificate(
   if (!verifier) throw verifierNotFound(input.verifierId);
   const row = await deleteRegistrationCertificateRow(deps.db, { orgId: input.orgId, verifierRef: verifier.id });
   if (!row) throw registrationCertificateNotFound(input.verifierId);
-  return registrationCertificateView(verifier, row, {
-    now: deps.clock(),
-    identifierInForce: await accessCertificateIdentifierInForce(deps.db, input.orgId),
-  });
+  return readRegistrationCertificateView(deps, verifier, row);
 }

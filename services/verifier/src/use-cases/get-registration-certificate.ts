@@ -4,8 +4,7 @@ import { findVerifier } from '../db/verifiers.js';
 import type { Clock } from '../domain/clock.js';
 import { registrationCertificateNotFound, verifierNotFound } from '../domain/errors.js';
 import {
-  accessCertificateIdentifierInForce,
-  registrationCertificateView,
+  readRegistrationCertificateView,
   type RegistrationCertificateView,
 } from './steps/registration-certificate-view.js';
 
@@ -33,8 +32,5 @@ export async function getRegistrationCertificate(
   if (!verifier) throw verifierNotFound(input.verifierId);
   const row = await findRegistrationCertificate(deps.db, { orgId: input.orgId, verifierRef: verifier.id });
   if (!row) throw registrationCertificateNotFound(input.verifierId);
-  return registrationCertificateView(verifier, row, {
-    now: deps.clock(),
-    identifierInForce: await accessCertificateIdentifierInForce(deps.db, input.orgId),
-  });
+  return readRegistrationCertificateView(deps, verifier, row);
 }

@@ -27,6 +27,10 @@ const test = verifierTest.extend('orgCa', { scope: 'file' }, async () => {
 const path = (org: string, rest: string) => `/v1/orgs/${org}/oid4vp/certificates${rest}`;
 const asOwner = { roles: ['owner'] };
 
+/** `PUT certificates/{keyType}` with a chain alone (a verifier-role call: completing a CSR is any member's). */
+const putChain = (api: MemberCall, org: string, keyType: string, certificateChainPem: string) =>
+  api('PUT', path(org, `/${keyType}`), { certificateChainPem }, { org });
+
 async function requestCsr(api: MemberCall, org: string, keyType: string, body: unknown = { subject }) {
   return api('POST', path(org, `/${keyType}/csr`), body, { org, roles: ['owner'] });
 }
@@ -95,12 +99,7 @@ describe('a certificate signing request', () => {
     expect(headerOf(platformSigned.raw).x5c).toEqual([before.certificateChainPem.replace(/-----[A-Z ]+-----|\s/g, '')]);
 
     const leafPem = await certifyRequest({ issuer: intermediate, csrPem: csr.csrPem });
-    const imported = await api(
-      'PUT',
-      path(org, '/P256'),
-      { certificateChainPem: `${leafPem}${pemOf(intermediate, root)}` },
-      { org },
-    );
+    const imported = await putChain(api, org, 'P256', `${leafPem}${pemOf(intermediate, root)}`);
     expect(imported.status, imported.raw).toBe(200);
     expect(imported.body.data).toMatchObject({
       keyType: 'P256',
@@ -138,12 +137,7 @@ describe('a certificate signing request', () => {
     const csr = (await requestCsr(api, org, 'ED25519')).body.data;
     expect(readRequestWithOpenssl(csr.csrPem).text).toContain('ED25519');
     const leafPem = await certifyRequest({ issuer: intermediate, csrPem: csr.csrPem });
-    const imported = await api(
-      'PUT',
-      path(org, '/ED25519'),
-      { certificateChainPem: `${leafPem}${pemOf(intermediate)}` },
-      { org },
-    );
+    const imported = await putChain(api, org, 'ED25519', `${leafPem}${pemOf(intermediate)}`);
     expect(imported.status, imported.raw).toBe(200);
     expect(imported.body.data).toMatchObject({ keyType: 'ED25519', source: 'csr' });
   });
@@ -158,12 +152,7 @@ describe('a certificate signing request', () => {
     const other = (await requestCsr(api, 'org-csr-other', 'P256')).body.data;
     const otherLeaf = await certifyRequest({ issuer: intermediate, csrPem: other.csrPem });
     const before = (await api('GET', path(org, ''), undefined, { org })).body.data;
-    const none = await api(
-      'PUT',
-      path(org, '/P256'),
-      { certificateChainPem: `${otherLeaf}${pemOf(intermediate)}` },
-      { org },
-    );
+    const none = await putChain(api, org, 'P256', `${otherLeaf}${pemOf(intermediate)}`);
     expect(none.status).toBe(400);
     expect(none.body).toMatchObject({
       code: 'CERTIFICATE_KEY_MISMATCH',
@@ -173,24 +162,14 @@ describe('a certificate signing request', () => {
 
     // A CSR pending, but the leaf certifies another organisation's key.
     const first = (await requestCsr(api, org, 'P256')).body.data;
-    const mismatch = await api(
-      'PUT',
-      path(org, '/P256'),
-      { certificateChainPem: `${otherLeaf}${pemOf(intermediate)}` },
-      { org },
-    );
+    const mismatch = await putChain(api, org, 'P256', `${otherLeaf}${pemOf(intermediate)}`);
     expect(mismatch.body).toMatchObject({ statusCode: 400, code: 'CERTIFICATE_KEY_MISMATCH' });
 
     // A newer request replaces the pending key: a chain for the first one no longer fits.
     const firstLeaf = await certifyRequest({ issuer: intermediate, csrPem: first.csrPem });
     const second = (await requestCsr(api, org, 'P256')).body.data;
     expect(second.keyId).not.toBe(first.keyId);
-    const stale = await api(
-      'PUT',
-      path(org, '/P256'),
-      { certificateChainPem: `${firstLeaf}${pemOf(intermediate)}` },
-      { org },
-    );
+    const stale = await putChain(api, org, 'P256', `${firstLeaf}${pemOf(intermediate)}`);
     expect(stale.body.code).toBe('CERTIFICATE_KEY_MISMATCH');
     const after = (await api('GET', path(org, ''), undefined, { org })).body.data;
     expect(after.map((entry: { signer: unknown }) => entry.signer)).toEqual(
@@ -207,7 +186,7 @@ describe('a certificate signing request', () => {
     const org = 'org-csr-leaf-rules';
     const csr = (await requestCsr(api, org, 'P256')).body.data;
     const leafPem = await certifyRequest({ issuer: intermediate, csrPem: csr.csrPem });
-    const alone = await api('PUT', path(org, '/P256'), { certificateChainPem: leafPem }, { org });
+    const alone = await putChain(api, org, 'P256', leafPem);
     expect(alone.body).toMatchObject({ statusCode: 400, code: 'VALIDATION_FAILED' });
     expect(alone.body.message).toMatch(/issuing CA/);
     const expiredCa = await issue({
@@ -218,20 +197,10 @@ describe('a certificate signing request', () => {
       notAfter: new Date(Date.now() - 86_400_000),
     });
     const underExpired = await certifyRequest({ issuer: expiredCa, csrPem: csr.csrPem });
-    const refused = await api(
-      'PUT',
-      path(org, '/P256'),
-      { certificateChainPem: `${underExpired}${pemOf(expiredCa, root)}` },
-      { org },
-    );
+    const refused = await putChain(api, org, 'P256', `${underExpired}${pemOf(expiredCa, root)}`);
     expect(refused.body).toMatchObject({ statusCode: 400, code: 'VALIDATION_FAILED' });
     // Nothing was taken: the right chain still completes the request.
-    const imported = await api(
-      'PUT',
-      path(org, '/P256'),
-      { certificateChainPem: `${leafPem}${pemOf(intermediate, root)}` },
-      { org },
-    );
+    const imported = await putChain(api, org, 'P256', `${leafPem}${pemOf(intermediate, root)}`);
     expect(imported.status, imported.raw).toBe(200);
   });
 

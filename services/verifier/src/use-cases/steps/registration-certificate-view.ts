@@ -3,6 +3,7 @@ import { parseCertificateDer } from '../../crypto/parsed-certificates.js';
 import type { RegistrationCertificateRow, VerifierRow } from '../../db/schema.js';
 import { findSigningKey } from '../../db/signing-keys.js';
 import type { VerifierDb } from '../../db/types.js';
+import type { Clock } from '../../domain/clock.js';
 import {
   registrationCertificateStatus,
   type RegistrationCertificateStatus,
@@ -32,6 +33,18 @@ export interface RegistrationCertificateView {
   status: RegistrationCertificateStatus;
   /** Whether the P-256 access certificate in force carries the identifier the certificate is bound to. */
   boundToAccessCertificate: boolean;
+}
+
+/** The view of `row` now, against the access certificate in force (read here). */
+export async function readRegistrationCertificateView(
+  deps: { db: VerifierDb; clock: Clock },
+  verifier: VerifierRow,
+  row: RegistrationCertificateRow,
+): Promise<RegistrationCertificateView> {
+  return registrationCertificateView(verifier, row, {
+    now: deps.clock(),
+    identifierInForce: await accessCertificateIdentifierInForce(deps.db, verifier.orgId),
+  });
 }
 
 export function registrationCertificateView(
