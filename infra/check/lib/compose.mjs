@@ -97,10 +97,20 @@ export function composeRules(raw, ports) {
     const main = services[service];
     const migrate = services[`${service}-migrate`];
     if (!want(main, `${service}: missing`) || !want(migrate, `${service}-migrate: missing`)) continue;
+    // The one Dockerfile (issue 23, item 3), told which service to build and its port.
     want(
-      main.build?.dockerfile === `services/${service}/Dockerfile` &&
-        existsSync(join(REPO_ROOT, main.build.context ?? '.', main.build.dockerfile)),
-      `${service}: build must use services/${service}/Dockerfile with the repository root as context`,
+      main.build?.dockerfile === 'Dockerfile' &&
+        (main.build.context ?? '.') === '.' &&
+        existsSync(join(REPO_ROOT, main.build.dockerfile)),
+      `${service}: build must use the root Dockerfile with the repository root as context`,
+    );
+    want(
+      main.build?.args?.SERVICE === service && String(main.build?.args?.PORT) === String(port),
+      `${service}: build args must be SERVICE=${service} and PORT=${port} (its DEFAULT_PORT)`,
+    );
+    want(
+      !migrate.build || JSON.stringify(migrate.build) === JSON.stringify(main.build),
+      `${service}-migrate: must build the service's image exactly as ${service} does`,
     );
     want(main.image === migrate.image, `${service}-migrate must run the service's image`);
     want(
