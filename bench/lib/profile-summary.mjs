@@ -3,7 +3,7 @@
 // benchmarks) by package, by file and by function, to see where a hot path spends its
 // time before optimising it.
 //
-// Usage: node bench/lib/profile-summary.mjs [--top N] [--groups] [--files] [--functions] [--from S] [--to S] <profile.cpuprofile | dir>...
+// Usage: node bench/lib/profile-summary.mjs [--top N] [--groups] [--group TEXT] [--inclusive TEXT] [--files] [--functions] [--from S] [--to S] <profile.cpuprofile | dir>...
 //   a directory stands for every .cpuprofile in it; several profiles are summed.
 //   --top N       rows per table (default 20)
 //   --from S, --to S   only samples taken S seconds or more (less) after the profile started,
@@ -11,6 +11,11 @@
 //   --groups      also print the time by kind of work (database client, HTTP, crypto, …: the
 //                 rows of bench/RESULTS.md's profile tables), with Node's internals and native
 //                 code attributed to the package that called them (see `groupOf`)
+//   --group TEXT  also print the top functions of the kinds of work whose name contains TEXT
+//                 (e.g. `--group crypto`), Node internals and native code included
+//   --inclusive TEXT  also print the time spent in, and synchronously under, the functions whose
+//                 `name  file:line` contains TEXT (e.g. `--inclusive create-app.js`: a hook with
+//                 everything it calls; work it starts asynchronously is not under it)
 //   --files       also print the top files
 //   --functions   also print the top functions (name, file:line)
 //
@@ -187,6 +192,8 @@ export function summarizeProfiles(paths, window = {}) {
   const byFile = new Map();
   const byFunction = new Map();
   const byGroup = new Map();
+  /** group → function → µs */
+  const byGroupFunction = new Map();
   let total = 0;
   let idle = 0;
   let handOff = 0;
@@ -215,13 +222,13 @@ export function summarizeProfiles(paths, window = {}) {
       const { pkg, file } = classify(node.callFrame);
       add(byPackage, pkg, micros);
       add(byFile, file, micros);
-      add(byGroup, groupOfNode(node), micros);
+      const group = groupOfNode(node);
+      add(byGroup, group, micros);
       const name = node.callFrame.functionName || '(anonymous)';
-      add(
-        byFunction,
-        node.callFrame.url ? `${name}  ${file}:${node.callFrame.lineNumber + 1}` : `${name}  ${file}`,
-        micros,
-      );
+      const where = node.callFrame.url ? `${name}  ${file}:${node.callFrame.lineNumber + 1}` : `${name}  ${file}`;
+      add(byFunction, where, micros);
+      if (!byGroupFunction.has(group)) byGroupFunction.set(group, new Map());
+      add(byGroupFunction.get(group), where, micros);
     }
   }
   return {
@@ -233,7 +240,36 @@ export function summarizeProfiles(paths, window = {}) {
     byFile,
     byFunction,
     byGroup,
+    byGroupFunction,
   };
+}
+
+/**
+ * Time in the subtrees of the frames whose `name  file:line` contains one of `texts`, by that
+ * text and frame; a frame under another matching frame of the same text is not counted twice.
+ */
+export function inclusiveTimes(paths, texts, window = {}) {
+  const totals = new Map();
+  for (const path of paths) {
+    const { nodes, selfMicros } = readSelfTimes(path, window);
+    const byId = new Map(nodes.map((node) => [node.id, node]));
+    const label = (node) => {
+      const { functionName, url, lineNumber } = node.callFrame;
+      const { file } = classify(node.callFrame);
+      return url ? `${functionName || '(anonymous)'}  ${file}:${lineNumber + 1}` : `${functionName}  ${file}`;
+    };
+    const subtree = (node) =>
+      (selfMicros.get(node.id) ?? 0) + (node.children ?? []).reduce((sum, id) => sum + subtree(byId.get(id)), 0);
+    const visit = (node, inside) => {
+      const name = label(node);
+      const matched = texts.filter((text) => !inside.has(text) && name.includes(text));
+      if (matched.length > 0) totals.set(name, (totals.get(name) ?? 0) + subtree(node));
+      const next = matched.length > 0 ? new Set([...inside, ...matched]) : inside;
+      for (const id of node.children ?? []) visit(byId.get(id), next);
+    };
+    visit(nodes[0], new Set());
+  }
+  return totals;
 }
 
 /** Expands directories to the .cpuprofile files they hold. */
@@ -282,6 +318,8 @@ function main(argv) {
   let files = false;
   let functions = false;
   let groups = false;
+  const groupFilters = [];
+  const inclusive = [];
   const window = {};
   const paths = [];
   for (let i = 0; i < argv.length; i++) {
@@ -290,6 +328,8 @@ function main(argv) {
     else if (arg === '--files') files = true;
     else if (arg === '--functions') functions = true;
     else if (arg === '--groups') groups = true;
+    else if (arg === '--group') groupFilters.push(argv[++i]);
+    else if (arg === '--inclusive') inclusive.push(argv[++i]);
     else if (arg === '--from') window.fromSeconds = Number(argv[++i]);
     else if (arg === '--to') window.toSeconds = Number(argv[++i]);
     else if (arg === '--help' || arg === '-h') paths.length = 0;
@@ -298,7 +338,7 @@ function main(argv) {
   const profiles = expandProfilePaths(paths);
   if (profiles.length === 0) {
     console.error(
-      'usage: node bench/lib/profile-summary.mjs [--top N] [--groups] [--files] [--functions] [--from S] [--to S] <profile.cpuprofile | dir>...',
+      'usage: node bench/lib/profile-summary.mjs [--top N] [--groups] [--group TEXT] [--inclusive TEXT] [--files] [--functions] [--from S] [--to S] <profile.cpuprofile | dir>...',
     );
     process.exit(2);
   }
@@ -321,6 +361,18 @@ function main(argv) {
     printTable(
       'kind of work (callers own Node internals and native code)',
       summary.byGroup,
+      summary.busyMicros,
+      top,
+      perOperation,
+    );
+  for (const filter of groupFilters)
+    for (const [group, functions] of summary.byGroupFunction)
+      if (group.includes(filter))
+        printTable(`functions of: ${group}`, functions, summary.busyMicros, top, perOperation);
+  if (inclusive.length > 0)
+    printTable(
+      'inclusive time of functions (self + what they call synchronously)',
+      inclusiveTimes(profiles, inclusive, window),
       summary.busyMicros,
       top,
       perOperation,
