@@ -14,6 +14,7 @@ import {
   annexCSessionKeyContext,
   dataKeyContext,
   KEY_CHECK_CONTEXT,
+  pendingSigningKeyContext,
   PLATFORM_CA_CONTEXT,
   sessionKeyContext,
   signingKeyContext,
@@ -28,7 +29,7 @@ export interface SealedKind {
   kind: string;
   /** The table in the `verifier` schema. */
   table: string;
-  /** The columns that identify a row, in the order pages are walked (a primary or unique key). */
+  /** The columns that identify a row (a primary or unique key, plus any its AAD names), in the order pages are walked. */
   keyColumns: readonly string[];
   /** The column holding the sealed text (for a JSONB column, with `jsonField`). */
   column: string;
@@ -77,6 +78,14 @@ export const SEALED_KINDS: readonly SealedKind[] = [
     keyColumns: ['org_id', 'key_type'],
     column: 'encrypted_private_key',
     context: ([orgId, keyType]) => signingKeyContext(orgId!, keyType as KeyType),
+  },
+  {
+    kind: 'pending-signing-key',
+    table: 'pending_signing_keys',
+    // (org_id, key_type) is unique; key_id is named too, as the AAD binds it.
+    keyColumns: ['org_id', 'key_type', 'key_id'],
+    column: 'encrypted_private_key',
+    context: ([orgId, keyType, keyId]) => pendingSigningKeyContext(orgId!, keyType as KeyType, keyId!),
   },
   {
     kind: 'webhook-secret',

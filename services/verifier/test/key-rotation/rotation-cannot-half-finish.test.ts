@@ -111,6 +111,14 @@ describe('KEY_ENCRYPTION_KEY rotation re-seals every registered kind', () => {
           expectedOrigins: [ORIGIN],
           dcApiProtocols: ['org-iso-mdoc'],
         });
+        // A certificate signing request waiting for its chain: its pending key.
+        const csr = await api(
+          'POST',
+          `/v1/orgs/org-acme/oid4vp/certificates/P256/csr`,
+          { subject: { commonName: 'Desk', organizationName: 'Acme', countryName: 'DE' } },
+          { roles: ['owner'] },
+        );
+        expect(csr.status, csr.raw).toBe(201);
         await first.close();
         const underK1 = await sealedValuesByKind(testDb);
         for (const kind of SEALED_KINDS) expect(underK1[kind.kind], kind.kind).not.toHaveLength(0);
