@@ -58,7 +58,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/*.ts'],
+    files: ['**/*.{ts,tsx}'],
     extends: [tseslint.configs.recommended],
     languageOptions: {
       parserOptions: {
@@ -110,6 +110,11 @@ export default tseslint.config(
         { args: 'none', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true },
       ],
     },
+  },
+  {
+    // The console's browser scripts are typed against the DOM by their own tsconfig (browser/tsconfig.json).
+    files: ['services/console/browser/**/*.ts'],
+    languageOptions: { globals: { document: 'readonly', window: 'readonly', EventSource: 'readonly' } },
   },
   {
     // The reference relying-party page's script runs in the browser.

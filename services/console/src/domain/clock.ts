@@ -1,0 +1,2 @@
+/** The time, injected so tests can move it. */
+export type Clock = () => Date;

@@ -1,0 +1,91 @@
+import type { Home } from '../../use-cases/load-home.js';
+import { ActionButton } from '../components/forms.js';
+import { Badge, Empty, Section, Time } from '../components/display.js';
+import { Layout } from '../components/layout.js';
+import type { PageContext } from '../page-context.js';
+
+export function HomePage(props: { context: PageContext; home: Home }) {
+  const { context, home } = props;
+  const user = context.user!;
+  const organisations = Object.entries(user.orgRoles).sort(([a], [b]) => a.localeCompare(b));
+  return (
+    <Layout context={context} frame={{ title: 'Start' }}>
+      <p>
+        Signed in as <strong>{user.email ?? user.sub}</strong>
+        {user.platformAdmin ? ' (platform administrator)' : ''}.
+      </p>
+      <Section title="Your organisations" id="organisations">
+        {organisations.length === 0 ? (
+          <Empty>Your account holds no role in an organisation.</Empty>
+        ) : (
+          <ul class="cards">
+            {organisations.map(([orgId, roles]) => (
+              <li>
+                <a href={`/orgs/${encodeURIComponent(orgId)}`}>{orgId}</a>
+                <span class="muted"> {roles.join(', ')}</span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </Section>
+      <Section title="Invitations waiting for your answer" id="invitations">
+        {home.pendingInvitations.length === 0 ? (
+          <Empty>No invitation is waiting.</Empty>
+        ) : (
+          <table>
+            <caption class="visually-hidden">Invitations waiting for your answer</caption>
+            <thead>
+              <tr>
+                <th scope="col">Ecosystem</th>
+                <th scope="col">For organisation</th>
+                <th scope="col">Sent</th>
+                <th scope="col">Answer</th>
+              </tr>
+            </thead>
+            <tbody>
+              {home.pendingInvitations.map((invitation) => (
+                <tr>
+                  <td>{invitation.ecosystem?.name ?? invitation.ecosystemId}</td>
+                  <td>{invitation.orgId}</td>
+                  <td>
+                    <Time at={invitation.createDateTime} />
+                  </td>
+                  <td class="actions">
+                    {(['accepted', 'rejected'] as const).map((status) => (
+                      <ActionButton
+                        action="/ecosystems/invitations/answer"
+                        csrfToken={context.csrfToken}
+                        label={status === 'accepted' ? 'Accept' : 'Reject'}
+                        accessibleLabel={`${status === 'accepted' ? 'Accept' : 'Reject'} the invitation to ${invitation.ecosystem?.name ?? 'the ecosystem'} for ${invitation.orgId}`}
+                        danger={status === 'rejected'}
+                        fields={{ ecosystemId: invitation.ecosystemId ?? '', orgId: invitation.orgId, status }}
+                      />
+                    ))}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </Section>
+      <Section title="Your ecosystems" id="ecosystems">
+        {home.ecosystems.length === 0 ? (
+          <Empty>
+            None yet. <a href="/ecosystems">Ecosystems</a> lists them, and there an organisation invited to lead forms
+            one.
+          </Empty>
+        ) : (
+          <ul class="cards">
+            {home.ecosystems.map((ecosystem) => (
+              <li>
+                <a href={`/ecosystems/${encodeURIComponent(ecosystem.id)}`}>{ecosystem.name}</a>{' '}
+                <Badge tone={ecosystem.role === 'Ecosystem Lead' ? 'info' : 'neutral'}>{ecosystem.role}</Badge>
+                <span class="muted"> led by {ecosystem.leadOrg.name}</span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </Section>
+    </Layout>
+  );
+}
