@@ -7,7 +7,13 @@ import { createServiceClient } from './network/service-client.js';
 import { createStatusListApi } from './network/status-list-api.js';
 import { createVerifierApi } from './network/verifier-api.js';
 import { registerAssetRoutes } from './routes/assets.js';
+import { registerDirectoryRoutes } from './routes/directory.js';
+import { registerEcosystemRoutes } from './routes/ecosystem.js';
+import { registerEcosystemsRoutes } from './routes/ecosystems.js';
 import { registerHomeRoutes } from './routes/home.js';
+import { registerIntentRoutes } from './routes/intents.js';
+import { registerPlatformAdminRoutes } from './routes/platform-admin.js';
+import { registerTrustRegistryRoutes } from './routes/trust-registry.js';
 import { installPageErrors } from './routes/page-errors.js';
 import { registerSignInRoutes } from './routes/sign-in.js';
 import { installWebSession } from './routes/web-session.js';
@@ -113,8 +119,14 @@ export async function buildApp(deps: ConsoleAppDeps): Promise<App> {
       signOut: { sessions, ...(oidc ? { oidc } : {}) },
       publicBaseUrl,
     });
-    registerHomeRoutes(pages as App, { ecosystem });
-    void verifier;
+    const routes = pages as App;
+    registerHomeRoutes(routes, { ecosystem });
+    registerPlatformAdminRoutes(routes, { ecosystem });
+    registerDirectoryRoutes(routes, { ecosystem });
+    registerEcosystemsRoutes(routes, { ecosystem });
+    registerEcosystemRoutes(routes, { ecosystem });
+    registerIntentRoutes(routes, { ecosystem, verifier });
+    registerTrustRegistryRoutes(routes, { ecosystem, clock });
     void statusList;
   });
   await app.ready();

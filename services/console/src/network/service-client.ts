@@ -24,13 +24,18 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
+export interface TextAnswer {
+  body: string;
+  headers: Headers;
+}
+
 export interface ServiceClient {
   readonly service: ServiceName;
   readonly baseUrl: string;
   /** A management route answering `{ statusCode, message, data }`: the `data`. */
   data<T>(method: string, path: string, options?: CallOptions): Promise<ServiceResult<T>>;
-  /** A route answering a body that is not the envelope (a JWT, a PEM): its text. */
-  text(method: string, path: string, options?: CallOptions): Promise<ServiceResult<string>>;
+  /** A route answering a body that is not the envelope (a JWT, a PEM): its text and headers. */
+  text(method: string, path: string, options?: CallOptions): Promise<ServiceResult<TextAnswer>>;
   /** An open response for the caller to read as a stream (event streams); refusals as problems. */
   stream(path: string, options: CallOptions): Promise<ServiceResult<Response>>;
   /** Resolves when the service's liveness route answers (the console's readiness report). */
@@ -109,7 +114,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
       const answered = await request(method, path, call, signal);
       if (!answered.ok) return answered;
       try {
-        return succeeded(await answered.value.text());
+        return succeeded({ body: await answered.value.text(), headers: answered.value.headers });
       } catch (error) {
         return failed(unreachable(service, describeFailure(error)));
       }

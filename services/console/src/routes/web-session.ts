@@ -4,6 +4,7 @@ import fastifyCsrf from '@fastify/csrf-protection';
 import fastifyFormbody from '@fastify/formbody';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { VNode } from 'preact';
+import { Type } from 'typebox';
 import type { App } from '@tessera/service-kit';
 import type { Flash, SessionHandle } from '../domain/console-session.js';
 import type { ServiceProblem, ServiceResult } from '../domain/service-problem.js';
@@ -191,4 +192,17 @@ export function listOf(value: unknown): string[] {
 /** A page route's schema: validated like any route, left out of the OpenAPI document (pages are not an API). */
 export function pageSchema<S extends object>(parts: S = {} as S): S {
   return { hide: true, ...parts } as S;
+}
+
+/** `?page=n` of a page that lists something. */
+export const PageQuery = Type.Object({ page: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 }) });
+
+/** The organisation named in the path. */
+export const OrgParams = Type.Object({
+  orgId: Type.String({ minLength: 1, maxLength: 200, pattern: '^[A-Za-z0-9._:-]+$' }),
+});
+
+/** The console's path of an organisation page. */
+export function orgPath(orgId: string, rest = ''): string {
+  return `/orgs/${encodeURIComponent(orgId)}${rest}`;
 }
