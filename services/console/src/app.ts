@@ -13,6 +13,11 @@ import { registerEcosystemsRoutes } from './routes/ecosystems.js';
 import { registerHomeRoutes } from './routes/home.js';
 import { registerIntentRoutes } from './routes/intents.js';
 import { registerPlatformAdminRoutes } from './routes/platform-admin.js';
+import { registerSessionRoutes } from './routes/sessions.js';
+import { registerSigningCertificateRoutes } from './routes/signing-certificates.js';
+import { registerTemplateRoutes } from './routes/templates.js';
+import { registerTrustAnchorRoutes } from './routes/trust-anchors.js';
+import { registerVerifierRoutes } from './routes/verifiers.js';
 import { registerTrustRegistryRoutes } from './routes/trust-registry.js';
 import { installPageErrors } from './routes/page-errors.js';
 import { registerSignInRoutes } from './routes/sign-in.js';
@@ -127,6 +132,17 @@ export async function buildApp(deps: ConsoleAppDeps): Promise<App> {
     registerEcosystemRoutes(routes, { ecosystem });
     registerIntentRoutes(routes, { ecosystem, verifier });
     registerTrustRegistryRoutes(routes, { ecosystem, clock });
+    registerVerifierRoutes(routes, { verifier });
+    registerTemplateRoutes(routes, { verifier });
+    registerTrustAnchorRoutes(routes, { verifier, clock });
+    registerSigningCertificateRoutes(routes, { verifier, clock });
+    registerSessionRoutes(routes, {
+      verifier,
+      ecosystem,
+      clock,
+      refreshMs: config.SESSION_LIST_REFRESH_MS,
+      heartbeatMs: config.SSE_HEARTBEAT_MS,
+    });
     void statusList;
   });
   await app.ready();

@@ -28,6 +28,11 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The signed-in session, when the request carries a live one. */
     consoleSession: SessionHandle | null;
+    /**
+     * The session's access token for a call made later in a long request (an event
+     * stream), renewed when it is about to expire; undefined once the session has ended.
+     */
+    currentAccessToken: () => Promise<string | undefined>;
   }
 }
 
@@ -53,13 +58,13 @@ export async function installWebSession(app: App, options: WebSessionOptions): P
     getUserInfo: csrfUserInfo,
   });
   app.decorateRequest('consoleSession', null);
+  app.decorateRequest('currentAccessToken', null as never);
   app.addHook('onRequest', async (request, reply) => {
     const cookie = request.cookies[SESSION_COOKIE];
-    const sessionId = cookie ? reply.unsignCookie(cookie) : undefined;
-    request.consoleSession =
-      (await resumeSession(options.resume, {
-        sessionId: sessionId?.valid ? (sessionId.value ?? undefined) : undefined,
-      })) ?? null;
+    const unsigned = cookie ? reply.unsignCookie(cookie) : undefined;
+    const sessionId = unsigned?.valid ? (unsigned.value ?? undefined) : undefined;
+    request.consoleSession = (await resumeSession(options.resume, { sessionId })) ?? null;
+    request.currentAccessToken = async () => (await resumeSession(options.resume, { sessionId }))?.accessToken;
   });
   app.addHook('preHandler', (request, reply, done) => {
     if (SAFE_METHODS.has(request.method)) return done();
@@ -114,10 +119,15 @@ export function pageContext(request: FastifyRequest, reply: FastifyReply, place:
   const flash = session?.takeFlash();
   return {
     ...(session ? { user: session.user } : {}),
-    csrfToken: reply.generateCsrf({ userInfo: csrfUserInfo(request) }),
+    csrfToken: csrfTokenFor(request, reply),
     ...(flash ? { flash } : {}),
     place,
   };
+}
+
+/** A fresh anti-forgery token for this browser's session (for forms rendered outside a page: event streams). */
+export function csrfTokenFor(request: FastifyRequest, reply: FastifyReply): string {
+  return reply.generateCsrf({ userInfo: csrfUserInfo(request) });
 }
 
 /** Sends a rendered page. Pages hold people's data: never stored by a cache. */
@@ -172,11 +182,14 @@ export function answerForm<T>(
   return reply.redirect(next ?? outcome.back, 303);
 }
 
-/** The fields of a form body as strings (a repeated field keeps its last value; see `listOf` for lists). */
+/** Fields never kept for a refused form: the form token, and a private key on its way to the verifier. */
+const UNKEPT_FIELDS = new Set(['_csrf', 'privateKeyPem']);
+
+/** The fields of a form body as strings, to refill a refused form (repeated fields joined by line breaks). */
 export function formValues(body: unknown): Record<string, string> {
   const values: Record<string, string> = {};
   for (const [name, value] of Object.entries((body ?? {}) as Record<string, unknown>)) {
-    if (name === '_csrf') continue;
+    if (UNKEPT_FIELDS.has(name)) continue;
     if (typeof value === 'string') values[name] = value;
     else if (Array.isArray(value)) values[name] = value.filter((item) => typeof item === 'string').join('\n');
   }

@@ -14,10 +14,16 @@ interface FieldBase {
   required?: boolean;
   /** The service's problem for this field, when the last submission was refused. */
   problem?: string;
+  /** Another element that describes the field (a live check beside it). */
+  describedBy?: string;
 }
 
 function describedBy(id: string, field: FieldBase): string | undefined {
-  const ids = [field.hint ? `${id}-hint` : undefined, field.problem ? `${id}-problem` : undefined].filter(Boolean);
+  const ids = [
+    field.hint ? `${id}-hint` : undefined,
+    field.problem ? `${id}-problem` : undefined,
+    field.describedBy,
+  ].filter(Boolean);
   return ids.length > 0 ? ids.join(' ') : undefined;
 }
 

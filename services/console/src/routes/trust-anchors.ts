@@ -1,0 +1,101 @@
+import { Type } from 'typebox';
+import type { App } from '@tessera/service-kit';
+import type { Clock } from '../domain/clock.js';
+import { TrustAnchorsPage } from '../presenters/pages/trust-anchors-page.js';
+import { addTrustAnchor, type AddTrustAnchorDeps } from '../use-cases/add-trust-anchor.js';
+import { loadTrustAnchors, type LoadTrustAnchorsDeps } from '../use-cases/load-trust-anchors.js';
+import { removeTrustAnchor, type RemoveTrustAnchorDeps } from '../use-cases/remove-trust-anchor.js';
+import { sendProblemPage } from './page-errors.js';
+import {
+  answerForm,
+  formValues,
+  OrgParams,
+  orgPath,
+  pageContext,
+  PageQuery,
+  pageSchema,
+  requireSignIn,
+  sendPage,
+  sessionOf,
+} from './web-session.js';
+
+export type TrustAnchorRouteDeps = LoadTrustAnchorsDeps & AddTrustAnchorDeps & RemoveTrustAnchorDeps & { clock: Clock };
+
+/** The organisation's trust anchors. */
+export function registerTrustAnchorRoutes(app: App, deps: TrustAnchorRouteDeps): void {
+  app.get(
+    '/orgs/:orgId/trust-anchors',
+    { schema: pageSchema({ params: OrgParams, querystring: PageQuery }), preHandler: requireSignIn },
+    async (request, reply) => {
+      const { orgId } = request.params;
+      const anchors = await loadTrustAnchors(deps, {
+        token: sessionOf(request).accessToken,
+        orgId,
+        pageNumber: request.query.page,
+      });
+      if (!anchors.ok) return sendProblemPage(request, reply, anchors.problem);
+      return sendPage(
+        reply,
+        TrustAnchorsPage({
+          context: pageContext(request, reply, { area: 'organisation', orgId, item: 'trust-anchors' }),
+          orgId,
+          anchors: anchors.value,
+          now: deps.clock(),
+        }),
+      );
+    },
+  );
+
+  app.post(
+    '/orgs/:orgId/trust-anchors',
+    {
+      schema: pageSchema({
+        params: OrgParams,
+        body: Type.Object({
+          anchor: Type.String({ maxLength: 70000 }),
+          label: Type.Optional(Type.String({ maxLength: 500 })),
+          credentialTypes: Type.Optional(Type.String({ maxLength: 60000 })),
+        }),
+      }),
+      preHandler: requireSignIn,
+    },
+    async (request, reply) => {
+      const { orgId } = request.params;
+      const anchor = request.body.anchor.trim();
+      const label = request.body.label?.trim();
+      const credentialTypes = (request.body.credentialTypes ?? '')
+        .split(/\r?\n/)
+        .map((line) => line.trim())
+        .filter(Boolean);
+      const common = { ...(label ? { label } : {}), ...(credentialTypes.length > 0 ? { credentialTypes } : {}) };
+      const result = await addTrustAnchor(deps, {
+        token: sessionOf(request).accessToken,
+        orgId,
+        body: anchor.startsWith('did:') ? { did: anchor, ...common } : { certificatePem: anchor, ...common },
+      });
+      return answerForm(request, reply, result, {
+        back: orgPath(orgId, '/trust-anchors'),
+        success: (added) => `${added.label ?? added.subject} is trusted.`,
+        values: formValues(request.body),
+      });
+    },
+  );
+
+  app.post(
+    '/orgs/:orgId/trust-anchors/:anchorId/delete',
+    {
+      schema: pageSchema({
+        params: Type.Object({ ...OrgParams.properties, anchorId: Type.String({ minLength: 1, maxLength: 100 }) }),
+      }),
+      preHandler: requireSignIn,
+    },
+    async (request, reply) => {
+      const { orgId, anchorId } = request.params;
+      const result = await removeTrustAnchor(deps, { token: sessionOf(request).accessToken, orgId, anchorId });
+      return answerForm(request, reply, result, {
+        back: orgPath(orgId, '/trust-anchors'),
+        success: (removed) => `${removed.label ?? removed.subject} is no longer trusted.`,
+      });
+    },
+  );
+}
