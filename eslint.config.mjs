@@ -14,6 +14,7 @@ export default tseslint.config(
       '.turbo/**',
       'coverage/**',
       'demo/test-output/**',
+      'services/console/test-output/**',
       'bench/results/**',
       'infra/check/schemas/**',
       'tools/layering/test/fixtures/**',

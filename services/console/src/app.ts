@@ -12,8 +12,10 @@ import { registerEcosystemRoutes } from './routes/ecosystem.js';
 import { registerEcosystemsRoutes } from './routes/ecosystems.js';
 import { registerHomeRoutes } from './routes/home.js';
 import { registerIntentRoutes } from './routes/intents.js';
+import { registerOverviewRoutes } from './routes/overview.js';
 import { registerPlatformAdminRoutes } from './routes/platform-admin.js';
 import { registerSessionRoutes } from './routes/sessions.js';
+import { registerStatusListRoutes } from './routes/status-lists.js';
 import { registerSigningCertificateRoutes } from './routes/signing-certificates.js';
 import { registerTemplateRoutes } from './routes/templates.js';
 import { registerTrustAnchorRoutes } from './routes/trust-anchors.js';
@@ -136,6 +138,7 @@ export async function buildApp(deps: ConsoleAppDeps): Promise<App> {
     registerTemplateRoutes(routes, { verifier });
     registerTrustAnchorRoutes(routes, { verifier, clock });
     registerSigningCertificateRoutes(routes, { verifier, clock });
+    registerOverviewRoutes(routes, { verifier, clock, maxSessions: config.OVERVIEW_MAX_SESSIONS });
     registerSessionRoutes(routes, {
       verifier,
       ecosystem,
@@ -143,7 +146,7 @@ export async function buildApp(deps: ConsoleAppDeps): Promise<App> {
       refreshMs: config.SESSION_LIST_REFRESH_MS,
       heartbeatMs: config.SSE_HEARTBEAT_MS,
     });
-    void statusList;
+    registerStatusListRoutes(routes, { statusList });
   });
   await app.ready();
   return app;

@@ -91,37 +91,41 @@ function Menu(props: { context: PageContext }) {
   const organisations = Object.entries(user.orgRoles).sort(([a], [b]) => a.localeCompare(b));
   return (
     <nav aria-label="Console" class="menu">
-      <ul>
-        <MenuLink href="/" current={place.area === 'home'} label="Home" />
-        {organisations.map(([orgId, roles]) => {
-          const pages = ORGANISATION_PAGES.filter((page) => !page.needs || page.needs(roles));
-          const here = place.area === 'organisation' && place.orgId === orgId;
-          return (
-            <li>
-              <span class="menu-group">
-                Organisation <span class="org-id">{orgId}</span>
-                <span class="roles">{roles.join(', ')}</span>
-              </span>
-              {pages.length > 0 ? (
-                <ul>
-                  {pages.map((page) => (
-                    <MenuLink
-                      href={`/orgs/${encodeURIComponent(orgId)}${page.path}`}
-                      current={here && isCurrent(place, page.item)}
-                      label={page.label}
-                    />
-                  ))}
-                </ul>
-              ) : null}
-            </li>
-          );
-        })}
-        <MenuLink href="/ecosystems" current={place.area === 'ecosystems'} label="Ecosystems" />
-        <MenuLink href="/status-lists" current={place.area === 'status-lists'} label="Status lists" />
-        {user.platformAdmin ? (
-          <MenuLink href="/admin" current={place.area === 'admin'} label="Platform administration" />
-        ) : null}
-      </ul>
+      {/* Open by default; at phone width the page script folds it, and the summary opens it again. */}
+      <details open id="menu-details">
+        <summary class="menu-toggle">Menu</summary>
+        <ul>
+          <MenuLink href="/" current={place.area === 'home'} label="Home" />
+          {organisations.map(([orgId, roles]) => {
+            const pages = ORGANISATION_PAGES.filter((page) => !page.needs || page.needs(roles));
+            const here = place.area === 'organisation' && place.orgId === orgId;
+            return (
+              <li>
+                <span class="menu-group">
+                  Organisation <span class="org-id">{orgId}</span>
+                  <span class="roles">{roles.join(', ')}</span>
+                </span>
+                {pages.length > 0 ? (
+                  <ul>
+                    {pages.map((page) => (
+                      <MenuLink
+                        href={`/orgs/${encodeURIComponent(orgId)}${page.path}`}
+                        current={here && isCurrent(place, page.item)}
+                        label={page.label}
+                      />
+                    ))}
+                  </ul>
+                ) : null}
+              </li>
+            );
+          })}
+          <MenuLink href="/ecosystems" current={place.area === 'ecosystems'} label="Ecosystems" />
+          <MenuLink href="/status-lists" current={place.area === 'status-lists'} label="Status lists" />
+          {user.platformAdmin ? (
+            <MenuLink href="/admin" current={place.area === 'admin'} label="Platform administration" />
+          ) : null}
+        </ul>
+      </details>
     </nav>
   );
 }
