@@ -1,5 +1,5 @@
 import type { PresentationResponse } from '@tessera/contracts';
-import { Time } from './display.js';
+import { TableScroll, Time } from './display.js';
 
 /**
  * What a verified session proved: per presentation, its credential and issuer, each
@@ -39,31 +39,33 @@ export function ClaimsView(props: { response: PresentationResponse }) {
               <dd>{presentation.holderBinding ? 'proven by the holder' : 'not required'}</dd>
             </div>
           </dl>
-          <table>
-            <caption>Claims</caption>
-            <thead>
-              <tr>
-                <th scope="col">Claim</th>
-                <th scope="col">Value</th>
-              </tr>
-            </thead>
-            <tbody>
-              {Object.entries(presentation.claims).map(([name, value]) => (
-                <tr data-claim={name}>
-                  <th scope="row">{name}</th>
-                  <td>{typeof value === 'string' ? value : JSON.stringify(value)}</td>
+          <TableScroll label={`Claims of ${presentation.credentialQueryId}`}>
+            <table>
+              <caption>Claims</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Claim</th>
+                  <th scope="col">Value</th>
                 </tr>
-              ))}
-              {(presentation.droppedClaims ?? []).map((path) => (
-                <tr class="dropped-row" data-dropped={path.join('.')}>
-                  <th scope="row">
-                    <span class="dropped">{path.join(' › ')}</span>
-                  </th>
-                  <td>dropped: disclosed by the wallet but not asked for, never stored</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {Object.entries(presentation.claims).map(([name, value]) => (
+                  <tr data-claim={name}>
+                    <th scope="row">{name}</th>
+                    <td>{typeof value === 'string' ? value : JSON.stringify(value)}</td>
+                  </tr>
+                ))}
+                {(presentation.droppedClaims ?? []).map((path) => (
+                  <tr class="dropped-row" data-dropped={path.join('.')}>
+                    <th scope="row">
+                      <span class="dropped">{path.join(' › ')}</span>
+                    </th>
+                    <td>dropped: disclosed by the wallet but not asked for, never stored</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableScroll>
         </section>
       ))}
     </div>

@@ -60,3 +60,15 @@ export function Facts(props: { items: Array<[string, ComponentChildren]> }) {
     </dl>
   );
 }
+
+/**
+ * A table that scrolls sideways on a narrow screen: the scrolling region is focusable
+ * and named, so a keyboard user can scroll it and a screen reader says what it holds.
+ */
+export function TableScroll(props: { label: string; children: ComponentChildren }) {
+  return (
+    <div class="table-scroll" tabIndex={0} role="region" aria-label={props.label}>
+      {props.children}
+    </div>
+  );
+}

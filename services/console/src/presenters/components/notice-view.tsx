@@ -6,8 +6,8 @@ import { Time } from './display.js';
 export function NoticeView(props: { notice: IntentNotice }) {
   const { notice } = props;
   return (
-    <article class="notice" lang={notice.language ?? 'en'} aria-labelledby="notice-title">
-      <h3 id="notice-title">{notice.title}</h3>
+    <article class="notice" lang={notice.language ?? 'en'} aria-labelledby="notice-heading">
+      <h3 id="notice-heading">{notice.title}</h3>
       {notice.description ? <p>{notice.description}</p> : null}
       <p>
         <strong>{notice.controller.name}</strong> is responsible for your data. Contact:{' '}

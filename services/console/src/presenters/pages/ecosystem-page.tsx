@@ -1,5 +1,5 @@
 import type { EcosystemView } from '../../use-cases/load-ecosystem.js';
-import { Badge, Empty, Facts, Pagination, Section, Time } from '../components/display.js';
+import { Badge, Empty, Facts, Pagination, Section, Time, TableScroll } from '../components/display.js';
 import { ChoiceGroup, PostForm, TextArea, TextField, problemAt, valueOf } from '../components/forms.js';
 import { InvitationStatusBadge } from '../components/invitation-status.js';
 import { Layout } from '../components/layout.js';
@@ -117,7 +117,7 @@ export function EcosystemPage(props: { context: PageContext; view: EcosystemView
       </Section>
       <Section title="Organisations" id="organisations">
         {view.members ? (
-          <div class="table-scroll">
+          <TableScroll label="Memberships">
             <table>
               <caption class="visually-hidden">Memberships</caption>
               <thead>
@@ -147,7 +147,7 @@ export function EcosystemPage(props: { context: PageContext; view: EcosystemView
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableScroll>
         ) : (
           <ul class="cards">
             {view.organisations.map((organisation) => (
@@ -165,7 +165,7 @@ export function EcosystemPage(props: { context: PageContext; view: EcosystemView
           {view.invitations.length === 0 ? (
             <Empty>No member invitation sent.</Empty>
           ) : (
-            <div class="table-scroll">
+            <TableScroll label="Invitations sent">
               <table>
                 <caption class="visually-hidden">Invitations sent</caption>
                 <thead>
@@ -194,7 +194,7 @@ export function EcosystemPage(props: { context: PageContext; view: EcosystemView
                   ))}
                 </tbody>
               </table>
-            </div>
+            </TableScroll>
           )}
           <PostForm action={`${base}/invitations`} csrfToken={context.csrfToken} label="Invite an organisation">
             <TextField

@@ -1,5 +1,5 @@
 import type { EcosystemsOverview } from '../../use-cases/load-ecosystems.js';
-import { Badge, Empty, Section, Time } from '../components/display.js';
+import { Badge, Empty, Section, Time, TableScroll } from '../components/display.js';
 import { ActionButton, PostForm, SelectField, TextArea, TextField, problemAt, valueOf } from '../components/forms.js';
 import { InvitationStatusBadge } from '../components/invitation-status.js';
 import { Layout } from '../components/layout.js';
@@ -14,7 +14,7 @@ export function EcosystemsPage(props: { context: PageContext; overview: Ecosyste
         {overview.ecosystems.length === 0 ? (
           <Empty>None of your organisations leads or belongs to an ecosystem.</Empty>
         ) : (
-          <div class="table-scroll">
+          <TableScroll label="Your ecosystems">
             <table>
               <caption class="visually-hidden">Your ecosystems</caption>
               <thead>
@@ -47,7 +47,7 @@ export function EcosystemsPage(props: { context: PageContext; overview: Ecosyste
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableScroll>
         )}
       </Section>
       {overview.ownedOrganisations.length > 0 ? (
@@ -56,7 +56,7 @@ export function EcosystemsPage(props: { context: PageContext; overview: Ecosyste
             {overview.received.length === 0 ? (
               <Empty>No invitation.</Empty>
             ) : (
-              <div class="table-scroll">
+              <TableScroll label="Invitations your organisations received">
                 <table>
                   <caption class="visually-hidden">Invitations your organisations received</caption>
                   <thead>
@@ -101,7 +101,7 @@ export function EcosystemsPage(props: { context: PageContext; overview: Ecosyste
                     ))}
                   </tbody>
                 </table>
-              </div>
+              </TableScroll>
             )}
           </Section>
           <Section title="Form an ecosystem" id="form">

@@ -1,7 +1,7 @@
 import type { IntentTemplate, TemplateRole } from '@tessera/contracts';
 import { formOfNotice, type NoticeForm } from '../../domain/notice-form.js';
 import type { IntentView } from '../../use-cases/load-intent.js';
-import { Empty, Facts, Section, Time } from '../components/display.js';
+import { Empty, Facts, Section, Time, TableScroll } from '../components/display.js';
 import { ActionButton, PostForm, SelectField, TextArea, TextField, problemAt, valueOf } from '../components/forms.js';
 import { Layout } from '../components/layout.js';
 import { NoticeView } from '../components/notice-view.js';
@@ -83,7 +83,7 @@ export function IntentPage(props: { context: PageContext; view: IntentView }) {
             {templates.length === 0 ? (
               <Empty>None mapped.</Empty>
             ) : (
-              <div class="table-scroll">
+              <TableScroll label={`${title}: the mappings`}>
                 <table>
                   <caption class="visually-hidden">{title}</caption>
                   <thead>
@@ -143,7 +143,7 @@ export function IntentPage(props: { context: PageContext; view: IntentView }) {
                     ))}
                   </tbody>
                 </table>
-              </div>
+              </TableScroll>
             )}
           </Section>
         );
@@ -237,7 +237,14 @@ function NoticeEditor(props: { context: PageContext; action: string; current: In
     <PostForm action={props.action} csrfToken={props.context.csrfToken} label="Write the notice">
       <h3>{props.exists ? 'Write the next version' : 'Write the notice'}</h3>
       <input type="hidden" name="exists" value={props.exists ? 'true' : 'false'} />
-      <TextField name="title" label="Title" required value={field('title')} problem={problemAt(flash, '/title')} />
+      <TextField
+        id="notice-title-field"
+        name="title"
+        label="Title"
+        required
+        value={field('title')}
+        problem={problemAt(flash, '/title')}
+      />
       <TextArea
         name="description"
         label="What happens"

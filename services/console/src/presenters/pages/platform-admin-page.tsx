@@ -1,5 +1,5 @@
 import type { PlatformAdmin } from '../../use-cases/load-platform-admin.js';
-import { Empty, Facts, Pagination, Section, Time } from '../components/display.js';
+import { Empty, Facts, Pagination, Section, Time, TableScroll } from '../components/display.js';
 import { PostForm, TextField, problemAt, valueOf } from '../components/forms.js';
 import { InvitationStatusBadge } from '../components/invitation-status.js';
 import { Layout } from '../components/layout.js';
@@ -41,7 +41,7 @@ export function PlatformAdminPage(props: { context: PageContext; admin: Platform
         {admin.invitations.data.length === 0 ? (
           <Empty>You have sent no lead invitation.</Empty>
         ) : (
-          <div class="table-scroll">
+          <TableScroll label="Lead invitations you sent">
             <table>
               <caption class="visually-hidden">Lead invitations you sent</caption>
               <thead>
@@ -71,7 +71,7 @@ export function PlatformAdminPage(props: { context: PageContext; admin: Platform
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableScroll>
         )}
         <Pagination page={admin.invitations} href={(n) => `/admin?page=${n}`} label="Lead invitations" />
       </Section>

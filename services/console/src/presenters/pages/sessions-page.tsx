@@ -1,7 +1,7 @@
 import type { SessionFilter } from '../../domain/session-filter.js';
 import type { SessionList } from '../../use-cases/load-sessions.js';
 import { scriptPath } from '../asset-paths.js';
-import { Section } from '../components/display.js';
+import { Section, TableScroll } from '../components/display.js';
 import { SelectField } from '../components/forms.js';
 import { Layout } from '../components/layout.js';
 import { SessionRow } from '../components/session-row.js';
@@ -80,7 +80,7 @@ export function SessionsPage(props: { context: PageContext; orgId: string; filte
             This list updates by itself as sessions change.
           </p>
         ) : null}
-        <div class="table-scroll">
+        <TableScroll label="Presentation sessions, newest first">
           <table>
             <caption class="visually-hidden">Presentation sessions, newest first</caption>
             <thead>
@@ -99,7 +99,7 @@ export function SessionsPage(props: { context: PageContext; orgId: string; filte
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
         {list.sessions.length === 0 ? (
           <p class="empty" id="no-sessions">
             No session matches.

@@ -1,6 +1,6 @@
 import { countStatuses, searchEntries, statusName, type DecodedStatusList } from '../../domain/status-list-token.js';
 import type { ServiceProblem } from '../../domain/service-problem.js';
-import { Badge, Facts, Section, Time } from '../components/display.js';
+import { Badge, Facts, Section, Time, TableScroll } from '../components/display.js';
 import { SelectField, TextField } from '../components/forms.js';
 import { Layout } from '../components/layout.js';
 import type { PageContext } from '../page-context.js';
@@ -99,7 +99,7 @@ export function StatusListPage(props: {
             {found.entries.length === 0 ? (
               <p class="empty">No entry matches.</p>
             ) : (
-              <div class="table-scroll">
+              <TableScroll label="Entries: index and status">
                 <table class="status-grid">
                   <caption class="visually-hidden">Entries: index and status</caption>
                   <thead>
@@ -121,7 +121,7 @@ export function StatusListPage(props: {
                     ))}
                   </tbody>
                 </table>
-              </div>
+              </TableScroll>
             )}
             {search.index === undefined && pages > 1 ? (
               <nav class="pagination" aria-label="Entries: pages">

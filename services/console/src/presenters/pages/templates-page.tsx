@@ -1,6 +1,6 @@
 import type { PageOf, VerificationTemplate } from '@tessera/contracts';
 import { requestedCredentials } from '../../domain/requested-credentials.js';
-import { Empty, Pagination, Section, Time } from '../components/display.js';
+import { Empty, Pagination, Section, Time, TableScroll } from '../components/display.js';
 import { Layout } from '../components/layout.js';
 import type { PageContext } from '../page-context.js';
 
@@ -27,7 +27,7 @@ export function TemplatesPage(props: { context: PageContext; orgId: string; temp
         {templates.data.length === 0 ? (
           <Empty>No template yet.</Empty>
         ) : (
-          <div class="table-scroll">
+          <TableScroll label="Verification templates">
             <table>
               <caption class="visually-hidden">Verification templates</caption>
               <thead>
@@ -66,7 +66,7 @@ export function TemplatesPage(props: { context: PageContext; orgId: string; temp
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableScroll>
         )}
         <Pagination page={templates} href={(n) => `${base}?page=${n}`} label="Templates" />
       </Section>

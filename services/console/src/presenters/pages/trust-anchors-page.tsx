@@ -1,6 +1,6 @@
 import type { PageOf, TrustAnchor } from '@tessera/contracts';
 import { validityOf } from '../../domain/certificate-validity.js';
-import { Empty, Pagination, Section, Time } from '../components/display.js';
+import { Empty, Pagination, Section, Time, TableScroll } from '../components/display.js';
 import { ActionButton, PostForm, TextArea, TextField, problemAt, valueOf } from '../components/forms.js';
 import { Layout } from '../components/layout.js';
 import { ValidityBadge } from '../components/validity-badge.js';
@@ -41,7 +41,7 @@ export function TrustAnchorsPage(props: {
         {anchors.data.length === 0 ? (
           <Empty>No anchor: only the platform's trusted issuers are accepted.</Empty>
         ) : (
-          <div class="table-scroll">
+          <TableScroll label="Trust anchors">
             <table>
               <caption class="visually-hidden">Trust anchors</caption>
               <thead>
@@ -100,7 +100,7 @@ export function TrustAnchorsPage(props: {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableScroll>
         )}
         <Pagination page={anchors} href={(n) => `${base}?page=${n}`} label="Trust anchors" />
       </Section>

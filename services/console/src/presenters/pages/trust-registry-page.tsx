@@ -1,5 +1,5 @@
 import type { TrustRegistryView } from '../../use-cases/load-trust-registry.js';
-import { Empty, Pagination, Section } from '../components/display.js';
+import { Empty, Pagination, Section, TableScroll } from '../components/display.js';
 import { PostForm, SelectField, TextArea, TextField, problemAt, valueOf } from '../components/forms.js';
 import { Layout } from '../components/layout.js';
 import { TrustedEntityStatusBadge } from '../components/trusted-entity-status.js';
@@ -27,6 +27,7 @@ export function TrustRegistryPage(props: { context: PageContext; view: TrustRegi
       <Section title="Trusted entities" id="entities">
         <form method="get" action={base} class="columns" aria-label="Filter the entities">
           <SelectField
+            id="filter-role"
             name="role"
             label="Role"
             blank="Any role"
@@ -37,14 +38,15 @@ export function TrustRegistryPage(props: { context: PageContext; view: TrustRegi
             ]}
           />
           <SelectField
+            id="filter-status"
             name="status"
             label="Status"
             blank="Any status"
             value={filter.status ?? ''}
             options={['active', 'suspended', 'withdrawn'].map((status) => ({ value: status, label: status }))}
           />
-          <TextField name="vct" label="Allowed vct" value={filter.vct ?? ''} />
-          <TextField name="doctype" label="Allowed doctype" value={filter.doctype ?? ''} />
+          <TextField id="filter-vct" name="vct" label="Allowed vct" value={filter.vct ?? ''} />
+          <TextField id="filter-doctype" name="doctype" label="Allowed doctype" value={filter.doctype ?? ''} />
           <div>
             <button type="submit" class="secondary">
               Filter
@@ -54,7 +56,7 @@ export function TrustRegistryPage(props: { context: PageContext; view: TrustRegi
         {view.entities.data.length === 0 ? (
           <Empty>No entity matches.</Empty>
         ) : (
-          <div class="table-scroll">
+          <TableScroll label="Trusted entities">
             <table>
               <caption class="visually-hidden">Trusted entities</caption>
               <thead>
@@ -94,7 +96,7 @@ export function TrustRegistryPage(props: { context: PageContext; view: TrustRegi
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableScroll>
         )}
         <Pagination page={view.entities} href={query} label="Trusted entities" />
       </Section>

@@ -1,7 +1,7 @@
 import type { TrustedEntityHistoryEntry } from '@tessera/contracts';
 import { credentialTypeLines } from '../../domain/credential-type-lines.js';
 import type { TrustedEntityView } from '../../use-cases/load-trusted-entity.js';
-import { Empty, Facts, Pagination, Section, Time } from '../components/display.js';
+import { Empty, Facts, Pagination, Section, Time, TableScroll } from '../components/display.js';
 import { ActionButton, PostForm, SelectField, TextArea, TextField, problemAt, valueOf } from '../components/forms.js';
 import { Layout } from '../components/layout.js';
 import { TrustedEntityStatusBadge } from '../components/trusted-entity-status.js';
@@ -63,7 +63,7 @@ export function TrustedEntityPage(props: { context: PageContext; view: TrustedEn
         {entity.certificates.length === 0 ? (
           <Empty>No current certificate: the entity matches nothing until one is added.</Empty>
         ) : (
-          <div class="table-scroll">
+          <TableScroll label="Current certificates">
             <table>
               <caption class="visually-hidden">Current certificates</caption>
               <thead>
@@ -104,7 +104,7 @@ export function TrustedEntityPage(props: { context: PageContext; view: TrustedEn
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableScroll>
         )}
         {view.lead && !withdrawn ? (
           <PostForm action={`${base}/certificates`} csrfToken={context.csrfToken} label="Add certificates">

@@ -1,7 +1,7 @@
 import { WEBHOOK_EVENT_TYPES, type WebhookDelivery } from '@tessera/contracts';
 import type { VerifierView } from '../../use-cases/load-verifier.js';
 import { ClientDisplay } from '../components/client-display.js';
-import { Badge, Empty, Facts, Pagination, Section, Time } from '../components/display.js';
+import { Badge, Empty, Facts, Pagination, Section, Time, TableScroll } from '../components/display.js';
 import { ActionButton, ChoiceGroup, PostForm, TextField, problemAt, valueOf } from '../components/forms.js';
 import { Layout } from '../components/layout.js';
 import type { PageContext } from '../page-context.js';
@@ -109,7 +109,7 @@ export function VerifierPage(props: { context: PageContext; orgId: string; view:
           {view.deliveries.data.length === 0 ? (
             <Empty>Nothing sent yet: a delivery is made when one of the verifier's sessions ends.</Empty>
           ) : (
-            <div class="table-scroll">
+            <TableScroll label="Webhook deliveries, newest first">
               <table>
                 <caption class="visually-hidden">Webhook deliveries, newest first</caption>
                 <thead>
@@ -159,7 +159,7 @@ export function VerifierPage(props: { context: PageContext; orgId: string; view:
                   ))}
                 </tbody>
               </table>
-            </div>
+            </TableScroll>
           )}
           <Pagination page={view.deliveries} href={(n) => `${base}?deliveries=${n}#deliveries`} label="Deliveries" />
         </Section>

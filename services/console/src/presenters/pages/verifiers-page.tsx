@@ -1,6 +1,6 @@
 import type { PageOf, Verifier } from '@tessera/contracts';
 import { ClientDisplay } from '../components/client-display.js';
-import { Empty, Pagination, Section, Time } from '../components/display.js';
+import { Empty, Pagination, Section, Time, TableScroll } from '../components/display.js';
 import { PostForm, TextField, problemAt, valueOf } from '../components/forms.js';
 import { Layout } from '../components/layout.js';
 import type { PageContext } from '../page-context.js';
@@ -24,7 +24,7 @@ export function VerifiersPage(props: { context: PageContext; orgId: string; veri
         {verifiers.data.length === 0 ? (
           <Empty>No verifier yet: add one below, then ask for presentations with it.</Empty>
         ) : (
-          <div class="table-scroll">
+          <TableScroll label="Verifiers">
             <table>
               <caption class="visually-hidden">Verifiers</caption>
               <thead>
@@ -50,7 +50,7 @@ export function VerifiersPage(props: { context: PageContext; orgId: string; veri
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableScroll>
         )}
         <Pagination page={verifiers} href={(n) => `${base}?page=${n}`} label="Verifiers" />
       </Section>
