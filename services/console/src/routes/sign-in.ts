@@ -73,7 +73,13 @@ export function registerSignInRoutes(app: App, deps: SignInRouteDeps): void {
         pendingId: readSignInCookie(request, reply),
         ...(request.consoleSession ? { replacing: request.consoleSession.id } : {}),
       });
-      if (!finished.ok) return reply.redirect(`/sign-in?problem=${finished.reason}`, 303);
+      if (!finished.ok) {
+        request.log.warn(
+          { reason: finished.reason, ...('detail' in finished ? { detail: finished.detail } : {}) },
+          'sign-in not finished',
+        );
+        return reply.redirect(`/sign-in?problem=${finished.reason}`, 303);
+      }
       setSessionCookie(reply, finished.sessionId);
       return reply.redirect(finished.returnTo, 303);
     });

@@ -81,8 +81,9 @@ export function setSessionCookie(reply: FastifyReply, sessionId: string): void {
   void reply.setCookie(SESSION_COOKIE, sessionId, COOKIE_OPTIONS);
 }
 
+/** A `__Host-` cookie is replaced only by one with the same attributes (Secure, Path=/): the browser ignores anything else. */
 export function clearSessionCookie(reply: FastifyReply): void {
-  void reply.clearCookie(SESSION_COOKIE, { path: '/' });
+  void reply.clearCookie(SESSION_COOKIE, COOKIE_OPTIONS);
 }
 
 export function setSignInCookie(reply: FastifyReply, pendingId: string): void {
@@ -93,7 +94,7 @@ export function setSignInCookie(reply: FastifyReply, pendingId: string): void {
 export function readSignInCookie(request: FastifyRequest, reply: FastifyReply): string | undefined {
   const cookie = request.cookies[SIGN_IN_COOKIE];
   if (!cookie) return undefined;
-  void reply.clearCookie(SIGN_IN_COOKIE, { path: '/' });
+  void reply.clearCookie(SIGN_IN_COOKIE, COOKIE_OPTIONS);
   const unsigned = reply.unsignCookie(cookie);
   return unsigned.valid ? (unsigned.value ?? undefined) : undefined;
 }

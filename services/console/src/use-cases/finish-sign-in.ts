@@ -11,7 +11,10 @@ export interface FinishSignInDeps {
 }
 
 export type FinishSignInResult =
-  { ok: true; sessionId: string; returnTo: string } | { ok: false; reason: 'no-pending-sign-in' | 'refused' };
+  | { ok: true; sessionId: string; returnTo: string }
+  | { ok: false; reason: 'no-pending-sign-in' }
+  /** `detail`: the provider's or the check's words, for the log (never shown: they may echo request parameters). */
+  | { ok: false; reason: 'refused'; detail: string };
 
 /**
  * The provider sent the browser back: the pending sign-in is taken (once), the code
@@ -29,7 +32,9 @@ export async function finishSignIn(
     if (input.replacing) deps.sessions.delete(input.replacing);
     const sessionId = deps.sessions.create(sessionFromTokens(tokens, 'oidc', deps.clock()));
     return { ok: true, sessionId, returnTo: pending.returnTo };
-  } catch {
-    return { ok: false, reason: 'refused' };
+  } catch (error) {
+    const oauth = error as { message?: string; error?: string; error_description?: string };
+    const detail = [oauth.message, oauth.error, oauth.error_description].filter(Boolean).join(': ');
+    return { ok: false, reason: 'refused', detail };
   }
 }
