@@ -59,6 +59,11 @@ export default tseslint.config(
     },
   },
   {
+    // CommonJS configuration files (dependency-cruiser reads .cjs).
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } },
+  },
+  {
     files: ['**/*.{ts,tsx}'],
     extends: [tseslint.configs.recommended],
     languageOptions: {

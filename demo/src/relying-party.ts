@@ -25,8 +25,14 @@ export const DEMO_VERIFIER_ID = 'demo-shop';
 export interface DemoRelyingParty {
   orgId: string;
   ownerEmail: string;
-  /** Bearer token of the organisation's owner (roles owner, admin, verifier). */
+  /** Bearer token of the organisation's owner (roles owner, admin, verifier): sets the relying party up. */
   ownerToken: string;
+  /**
+   * Bearer token with the `verifier` role alone: what a relying party's backend holds
+   * day to day. It creates sessions and reads their results, and cannot change the
+   * verifier, its templates, trust anchors, keys or webhook.
+   */
+  verifierToken: string;
   ecosystemId: string;
   intentId: string;
   templateId: string;
@@ -61,6 +67,12 @@ export async function setUpRelyingParty(options: {
     sub: `demo-owner-${run}`,
     email: ownerEmail,
     orgRoles: { [orgId]: ['owner', 'admin', 'verifier'] },
+  });
+
+  const verifierToken = await mintDevToken(dataDir, {
+    sub: `demo-backend-${run}`,
+    email: `backend-${run}@demo.tessera.example`,
+    orgRoles: { [orgId]: ['verifier'] },
   });
 
   await callJson('PUT', `${urls.ecosystem}/v1/organisations/${orgId}`, {
@@ -98,6 +110,7 @@ export async function setUpRelyingParty(options: {
     orgId,
     ownerEmail,
     ownerToken,
+    verifierToken,
     ecosystemId,
     intentId: intent.data.id as string,
     templateId: template.data.id as string,

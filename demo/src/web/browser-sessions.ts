@@ -24,12 +24,18 @@ export class BrowserSessions {
   private readonly sessions = new Map<string, OwnedSession>();
   private readonly latestSameDevice = new Map<string, string>();
 
-  /** The browser's id from its cookie, or a new one with the Set-Cookie header to send. */
+  /**
+   * The browser's id from its cookie, or a new one with the Set-Cookie header to send.
+   * The cookie is `Secure` unless the page is reached at plain localhost (http on a
+   * developer's machine): anywhere else the page must be served over https, and the id
+   * that names a browser's sessions must never travel in clear.
+   */
   identify(request: IncomingMessage): { browserId: string; setCookie?: string } {
     const existing = readCookie(request, COOKIE);
     if (existing && /^[A-Za-z0-9_-]{22}$/.test(existing)) return { browserId: existing };
     const browserId = randomBytes(16).toString('base64url');
-    return { browserId, setCookie: `${COOKIE}=${browserId}; Path=/; HttpOnly; SameSite=Lax` };
+    const secure = isPlainLocalhost(request.headers.host) ? '' : '; Secure';
+    return { browserId, setCookie: `${COOKIE}=${browserId}; Path=/; HttpOnly; SameSite=Lax${secure}` };
   }
 
   remember(
@@ -60,6 +66,12 @@ export class BrowserSessions {
   latestSameDeviceOf(browserId: string): string | undefined {
     return this.latestSameDevice.get(browserId);
   }
+}
+
+/** Whether the Host header names this machine's loopback (localhost, 127.0.0.1 or [::1]), any port. */
+export function isPlainLocalhost(host: string | undefined): boolean {
+  const name = (host ?? '').replace(/:\d+$/, '').toLowerCase();
+  return name === 'localhost' || name === '127.0.0.1' || name === '[::1]';
 }
 
 function readCookie(request: IncomingMessage, name: string): string | undefined {

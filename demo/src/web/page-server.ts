@@ -37,9 +37,9 @@ export function handlePageRequests(
   return (request: IncomingMessage, response: ServerResponse): void => {
     void serve(context, request, response).catch((error: unknown) => {
       if (error instanceof PageError) return sendError(response, error);
-      log(
-        `demo web: ${request.method} ${request.url} failed: ${error instanceof Error ? error.message : String(error)}`,
-      );
+      // The path only: a query string may carry a response_code, which is a bearer secret for a result.
+      const path = (request.url ?? '/').split('?')[0];
+      log(`demo web: ${request.method} ${path} failed: ${error instanceof Error ? error.message : String(error)}`);
       if (!response.headersSent)
         sendError(
           response,

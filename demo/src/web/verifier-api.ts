@@ -13,7 +13,9 @@ export interface VerifierAnswer {
 
 /**
  * The relying party's calls to the Tessera verifier. The only place that holds the
- * access token: the page never sees it, it talks to this backend only.
+ * access token: the page never sees it, it talks to this backend only. The token
+ * carries the `verifier` role alone (least privilege: a leaked backend token creates
+ * sessions and reads results, but cannot retarget the webhook or trust another issuer).
  */
 export class VerifierApi {
   constructor(
@@ -29,7 +31,7 @@ export class VerifierApi {
     const response = await fetch(this.url(path), {
       method,
       headers: {
-        authorization: `Bearer ${this.relyingParty.ownerToken}`,
+        authorization: `Bearer ${this.relyingParty.verifierToken}`,
         ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
       },
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
@@ -91,7 +93,7 @@ export class VerifierApi {
   openEvents(options: { sessionId: string; lastEventId?: string; signal: AbortSignal }): Promise<Response> {
     return fetch(this.url(`verifier-presentation-events?id=${encodeURIComponent(options.sessionId)}`), {
       headers: {
-        authorization: `Bearer ${this.relyingParty.ownerToken}`,
+        authorization: `Bearer ${this.relyingParty.verifierToken}`,
         accept: 'text/event-stream',
         ...(options.lastEventId ? { 'last-event-id': options.lastEventId } : {}),
       },

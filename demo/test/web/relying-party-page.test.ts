@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { decodeProtectedHeader } from 'jose';
+import { decodeJwt, decodeProtectedHeader } from 'jose';
 import type { Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWebDemo, type WebDemo } from '../../src/web/start-web-demo.js';
@@ -54,8 +54,8 @@ describe.skipIf(missingChromium(SUITE))(SUITE, () => {
     await page.getByRole('button', { name: 'Show the request' }).click();
     const qr = page.getByRole('img', { name: /QR code of the presentation request/ });
     await qr.waitFor();
-    // The image is the backend's SVG, loaded and drawn.
-    expect(await qr.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+    // The image is the backend's SVG, loaded and drawn (the element shows before its bytes arrive: wait for them).
+    await expect.poll(() => qr.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
     const requestUri = await qr.getAttribute('data-request-uri');
     expect(requestUri).toMatch(/^openid4vp:\/\/\?/);
     expect(await page.locator('#request-uri').textContent()).toBe(requestUri);
@@ -91,6 +91,22 @@ describe.skipIf(missingChromium(SUITE))(SUITE, () => {
     ]);
     await page.screenshot({ path: join(OUTPUT_DIR, 'qr-flow-verified.png'), fullPage: true });
     await page.close();
+
+    // Least privilege (issue 28, item 9): the backend read the claims with its own token,
+    // which holds the verifier role alone: it reads results, and owner/admin routes refuse it.
+    const { orgId, ownerToken, verifierToken } = web.relyingParty;
+    const claims = decodeJwt(verifierToken) as { sub: string; resource_access: Record<string, { roles: string[] }> };
+    expect(claims.resource_access).toEqual({ [orgId]: { roles: ['verifier'] } });
+    const org = `${services.urls.verifier}/v1/orgs/${orgId}/oid4vp`;
+    const reads = await fetch(`${org}/verifier-presentation-reads?id=${sessionId}`, {
+      headers: { authorization: `Bearer ${ownerToken}` },
+    });
+    const readers = ((await reads.json()) as { data: { data: Array<{ subject: string }> } }).data.data;
+    expect(readers.map((read) => read.subject)).toEqual([claims.sub]);
+    const audit = await fetch(`${org}/verifier-presentation-reads?id=${sessionId}`, {
+      headers: { authorization: `Bearer ${verifierToken}` },
+    });
+    expect(audit.status).toBe(403);
   }, 60000);
 
   it("(b) DC API flow: the browser wallet's encrypted dc_api.jwt answer for the page's origin is forwarded and verified", async () => {

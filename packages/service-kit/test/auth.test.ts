@@ -1,4 +1,4 @@
-import { webcrypto } from 'node:crypto';
+import type { webcrypto } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -2,17 +2,18 @@ import {
   createApp,
   createServiceMetrics,
   type App,
+  type Clock,
   type Database,
   type Logger,
   type ServiceMetrics,
 } from '@tessera/service-kit';
-import { startCacheSync } from './cache/cache-sync.js';
-import { StatusListCache } from './cache/status-list-cache.js';
 import type { StatusListConfig } from './config.js';
 import type { StatusListDbSchema } from './db/schema.js';
 import { listChangesSince } from './db/status-lists.js';
 import { createStatusListMetrics } from './metrics/status-list-metrics.js';
 import { registerStatusListRoutes } from './routes/status-lists.js';
+import { startCacheSync } from './state/cache-sync.js';
+import { StatusListCache } from './state/status-list-cache.js';
 
 export interface StatusListAppDeps {
   config: StatusListConfig;
@@ -20,13 +21,17 @@ export interface StatusListAppDeps {
   apiKey: string;
   database: Database<StatusListDbSchema>;
   logger: Logger;
+  /** The time of writes, of the cache's staleness bound and of `max-age` (`systemClock` in production). */
+  clock: Clock;
   /** The service's metrics (`startService` serves them on METRICS_PORT); a registry of the app's own unless given. */
   metrics?: ServiceMetrics;
 }
 
 /** Builds the status list service's app. No I/O happens here beyond what `deps` do. */
 export async function buildApp(deps: StatusListAppDeps): Promise<App> {
-  const { config, database, logger } = deps;
+  const { config, database, logger, clock } = deps;
+  // The read path's clock in ms: the cache and each list's Cache-Control read it.
+  const now = () => clock().getTime();
   const metrics = deps.metrics ?? createServiceMetrics({ service: 'status-list' });
   const app = await createApp({
     name: 'status-list',
@@ -41,12 +46,13 @@ export async function buildApp(deps: StatusListAppDeps): Promise<App> {
     securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' } },
     metrics: metrics.http,
   });
-  const cache = new StatusListCache({ ttlMs: config.CACHE_TTL_MS, maxEntries: config.CACHE_MAX_ENTRIES });
+  const cache = new StatusListCache({ ttlMs: config.CACHE_TTL_MS, maxEntries: config.CACHE_MAX_ENTRIES, now });
   await registerStatusListRoutes(app, {
     apiKey: deps.apiKey,
     publicBaseUrl: config.PUBLIC_BASE_URL,
     defaultMaxAgeSeconds: config.DEFAULT_MAX_AGE_SECONDS,
-    useCases: { db: database.db, cache, maxListBytes: config.MAX_LIST_BYTES },
+    now,
+    useCases: { db: database.db, cache, maxListBytes: config.MAX_LIST_BYTES, clock },
     metrics: createStatusListMetrics(metrics.registry),
   });
   if (config.CACHE_TTL_MS > 0) {
@@ -56,6 +62,7 @@ export async function buildApp(deps: StatusListAppDeps): Promise<App> {
       pollChanges: (since) => listChangesSince(database.db, since),
       intervalMs: Math.max(10, Math.floor(config.CACHE_TTL_MS / 4)),
       logger,
+      now,
     });
     app.addHook('onClose', stopSync);
   }

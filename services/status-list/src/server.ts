@@ -5,6 +5,7 @@ import {
   type RunningService,
   type ServiceDefinition,
   startService,
+  systemClock,
 } from '@tessera/service-kit';
 import { buildApp } from './app.js';
 import { DEFAULT_METRICS_PORT, loadStatusListConfig, SERVICE_NAME, type StatusListConfig } from './config.js';
@@ -42,7 +43,7 @@ export async function startStatusList(
         migrationsFolder: MIGRATIONS_FOLDER,
         logger,
       });
-      return buildApp({ config, apiKey, database, logger, metrics });
+      return buildApp({ config, apiKey, database, logger, metrics, clock: systemClock });
     },
   });
   return { ...service, ...(devApiKey ? { devApiKey } : {}) };

@@ -3,6 +3,7 @@ import {
   createApp,
   createServiceMetrics,
   instrumentBus,
+  serviceTracer,
   type App,
   type Database,
   type Logger,
@@ -11,12 +12,22 @@ import {
   type TokenVerifier,
 } from '@tessera/service-kit';
 import { subscribeSessionUpdates } from './bus/session-updated-subscriber.js';
+import { subscribeTrustListChanges } from './bus/trust-list-changed-subscriber.js';
 import { serveVerificationTemplateGet } from './bus/verification-template-responder.js';
-import { publicBaseUrlOf, statusListNetworkPolicyOf, webhookTargetPolicyOf, type VerifierConfig } from './config.js';
+import {
+  publicBaseUrlOf,
+  SERVICE_NAME,
+  statusListNetworkPolicyOf,
+  webhookTargetPolicyOf,
+  type VerifierConfig,
+} from './config.js';
 import type { KeyEncryptionKey } from './crypto/key-encryption.js';
 import type { PlatformCa } from './crypto/platform-ca.js';
 import type { VerifierDbSchema } from './db/schema.js';
 import type { Clock } from './domain/clock.js';
+import { createBackgroundJobs } from './jobs/background-jobs.js';
+import { createVerifierMetrics } from './metrics/verifier-metrics.js';
+import { createPostgresRateLimitStore } from './rate-limits/postgres-rate-limit-store.js';
 import { registerCertificateRoutes } from './routes/certificates.js';
 import { registerManagementRoutes } from './routes/management.js';
 import { registerPlatformCaRoute } from './routes/platform-ca.js';
@@ -26,22 +37,21 @@ import { registerPresentationSessionEventRoutes } from './routes/presentation-se
 import { registerPresentationSessionRoutes } from './routes/presentation-sessions.js';
 import { registerPresentationRoutes } from './routes/presentations.js';
 import { rateLimitError } from './routes/public-errors.js';
-import { createPostgresRateLimitStore } from './rate-limits/postgres-rate-limit-store.js';
 import { registerTrustAnchorRoutes } from './routes/trust-anchors.js';
 import { registerVerificationTemplateRoutes } from './routes/verification-templates.js';
 import { registerVerifierRoutes } from './routes/verifiers.js';
 import { registerWalletRoutes } from './routes/wallet.js';
 import { registerWebhookRoutes } from './routes/webhooks.js';
-import { createBackgroundJobs } from './jobs/background-jobs.js';
-import { createVerifierMetrics } from './metrics/verifier-metrics.js';
-import type { WebhookSender } from './webhooks/create-webhook-sender.js';
-import { createDataKeyRing } from './use-cases/steps/data-key-ring.js';
-import { createSigningMaterialLoader } from './use-cases/steps/load-signing-material.js';
+import { createDataKeyRing } from './state/data-key-ring.js';
+import { SessionEventHub } from './state/session-event-hub.js';
+import { createSigningMaterialLoader } from './state/signing-material-loader.js';
+import { createStatusListChecker } from './state/status-list-checker.js';
+import { TrustListSnapshots } from './state/trust-list-snapshots.js';
+import { createVerificationCache } from './state/verification-cache.js';
+import { persistSessionExpiry } from './use-cases/steps/persist-session-expiry.js';
 import { createTrustStoreLoader, type TrustedIssuer } from './use-cases/steps/load-trust-store.js';
-import { createStatusListChecker, createVerificationCache, type VerificationCache } from './verification/index.js';
-import { listTrustEcosystemsOfOpenSessions } from './db/sessions.js';
-import { TrustListSnapshots } from './trust-lists/trust-list-snapshots.js';
-import { SessionEventHub } from './session-events/session-event-hub.js';
+import type { VerificationCache } from './verification/index.js';
+import { createWebhookSender, type WebhookSender } from './webhooks/create-webhook-sender.js';
 
 export interface VerifierAppDeps {
   config: VerifierConfig;
@@ -52,11 +62,11 @@ export interface VerifierAppDeps {
   keyEncryptionKey: KeyEncryptionKey;
   /** The platform CA in force (see `openKeyStore`). */
   platformCa: PlatformCa;
-  /** The clock; defaults to the system clock. */
-  now?: Clock;
+  /** The clock every use case and state object reads: the system clock (`server.ts`), shifted in tests. */
+  clock: Clock;
   /** Platform issuer anchors, from TRUSTED_ISSUERS_FILE (`loadTrustedIssuers`); a bare PEM string is an anchor for any credential type. */
   trustedIssuers?: Array<TrustedIssuer | string>;
-  /** The fetch status lists are read with; defaults to the global fetch. */
+  /** The fetch status lists are read with; the guarded fetch of the config's policy unless given. */
   statusListFetch?: typeof fetch;
   /** What this replica remembers between verifications; a fresh one unless given (tests look into it). */
   verificationCache?: VerificationCache;
@@ -71,27 +81,31 @@ export interface VerifierAppDeps {
 }
 
 /**
- * Builds the verifier's app: the shared objects once (clock, base URL and host,
- * signing material and trust-store loaders, the status list checker), then each
- * route module and the NATS responder with exactly the deps its use cases take.
- * No I/O beyond what `deps` do; the responder starts once the app is built and
- * stops when it closes.
+ * Builds the verifier's app, the composition root: the replica's long-lived state
+ * (`state/`, each object behind the narrow interface its use cases name), then each
+ * route module, the bus adapters and the background jobs with exactly the deps their
+ * use cases take. Runs no query and sends nothing itself: the bus adapters, the
+ * state's timers and the jobs start once the app is built (so a failed build leaves
+ * nothing answering) and stop when it closes.
  */
 export async function buildApp(deps: VerifierAppDeps): Promise<App> {
-  const { config, logger, keyEncryptionKey } = deps;
+  const { config, logger, keyEncryptionKey, clock } = deps;
   const serviceMetrics = deps.metrics ?? createServiceMetrics({ service: 'verifier' });
   // Requests this service sends (trust lists, intent resolutions) are counted and timed by subject and result.
   const bus = instrumentBus(deps.bus, serviceMetrics.nats);
   const metrics = createVerifierMetrics(serviceMetrics.registry);
   const db = deps.database.db;
-  const clock: Clock = deps.now ?? (() => new Date());
   const baseUrl = publicBaseUrlOf(config);
   // SAN dNSName of platform leaves and the `x509_san_dns` client identifier.
   const host = new URL(baseUrl).hostname;
+
+  // The replica's long-lived state (state/), one of each per app.
   const loadSigningMaterial = createSigningMaterialLoader({ db, keyEncryptionKey, ca: deps.platformCa, host, clock });
-  // One per app (one per replica): trust and chains derived once, keyed by their content.
+  // Organisations' data keys, unwrapped once per replica (presentation data at rest).
+  const dataKeys = createDataKeyRing({ db, keyEncryptionKey, clock });
+  // Trust and chains derived once, keyed by their content.
   const verificationCache = deps.verificationCache ?? createVerificationCache();
-  // One per app: the ecosystem trust lists this replica follows (trust-lists/trust-list-snapshots.ts).
+  // The ecosystem trust lists this replica follows, fed by their change events (bus/).
   const trustLists = new TrustListSnapshots({
     bus,
     clock,
@@ -102,53 +116,36 @@ export async function buildApp(deps: VerifierAppDeps): Promise<App> {
     metrics,
   });
   deps.onTrustLists?.(trustLists);
-  // One per app: the sessions this replica's event streams follow, fed by one NATS subscription.
+  // The sessions this replica's event streams follow, fed by one NATS subscription (bus/).
   const sessionEvents = new SessionEventHub({
     db,
-    bus,
     clock,
     logger,
+    persistExpiry: (session, now) => persistSessionExpiry({ db, bus }, { ...session, now }),
     maxStreamsPerOrg: config.SSE_MAX_STREAMS_PER_ORG,
     resyncMs: config.SSE_HEARTBEAT_MS,
   });
   deps.onSessionEvents?.(sessionEvents);
-  const verificationDeps = {
-    trustLists,
-    loadTrustStore: createTrustStoreLoader({
-      db,
-      trustedIssuers: (deps.trustedIssuers ?? []).map((entry) =>
-        typeof entry === 'string' ? { certificatePem: entry } : entry,
-      ),
-    }),
-    // One per app, so its token cache is shared by all verifications.
-    statusLists: createStatusListChecker({
-      metrics,
-      ...(deps.statusListFetch ? { fetch: deps.statusListFetch } : {}),
-      timeoutMs: config.STATUS_LIST_TIMEOUT_MS,
-      maxBodyBytes: config.STATUS_LIST_MAX_BYTES,
-      maxCacheSeconds: config.STATUS_LIST_MAX_CACHE_SECONDS,
-      ...(config.STATUS_LIST_SIGNING_EKU ? { statusSigningEku: config.STATUS_LIST_SIGNING_EKU } : {}),
-      // http allowed, internal addresses refused, internal hosts: production/test vs development defaults.
-      ...statusListNetworkPolicyOf(config),
-    }),
-    verificationCache,
-    kbMaxAgeSeconds: config.KB_MAX_AGE_SECONDS,
-    clockSkewSeconds: config.CLOCK_SKEW_SECONDS,
-  };
-  const walletRateLimit = { max: config.WALLET_RATE_LIMIT_MAX, timeWindow: config.WALLET_RATE_LIMIT_WINDOW_MS };
+  // Its token cache is shared by all verifications.
+  const statusLists = createStatusListChecker({
+    metrics,
+    ...(deps.statusListFetch ? { fetch: deps.statusListFetch } : {}),
+    timeoutMs: config.STATUS_LIST_TIMEOUT_MS,
+    maxBodyBytes: config.STATUS_LIST_MAX_BYTES,
+    maxCacheSeconds: config.STATUS_LIST_MAX_CACHE_SECONDS,
+    ...(config.STATUS_LIST_SIGNING_EKU ? { statusSigningEku: config.STATUS_LIST_SIGNING_EKU } : {}),
+    // http allowed, internal addresses refused, internal hosts: production/test vs development defaults.
+    ...statusListNetworkPolicyOf(config),
+  });
+
   // Per-session limits on the public endpoints and the DC API call, counted in PostgreSQL (see domain/session-limits.ts).
   const sessionLimits = {
     requestFetches: config.SESSION_REQUEST_FETCH_LIMIT,
     responses: config.SESSION_RESPONSE_LIMIT,
     windowMs: config.WALLET_RATE_LIMIT_WINDOW_MS,
   };
-  // What the two answer use cases (wallet response, DC API response) take.
-  const presentationData = {
-    ttlSeconds: config.PRESENTATION_DATA_TTL_SECONDS,
-    readGraceSeconds: config.PRESENTATION_READ_GRACE_SECONDS,
-  };
-  // One per app: organisations' data keys, unwrapped once per replica (presentation data at rest).
-  const dataKeys = createDataKeyRing({ db, keyEncryptionKey, clock });
+  // What the two answer use cases (wallet response, DC API response) take: PresentationAnswerDeps.
+  const tracer = serviceTracer(SERVICE_NAME);
   const answerDeps = {
     db,
     bus,
@@ -157,20 +154,64 @@ export async function buildApp(deps: VerifierAppDeps): Promise<App> {
     dataKeys,
     logger,
     sessionLimits,
-    presentationData,
+    presentationData: {
+      ttlSeconds: config.PRESENTATION_DATA_TTL_SECONDS,
+      readGraceSeconds: config.PRESENTATION_READ_GRACE_SECONDS,
+    },
     metrics,
-    ...verificationDeps,
+    loadTrustStore: createTrustStoreLoader({
+      db,
+      trustedIssuers: (deps.trustedIssuers ?? []).map((entry) =>
+        typeof entry === 'string' ? { certificatePem: entry } : entry,
+      ),
+    }),
+    trustLists,
+    statusLists,
+    verificationCache,
+    kbMaxAgeSeconds: config.KB_MAX_AGE_SECONDS,
+    clockSkewSeconds: config.CLOCK_SKEW_SECONDS,
+    ...(tracer ? { tracer } : {}),
   };
-  // The session lifetimes job, the webhook worker and the rate-limit cleanup (jobs/background-jobs.ts), started once the app is ready.
+  const walletRateLimit = { max: config.WALLET_RATE_LIMIT_MAX, timeWindow: config.WALLET_RATE_LIMIT_WINDOW_MS };
+  // The session lifetimes job, the webhook worker, the rate-limit cleanup and the trust lists at start (jobs/).
   const jobs = createBackgroundJobs({
-    config,
-    db,
-    bus,
-    clock,
-    keyEncryptionKey,
     logger,
-    metrics,
-    ...(deps.sendWebhook ? { sendWebhook: deps.sendWebhook } : {}),
+    lifetimes: {
+      db,
+      bus,
+      clock,
+      logger,
+      metrics,
+      expiryIntervalMs: config.SESSION_EXPIRY_SWEEP_MS,
+      purgeIntervalMs: config.PURGE_INTERVAL_SECONDS * 1000,
+      retentionDays: config.SESSION_RETENTION_DAYS,
+    },
+    webhooks: {
+      pollIntervalMs: config.WEBHOOK_POLL_INTERVAL_MS,
+      deliveries: {
+        db,
+        clock,
+        keyEncryptionKey,
+        logger,
+        send:
+          deps.sendWebhook ??
+          createWebhookSender({
+            denyPrivateAddresses: webhookTargetPolicyOf(config).denyPrivateAddresses,
+            timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+          }),
+        retry: {
+          baseMs: config.WEBHOOK_RETRY_BASE_MS,
+          maxDelayMs: config.WEBHOOK_RETRY_MAX_DELAY_MS,
+          periodMs: config.WEBHOOK_RETRY_PERIOD_MS,
+        },
+        // An attempt takes at most its timeout; the rest is room to record it before another replica may take the row.
+        claimMs: config.WEBHOOK_TIMEOUT_MS + 60_000,
+        batchSize: config.WEBHOOK_CONCURRENCY,
+        metrics,
+      },
+    },
+    rateLimitWindows: { db },
+    trustListsOfOpenSessions: { db, clock, trustLists },
   });
 
   const app = await createApp({
@@ -246,33 +287,39 @@ export async function buildApp(deps: VerifierAppDeps): Promise<App> {
     responses: answerDeps,
     rateLimit: walletRateLimit,
   });
-  let stopResponder = () => {};
-  let stopTrustLists = () => {};
-  let stopSessionUpdates = () => {};
-  let stopSessionResync = () => {};
+
+  let stopResponderAndTrustLists = () => {};
+  let stopSessionEvents = () => {};
   app.addHook('onClose', async () => {
-    stopResponder();
-    stopTrustLists();
+    stopResponderAndTrustLists();
     // Before the database closes (resources close after the app): a run in progress records what it did.
     await jobs.stop();
-    stopSessionUpdates();
-    stopSessionResync();
+    stopSessionEvents();
   });
   await app.ready();
-  // The responder starts once the app is built, so a failed build leaves nothing answering.
-  stopResponder = serveVerificationTemplateGet(bus, { db, logger });
-  stopTrustLists = trustLists.start();
+  // Started once the app is built, so a failed build leaves nothing answering.
+  const stopResponder = serveVerificationTemplateGet(bus, { db, logger });
+  const stopTrustListEvents = subscribeTrustListChanges(bus, {
+    logger,
+    onChanged: (event) => trustLists.announce(event),
+  });
+  const stopTrustListRefresh = trustLists.start();
+  stopResponderAndTrustLists = () => {
+    stopResponder();
+    stopTrustListEvents();
+    stopTrustListRefresh();
+  };
   jobs.start();
-  stopSessionUpdates = subscribeSessionUpdates(bus, {
+  const stopSessionUpdates = subscribeSessionUpdates(bus, {
     logger,
     onUpdated: (sessionId) => sessionEvents.changed(sessionId),
+    // A session's end: its webhook events are in the outbox, committed before the event was published.
+    onEnded: () => jobs.wakeDeliveries(),
   });
-  stopSessionResync = sessionEvents.start();
-  // At start, the lists open sessions will be verified against, fetched in the background:
-  // a start does not wait for (or fail on) the ecosystem service; a verification that
-  // finds no current list fetches it then, or answers 503.
-  void listTrustEcosystemsOfOpenSessions(db, { now: clock() })
-    .then((ecosystemIds) => trustLists.follow(ecosystemIds))
-    .catch((error: unknown) => logger.warn({ err: error }, 'trust lists of open sessions not read at start'));
+  const stopSessionResync = sessionEvents.start();
+  stopSessionEvents = () => {
+    stopSessionUpdates();
+    stopSessionResync();
+  };
   return app;
 }

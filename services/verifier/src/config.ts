@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { Type, type Static } from 'typebox';
 import {
   commonConfigProperties,
@@ -10,8 +11,8 @@ import {
   oidcConfigRule,
   withSecretFiles,
 } from '@tessera/service-kit';
-import type { WebhookTargetPolicy } from './domain/webhook-url.js';
-import { parseHostList, type StatusListNetworkPolicy } from './verification/status-list-network-policy.js';
+import type { WebhookTargetPolicy } from './domain/webhook-target-policy.js';
+import { parseHostList, type StatusListNetworkPolicy } from './domain/status-list-network-policy.js';
 
 export const SERVICE_NAME = 'verifier';
 export const DEFAULT_PORT = 3001;
@@ -251,6 +252,30 @@ export function webhookTargetPolicyOf(
     allowHttp: config.WEBHOOK_ALLOW_HTTP ?? development,
     denyPrivateAddresses: config.WEBHOOK_DENY_PRIVATE_ADDRESSES ?? !development,
   };
+}
+
+/**
+ * The platform CA given in configuration (PLATFORM_CA_CERT_PEM / _KEY_PEM, inline or as
+ * `_FILE`s read here), or undefined when none is: the key store then uses the one it
+ * generated at first start (`openKeyStore`).
+ */
+export function platformCaPemOf(
+  config: Pick<
+    VerifierConfig,
+    'PLATFORM_CA_CERT_PEM' | 'PLATFORM_CA_CERT_PEM_FILE' | 'PLATFORM_CA_KEY_PEM' | 'PLATFORM_CA_KEY_PEM_FILE'
+  >,
+): { certificatePem: string; privateKeyPem: string } | undefined {
+  const certificatePem =
+    config.PLATFORM_CA_CERT_PEM ??
+    (config.PLATFORM_CA_CERT_PEM_FILE ? readFileSync(config.PLATFORM_CA_CERT_PEM_FILE, 'utf8') : undefined);
+  const privateKeyPem =
+    config.PLATFORM_CA_KEY_PEM ??
+    (config.PLATFORM_CA_KEY_PEM_FILE ? readFileSync(config.PLATFORM_CA_KEY_PEM_FILE, 'utf8') : undefined);
+  // Env vars often carry PEM with escaped newlines.
+  const unescape = (pem: string) => pem.replace(/\\n/g, '\n');
+  return certificatePem && privateKeyPem
+    ? { certificatePem: unescape(certificatePem), privateKeyPem: unescape(privateKeyPem) }
+    : undefined;
 }
 
 /** The public base URL in force, without a trailing slash. */

@@ -13,6 +13,7 @@ import { buildApp } from './app.js';
 import {
   DEFAULT_METRICS_PORT,
   loadVerifierConfig,
+  platformCaPemOf,
   previousKeyEncryptionKeysOf,
   publicBaseUrlOf,
   SERVICE_NAME,
@@ -21,6 +22,7 @@ import {
 import { generateKeyEncryptionKey, KeyEncryptionKey } from './crypto/key-encryption.js';
 import { MIGRATIONS_FOLDER } from './db/migrations-folder.js';
 import { schema } from './db/schema.js';
+import type { Clock } from './domain/clock.js';
 import { loadTrustedIssuers } from './use-cases/load-trusted-issuers.js';
 import { openKeyStore } from './use-cases/open-key-store.js';
 import { reissuePlatformLeaves } from './use-cases/reissue-platform-leaves.js';
@@ -45,6 +47,8 @@ export async function startVerifier(
       : undefined);
   if (!keyMaterial) throw new Error('KEY_ENCRYPTION_KEY is required outside development mode');
   const keyEncryptionKey = new KeyEncryptionKey(keyMaterial, previousKeyEncryptionKeysOf(config));
+  // The one clock of the process: every use case and state object reads the time from it.
+  const clock: Clock = () => new Date();
   // Before any connection is opened: a bad bundle stops the start with one line.
   const trustedIssuers = loadTrustedIssuers(config.TRUSTED_ISSUERS_FILE);
   return startService({
@@ -60,11 +64,14 @@ export async function startVerifier(
         migrationsFolder: MIGRATIONS_FOLDER,
         logger,
       });
-      const platformCa = await openKeyStore({ db: database.db, keyEncryptionKey }, { config, now: new Date() });
+      const platformCa = await openKeyStore(
+        { db: database.db, keyEncryptionKey, clock },
+        { configured: platformCaPemOf(config) },
+      );
       // Leaves after their CA: a re-issued or replaced CA means its leaves are re-issued too.
       await reissuePlatformLeaves(
-        { db: database.db, logger },
-        { ca: platformCa, host: new URL(publicBaseUrlOf(config)).hostname, now: new Date() },
+        { db: database.db, logger, clock },
+        { ca: platformCa, host: new URL(publicBaseUrlOf(config)).hostname },
       );
       const bus = await connectBus(config, {
         name: SERVICE_NAME,
@@ -80,6 +87,7 @@ export async function startVerifier(
         logger,
         keyEncryptionKey,
         platformCa,
+        clock,
         trustedIssuers,
         metrics,
       });

@@ -32,6 +32,7 @@ export {
 export { appCaller, type AppCaller, type CallOptions, type CallResult, type HttpMethod } from './app-caller.js';
 export { captureLogger, silentLogger } from './logging.js';
 export { waitFor } from './waiting.js';
+export { manualClock, type ManualClock } from './manual-clock.js';
 export {
   fuzzAllRoutes,
   fuzzRunsPerRoute,

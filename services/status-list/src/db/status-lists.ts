@@ -13,13 +13,16 @@ export interface NewStatusList {
   exp?: number;
   ttl?: number;
   etag: string;
+  /** When it is created: its `createdAt` and `updatedAt`. */
+  at: Date;
 }
 
 /** Inserts a list; resolves undefined when the id exists already. */
 export async function insertStatusList(db: StatusListDb, list: NewStatusList): Promise<StatusListRow | undefined> {
+  const { at, ...values } = list;
   const [row] = await db
     .insert(statusLists)
-    .values({ ...list, exp: list.exp ?? null, ttl: list.ttl ?? null })
+    .values({ ...values, exp: list.exp ?? null, ttl: list.ttl ?? null, createdAt: at, updatedAt: at })
     .onConflictDoNothing({ target: statusLists.id })
     .returning();
   return row;
@@ -42,6 +45,8 @@ export interface StatusListUpdate {
   exp?: number;
   ttl?: number;
   etag: string;
+  /** When it is replaced: its new `updatedAt`. */
+  at: Date;
 }
 
 /** Replaces the token of a list whose row exists (locked by `findStatusListForUpdate`). */
@@ -58,7 +63,7 @@ export async function replaceStatusListToken(
       exp: update.exp ?? null,
       ttl: update.ttl ?? null,
       etag: update.etag,
-      updatedAt: sql`now()`,
+      updatedAt: update.at,
       writtenTxid: sql`pg_current_xact_id()::text::bigint`,
     })
     .where(eq(statusLists.id, id))

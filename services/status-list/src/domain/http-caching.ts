@@ -24,6 +24,3 @@ export function computeMaxAge(options: MaxAgeOptions): number {
   if (bounds.length === 0) return options.defaultMaxAge;
   return Math.max(0, Math.floor(Math.min(...bounds)));
 }
-
-// If-None-Match matching is the kit's (shared with the ecosystem's trust lists).
-export { ifNoneMatchHits } from '@tessera/service-kit';

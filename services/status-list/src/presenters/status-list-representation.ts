@@ -1,5 +1,5 @@
 import { STATUS_LIST_MEDIA_TYPE } from '@tessera/contracts';
-import type { CachedStatusList } from '../cache/status-list-cache.js';
+import type { CachedStatusList } from '../state/status-list-cache.js';
 import { computeMaxAge } from '../domain/http-caching.js';
 import { encodeBody, type ContentEncoding } from './content-encoding.js';
 
@@ -14,8 +14,8 @@ export interface StatusListRepresentationOptions {
   defaultMaxAgeSeconds: number;
   /** Smallest body worth compressing, in bytes: smaller ones are always sent as they are. */
   compressionThreshold: number;
-  /** The clock in ms since the epoch; `Date.now` unless given. */
-  now?: () => number;
+  /** The clock in ms since the epoch: `max-age` counts down to a list's `exp` by it. */
+  now: () => number;
 }
 
 /**
@@ -46,7 +46,7 @@ export class StatusListRepresentation {
     list: CachedStatusList,
     private readonly options: StatusListRepresentationOptions,
   ) {
-    this.now = options.now ?? Date.now;
+    this.now = options.now;
     this.etag = list.etag;
     // The stored JWT is ASCII (base64url segments), so these are its exact bytes.
     this.identityBody = Buffer.from(list.jwt, 'utf8');

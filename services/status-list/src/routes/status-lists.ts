@@ -8,19 +8,22 @@ import {
   StatusListRecordSchema,
   UpdateStatusListBodySchema,
 } from '@tessera/contracts';
-import { AppError, routeSchema, type App } from '@tessera/service-kit';
-import type { CachedStatusList } from '../cache/status-list-cache.js';
-import { ifNoneMatchHits } from '../domain/http-caching.js';
+import {
+  AppError,
+  createApiKeyHook,
+  createLazyRequestLogger,
+  ifNoneMatchHits,
+  routeSchema,
+  type App,
+} from '@tessera/service-kit';
+import { parseListId } from '../domain/status-list-id.js';
 import type { CacheOutcome, StatusListMetrics } from '../metrics/status-list-metrics.js';
 import { presentStatusListRecord, statusListLocation } from '../presenters/status-list.js';
+import { acceptsStatusList, chooseContentEncoding } from '../presenters/content-negotiation.js';
 import { StatusListRepresentations } from '../presenters/status-list-representation.js';
 import { createStatusList, type CreateStatusListDeps } from '../use-cases/create-status-list.js';
-import { readStatusList, type ReadStatusListDeps } from '../use-cases/read-status-list.js';
+import { readStatusList, type ReadStatusListDeps, type ReadStatusListResult } from '../use-cases/read-status-list.js';
 import { updateStatusList, type UpdateStatusListDeps } from '../use-cases/update-status-list.js';
-import { createApiKeyHook } from './api-key-hook.js';
-import { acceptsStatusList, chooseContentEncoding } from './content-negotiation.js';
-import { createLazyRequestLogger } from './lazy-request-logger.js';
-import { parseListId } from './status-list-id.js';
 
 export interface StatusListRouteDeps {
   /** The write secret in force (`x-api-key`). */
@@ -29,6 +32,8 @@ export interface StatusListRouteDeps {
   publicBaseUrl: string | undefined;
   /** DEFAULT_MAX_AGE_SECONDS: `max-age` of lists without `ttl` or `exp`. */
   defaultMaxAgeSeconds: number;
+  /** The clock in ms since the epoch: `max-age` counts down to a list's `exp` by it. */
+  now: () => number;
   /** What the operations use, wired once by `buildApp`. */
   useCases: CreateStatusListDeps & UpdateStatusListDeps & ReadStatusListDeps;
   /** Reads by cache outcome and status, writes by result. */
@@ -129,6 +134,7 @@ function registerReadRoutes(app: App, deps: StatusListRouteDeps): void {
   const representations = new StatusListRepresentations({
     defaultMaxAgeSeconds: deps.defaultMaxAgeSeconds,
     compressionThreshold: COMPRESSION_THRESHOLD_BYTES,
+    now: deps.now,
   });
 
   /**
@@ -136,7 +142,7 @@ function registerReadRoutes(app: App, deps: StatusListRouteDeps): void {
    * content coding, with headers computed once per cached list (its representation).
    * Synchronous unless a coding is asked for the first time since the list was cached.
    */
-  const sendList = (request: FastifyRequest, reply: FastifyReply, list: CachedStatusList): void | Promise<void> => {
+  const sendList = (request: FastifyRequest, reply: FastifyReply, list: ReadStatusListResult): void | Promise<void> => {
     const accept = request.headers.accept;
     if (accept && !acceptsStatusList(accept)) {
       throw new AppError(

@@ -1,9 +1,9 @@
 import { ErrorCode } from '@tessera/contracts';
 import { AppError } from '@tessera/service-kit';
-import type { CachedStatusList, StatusListCache } from '../cache/status-list-cache.js';
+import type { CachedStatusList, StatusListCache } from '../state/status-list-cache.js';
 import { findStatusList } from '../db/status-lists.js';
 import type { StatusListDb } from '../db/types.js';
-import { statusListNotFound } from './status-list-failures.js';
+import { statusListNotFound } from '../domain/errors.js';
 
 export interface ReadStatusListDeps {
   db: StatusListDb;

@@ -1,18 +1,20 @@
-import { conflict } from '@tessera/service-kit';
-import type { StatusListCache } from '../cache/status-list-cache.js';
+import { conflict, type Clock } from '@tessera/service-kit';
+import type { StatusListCache } from '../state/status-list-cache.js';
 import type { StatusListRow } from '../db/schema.js';
 import { findStatusListForUpdate, replaceStatusListToken } from '../db/status-lists.js';
 import type { StatusListDb } from '../db/types.js';
 import { checkUpdate } from '../domain/check-update.js';
 import { computeEtag } from '../domain/http-caching.js';
 import { validateStatusListJwt } from '../domain/validate-status-list-jwt.js';
-import { invalidStatusListJwt, statusListNotFound } from './status-list-failures.js';
+import { invalidStatusListJwt, statusListNotFound } from '../domain/errors.js';
 
 export interface UpdateStatusListDeps {
   db: StatusListDb;
   cache: Pick<StatusListCache, 'set'>;
   /** Largest inflated list accepted (MAX_LIST_BYTES). */
   maxListBytes: number;
+  /** The list's new `updatedAt`. */
+  clock: Clock;
 }
 
 export interface UpdateStatusListInput {
@@ -52,6 +54,7 @@ export async function updateStatusList(
       iat: claims.iat,
       exp: claims.exp,
       ttl: claims.ttl,
+      at: deps.clock(),
     });
   });
   deps.cache.set(id, row);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { acceptsStatusList, chooseContentEncoding } from '../../src/routes/content-negotiation.js';
+import { acceptsStatusList, chooseContentEncoding } from '../../src/presenters/content-negotiation.js';
 
 describe('acceptsStatusList', () => {
   it('admits the media type itself, application/* and */*', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { computeEtag, computeMaxAge, ifNoneMatchHits } from '../../src/domain/http-caching.js';
+import { ifNoneMatchHits } from '@tessera/service-kit';
+import { computeEtag, computeMaxAge } from '../../src/domain/http-caching.js';
 
 describe('computeMaxAge', () => {
   const now = 1_000_000;

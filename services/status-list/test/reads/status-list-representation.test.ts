@@ -1,6 +1,6 @@
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import type { CachedStatusList } from '../../src/cache/status-list-cache.js';
+import type { CachedStatusList } from '../../src/state/status-list-cache.js';
 import { computeEtag } from '../../src/domain/http-caching.js';
 import {
   StatusListRepresentation,
@@ -129,7 +129,11 @@ describe('StatusListRepresentation', () => {
 
 describe('StatusListRepresentations', () => {
   it('builds one representation per cached value, and a new one for a new value of the list', () => {
-    const representations = new StatusListRepresentations({ defaultMaxAgeSeconds: 60, compressionThreshold: 1024 });
+    const representations = new StatusListRepresentations({
+      defaultMaxAgeSeconds: 60,
+      compressionThreshold: 1024,
+      now: () => NOW_MS,
+    });
     const v1 = cachedList(token(2000));
     const v2 = cachedList(token(2001));
     const first = representations.of(v1);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { App, Database, Logger } from '@tessera/service-kit';
+import { systemClock, type App, type Clock, type Database, type Logger } from '@tessera/service-kit';
 import {
   appCaller,
   createTestDatabase,
@@ -37,13 +37,21 @@ export interface TestAppOptions {
   apiKey?: string;
   /** Silent unless given. */
   logger?: Logger;
+  /** The app's clock; the system clock unless given. */
+  clock?: Clock;
 }
 
 /** The real app on `database`, configured as in production but with test limits. */
 export async function buildTestApp(database: Database<StatusListDbSchema>, options: TestAppOptions = {}): Promise<App> {
   const apiKey = options.apiKey ?? TEST_API_KEY;
   const config = loadStatusListConfig({ NODE_ENV: 'test', API_KEY: apiKey, PUBLIC_BASE_URL: BASE, ...options.env });
-  return buildApp({ config, apiKey, database, logger: options.logger ?? silentLogger() });
+  return buildApp({
+    config,
+    apiKey,
+    database,
+    logger: options.logger ?? silentLogger(),
+    clock: options.clock ?? systemClock,
+  });
 }
 
 /** One app on a fresh database, the way every status list test file calls it. */

@@ -1,9 +1,9 @@
 import { describe, expect } from 'vitest';
 import { missingServer } from '@tessera/service-kit/testing';
-import { statusLists } from '../../src/db/schema.js';
 import { replicasTest } from '../support/fixtures.js';
 import { API_KEY_HEADERS, listUri, newListId } from '../support/harness.js';
 import { signStatusListToken } from '../support/status-list-token.js';
+import { storedStatusLists } from '../support/stored-lists.js';
 
 const auth = API_KEY_HEADERS;
 const test = replicasTest({ env: { CACHE_TTL_MS: '300' } });
@@ -33,7 +33,7 @@ describe.skipIf(missingServer('postgres', 'status list concurrent writes'))('sta
       if (response.status === 409) expect(response.body.code).toBe('STALE_UPDATE');
     }
     const newest = tokens[tokens.length - 1]!;
-    const rows = await testDb.database.db.select().from(statusLists);
+    const rows = await storedStatusLists(testDb.database);
     const row = rows.find((r) => r.id === id)!;
     expect(row.jwt).toBe(newest);
     expect(row.iat).toBe(39);
@@ -49,7 +49,7 @@ describe.skipIf(missingServer('postgres', 'status list concurrent writes'))('sta
       jwts.map((jwt, n) => (n % 2 ? callA : callB)('POST', '/status-lists', { headers: auth, body: { id, jwt } })),
     );
     expect(responses.map((r) => r.status).sort()).toEqual([201, 409, 409, 409]);
-    const rows = (await testDb.database.db.select().from(statusLists)).filter((r) => r.id === id);
+    const rows = (await storedStatusLists(testDb.database)).filter((r) => r.id === id);
     expect(rows).toHaveLength(1);
   });
 });

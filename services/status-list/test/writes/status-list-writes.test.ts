@@ -1,15 +1,15 @@
 import { deflateSync } from 'node:zlib';
 import { describe, expect } from 'vitest';
 import type { AppCaller } from '@tessera/service-kit/testing';
-import { statusLists } from '../../src/db/schema.js';
 import { harnessTest } from '../support/fixtures.js';
 import { API_KEY_HEADERS, listUri, newListId, TEST_API_KEY, type Harness } from '../support/harness.js';
 import { rawToken, signStatusListToken, type TokenOptions } from '../support/status-list-token.js';
+import { storedStatusLists } from '../support/stored-lists.js';
 
 const test = harnessTest({ env: { MAX_BODY_BYTES: '65536', MAX_LIST_BYTES: '1048576' } });
 const auth = API_KEY_HEADERS;
 
-const allRows = ({ testDb }: Harness) => testDb.database.db.select().from(statusLists).orderBy(statusLists.id);
+const allRows = ({ testDb }: Harness) => storedStatusLists(testDb.database);
 const create = async (call: AppCaller, id: string, options: TokenOptions | undefined = undefined) => {
   const jwt = await signStatusListToken(options ?? { sub: listUri(id) });
   const response = await call('POST', '/status-lists', { headers: auth, body: { id, jwt } });

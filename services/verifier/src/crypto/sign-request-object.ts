@@ -1,8 +1,5 @@
 import { SignJWT, type CryptoKey, type JWTPayload } from 'jose';
-
-/** Media type and `typ` of a signed request object (OpenID4VP 1.0 §5, RFC 9101). */
-export const REQUEST_OBJECT_TYP = 'oauth-authz-req+jwt';
-export const REQUEST_OBJECT_MEDIA_TYPE = 'application/oauth-authz-req+jwt';
+import { REQUEST_OBJECT_TYP } from '../domain/request-object.js';
 
 export interface RequestObjectKey {
   privateKey: CryptoKey;

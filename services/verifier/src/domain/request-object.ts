@@ -2,6 +2,10 @@ import type { JWK, JWTPayload } from 'jose';
 import type { ResponseMode } from '@tessera/contracts';
 import { isDcApiMode, isEncryptedMode } from './response-mode.js';
 
+/** `typ` and media type of a signed request object (OpenID4VP 1.0 §5, RFC 9101). */
+export const REQUEST_OBJECT_TYP = 'oauth-authz-req+jwt';
+export const REQUEST_OBJECT_MEDIA_TYPE = 'application/oauth-authz-req+jwt';
+
 /** `aud` of a request object whose wallet is not known in advance (OpenID4VP 1.0 §5.8, static discovery). */
 export const SELF_ISSUED_AUDIENCE = 'https://self-issued.me/v2';
 

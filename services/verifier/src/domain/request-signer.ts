@@ -1,5 +1,4 @@
-import type { ClientIdPrefix, RequestSigner, SignerOption } from '@tessera/contracts';
-import type { KeyType } from '../crypto/signing-key.js';
+import type { CertificateKeyType, ClientIdPrefix, RequestSigner, SignerOption } from '@tessera/contracts';
 
 /** The `client_id` prefix in a request object (OpenID4VP 1.0 §5.9.3). */
 export type RequestClientIdPrefix = ClientIdPrefix | 'decentralized_identifier';
@@ -8,7 +7,7 @@ export interface ResolvedSigner {
   method: SignerOption;
   clientIdPrefix: RequestClientIdPrefix;
   /** Which of the organisation's keys signs: DID uses the P-256 key. */
-  keyType: KeyType;
+  keyType: CertificateKeyType;
 }
 
 export interface ResolveSignerOptions {

@@ -1,5 +1,3 @@
-import type { SessionRow } from '../db/schema.js';
-
 /**
  * Per-session limits on the public endpoints (SESSION_REQUEST_FETCH_LIMIT,
  * SESSION_RESPONSE_LIMIT). Thousands of phones behind one carrier-grade NAT share
@@ -16,6 +14,14 @@ export interface SessionLimits {
   windowMs: number;
 }
 
+/** A session's counts in the current window, as counted with the request (a session row has them). */
+export interface SessionRequestCounts {
+  requestFetchCount: number;
+  responseCount: number;
+  /** When the current window started; null before the first counted request. */
+  limitWindowStartedAt: Date | null;
+}
+
 export type SessionLimitCheck = { ok: true } | { ok: false; retryAfterSeconds: number };
 
 /**
@@ -23,7 +29,7 @@ export type SessionLimitCheck = { ok: true } | { ok: false; retryAfterSeconds: n
  * session's limit. Over it, `retryAfterSeconds` is when the window restarts.
  */
 export function checkSessionLimit(options: {
-  session: Pick<SessionRow, 'requestFetchCount' | 'responseCount' | 'limitWindowStartedAt'>;
+  session: SessionRequestCounts;
   counter: 'requestFetch' | 'response';
   limits: SessionLimits;
   now: Date;

@@ -1,44 +1,41 @@
-import { sessionUpdatedEvent } from '@tessera/contracts';
-import { subscribeEvents, type Logger, type MessageBus } from '@tessera/service-kit';
-import { webhookTargetPolicyOf, type VerifierConfig } from '../config.js';
-import type { KeyEncryptionKey } from '../crypto/key-encryption.js';
-import type { VerifierDb } from '../db/types.js';
-import type { Clock } from '../domain/clock.js';
-import type { VerifierMetrics } from '../metrics/verifier-metrics.js';
-import { deliverDueWebhooks } from '../use-cases/deliver-due-webhooks.js';
-import { deleteEndedRateLimitWindows } from '../db/rate-limit-windows.js';
-import { createWebhookSender, type WebhookSender } from '../webhooks/create-webhook-sender.js';
+import type { Logger } from '@tessera/service-kit';
+import { cleanUpRateLimitWindows, type CleanUpRateLimitWindowsDeps } from '../use-cases/clean-up-rate-limit-windows.js';
+import { deliverDueWebhooks, type DeliverDueWebhooksDeps } from '../use-cases/deliver-due-webhooks.js';
+import {
+  followTrustListsOfOpenSessions,
+  type FollowTrustListsOfOpenSessionsDeps,
+} from '../use-cases/follow-trust-lists-of-open-sessions.js';
 import { createPeriodicJob } from './periodic-job.js';
-import { createSessionLifetimesJob } from './session-lifetimes-job.js';
+import { createSessionLifetimesJob, type SessionLifetimesJobDeps } from './session-lifetimes-job.js';
 
 // Ended windows only cost space (the upsert restarts them): a minute's delay is fine, and a bounded batch keeps each statement short.
 const RATE_LIMIT_CLEANUP_INTERVAL_MS = 60_000;
 const RATE_LIMIT_CLEANUP_BATCH = 1000;
 
+/** What each job's use case takes, and how often it runs: `buildApp` hands each its own. */
 export interface BackgroundJobsDeps {
-  config: VerifierConfig;
-  db: VerifierDb;
-  bus: MessageBus;
-  clock: Clock;
-  keyEncryptionKey: KeyEncryptionKey;
   logger: Logger;
-  /** How webhooks are POSTed; the guarded sender of the config unless given. */
-  sendWebhook?: WebhookSender;
-  /** Expired sessions, purged data and webhook attempts are counted here. */
-  metrics: Pick<VerifierMetrics, 'countExpiredSessions' | 'countPurge' | 'countPurgeFailure' | 'countWebhookAttempt'>;
+  /** The session lifetimes job: expiry of open sessions and the personal-data purge, with their intervals. */
+  lifetimes: SessionLifetimesJobDeps;
+  /** The webhook worker: its use case's deps, and how often it polls (WEBHOOK_POLL_INTERVAL_MS). */
+  webhooks: { deliveries: DeliverDueWebhooksDeps; pollIntervalMs: number };
+  /** The per-address rate-limit windows' cleanup. */
+  rateLimitWindows: CleanUpRateLimitWindowsDeps;
+  /** Run once at start: the trust lists of open sessions. */
+  trustListsOfOpenSessions: FollowTrustListsOfOpenSessionsDeps;
 }
 
 /** What every replica runs beside serving requests. */
 export interface BackgroundJobs {
   start(): void;
-  /** Tells the webhook worker deliveries may be due now. */
+  /** Tells the webhook worker deliveries may be due now (a session ended: `bus/session-updated-subscriber.ts`). */
   wakeDeliveries(): void;
   stop(): Promise<void>;
 }
 
 /**
  * The replica's background work, each a periodic job coordinated with the other
- * replicas through PostgreSQL only:
+ * replicas through PostgreSQL only, each calling one use case:
  * - the session lifetimes job (`session-lifetimes-job.ts`): open sessions past their
  *   end expire every SESSION_EXPIRY_SWEEP_MS (sessions nobody reads still publish
  *   `verifier.v1.session.updated` and write webhook events), and every
@@ -46,77 +43,42 @@ export interface BackgroundJobs {
  *   sessions past SESSION_RETENTION_DAYS, one replica at a time;
  * - the webhook worker (`use-cases/deliver-due-webhooks.ts`) every
  *   WEBHOOK_POLL_INTERVAL_MS, and at once when any replica publishes a session's
- *   end on NATS — the event is published after the outbox row committed, so the
- *   wake finds it. Without NATS the poll alone delivers;
+ *   end on NATS (`wakeDeliveries`) — the event is published after the outbox row
+ *   committed, so the wake finds it. Without NATS the poll alone delivers;
  * - the rate-limit window cleanup every minute: ended per-address windows, deleted
- *   in batches of RATE_LIMIT_CLEANUP_BATCH (SKIP LOCKED, so replicas share the work).
+ *   in batches of RATE_LIMIT_CLEANUP_BATCH (SKIP LOCKED, so replicas share the work);
+ * - once, at start, in the background: the trust lists of open sessions
+ *   (`use-cases/follow-trust-lists-of-open-sessions.ts`).
  */
 export function createBackgroundJobs(deps: BackgroundJobsDeps): BackgroundJobs {
-  const { config, db, bus, clock, logger, metrics } = deps;
-  const lifetimes = createSessionLifetimesJob({
-    db,
-    bus,
-    clock,
-    logger,
-    metrics,
-    expiryIntervalMs: config.SESSION_EXPIRY_SWEEP_MS,
-    purgeIntervalMs: config.PURGE_INTERVAL_SECONDS * 1000,
-    retentionDays: config.SESSION_RETENTION_DAYS,
-  });
+  const { logger } = deps;
+  const lifetimes = createSessionLifetimesJob(deps.lifetimes);
   const rateLimitCleanup = createPeriodicJob({
     name: 'rate-limit window cleanup',
     intervalMs: RATE_LIMIT_CLEANUP_INTERVAL_MS,
     logger,
     run: async () =>
-      (await deleteEndedRateLimitWindows(db, { limit: RATE_LIMIT_CLEANUP_BATCH })) === RATE_LIMIT_CLEANUP_BATCH,
+      (await cleanUpRateLimitWindows(deps.rateLimitWindows, { batchSize: RATE_LIMIT_CLEANUP_BATCH })).more,
   });
-  const send =
-    deps.sendWebhook ??
-    createWebhookSender({
-      denyPrivateAddresses: webhookTargetPolicyOf(config).denyPrivateAddresses,
-      timeoutMs: config.WEBHOOK_TIMEOUT_MS,
-    });
   const worker = createPeriodicJob({
     name: 'webhook worker',
-    intervalMs: config.WEBHOOK_POLL_INTERVAL_MS,
+    intervalMs: deps.webhooks.pollIntervalMs,
     logger,
-    run: (signal) =>
-      deliverDueWebhooks(
-        {
-          db,
-          clock,
-          keyEncryptionKey: deps.keyEncryptionKey,
-          logger,
-          send,
-          retry: {
-            baseMs: config.WEBHOOK_RETRY_BASE_MS,
-            maxDelayMs: config.WEBHOOK_RETRY_MAX_DELAY_MS,
-            periodMs: config.WEBHOOK_RETRY_PERIOD_MS,
-          },
-          // An attempt takes at most its timeout; the rest is room to record it before another replica may take the row.
-          claimMs: config.WEBHOOK_TIMEOUT_MS + 60_000,
-          batchSize: config.WEBHOOK_CONCURRENCY,
-          metrics,
-        },
-        { signal },
-      ),
+    run: (signal) => deliverDueWebhooks(deps.webhooks.deliveries, { signal }),
   });
-  let unsubscribe = () => {};
   return {
     start() {
       lifetimes.start();
       worker.start();
       rateLimitCleanup.start();
-      unsubscribe = subscribeEvents(bus, sessionUpdatedEvent, {
-        logger,
-        handler: (event) => {
-          if (event.state === 'ResponseVerified' || event.state === 'Error') worker.wake();
-        },
-      });
+      // A start does not wait for (or fail on) the ecosystem service: a verification that
+      // finds no current list fetches it then, or answers 503.
+      void followTrustListsOfOpenSessions(deps.trustListsOfOpenSessions).catch((error: unknown) =>
+        logger.warn({ err: error }, 'trust lists of open sessions not read at start'),
+      );
     },
     wakeDeliveries: () => worker.wake(),
     async stop() {
-      unsubscribe();
       await Promise.all([lifetimes.stop(), worker.stop(), rateLimitCleanup.stop()]);
     },
   };

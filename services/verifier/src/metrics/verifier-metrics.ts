@@ -7,7 +7,7 @@ import {
   outcomeCodeOf,
   type Registry,
 } from '@tessera/service-kit';
-import { OAuthError } from '../domain/oauth-error.js';
+import { walletErrorCode, type WalletOutcome } from '../domain/wallet-refusal.js';
 
 /** `format` of a presentation answer: the one format the session's query asks for, or `mixed`. */
 export type PresentationFormat = 'dc+sd-jwt' | 'mso_mdoc' | 'mixed';
@@ -32,7 +32,7 @@ export interface VerifierMetrics {
   /** A session's answer settled: `verified`, or the code of the verification table it failed with. */
   countPresentation(format: PresentationFormat, outcome: string): void;
   /** Runs a request-object fetch and counts it by result: `ok`, or the OAuth error code of the refusal (`invalid_request_uri`, ...). */
-  observeRequestObjectFetch<T>(fetch: () => Promise<T>): Promise<T>;
+  observeRequestObjectFetch<T>(fetch: () => Promise<WalletOutcome<T>>): Promise<WalletOutcome<T>>;
   countWebhookAttempt(result: WebhookAttemptResult): void;
   /** Runs a trust-list request to the ecosystem service and counts and times it by result. */
   observeTrustListFetch<T>(fetch: () => Promise<T>): Promise<T>;
@@ -132,8 +132,18 @@ export function createVerifierMetrics(registry: Registry): VerifierMetrics {
     countSessionCreated: (responseMode, signer) => sessionsCreated.inc({ response_mode: responseMode, signer }),
     countPresentation: (format, outcome) =>
       (presentationChildren.get(`${format} ${outcome}`) ?? presentations.labels({ format, outcome })).inc(),
-    observeRequestObjectFetch: (fetch) =>
-      observeOutcome(fetch, (result) => requestObjectFetches.inc({ result }), { failureOf: walletFailureOf }),
+    async observeRequestObjectFetch(fetch) {
+      // A refusal is an answer, labelled with its OAuth code; a failure (503, 500) is thrown, labelled with its error code.
+      let outcome;
+      try {
+        outcome = await fetch();
+      } catch (error) {
+        requestObjectFetches.inc({ result: outcomeCodeOf(error) });
+        throw error;
+      }
+      requestObjectFetches.inc({ result: outcome.ok ? 'ok' : walletErrorCode(outcome.refusal, 'request_uri') });
+      return outcome;
+    },
     countWebhookAttempt: (result) => webhookDeliveries.inc({ result }),
     observeTrustListFetch: (fetch) => observeOutcome(fetch, timed(trustListFetches, trustListDuration)),
     observeStatusListFetch: (fetch) =>
@@ -149,11 +159,6 @@ export function createVerifierMetrics(registry: Registry): VerifierMetrics {
       if (count > 0) expired.inc(count);
     },
   };
-}
-
-/** The public endpoints refuse with OAuth errors: their `error` code (a fixed set) is the label. */
-function walletFailureOf(error: unknown): string {
-  return error instanceof OAuthError ? error.error : outcomeCodeOf(error);
 }
 
 /** A status list fetch fails with plain errors (their messages name the URI): only whether it timed out is a label. */

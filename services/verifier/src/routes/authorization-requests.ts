@@ -1,8 +1,10 @@
 import { Type } from 'typebox';
 import { routeSchema, type App } from '@tessera/service-kit';
 import type { FastifyReply } from 'fastify';
-import { REQUEST_OBJECT_MEDIA_TYPE } from '../crypto/sign-request-object.js';
+import { REQUEST_OBJECT_MEDIA_TYPE } from '../domain/request-object.js';
+import type { WalletOutcome } from '../domain/wallet-refusal.js';
 import { fetchRequestObject, type FetchRequestObjectDeps } from '../use-cases/fetch-request-object.js';
+import { toOAuthError } from './oauth-error.js';
 
 const tags = ['wallet'];
 const RequestParamsSchema = Type.Object({ authorizationRequestId: Type.String({ minLength: 1, maxLength: 200 }) });
@@ -29,8 +31,10 @@ export function registerAuthorizationRequestRoutes(
   rateLimit: { max: number; timeWindow: number },
 ): void {
   const config = { rateLimit };
-  const send = (reply: FastifyReply, jwt: string) =>
-    reply.type(REQUEST_OBJECT_MEDIA_TYPE).header('cache-control', 'no-store').send(jwt);
+  const send = (reply: FastifyReply, fetched: WalletOutcome<string>) => {
+    if (!fetched.ok) throw toOAuthError(fetched.refusal, 'request_uri');
+    return reply.type(REQUEST_OBJECT_MEDIA_TYPE).header('cache-control', 'no-store').send(fetched.value);
+  };
 
   app.get(
     '/oid4vp/authorization-requests/:authorizationRequestId',
@@ -66,13 +70,13 @@ export function registerAuthorizationRequestRoutes(
     },
     async (request, reply) => {
       const body = (request.body ?? {}) as { wallet_metadata?: string; wallet_nonce?: string };
-      const jwt = await fetchRequestObject(deps, {
+      const fetched = await fetchRequestObject(deps, {
         authorizationRequestId: request.params.authorizationRequestId,
         ...(body.wallet_metadata !== undefined ? { walletMetadata: body.wallet_metadata } : {}),
         ...(body.wallet_nonce ? { walletNonce: body.wallet_nonce } : {}),
         requestId: request.id,
       });
-      return send(reply, jwt);
+      return send(reply, fetched);
     },
   );
 }

@@ -1,7 +1,9 @@
 import { Type } from 'typebox';
 import { routeSchema, type App } from '@tessera/service-kit';
 import { toWalletResponseAnswer } from '../presenters/wallet-response.js';
-import { receiveWalletResponse, type ReceiveWalletResponseDeps } from '../use-cases/receive-wallet-response.js';
+import { receiveWalletResponse } from '../use-cases/receive-wallet-response.js';
+import type { PresentationAnswerDeps } from '../use-cases/steps/presentation-answer-deps.js';
+import { toOAuthError } from './oauth-error.js';
 
 const RequestParamsSchema = Type.Object({ authorizationRequestId: Type.String({ minLength: 1, maxLength: 200 }) });
 /** OpenID4VP 1.0 §8.2/§8.3: `vp_token` + `state`, `response` (JWE), or `error` (+ `error_description`, `state`); other fields ignored. */
@@ -17,12 +19,10 @@ const AuthorizationResponseFormSchema = Type.Object(
 );
 const AuthorizationResponseAnswerSchema = Type.Object({ redirect_uri: Type.Optional(Type.String()) });
 
-export type AuthorizationResponseRouteDeps = ReceiveWalletResponseDeps;
-
 /** The wallet's answer at `response_uri` (`direct_post`, `direct_post.jwt`). */
 export function registerAuthorizationResponseRoutes(
   app: App,
-  deps: AuthorizationResponseRouteDeps,
+  deps: PresentationAnswerDeps,
   rateLimit: { max: number; timeWindow: number },
 ): void {
   app.post(
@@ -45,12 +45,13 @@ export function registerAuthorizationResponseRoutes(
       ),
     },
     async (request, reply) => {
-      const result = await receiveWalletResponse(deps, {
+      const received = await receiveWalletResponse(deps, {
         authorizationRequestId: request.params.authorizationRequestId,
         fields: request.body as Record<string, unknown>,
         requestId: request.id,
       });
-      return reply.header('cache-control', 'no-store').send(toWalletResponseAnswer(result));
+      if (!received.ok) throw toOAuthError(received.refusal, 'response_uri');
+      return reply.header('cache-control', 'no-store').send(toWalletResponseAnswer(received.value));
     },
   );
 }

@@ -2,17 +2,14 @@ import { Type } from 'typebox';
 import { CertificateKeyTypeSchema, ImportCertificateBodySchema, SigningCertificateSchema } from '@tessera/contracts';
 import { envelope, routeSchema, type App } from '@tessera/service-kit';
 import { toSigningCertificate } from '../presenters/signing-certificate.js';
-import { getSigningCertificate } from '../use-cases/get-signing-certificate.js';
+import { getSigningCertificate, type GetSigningCertificateDeps } from '../use-cases/get-signing-certificate.js';
 import { importCertificate, type ImportCertificateDeps } from '../use-cases/import-certificate.js';
-import type { LoadSigningMaterial } from '../use-cases/steps/load-signing-material.js';
 import { envelopeOf, MANAGEMENT, OrgParamsSchema } from './common.js';
 
 const CertificateParamsSchema = Type.Object({ ...OrgParamsSchema.properties, keyType: CertificateKeyTypeSchema });
 const tags = ['certificates'];
 
-export interface CertificateRouteDeps extends ImportCertificateDeps {
-  loadSigningMaterial: LoadSigningMaterial;
-}
+export type CertificateRouteDeps = ImportCertificateDeps & GetSigningCertificateDeps;
 
 export function registerCertificateRoutes(app: App, deps: CertificateRouteDeps): void {
   app.put(

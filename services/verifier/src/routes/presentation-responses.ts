@@ -7,12 +7,13 @@ import {
 import { envelope, principalOf, routeSchema, type App } from '@tessera/service-kit';
 import { toAuthorizationResponseOutcome, toPresentationResponse } from '../presenters/presentation-response.js';
 import { readPresentationResponse } from '../use-cases/read-presentation-response.js';
-import { verifyDcApiResponse, type VerifyDcApiResponseDeps } from '../use-cases/verify-dc-api-response.js';
+import type { PresentationAnswerDeps } from '../use-cases/steps/presentation-answer-deps.js';
+import { verifyDcApiResponse } from '../use-cases/verify-dc-api-response.js';
 import { envelopeOf, MANAGEMENT, OrgParamsSchema, setRetryAfter } from './common.js';
 
 const tags = ['presentations'];
 
-export function registerPresentationResponseRoutes(app: App, deps: VerifyDcApiResponseDeps): void {
+export function registerPresentationResponseRoutes(app: App, deps: PresentationAnswerDeps): void {
   app.get(
     '/verifier-presentation-response',
     {

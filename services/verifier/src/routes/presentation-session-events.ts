@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import { SessionEventsQuerySchema, SessionStateEventSchema } from '@tessera/contracts';
 import { routeSchema, startEventStream, type App } from '@tessera/service-kit';
 import { parseLastEventId } from '../domain/session-event-ids.js';
-import type { SessionStateEventOut } from '../presenters/session-state-event.js';
+import type { SessionStateEventOut } from '../domain/session-state-events.js';
 import { followSessionEvents, type FollowSessionEventsDeps } from '../use-cases/follow-session-events.js';
 import { MANAGEMENT, OrgParamsSchema, setRetryAfter } from './common.js';
 

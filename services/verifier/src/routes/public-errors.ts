@@ -1,7 +1,7 @@
 import { ErrorCode } from '@tessera/contracts';
 import { AppError, toErrorBody } from '@tessera/service-kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { OAuthError } from '../domain/oauth-error.js';
+import { OAuthError } from './oauth-error.js';
 
 /** 429 as an error the scope's handler shapes; `Retry-After` is set by the rate-limit plugin. */
 export function rateLimitError(_request: FastifyRequest, context: { after: string; ttl: number }): AppError {

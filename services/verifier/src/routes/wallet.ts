@@ -1,12 +1,13 @@
 import formbody from '@fastify/formbody';
 import type { App } from '@tessera/service-kit';
 import { registerAuthorizationRequestRoutes, type AuthorizationRequestRouteDeps } from './authorization-requests.js';
-import { registerAuthorizationResponseRoutes, type AuthorizationResponseRouteDeps } from './authorization-responses.js';
+import type { PresentationAnswerDeps } from '../use-cases/steps/presentation-answer-deps.js';
+import { registerAuthorizationResponseRoutes } from './authorization-responses.js';
 import { oauthErrorHandler } from './public-errors.js';
 
 export interface WalletRouteOptions {
   requests: AuthorizationRequestRouteDeps;
-  responses: AuthorizationResponseRouteDeps;
+  responses: PresentationAnswerDeps;
   /** Requests per client address and window on these endpoints. */
   rateLimit: { max: number; timeWindow: number };
 }

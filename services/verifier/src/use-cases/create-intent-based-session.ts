@@ -13,7 +13,7 @@ import { requireSupportedTrustedAuthorities, walletDcqlQuery } from '../domain/d
 import { verifierNotFound } from '../domain/errors.js';
 import { checkResponseModeOptions } from '../domain/response-mode.js';
 import { encodeSessionTransactionData } from '../domain/transaction-data.js';
-import type { TrustListSnapshots } from '../trust-lists/trust-list-snapshots.js';
+import type { TrustLists } from '../state/trust-list-snapshots.js';
 import { applyTrustList } from './steps/apply-trust-list.js';
 import {
   startPresentationSession,
@@ -25,7 +25,7 @@ export interface CreateIntentBasedSessionDeps extends StartPresentationSessionDe
   /** ECOSYSTEM_TIMEOUT_MS: how long `ecosystem.v1.intent.resolve` may take. */
   ecosystemTimeoutMs: number;
   /** The replica's ecosystem trust lists (sessions under the `ecosystem` trust policy). */
-  trustLists: Pick<TrustListSnapshots, 'current' | 'currentForMember'>;
+  trustLists: Pick<TrustLists, 'current' | 'currentForMember'>;
 }
 
 export interface CreateIntentBasedSessionInput {

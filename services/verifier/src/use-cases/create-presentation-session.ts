@@ -4,7 +4,7 @@ import { requireValidDcqlQuery, walletDcqlQuery } from '../domain/dcql.js';
 import { verifierNotFound } from '../domain/errors.js';
 import { checkResponseModeOptions } from '../domain/response-mode.js';
 import { encodeSessionTransactionData } from '../domain/transaction-data.js';
-import type { TrustListSnapshots } from '../trust-lists/trust-list-snapshots.js';
+import type { TrustLists } from '../state/trust-list-snapshots.js';
 import { applyTrustList } from './steps/apply-trust-list.js';
 import {
   startPresentationSession,
@@ -14,7 +14,7 @@ import {
 
 export interface CreatePresentationSessionDeps extends StartPresentationSessionDeps {
   /** The replica's ecosystem trust lists (a body naming `ecosystemId`). */
-  trustLists: Pick<TrustListSnapshots, 'currentForMember'>;
+  trustLists: Pick<TrustLists, 'currentForMember'>;
 }
 
 export interface CreatePresentationSessionInput {

@@ -5,17 +5,17 @@ import { signRequestObject } from '../crypto/sign-request-object.js';
 import type { SessionRow } from '../db/schema.js';
 import { markRequestRetrieved } from '../db/sessions.js';
 import type { Clock } from '../domain/clock.js';
-import { OAuthError } from '../domain/oauth-error.js';
 import { buildRequestObject } from '../domain/request-object.js';
 import { isDcApiMode } from '../domain/response-mode.js';
 import type { SessionLimits } from '../domain/session-limits.js';
+import { refuse, type WalletOutcome } from '../domain/wallet-refusal.js';
 import { isWalletMetadata } from '../domain/wallet-metadata.js';
 import { admitWalletRequest } from './steps/admit-wallet-request.js';
 import { checkSessionOpen } from './steps/check-session-open.js';
 import type { PersistSessionExpiryDeps } from './steps/persist-session-expiry.js';
 import { loadSessionSigningKey } from './steps/session-signer.js';
 import type { VerifierMetrics } from '../metrics/verifier-metrics.js';
-import type { LoadSigningMaterial } from './steps/load-signing-material.js';
+import type { LoadSigningMaterial } from '../state/signing-material-loader.js';
 
 export interface FetchRequestObjectDeps extends PersistSessionExpiryDeps {
   clock: Clock;
@@ -38,42 +38,48 @@ export interface FetchRequestObjectInput {
  * The wallet fetches the request by reference: the object signed at creation,
  * or, when the wallet sends a `wallet_nonce` to echo, one signed now; the first fetch moves the
  * session `RequestCreated` → `RequestUriRetrieved`. Unknown, expired, answered
- * and DC API sessions answer OAuth errors, fetches beyond the session's limit
- * (SESSION_REQUEST_FETCH_LIMIT per window) 429. Returns the compact JWS.
+ * and DC API sessions are refused, as are fetches beyond the session's limit
+ * (SESSION_REQUEST_FETCH_LIMIT per window). Answers the compact JWS.
  */
-export function fetchRequestObject(deps: FetchRequestObjectDeps, input: FetchRequestObjectInput): Promise<string> {
+export function fetchRequestObject(
+  deps: FetchRequestObjectDeps,
+  input: FetchRequestObjectInput,
+): Promise<WalletOutcome<string>> {
   return deps.metrics.observeRequestObjectFetch(() => serveRequestObject(deps, input));
 }
 
-async function serveRequestObject(deps: FetchRequestObjectDeps, input: FetchRequestObjectInput): Promise<string> {
+async function serveRequestObject(
+  deps: FetchRequestObjectDeps,
+  input: FetchRequestObjectInput,
+): Promise<WalletOutcome<string>> {
   if (input.walletMetadata !== undefined && !isWalletMetadata(input.walletMetadata))
-    throw new OAuthError(400, 'invalid_request', 'wallet_metadata must be a JSON object.');
+    return refuse.invalidRequest('wallet_metadata must be a JSON object.');
   const now = deps.clock();
-  const session = await admitWalletRequest(deps, {
+  const admitted = await admitWalletRequest(deps, {
     authorizationRequestId: input.authorizationRequestId,
     counter: 'requestFetch',
     now,
-    unknown: () => new OAuthError(404, 'invalid_request_uri', 'No authorization request exists at this request_uri.'),
-    overLimit: (seconds) => `Too many fetches of this request object: retry after ${seconds} s.`,
   });
+  if (!admitted.ok) return admitted;
+  const session = admitted.value;
   const responseMode = session.responseMode as ResponseMode;
   if (isDcApiMode(responseMode))
-    throw new OAuthError(
-      400,
-      'invalid_request_uri',
+    return refuse.requestUnavailable(
       'This request is delivered through the Digital Credentials API, not by reference.',
     );
   const open = await checkSessionOpen(deps, { session, now, requestId: input.requestId });
   if (!open.open)
-    throw new OAuthError(
-      400,
-      'invalid_request_uri',
+    return refuse.requestUnavailable(
       open.expired ? 'The authorization request has expired.' : 'The authorization request is no longer open.',
     );
   const jwt =
     input.walletNonce || !session.requestObject
       ? await signFreshRequestObject(deps, session, now, input.walletNonce)
       : session.requestObject;
+  if (jwt === undefined)
+    return refuse.requestUnavailable(
+      'The organisation replaced its signing key after this session was created; start a new session.',
+    );
   if (session.state === 'RequestCreated' && (await markRequestRetrieved(deps.db, { id: session.id, now }))) {
     publishEvent(
       deps.bus,
@@ -82,20 +88,20 @@ async function serveRequestObject(deps: FetchRequestObjectDeps, input: FetchRequ
       { requestId: input.requestId },
     );
   }
-  return jwt;
+  return { ok: true, value: jwt };
 }
 
 /**
  * A request object signed now, for a fetch that brings a `wallet_nonce` to echo:
  * with the organisation's current key, which must still be the key the session's
- * `client_id` names.
+ * `client_id` names (undefined when the organisation replaced it since).
  */
 async function signFreshRequestObject(
   deps: FetchRequestObjectDeps,
   session: SessionRow,
   now: Date,
   walletNonce: string | undefined,
-): Promise<string> {
+): Promise<string | undefined> {
   let key;
   try {
     key = await loadSessionSigningKey(deps, session);
@@ -107,12 +113,7 @@ async function signFreshRequestObject(
       );
     throw error;
   }
-  if (!key)
-    throw new OAuthError(
-      400,
-      'invalid_request_uri',
-      'The organisation replaced its signing key after this session was created; start a new session.',
-    );
+  if (!key) return undefined;
   return signRequestObject({
     key,
     payload: buildRequestObject({

@@ -3,13 +3,14 @@ import { findSessionState } from '../db/session-states.js';
 import type { Clock } from '../domain/clock.js';
 import { presentationSessionNotFound, RetryLaterError } from '../domain/errors.js';
 import { isOpenState } from '../domain/session-state.js';
-import { toSessionStateEvents, type SessionStateEventOut } from '../presenters/session-state-event.js';
-import type { SessionEventHub } from '../session-events/session-event-hub.js';
+import { toSessionStateEvents, type SessionStateEventOut } from '../domain/session-state-events.js';
+import type { SessionStreams } from '../state/session-event-hub.js';
 import { persistSessionExpiry, type PersistSessionExpiryDeps } from './steps/persist-session-expiry.js';
 
 export interface FollowSessionEventsDeps extends PersistSessionExpiryDeps {
   clock: Clock;
-  hub: SessionEventHub;
+  /** The replica's session event hub. */
+  hub: SessionStreams;
 }
 
 export interface FollowSessionEventsInput {

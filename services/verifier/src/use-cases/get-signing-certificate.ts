@@ -1,5 +1,10 @@
 import type { KeyType } from '../crypto/signing-key.js';
-import type { LoadSigningMaterial } from './steps/load-signing-material.js';
+import type { LoadSigningMaterial } from '../state/signing-material-loader.js';
+
+export interface GetSigningCertificateDeps {
+  /** The replica's signing-material loader (creates the key and its platform leaf on first use). */
+  loadSigningMaterial: LoadSigningMaterial;
+}
 
 export interface GetSigningCertificateInput {
   orgId: string;
@@ -15,7 +20,7 @@ export interface SigningChain {
 
 /** The organisation's current request-signing chain of `keyType`, created on first use (never the key). */
 export async function getSigningCertificate(
-  deps: { loadSigningMaterial: LoadSigningMaterial },
+  deps: GetSigningCertificateDeps,
   input: GetSigningCertificateInput,
 ): Promise<SigningChain> {
   const material = await deps.loadSigningMaterial(input);

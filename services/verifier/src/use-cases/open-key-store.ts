@@ -1,6 +1,4 @@
-import { readFileSync } from 'node:fs';
 import { StartupError } from '@tessera/service-kit';
-import type { VerifierConfig } from '../config.js';
 import { KeyDecryptionError, type KeyEncryptionKey } from '../crypto/key-encryption.js';
 import { hasMultiValuedRdn } from '../crypto/certificate-names.js';
 import {
@@ -14,6 +12,7 @@ import { dataKeyContext, KEY_CHECK_CONTEXT, PLATFORM_CA_CONTEXT } from '../crypt
 import { listDataKeys, replaceWrappedDataKey } from '../db/data-keys.js';
 import { ensurePlatformSetting, findPlatformSetting, replacePlatformSetting } from '../db/signing-keys.js';
 import type { VerifierDb } from '../db/types.js';
+import type { Clock } from '../domain/clock.js';
 
 // A start step (server.ts, before the app serves): the key store is usable.
 
@@ -30,19 +29,15 @@ export class KeyEncryptionKeyMismatchError extends StartupError {
   }
 }
 
-export type PlatformCaConfig = Pick<
-  VerifierConfig,
-  'PLATFORM_CA_CERT_PEM' | 'PLATFORM_CA_CERT_PEM_FILE' | 'PLATFORM_CA_KEY_PEM' | 'PLATFORM_CA_KEY_PEM_FILE'
->;
-
 export interface OpenKeyStoreDeps {
   db: VerifierDb;
   keyEncryptionKey: KeyEncryptionKey;
+  clock: Clock;
 }
 
 export interface OpenKeyStoreInput {
-  config: PlatformCaConfig;
-  now: Date;
+  /** The CA given in configuration (PLATFORM_CA_*, read by `platformCaPemOf`); absent: the generated one. */
+  configured?: PlatformCaPem;
 }
 
 /**
@@ -54,14 +49,14 @@ export interface OpenKeyStoreInput {
  * KEY_ENCRYPTION_KEY rotation, the organisations' data keys, the key check and
  * the generated CA key are re-sealed under the current key.
  */
-export async function openKeyStore(deps: OpenKeyStoreDeps, input: OpenKeyStoreInput): Promise<PlatformCa> {
+export async function openKeyStore(deps: OpenKeyStoreDeps, input: OpenKeyStoreInput = {}): Promise<PlatformCa> {
+  const now = deps.clock();
   await verifyKeyEncryptionKey(deps);
   await resealDataKeys(deps);
-  const configured = configuredPem(input.config);
-  if (configured) return loadPlatformCa(configured, input.now);
+  if (input.configured) return loadPlatformCa(input.configured, now);
   // Concurrent first starts agree on one CA (insert on conflict, then read back).
   let stored = await ensurePlatformSetting(deps.db, PLATFORM_CA_CONTEXT, async () => {
-    const generated = await generatePlatformCa({ now: input.now });
+    const generated = await generatePlatformCa({ now });
     return {
       certificatePem: generated.certificatePem,
       sealedPrivateKey: deps.keyEncryptionKey.seal(generated.privateKeyPem, PLATFORM_CA_CONTEXT),
@@ -78,20 +73,20 @@ export async function openKeyStore(deps: OpenKeyStoreDeps, input: OpenKeyStoreIn
     });
     stored = (await findPlatformSetting(deps.db, PLATFORM_CA_CONTEXT)) ?? stored;
   }
-  const ca = await loadPlatformCa({ certificatePem: stored.certificatePem ?? '', privateKeyPem }, input.now);
+  const ca = await loadPlatformCa({ certificatePem: stored.certificatePem ?? '', privateKeyPem }, now);
   if (!hasMultiValuedRdn(ca.certificate.subjectName)) return ca;
   // Generated before names had one attribute per RDN (strict parsers refuse the old
   // multi-valued one): re-issued with the same key. The conditional update lets one of
   // several replicas starting together replace it; all then load what is stored. Leaves
   // signed under the old certificate are re-issued after this (`reissuePlatformLeaves`).
-  const certificatePem = await reissuePlatformCaCertificate(ca, input.now);
+  const certificatePem = await reissuePlatformCaCertificate(ca, now);
   await replacePlatformSetting(deps.db, {
     name: PLATFORM_CA_CONTEXT,
     expected: stored,
     value: { ...stored, certificatePem },
   });
   const current = await findPlatformSetting(deps.db, PLATFORM_CA_CONTEXT);
-  return loadPlatformCa({ certificatePem: current?.certificatePem ?? certificatePem, privateKeyPem }, input.now);
+  return loadPlatformCa({ certificatePem: current?.certificatePem ?? certificatePem, privateKeyPem }, now);
 }
 
 /**
@@ -152,17 +147,3 @@ async function resealDataKeys(deps: OpenKeyStoreDeps): Promise<void> {
 }
 
 const RESEAL_PAGE = 500;
-
-function configuredPem(config: PlatformCaConfig): PlatformCaPem | undefined {
-  const certificatePem =
-    config.PLATFORM_CA_CERT_PEM ??
-    (config.PLATFORM_CA_CERT_PEM_FILE ? readFileSync(config.PLATFORM_CA_CERT_PEM_FILE, 'utf8') : undefined);
-  const privateKeyPem =
-    config.PLATFORM_CA_KEY_PEM ??
-    (config.PLATFORM_CA_KEY_PEM_FILE ? readFileSync(config.PLATFORM_CA_KEY_PEM_FILE, 'utf8') : undefined);
-  // Env vars often carry PEM with escaped newlines.
-  const unescape = (pem: string) => pem.replace(/\\n/g, '\n');
-  return certificatePem && privateKeyPem
-    ? { certificatePem: unescape(certificatePem), privateKeyPem: unescape(privateKeyPem) }
-    : undefined;
-}

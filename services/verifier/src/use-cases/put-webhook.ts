@@ -8,7 +8,8 @@ import type { VerifierRow, WebhookRow } from '../db/schema.js';
 import type { VerifierDb } from '../db/types.js';
 import { upsertWebhook } from '../db/webhooks.js';
 import type { Clock } from '../domain/clock.js';
-import { checkWebhookUrl, type WebhookTargetPolicy } from '../domain/webhook-url.js';
+import type { WebhookTargetPolicy } from '../domain/webhook-target-policy.js';
+import { checkWebhookUrl } from '../network/webhook-url.js';
 import { findOwnVerifier } from './steps/find-verifier-webhook.js';
 
 export interface PutWebhookDeps {

@@ -13,7 +13,7 @@ import type { Clock } from '../domain/clock.js';
 import { presentationSessionNotFound } from '../domain/errors.js';
 import { readablePresentationData } from '../domain/presentation-data.js';
 import { effectiveSessionState } from '../domain/session-state.js';
-import type { DataKeyRing } from './steps/data-key-ring.js';
+import type { DataKeyRing } from '../state/data-key-ring.js';
 import { openPresentationResult } from './steps/presentation-data.js';
 import type { PresentationDataSettings } from './steps/settle-session-outcome.js';
 

@@ -6,24 +6,16 @@ import {
   walletErrorMessage,
   type AuthorizationResponseParts,
 } from '../domain/authorization-response.js';
-import { OAuthError } from '../domain/oauth-error.js';
 import { addResponseCode } from '../domain/redirect-uri.js';
 import { isDcApiMode, isEncryptedMode } from '../domain/response-mode.js';
-import type { SessionLimits } from '../domain/session-limits.js';
+import { refuse, type WalletOutcome } from '../domain/wallet-refusal.js';
 import { decryptAuthorizationResponse } from '../verification/index.js';
 import { admitWalletRequest } from './steps/admit-wallet-request.js';
 import { checkSessionOpen } from './steps/check-session-open.js';
-import { openSessionDecryptionKey, type OpenSessionDecryptionKeyDeps } from './steps/open-session-decryption-key.js';
-import { runVerification, type RunVerificationDeps } from './steps/run-verification.js';
-import {
-  settleSessionOutcome,
-  type SessionOutcome,
-  type SettleSessionOutcomeDeps,
-} from './steps/settle-session-outcome.js';
-
-export type ReceiveWalletResponseDeps = SettleSessionOutcomeDeps &
-  RunVerificationDeps &
-  OpenSessionDecryptionKeyDeps & { sessionLimits: SessionLimits };
+import { openSessionDecryptionKey } from './steps/open-session-decryption-key.js';
+import type { PresentationAnswerDeps } from './steps/presentation-answer-deps.js';
+import { runVerification } from './steps/run-verification.js';
+import { settleSessionOutcome, type SessionOutcome } from './steps/settle-session-outcome.js';
 
 export interface ReceiveWalletResponseInput {
   authorizationRequestId: string;
@@ -37,35 +29,36 @@ export interface ReceiveWalletResponseResult {
   redirectUri?: string;
 }
 
-const refuse = (description: string) => new OAuthError(400, 'invalid_request', description);
-
 /**
  * `direct_post` / `direct_post.jwt` (VERIFIER.md, Wallet-facing endpoints).
  * Junk (unparseable, wrong `state`, not decryptable, plain to an encrypted
  * session) is refused with the session unchanged, so a party that only saw
  * the QR code cannot end it; a well-formed answer that fails verification ends
- * the session in `Error`; a wallet error ends it with WALLET_ERROR. Answers
- * beyond the session's limit (SESSION_RESPONSE_LIMIT per window) are 429.
+ * the session in `Error` (and is refused: the wallet learns why); a wallet error
+ * ends it with WALLET_ERROR. Answers beyond the session's limit
+ * (SESSION_RESPONSE_LIMIT per window) are refused as over the limit.
  */
 export async function receiveWalletResponse(
-  deps: ReceiveWalletResponseDeps,
+  deps: PresentationAnswerDeps,
   input: ReceiveWalletResponseInput,
-): Promise<ReceiveWalletResponseResult> {
+): Promise<WalletOutcome<ReceiveWalletResponseResult>> {
   const now = deps.clock();
-  const session = await admitWalletRequest(deps, {
+  const admitted = await admitWalletRequest(deps, {
     authorizationRequestId: input.authorizationRequestId,
     counter: 'response',
     now,
-    unknown: () => new OAuthError(404, 'invalid_request', 'No authorization request exists at this response_uri.'),
-    overLimit: (seconds) => `Too many responses to this authorization request: retry after ${seconds} s.`,
   });
+  if (!admitted.ok) return admitted;
+  const session = admitted.value;
   const mode = session.responseMode as ResponseMode;
   if (isDcApiMode(mode))
-    throw refuse('This request is answered through the Digital Credentials API, not at this response_uri.');
+    return refuse.requestUnavailable(
+      'This request is answered through the Digital Credentials API, not at this response_uri.',
+    );
   const encrypted = isEncryptedMode(mode);
   const open = await checkSessionOpen(deps, { session, now, requestId: input.requestId });
   if (!open.open)
-    throw refuse(
+    return refuse.requestUnavailable(
       open.expired ? 'The authorization request has expired.' : 'The authorization request has already been answered.',
     );
 
@@ -75,18 +68,18 @@ export async function receiveWalletResponse(
       jwe: parts.jwe,
       privateJwk: openSessionDecryptionKey(deps, session)!,
     });
-    if (!decrypted.ok) throw refuse(`The response cannot be decrypted: ${decrypted.message}.`);
+    if (!decrypted.ok) return refuse.invalidRequest(`The response cannot be decrypted: ${decrypted.message}.`);
     parts = readDecryptedResponse(decrypted.payload);
   }
-  if (parts.kind === 'invalid') throw refuse(parts.message);
-  if (parts.kind === 'encrypted') throw refuse('The decrypted response is itself encrypted.');
+  if (parts.kind === 'invalid') return refuse.invalidRequest(parts.message);
+  if (parts.kind === 'encrypted') return refuse.invalidRequest('The decrypted response is itself encrypted.');
   // An error without state is accepted (wallets may omit it); a wrong state never is.
   if (
     parts.kind === 'vp_token'
       ? parts.state !== session.payloadState
       : parts.state !== undefined && parts.state !== session.payloadState
   ) {
-    throw refuse('state does not match the authorization request.');
+    return refuse.invalidRequest('state does not match the authorization request.');
   }
 
   const outcome: SessionOutcome =
@@ -104,8 +97,14 @@ export async function receiveWalletResponse(
     ...(responseCode ? { responseCodeHash: hashResponseCode(responseCode) } : {}),
   });
   // Another answer won meanwhile, or the session expired while this one was verified.
-  if (!settled.won) throw refuse('The authorization request is no longer open (answered or expired).');
-  if (parts.kind === 'error') return {};
-  if (!outcome.ok) throw refuse(`The presentation was not accepted: ${outcome.message}`);
-  return session.redirectUri && responseCode ? { redirectUri: addResponseCode(session.redirectUri, responseCode) } : {};
+  if (!settled.won)
+    return refuse.requestUnavailable('The authorization request is no longer open (answered or expired).');
+  if (parts.kind === 'error') return { ok: true, value: {} };
+  // The session ended in Error: the wallet is told why (its answer was read, so this is no refusal of junk).
+  if (!outcome.ok) return refuse.invalidRequest(`The presentation was not accepted: ${outcome.message}`);
+  return {
+    ok: true,
+    value:
+      session.redirectUri && responseCode ? { redirectUri: addResponseCode(session.redirectUri, responseCode) } : {},
+  };
 }

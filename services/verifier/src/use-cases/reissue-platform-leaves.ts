@@ -11,6 +11,7 @@ import {
   upsertPlatformSetting,
 } from '../db/signing-keys.js';
 import type { VerifierDb } from '../db/types.js';
+import type { Clock } from '../domain/clock.js';
 
 // A start step (server.ts, after `openKeyStore`): every platform-issued
 // request-signing leaf fits the CA in force and the current certificate profile.
@@ -23,13 +24,13 @@ const PAGE = 500;
 export interface ReissuePlatformLeavesDeps {
   db: VerifierDb;
   logger: Pick<Logger, 'info'>;
+  clock: Clock;
 }
 
 export interface ReissuePlatformLeavesInput {
   ca: PlatformCa;
   /** Host of PUBLIC_BASE_URL: the SAN dNSName of the leaves. */
   host: string;
-  now: Date;
 }
 
 /**
@@ -44,7 +45,8 @@ export async function reissuePlatformLeaves(
   deps: ReissuePlatformLeavesDeps,
   input: ReissuePlatformLeavesInput,
 ): Promise<number> {
-  const { ca, host, now } = input;
+  const { ca, host } = input;
+  const now = deps.clock();
   const caFingerprint = createHash('sha256').update(Buffer.from(ca.certificate.rawData)).digest('hex');
   const marker = await findPlatformSetting(deps.db, MARKER);
   if (marker?.caFingerprint === caFingerprint && marker.profile === LEAF_PROFILE) return 0;

@@ -10,21 +10,13 @@ import {
 } from '../domain/authorization-response.js';
 import { presentationSessionNotFound, RetryLaterError } from '../domain/errors.js';
 import { isDcApiMode, isEncryptedMode } from '../domain/response-mode.js';
-import { checkSessionLimit, type SessionLimits } from '../domain/session-limits.js';
+import { checkSessionLimit } from '../domain/session-limits.js';
 import { decryptAuthorizationResponse } from '../verification/index.js';
 import { checkSessionOpen } from './steps/check-session-open.js';
-import { openSessionDecryptionKey, type OpenSessionDecryptionKeyDeps } from './steps/open-session-decryption-key.js';
-import { runVerification, type RunVerificationDeps } from './steps/run-verification.js';
-import {
-  settleSessionOutcome,
-  type SessionOutcome,
-  type SettledOutcome,
-  type SettleSessionOutcomeDeps,
-} from './steps/settle-session-outcome.js';
-
-export type VerifyDcApiResponseDeps = SettleSessionOutcomeDeps &
-  RunVerificationDeps &
-  OpenSessionDecryptionKeyDeps & { sessionLimits: SessionLimits };
+import { openSessionDecryptionKey } from './steps/open-session-decryption-key.js';
+import type { PresentationAnswerDeps } from './steps/presentation-answer-deps.js';
+import { runVerification } from './steps/run-verification.js';
+import { settleSessionOutcome, type SessionOutcome, type SettledOutcome } from './steps/settle-session-outcome.js';
 
 export interface VerifyDcApiResponseInput {
   orgId: string;
@@ -49,7 +41,7 @@ const closed = () =>
  * (`presentation_reads`) before it is returned: the data never leaves unrecorded.
  */
 export async function verifyDcApiResponse(
-  deps: VerifyDcApiResponseDeps,
+  deps: PresentationAnswerDeps,
   input: VerifyDcApiResponseInput,
 ): Promise<SettledOutcome> {
   const now = deps.clock();

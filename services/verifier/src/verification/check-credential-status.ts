@@ -1,8 +1,34 @@
 import { StatusValue } from '@tessera/contracts';
 import { CheckRow, failure, type CheckFailure } from './check-order.js';
-import type { StatusListChecker } from './status-list-checker.js';
+import type { IssuerTrust } from './issuer-key.js';
 import type { ResolvedTrustStore } from './trust-store.js';
 import type { VerifiedCredential } from './verified-credential.js';
+
+export interface CheckStatusOptions {
+  /** `status.status_list.uri` of the credential. */
+  uri: string;
+  /** `status.status_list.idx` of the credential. */
+  idx: number;
+  /** How the credential's issuer was trusted: the token must be signed by that issuer (`check-status-list-signer.ts`). */
+  issuer: IssuerTrust;
+  trust: ResolvedTrustStore;
+  /** Verification time (also the cache clock). */
+  now: Date;
+  /** Tolerated clock difference on `iat` and `ttl` (not on `exp`: an expired list is never used); default 60 s. */
+  clockSkewSeconds?: number;
+}
+
+export type CheckStatusResult = { ok: true; status: number } | { ok: false; message: string };
+
+/**
+ * Where the engine reads a credential's status entry: the replica's checker
+ * (`state/status-list-checker.ts`, which fetches and caches tokens and verifies
+ * them with `verify-status-list-token.ts`), injected as `statusLists`. The engine
+ * itself fetches nothing.
+ */
+export interface StatusListChecker {
+  check(options: CheckStatusOptions): Promise<CheckStatusResult>;
+}
 
 export interface CredentialStatus {
   uri: string;

@@ -32,13 +32,17 @@ export {
   statusListSigner,
   type CertificatePurpose,
 } from '../crypto/certificate-purposes.js';
+export type {
+  CheckStatusOptions,
+  CheckStatusResult,
+  CredentialStatus,
+  StatusListChecker,
+} from './check-credential-status.js';
 export {
-  createStatusListChecker,
-  type CheckStatusOptions,
-  type CheckStatusResult,
-  type CreateStatusListCheckerOptions,
-  type StatusListChecker,
-} from './status-list-checker.js';
+  verifyStatusListToken,
+  type StatusListToken,
+  type VerifyStatusListTokenOptions,
+} from './verify-status-list-token.js';
 export {
   parseTrustAnchor,
   type ParseTrustAnchorOptions,
@@ -53,17 +57,10 @@ export {
   type TrustedCertificate,
   type TrustedDid,
   type TrustStore,
+  type VerificationCache,
 } from './trust-store.js';
-export { createVerificationCache, type VerificationCache } from './verification-cache.js';
+export { resolveTrustListTrust, type ResolveTrustListTrustOptions } from './resolve-trust-list-trust.js';
 export { readStatusListEntry } from './read-status-list.js';
-export { classifyAddress, type AddressClassification } from '../network/classify-address.js';
-export { createStatusListFetch, StatusListAddressError } from './create-status-list-fetch.js';
-export {
-  checkStatusListUrl,
-  isInternalHost,
-  parseHostList,
-  type StatusListNetworkPolicy,
-} from './status-list-network-policy.js';
+export { retainedPresentations } from './retained-claims.js';
 export type { CredentialSetOutcome } from './evaluate-dcql.js';
-export type { CredentialStatus } from './check-credential-status.js';
 export type { VerificationCode } from './check-order.js';

@@ -1,5 +1,4 @@
-import { serviceTracer } from '@tessera/service-kit';
-import { SERVICE_NAME } from '../config.js';
+import type { Tracer } from '@opentelemetry/api';
 import type { CheckFailure } from './check-order.js';
 
 /** What a check answers: passed, or failed with its table row's code. */
@@ -16,15 +15,16 @@ function checkOutcome(result: CheckResult): string {
  * Runs one check of the verification table inside a span `verify <check>` whose
  * attributes are the check's name and its outcome code (README, Traces): `outcomeOf`
  * reads it from a result that is not a CheckFailure (or `{ ok, failure }`). Claims,
- * credentials and keys never reach a span. With tracing off it is `run()`
+ * credentials and keys never reach a span. The tracer is the caller's (the service's,
+ * given to `verifyPresentation` when tracing is on); without one it is `run()`
  * itself: no span, no extra promise on the verification path.
  */
 export function traceCheck<R>(
+  tracer: Tracer | undefined,
   check: string,
   run: () => R | Promise<R>,
   outcomeOf: (result: R) => string = checkOutcome as (result: R) => string,
 ): R | Promise<R> {
-  const tracer = serviceTracer(SERVICE_NAME);
   if (!tracer) return run();
   return tracer.startActiveSpan(
     `verify ${check}`,

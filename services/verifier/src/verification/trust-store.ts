@@ -3,7 +3,6 @@ import { readPemBlocks, splitPemCertificates } from '@tessera/service-kit';
 import { certificateFingerprint } from '../crypto/certificate-fingerprint.js';
 import { parseCertificateDer } from '../crypto/parsed-certificates.js';
 import type { ValidatedChains } from '../crypto/validated-chains.js';
-import type { VerificationCache } from './verification-cache.js';
 import { x509 } from '../crypto/x509.js';
 
 export { certificateFingerprint };
@@ -55,6 +54,22 @@ export interface ResolvedTrustStore {
   pinnedLeaves?: ReadonlyMap<string, x509.X509Certificate>;
   /** Set when the trust is an ecosystem's list: which entities the anchors stand for, so a result can name its issuer's. */
   trustList?: TrustListAttribution;
+}
+
+/**
+ * What the engine may remember between verifications, so the same trust store and the
+ * same issuer chains are not derived again for every presentation: the replica's
+ * (`state/verification-cache.ts`, one per app). Every entry is keyed by the content it
+ * was derived from, so a changed or removed anchor is never served from here.
+ */
+export interface VerificationCache {
+  /** Resolved trust stores by the content of the trust they were built from. */
+  trustStores: {
+    get(key: string): ResolvedTrustStore | undefined;
+    set(key: string, store: ResolvedTrustStore): unknown;
+  };
+  /** Chains that validated, by chain bytes, purpose and anchor set. */
+  chains: ValidatedChains;
 }
 
 /** The trusted entities of an ecosystem list behind each anchor, and the list's sequence. */

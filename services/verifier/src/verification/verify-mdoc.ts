@@ -1,3 +1,4 @@
+import type { Tracer } from '@opentelemetry/api';
 import { parse, Verifier } from '@auth0/mdl';
 import { checkCredentialType } from './check-credential-type.js';
 import { CheckRow, describeError, failure, type CheckFailure } from './check-order.js';
@@ -36,6 +37,8 @@ export interface VerifyMdocOptions {
   sessionTranscript: Uint8Array;
   now: Date;
   clockSkewSeconds: number;
+  /** The service's tracer when tracing is on (`trace-check.ts`). */
+  tracer?: Tracer;
 }
 
 export type VerifyMdocResult = { ok: true; credential: VerifiedCredential } | { ok: false; failure: CheckFailure };
@@ -81,6 +84,7 @@ export async function verifyMdoc(options: VerifyMdocOptions): Promise<VerifyMdoc
 
   const chain = (issuerAuth as unknown as { x5chain?: Uint8Array[] }).x5chain ?? [];
   const validated = await traceCheck(
+    options.tracer,
     'issuer_trust',
     () =>
       validateCertificateChain({
@@ -118,7 +122,7 @@ export async function verifyMdoc(options: VerifyMdocOptions): Promise<VerifyMdoc
   };
   // The MSO's doctype, which its signature covers (row 12 checks it equals the document's).
   const docType = mso.docType;
-  const wrongType = await traceCheck('credential_type', () =>
+  const wrongType = await traceCheck(options.tracer, 'credential_type', () =>
     checkCredentialType({
       credentialQueryId: id,
       credentialType: typeof docType === 'string' ? docType : undefined,
@@ -128,7 +132,7 @@ export async function verifyMdoc(options: VerifyMdocOptions): Promise<VerifyMdoc
   );
   if (wrongType) return { ok: false, failure: wrongType };
   const validity = mso.validityInfo as { validFrom?: unknown; validUntil?: unknown } | undefined;
-  const window = await traceCheck('validity', () =>
+  const window = await traceCheck(options.tracer, 'validity', () =>
     checkValidityWindow({
       credentialQueryId: id,
       notBefore: asDate(validity?.validFrom, 'validFrom'),

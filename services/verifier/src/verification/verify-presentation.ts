@@ -1,3 +1,4 @@
+import type { Tracer } from '@opentelemetry/api';
 import type { JWK } from 'jose';
 import type { ClaimPath } from '@tessera/contracts';
 import {
@@ -15,11 +16,16 @@ import { evaluateDcql, type CredentialSetOutcome } from './evaluate-dcql.js';
 import { loadDcqlQuery } from './load-dcql-query.js';
 import { minimiseClaims } from './minimise-claims.js';
 import { buildSessionTranscript, computeJwkThumbprint } from './session-transcript.js';
-import type { StatusListChecker } from './status-list-checker.js';
+import type { StatusListChecker } from './check-credential-status.js';
 import { nameTrustedEntity } from './name-trusted-entity.js';
-import { isResolvedTrustStore, resolveTrustStore, type ResolvedTrustStore, type TrustStore } from './trust-store.js';
+import {
+  isResolvedTrustStore,
+  resolveTrustStore,
+  type ResolvedTrustStore,
+  type TrustStore,
+  type VerificationCache,
+} from './trust-store.js';
 import { traceCheck } from './trace-check.js';
-import type { VerificationCache } from './verification-cache.js';
 import type { VerifiedCredential } from './verified-credential.js';
 import { verifyMdoc } from './verify-mdoc.js';
 import { verifySdJwtVc } from './verify-sd-jwt-vc.js';
@@ -46,7 +52,7 @@ export interface VerifyPresentationOptions {
   /**
    * Trusted issuers: anchors of the platform and the organisation, resolved
    * here; or an ecosystem trust list's store, resolved once per snapshot
-   * (`trust-lists/`), whose anchors also name the trusted entities.
+   * (`resolve-trust-list-trust.ts`, kept by `state/trust-list-snapshots.ts`), whose anchors also name the trusted entities.
    */
   trust: TrustStore | ResolvedTrustStore;
   /** The replica's memory of resolved trust and validated chains; without it everything is derived afresh. */
@@ -58,6 +64,8 @@ export interface VerifyPresentationOptions {
   kbMaxAgeSeconds?: number;
   /** Tolerated clock difference for `iat`, `nbf`/`exp` and mdoc validity; default 60. */
   clockSkewSeconds?: number;
+  /** The service's tracer when tracing is on: each check then runs in a span (`trace-check.ts`); absent, none. */
+  tracer?: Tracer;
 }
 
 /** One verified presentation, as `verifier-presentation-response` shows it. */
@@ -103,7 +111,7 @@ export async function verifyPresentation(options: VerifyPresentationOptions): Pr
           `The session's DCQL query cannot be used: ${query.message}.`,
         ),
       );
-    const shape = await traceCheck('vp_token_shape', () =>
+    const shape = await traceCheck(options.tracer, 'vp_token_shape', () =>
       checkVpTokenShape({ vpToken: options.vpToken, query: query.query }),
     );
     if (!shape.ok) return reject(shape.failure);
@@ -120,17 +128,20 @@ export async function verifyPresentation(options: VerifyPresentationOptions): Pr
         entry.format === 'mso_mdoc'
           ? { row: CheckRow.MDOC_ISSUER_SIGNATURE, code: 'ISSUER_SIGNATURE_INVALID' }
           : { row: CheckRow.SD_JWT_ISSUER_SIGNATURE, code: 'ISSUER_SIGNATURE_INVALID' };
-      const result = await traceCheck(entry.format === 'mso_mdoc' ? 'mdoc_credential' : 'sd_jwt_vc_credential', () =>
-        entry.format === 'mso_mdoc'
-          ? verifyMdocEntry(entry, options, trust, settings)
-          : verifySdJwtEntry(entry, options, trust, settings),
+      const result = await traceCheck(
+        options.tracer,
+        entry.format === 'mso_mdoc' ? 'mdoc_credential' : 'sd_jwt_vc_credential',
+        () =>
+          entry.format === 'mso_mdoc'
+            ? verifyMdocEntry(entry, options, trust, settings)
+            : verifySdJwtEntry(entry, options, trust, settings),
       );
       if (result.ok) verified.push({ entry, credential: result.credential });
       else failures.push(result.failure);
     }
 
     stage = { row: CheckRow.TRANSACTION_DATA, code: 'TRANSACTION_DATA_MISMATCH' };
-    const transactionDataFailure = await traceCheck('transaction_data', () =>
+    const transactionDataFailure = await traceCheck(options.tracer, 'transaction_data', () =>
       checkTransactionData({
         transactionData: options.transactionData ?? [],
         presentations: shape.entries.map((entry) => {
@@ -149,13 +160,13 @@ export async function verifyPresentation(options: VerifyPresentationOptions): Pr
 
     stage = { row: CheckRow.DCQL, code: 'DCQL_NOT_SATISFIED' };
     const credentials = verified.map((item) => item.credential);
-    const dcql = await traceCheck('dcql', () => evaluateDcql({ query: query.query, credentials }));
+    const dcql = await traceCheck(options.tracer, 'dcql', () => evaluateDcql({ query: query.query, credentials }));
     if (!dcql.ok) return reject(dcql.failure);
 
     stage = { row: CheckRow.STATUS, code: 'STATUS_LIST_UNAVAILABLE' };
     const presentations: VerifiedPresentation[] = [];
     for (const [index, credential] of credentials.entries()) {
-      const status = await traceCheck('status', () =>
+      const status = await traceCheck(options.tracer, 'status', () =>
         checkCredentialStatus({
           credential,
           statusLists: options.statusLists,
@@ -200,6 +211,7 @@ async function verifySdJwtEntry(
     audience: options.flow.kind === 'dc_api' ? `origin:${options.flow.origin}` : options.clientId,
     now: options.now,
     ...settings,
+    ...(options.tracer ? { tracer: options.tracer } : {}),
   }).catch((error: unknown) => ({
     ok: false as const,
     failure: failure(
@@ -236,6 +248,7 @@ async function verifyMdocEntry(
       sessionTranscript,
       now: options.now,
       clockSkewSeconds: settings.clockSkewSeconds,
+      ...(options.tracer ? { tracer: options.tracer } : {}),
     });
   } catch (error) {
     return {

@@ -1,3 +1,4 @@
+import type { Tracer } from '@opentelemetry/api';
 import { digest } from '@sd-jwt/crypto-nodejs';
 import { SDJwtVcInstance } from '@sd-jwt/sd-jwt-vc';
 import { compactVerify, decodeJwt, decodeProtectedHeader } from 'jose';
@@ -28,6 +29,8 @@ export interface VerifySdJwtVcOptions {
   now: Date;
   kbMaxAgeSeconds: number;
   clockSkewSeconds: number;
+  /** The service's tracer when tracing is on (`trace-check.ts`). */
+  tracer?: Tracer;
 }
 
 export type VerifySdJwtVcResult = { ok: true; credential: VerifiedCredential } | { ok: false; failure: CheckFailure };
@@ -89,7 +92,7 @@ export async function verifySdJwtVc(options: VerifySdJwtVcOptions): Promise<Veri
       `The issuer of credential query "${id}" is not trusted: ${issuerKey.message}.`,
     );
   const { source } = issuerKey;
-  const badSignature = await traceCheck('issuer_signature', () =>
+  const badSignature = await traceCheck(options.tracer, 'issuer_signature', () =>
     compactVerify(issuerJwt, source.key, { algorithms: JWS_ALGORITHMS }).then(
       () => undefined,
       (error: unknown) =>
@@ -112,7 +115,7 @@ export async function verifySdJwtVc(options: VerifySdJwtVcOptions): Promise<Veri
   if (typeof sdAlg !== 'string' || !SD_ALGS.includes(sdAlg))
     return { ok: false, failure: disclosureInvalid(`_sd_alg ${JSON.stringify(sdAlg)} is not supported`) };
   let claims: Record<string, unknown> = {};
-  const badDisclosures = await traceCheck('disclosures', async () => {
+  const badDisclosures = await traceCheck(options.tracer, 'disclosures', async () => {
     try {
       const sdJwt = await new SDJwtVcInstance({ hasher: digest }).decode(sdHashInput);
       const disclosures = await Promise.all(
@@ -133,6 +136,7 @@ export async function verifySdJwtVc(options: VerifySdJwtVcOptions): Promise<Veri
   if (badDisclosures) return { ok: false, failure: badDisclosures };
 
   const trusted = await traceCheck(
+    options.tracer,
     'issuer_trust',
     () =>
       checkIssuerTrust({ source, trust: options.trust, now: options.now, purpose: SD_JWT_VC_ISSUER }).catch(
@@ -146,11 +150,11 @@ export async function verifySdJwtVc(options: VerifySdJwtVcOptions): Promise<Veri
       'ISSUER_NOT_TRUSTED',
       `The issuer of credential query "${id}" is not trusted: ${trusted.message}.`,
     );
-  const wrongIssuer = await traceCheck('issuer_identifier', () =>
+  const wrongIssuer = await traceCheck(options.tracer, 'issuer_identifier', () =>
     checkIssuerIdentifier({ credentialQueryId: id, iss: payload.iss, source }),
   );
   if (wrongIssuer) return { ok: false, failure: wrongIssuer };
-  const wrongType = await traceCheck('credential_type', () =>
+  const wrongType = await traceCheck(options.tracer, 'credential_type', () =>
     checkCredentialType({
       credentialQueryId: id,
       credentialType: typeof payload.vct === 'string' ? payload.vct : undefined,
@@ -160,7 +164,7 @@ export async function verifySdJwtVc(options: VerifySdJwtVcOptions): Promise<Veri
   );
   if (wrongType) return { ok: false, failure: wrongType };
 
-  const window = await traceCheck('validity', () =>
+  const window = await traceCheck(options.tracer, 'validity', () =>
     checkValidityWindow({
       credentialQueryId: id,
       notBefore: seconds(payload.nbf, 'nbf'),
@@ -171,7 +175,7 @@ export async function verifySdJwtVc(options: VerifySdJwtVcOptions): Promise<Veri
   );
   if (!window.ok) return { ok: false, failure: window.failure };
 
-  const binding = await traceCheck('key_binding', () =>
+  const binding = await traceCheck(options.tracer, 'key_binding', () =>
     verifyKeyBinding({
       credentialQueryId: id,
       kbJwt,

@@ -1,24 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
 import { describe, expect } from 'vitest';
 import { listRoutes, type FuzzRoute, type HttpMethod } from '@tessera/service-kit/testing';
-import {
-  presentationReads,
-  presentationResults,
-  presentationSessions,
-  signingKeys,
-  trustAnchors,
-  verificationTemplates,
-  verifiers,
-  webhookDeliveries,
-  webhooks,
-} from '../../src/db/schema.js';
 import { sdJwtQuery } from '../support/dcql-queries.js';
 import { e2eTest } from '../support/fixtures.js';
 import type { Harness } from '../support/harness.js';
 import { presentPid } from '../support/holder.js';
 import { issuePid, newHolder } from '../support/issuers.js';
 import { ORG } from '../support/management.js';
+import { organisationRows } from '../support/stored-rows.js';
 
 // Tenant isolation across every organisation-scoped table. Organisation A (ORG)
 // has a verifier, a template, sessions (one verified, one DC API), a trust anchor
@@ -123,20 +112,9 @@ function requestFor(route: FuzzRoute, orgId: string, plan: Plan, a: TenantA) {
   return { method: route.method as HttpMethod, path: `${path}${query}`, body: plan.body?.(a) };
 }
 
-/** Every row of organisation A in every org-scoped table. */
-async function snapshotA(h: Harness) {
-  const db = h.testDb.database.db;
-  return JSON.stringify([
-    await db.select().from(verifiers).where(eq(verifiers.orgId, A)),
-    await db.select().from(verificationTemplates).where(eq(verificationTemplates.orgId, A)),
-    await db.select().from(presentationSessions).where(eq(presentationSessions.orgId, A)),
-    await db.select().from(presentationResults).where(eq(presentationResults.orgId, A)),
-    await db.select().from(presentationReads).where(eq(presentationReads.orgId, A)),
-    await db.select().from(trustAnchors).where(eq(trustAnchors.orgId, A)),
-    await db.select().from(signingKeys).where(eq(signingKeys.orgId, A)),
-    await db.select().from(webhooks).where(eq(webhooks.orgId, A)),
-    await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.orgId, A)),
-  ]);
+/** Every row of organisation A in every org-scoped table (isolation is a property of what is stored). */
+function snapshotA(h: Harness) {
+  return organisationRows(h.testDb.database, A);
 }
 
 async function orgRoutes(h: Harness): Promise<FuzzRoute[]> {

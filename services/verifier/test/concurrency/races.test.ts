@@ -1,20 +1,18 @@
-import { and, count, eq } from 'drizzle-orm';
 import { describe, expect } from 'vitest';
 import { missingServer } from '@tessera/service-kit/testing';
-import {
-  presentationResults,
-  presentationSessions,
-  signingKeys,
-  trustAnchors,
-  verifiers,
-} from '../../src/db/schema.js';
 import { validPidToken } from '../support/answers.js';
 import { sdJwtQuery } from '../support/dcql-queries.js';
 import { e2eTest } from '../support/fixtures.js';
-import type { Harness } from '../support/harness.js';
 import { presentPid } from '../support/holder.js';
 import { createIssuer, issuePid, newHolder } from '../support/issuers.js';
 import { oid4vpPath as base, ORG } from '../support/management.js';
+import {
+  storedResults,
+  storedSession,
+  storedSigningKeys,
+  storedTrustAnchors,
+  storedVerifiers,
+} from '../support/stored-rows.js';
 
 // Races obey the sequential rules: exactly one winner, the others get the
 // documented conflict, and the database holds no duplicate rows.
@@ -22,11 +20,8 @@ const N = 6;
 const ORIGIN = 'https://rp.tessera.test';
 const test = e2eTest();
 
-const rows = async (
-  h: Harness,
-  table: typeof verifiers | typeof trustAnchors | typeof signingKeys | typeof presentationResults,
-  where: ReturnType<typeof eq>,
-) => (await h.testDb.database.db.select({ value: count() }).from(table).where(where))[0]!.value;
+/** How many stored rows match: the database holds no duplicates. */
+const rows = async <T>(stored: Promise<T[]>, matches: (row: T) => boolean) => (await stored).filter(matches).length;
 
 describe('the first response wins', () => {
   test('several wallets answering one session at once: exactly one verifies, the others are refused, one event', async ({
@@ -76,7 +71,7 @@ describe.skipIf(missingServer('postgres', 'verifier concurrency'))('simultaneous
     expect(results.filter((r) => r.status === 201)).toHaveLength(1);
     for (const loser of results.filter((r) => r.status !== 201))
       expect({ status: loser.status, code: loser.body.code }).toEqual({ status: 409, code: 'VERIFIER_EXISTS' });
-    expect(await rows(h, verifiers, and(eq(verifiers.orgId, ORG), eq(verifiers.verifierId, 'racing-desk'))!)).toBe(1);
+    expect(await rows(storedVerifiers(h.testDb.database, ORG), (row) => row.verifierId === 'racing-desk')).toBe(1);
   });
 
   test('simultaneous trust-anchor POSTs of one certificate: one 201, the rest 409 TRUST_ANCHOR_EXISTS, one row', async ({
@@ -93,9 +88,7 @@ describe.skipIf(missingServer('postgres', 'verifier concurrency'))('simultaneous
     for (const loser of results.filter((r) => r.status !== 201))
       expect({ status: loser.status, code: loser.body.code }).toEqual({ status: 409, code: 'TRUST_ANCHOR_EXISTS' });
     const fingerprint = results.find((r) => r.status === 201)!.body.data.fingerprint;
-    expect(
-      await rows(h, trustAnchors, and(eq(trustAnchors.orgId, ORG), eq(trustAnchors.fingerprint, fingerprint))!),
-    ).toBe(1);
+    expect(await rows(storedTrustAnchors(h.testDb.database, ORG), (row) => row.fingerprint === fingerprint)).toBe(1);
   });
 
   test("simultaneous first uses of a new organisation's keys agree on one key per type", async ({
@@ -114,7 +107,7 @@ describe.skipIf(missingServer('postgres', 'verifier concurrency'))('simultaneous
         results.filter((r) => r.body.data.keyType === keyType).map((r) => r.body.data.fingerprint),
       );
       expect(fingerprints.size).toBe(1);
-      expect(await rows(h, signingKeys, and(eq(signingKeys.orgId, org), eq(signingKeys.keyType, keyType))!)).toBe(1);
+      expect(await rows(storedSigningKeys(h.testDb.database, org), (row) => row.keyType === keyType)).toBe(1);
     }
   });
 
@@ -142,11 +135,8 @@ describe.skipIf(missingServer('postgres', 'verifier concurrency'))('simultaneous
     expect(results.filter((r) => r.status === 200)).toHaveLength(1);
     for (const loser of results.filter((r) => r.status !== 200))
       expect(loser).toEqual({ status: 400, body: { error: 'invalid_request', error_description: expect.any(String) } });
-    expect(await rows(h, presentationResults, eq(presentationResults.sessionId, session.id))).toBe(1);
-    const [row] = await h.testDb.database.db
-      .select()
-      .from(presentationSessions)
-      .where(eq(presentationSessions.id, session.id));
+    expect(await rows(storedResults(h.testDb.database, session.id), () => true)).toBe(1);
+    const row = await storedSession(h.testDb.database, session.id);
     expect(row!.state).toBe('ResponseVerified');
   });
 

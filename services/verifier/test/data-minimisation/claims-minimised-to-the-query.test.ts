@@ -1,7 +1,5 @@
-import { eq } from 'drizzle-orm';
 import { describe, expect } from 'vitest';
-import { presentationResults } from '../../src/db/schema.js';
-import { createDataKeyRing } from '../../src/use-cases/steps/data-key-ring.js';
+import { createDataKeyRing } from '../../src/state/data-key-ring.js';
 import { openPresentationResult } from '../../src/use-cases/steps/presentation-data.js';
 import {
   answerMdlOverDcApi,
@@ -15,6 +13,7 @@ import type { E2e } from '../support/e2e.js';
 import { e2eTest } from '../support/fixtures.js';
 import type { Harness } from '../support/harness.js';
 import { ISSUER_HOST, MDL_NAMESPACE, PID_VCT } from '../support/issuers.js';
+import { storedResults } from '../support/stored-rows.js';
 
 // The relying party receives, per credential, the claims its query asked for
 // (the satisfied claims / claim set; everything when the query names none),
@@ -55,10 +54,9 @@ async function verifiedResult(e: E2e, dcql: unknown, disclosable: Record<string,
 
 /** The stored result, opened with the organisation's data key (it is sealed at rest: test/personal-data). */
 async function storedRow(h: Harness, sessionId: string) {
-  const db = h.testDb.database.db;
-  const [row] = await db.select().from(presentationResults).where(eq(presentationResults.sessionId, sessionId));
+  const [row] = await storedResults(h.testDb.database, sessionId);
   return openPresentationResult(
-    createDataKeyRing({ db, keyEncryptionKey: h.keyEncryptionKey, clock: () => new Date() }),
+    createDataKeyRing({ db: h.testDb.database.db, keyEncryptionKey: h.keyEncryptionKey, clock: () => new Date() }),
     row!,
     'full',
   );

@@ -4,7 +4,7 @@ import { loadVerifierConfig, webhookTargetPolicyOf } from '../../src/config.js';
 import { generateWebhookSecret, signWebhook } from '../../src/crypto/webhook-signature.js';
 import { webhookEventBody } from '../../src/domain/webhook-events.js';
 import { nextWebhookAttempt, webhookBackoffMs } from '../../src/domain/webhook-retry.js';
-import { checkWebhookUrl } from '../../src/domain/webhook-url.js';
+import { checkWebhookUrl } from '../../src/network/webhook-url.js';
 
 describe('webhook signatures', () => {
   it('match the standardwebhooks library for the same secret, id, time and body', () => {

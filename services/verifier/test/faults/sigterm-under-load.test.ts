@@ -1,15 +1,14 @@
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { inArray } from 'drizzle-orm';
 import { describe, expect } from 'vitest';
 import { createTestIdentityProvider, freePort, missingServer, waitFor } from '@tessera/service-kit/testing';
 import { generateKeyEncryptionKey } from '../../src/crypto/key-encryption.js';
-import { presentationSessions } from '../../src/db/schema.js';
 import { sdJwtQuery } from '../support/dcql-queries.js';
 import { databaseTest, temporaryDirectory } from '../support/fixtures.js';
 import { ORG } from '../support/management.js';
 import { VERIFIER_MAIN } from '../support/service-process.js';
+import { storedSessionIds } from '../support/stored-rows.js';
 
 const GRACE_MS = 5000;
 
@@ -105,11 +104,9 @@ describe.skipIf(missingServer('postgres', 'verifier SIGTERM under load'))('verif
         expect(signalledAt).toBeGreaterThan(0);
         expect(at - signalledAt).toBeLessThan(GRACE_MS);
         expect(completedAfterSignal).toBeGreaterThan(0);
-        const stored = await testDb.database.db
-          .select({ id: presentationSessions.id })
-          .from(presentationSessions)
-          .where(inArray(presentationSessions.id, acknowledged));
-        expect(stored.map((row) => row.id).sort()).toEqual([...acknowledged].sort());
+        // Durability: what PostgreSQL holds once the process has exited, with no app left to ask.
+        const stored = await storedSessionIds(testDb.database, acknowledged);
+        expect(stored.sort()).toEqual([...acknowledged].sort());
       } finally {
         if (child.exitCode === null) child.kill('SIGKILL');
       }

@@ -13,6 +13,7 @@ import { loadVerifierConfig } from '../../src/config.js';
 import { generateKeyEncryptionKey, KeyEncryptionKey } from '../../src/crypto/key-encryption.js';
 import { signingKeyContext } from '../../src/crypto/sealing-contexts.js';
 import { generateSigningKeyPair } from '../../src/crypto/signing-key.js';
+// Seeds the rows an earlier version left (its CA and leaves), a state no use case of this version produces, and reads what the start made of them (src/db).
 import { platformSettings, signingKeys, type VerifierDbSchema } from '../../src/db/schema.js';
 import { startVerifier, type RunningService } from '../../src/server.js';
 import { sdJwtQuery } from '../support/dcql-queries.js';

@@ -3,8 +3,8 @@ import { ErrorCode, Subject, trustListGetRpc, type TrustListSnapshot } from '@te
 import { AppError, createServiceMetrics, instrumentBus, serveRequests } from '@tessera/service-kit';
 import { createTestBusNamespace, metricSample, silentLogger } from '@tessera/service-kit/testing';
 import { createVerifierMetrics } from '../../src/metrics/verifier-metrics.js';
-import { TrustListSnapshots } from '../../src/trust-lists/trust-list-snapshots.js';
-import { createVerificationCache } from '../../src/verification/index.js';
+import { TrustListSnapshots } from '../../src/state/trust-list-snapshots.js';
+import { createVerificationCache } from '../../src/state/verification-cache.js';
 
 const KNOWN = '7d0f7c3e-2a51-4f7e-9a53-0d6b5f1c2e11';
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';

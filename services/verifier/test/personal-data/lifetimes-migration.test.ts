@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
 import { migratePostgresUrl, openDatabase, runRawStatement } from '@tessera/service-kit';
 import { createEmptyDatabase, migrationsFolderUpTo, missingServer, testBackends } from '@tessera/service-kit/testing';
+// A test of migration 0009 over rows stored before it: the db layer itself (src/db).
 import { MIGRATIONS_FOLDER } from '../../src/db/migrations-folder.js';
 import * as schema from '../../src/db/schema.js';
 

@@ -1,7 +1,5 @@
-import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect } from 'vitest';
 import { runRawStatement } from '@tessera/service-kit';
-import { presentationSessions } from '../../src/db/schema.js';
 import { answerWithCredential } from '../support/answers.js';
 import { answerRedirect, issueCredential, presentAll } from '../support/crafted-answers.js';
 import type { E2e } from '../support/e2e.js';
@@ -9,6 +7,7 @@ import { e2eTest } from '../support/fixtures.js';
 import type { Harness } from '../support/harness.js';
 import { MDL_NAMESPACE, PID_VCT } from '../support/issuers.js';
 import { ORG } from '../support/management.js';
+import { storedSession } from '../support/stored-rows.js';
 
 // Lifetimes of presentation data (issue 15), with the app's clock moved instead of
 // sleeping: every claim goes PRESENTATION_DATA_TTL_SECONDS (24 h here, the default)
@@ -195,10 +194,7 @@ describe('presentation data lifetimes', () => {
       responseMode: 'dc_api.jwt',
       expectedOrigins: [ORIGIN],
     });
-    const sealedKey = async () =>
-      (
-        await h.testDb.database.db.select().from(presentationSessions).where(eq(presentationSessions.id, session.id))
-      )[0]!.encryptedEncryptionKey;
+    const sealedKey = async () => (await storedSession(h.testDb.database, session.id))!.encryptedEncryptionKey;
     expect(await sealedKey()).toEqual(expect.any(String));
     expect((await answerWithCredential(e, 'sd-jwt', session, ORIGIN)).status).toBe(200);
     expect(await sealedKey()).toBeNull();

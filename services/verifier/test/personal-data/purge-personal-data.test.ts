@@ -2,6 +2,7 @@ import { eq, inArray } from 'drizzle-orm';
 import { afterEach, describe, expect, vi } from 'vitest';
 import { runRawStatement, type Logger } from '@tessera/service-kit';
 import { silentLogger } from '@tessera/service-kit/testing';
+// The purge is about what the rows hold at rest; a backlog of thousands of results, a lock held by another replica and deadlines due by PostgreSQL's clock are states no use case produces in a test's time (src/db).
 import { tryLockPurge } from '../../src/db/personal-data-purge.js';
 import {
   presentationResults,
@@ -9,7 +10,7 @@ import {
   sessionCounts,
   type PresentationResultRow,
 } from '../../src/db/schema.js';
-import { createDataKeyRing } from '../../src/use-cases/steps/data-key-ring.js';
+import { createDataKeyRing } from '../../src/state/data-key-ring.js';
 import { openPresentationResult } from '../../src/use-cases/steps/presentation-data.js';
 import { purgePersonalData } from '../../src/use-cases/purge-personal-data.js';
 import { answerRedirect, issueCredential, presentAll } from '../support/crafted-answers.js';

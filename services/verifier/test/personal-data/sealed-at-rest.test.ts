@@ -3,9 +3,10 @@ import { runRawStatement } from '@tessera/service-kit';
 import { describe, expect } from 'vitest';
 import { generateKeyEncryptionKey, KeyDecryptionError, KeyEncryptionKey } from '../../src/crypto/key-encryption.js';
 import { dataKeyContext } from '../../src/crypto/sealing-contexts.js';
+// What is stored at rest, and rows altered or swapped as an attacker with database access would: src/db is the subject here.
 import { findDataKey } from '../../src/db/data-keys.js';
 import { presentationResults } from '../../src/db/schema.js';
-import { createDataKeyRing } from '../../src/use-cases/steps/data-key-ring.js';
+import { createDataKeyRing } from '../../src/state/data-key-ring.js';
 import {
   answerMdlOverDcApi,
   answerRedirect,

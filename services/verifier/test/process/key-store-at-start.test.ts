@@ -1,15 +1,16 @@
 import { describe, expect } from 'vitest';
-import { createTestDatabase, missingServer } from '@tessera/service-kit/testing';
+import { missingServer } from '@tessera/service-kit/testing';
 import { generateKeyEncryptionKey, KeyEncryptionKey } from '../../src/crypto/key-encryption.js';
 import { generatePlatformCa } from '../../src/crypto/platform-ca.js';
-import { MIGRATIONS_FOLDER } from '../../src/db/migrations-folder.js';
-import { schema } from '../../src/db/schema.js';
+import { platformCaPemOf } from '../../src/config.js';
 import { KeyEncryptionKeyMismatchError, openKeyStore } from '../../src/use-cases/open-key-store.js';
-import { loadSigningMaterial } from '../../src/use-cases/steps/load-signing-material.js';
-import { databaseTest as test } from '../support/fixtures.js';
+import { loadSigningMaterial } from '../../src/state/signing-material-loader.js';
+import { createVerifierTestDatabase, databaseTest as test } from '../support/fixtures.js';
 import { PUBLIC_BASE_URL, TEST_OIDC_ENV, testConfig } from '../support/harness.js';
 import { issue, makeRoot, privateKeyPem } from '../support/pki.js';
 import { runUntilExit } from '../support/service-process.js';
+
+const clock = () => new Date();
 
 describe('key encryption key and platform CA at start', () => {
   const kekText = generateKeyEncryptionKey();
@@ -17,12 +18,12 @@ describe('key encryption key and platform CA at start', () => {
   test('creates the CA once and loads the same one at every later start', async ({ testDb }) => {
     const config = testConfig({ KEY_ENCRYPTION_KEY: kekText });
     const first = await openKeyStore(
-      { db: testDb.database.db, keyEncryptionKey: new KeyEncryptionKey(kekText) },
-      { config, now: new Date() },
+      { db: testDb.database.db, keyEncryptionKey: new KeyEncryptionKey(kekText), clock },
+      { configured: platformCaPemOf(config) },
     );
     const second = await openKeyStore(
-      { db: testDb.database.db, keyEncryptionKey: new KeyEncryptionKey(kekText) },
-      { config, now: new Date() },
+      { db: testDb.database.db, keyEncryptionKey: new KeyEncryptionKey(kekText), clock },
+      { configured: platformCaPemOf(config) },
     );
     expect(second.certificatePem).toBe(first.certificatePem);
     expect(await first.certificate.isSelfSigned()).toBe(true);
@@ -32,8 +33,8 @@ describe('key encryption key and platform CA at start', () => {
     const other = generateKeyEncryptionKey();
     await expect(
       openKeyStore(
-        { db: testDb.database.db, keyEncryptionKey: new KeyEncryptionKey(other) },
-        { config: testConfig({ KEY_ENCRYPTION_KEY: other }), now: new Date() },
+        { db: testDb.database.db, keyEncryptionKey: new KeyEncryptionKey(other), clock },
+        { configured: platformCaPemOf(testConfig({ KEY_ENCRYPTION_KEY: other })) },
       ),
     ).rejects.toThrow(KeyEncryptionKeyMismatchError);
   });
@@ -48,8 +49,8 @@ describe('key encryption key and platform CA at start', () => {
       PLATFORM_CA_KEY_PEM: given.privateKeyPem.replace(/\n/g, '\\n'),
     });
     const ca = await openKeyStore(
-      { db: testDb.database.db, keyEncryptionKey: new KeyEncryptionKey(kekText) },
-      { config, now: new Date() },
+      { db: testDb.database.db, keyEncryptionKey: new KeyEncryptionKey(kekText), clock },
+      { configured: platformCaPemOf(config) },
     );
     expect(ca.certificate.subject).toMatch(/Configured CA/);
     const other = await generatePlatformCa({ now: new Date() });
@@ -60,8 +61,8 @@ describe('key encryption key and platform CA at start', () => {
     });
     await expect(
       openKeyStore(
-        { db: testDb.database.db, keyEncryptionKey: new KeyEncryptionKey(kekText) },
-        { config: mismatched, now: new Date() },
+        { db: testDb.database.db, keyEncryptionKey: new KeyEncryptionKey(kekText), clock },
+        { configured: platformCaPemOf(mismatched) },
       ),
     ).rejects.toThrow(/does not match/);
     const root = await makeRoot();
@@ -73,8 +74,8 @@ describe('key encryption key and platform CA at start', () => {
     });
     await expect(
       openKeyStore(
-        { db: testDb.database.db, keyEncryptionKey: new KeyEncryptionKey(kekText) },
-        { config: notCa, now: new Date() },
+        { db: testDb.database.db, keyEncryptionKey: new KeyEncryptionKey(kekText), clock },
+        { configured: platformCaPemOf(notCa) },
       ),
     ).rejects.toThrow(/cA/);
   });
@@ -84,15 +85,18 @@ describe.skipIf(missingServer('postgres', 'verifier concurrent first start'))(
   'concurrent first start (server PostgreSQL)',
   () => {
     test('replicas starting together agree on one CA and one signing key per organisation', async () => {
-      const fresh = await createTestDatabase({ schema, service: 'verifier', migrationsFolder: MIGRATIONS_FOLDER });
+      const fresh = await createVerifierTestDatabase();
       try {
         const second = await fresh.openAnother();
         const kekText = generateKeyEncryptionKey();
         const config = testConfig({ KEY_ENCRYPTION_KEY: kekText });
         const kek = new KeyEncryptionKey(kekText);
         const [a, b] = await Promise.all([
-          openKeyStore({ db: fresh.database.db, keyEncryptionKey: kek }, { config, now: new Date() }),
-          openKeyStore({ db: second.db, keyEncryptionKey: kek }, { config, now: new Date() }),
+          openKeyStore(
+            { db: fresh.database.db, keyEncryptionKey: kek, clock },
+            { configured: platformCaPemOf(config) },
+          ),
+          openKeyStore({ db: second.db, keyEncryptionKey: kek, clock }, { configured: platformCaPemOf(config) }),
         ]);
         expect(a.certificatePem).toBe(b.certificatePem);
         const load = (db: typeof fresh.database) =>

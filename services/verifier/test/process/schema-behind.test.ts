@@ -15,6 +15,7 @@ import {
   waitFor,
 } from '@tessera/service-kit/testing';
 import { generateKeyEncryptionKey } from '../../src/crypto/key-encryption.js';
+// The schema-version check at start: the migrations folder itself (src/db).
 import { MIGRATIONS_FOLDER } from '../../src/db/migrations-folder.js';
 import { temporaryDirectory } from '../support/fixtures.js';
 import { VERIFIER_MAIN } from '../support/service-process.js';

@@ -1,11 +1,10 @@
-import { eq } from 'drizzle-orm';
 import { describe, expect } from 'vitest';
-import { presentationReads } from '../../src/db/schema.js';
 import { answerWithCredential } from '../support/answers.js';
 import { sdJwtQuery } from '../support/dcql-queries.js';
 import { e2eTest } from '../support/fixtures.js';
 import type { Harness } from '../support/harness.js';
 import { ORG, OTHER_ORG, oid4vpPath } from '../support/management.js';
+import { storedReads } from '../support/stored-rows.js';
 
 // Who read what (issue 15, item 4): every read that hands out presentation data is
 // recorded with the caller's token subject, the route and the time; refused reads
@@ -107,10 +106,7 @@ describe('verifier-presentation-reads', () => {
     expect(second.body.data).toMatchObject({ totalItems: 2, totalPages: 2, page: 2, pageSize: 1 });
     expect(second.body.data.data.map((read: { subject: string }) => read.subject)).toEqual(['rp-backend']);
     // The record holds who, when and where — no claim value.
-    const rows = await h.testDb.database.db
-      .select()
-      .from(presentationReads)
-      .where(eq(presentationReads.sessionId, session.id));
+    const rows = await storedReads(h.testDb.database, session.id);
     expect(rows).toHaveLength(2);
     const stored = JSON.stringify(rows);
     for (const value of ['Erika', 'Mustermann']) expect(stored).not.toContain(value);

@@ -1,14 +1,13 @@
 import { createHash } from 'node:crypto';
-import { eq } from 'drizzle-orm';
 import { describe, expect } from 'vitest';
 import type { CreatedPresentation } from '@tessera/contracts';
-import { presentationResults, presentationSessions } from '../../src/db/schema.js';
 import { sdJwtQuery } from '../support/dcql-queries.js';
 import type { E2e } from '../support/e2e.js';
 import { e2eTest } from '../support/fixtures.js';
 import { buildResponse, presentPid, requestFacts, resolveRedirectRequest, submitResponse } from '../support/holder.js';
 import { issuePid, newHolder } from '../support/issuers.js';
 import { oid4vpPath, type MemberCall } from '../support/management.js';
+import { storedResults, storedSession } from '../support/stored-rows.js';
 
 // Response Code (OpenID4VP 1.0 §8.2, Security Considerations "Session Fixation"):
 // after a verified same-device answer the wallet is sent to the session's
@@ -68,10 +67,10 @@ describe('the redirect after a verified same-device answer', () => {
       redirectUri: 'https://rp.tessera.test/done',
     });
     const code = codeOf(String((await answer(e, session)).body.redirect_uri));
-    const db = harness.testDb.database.db;
-    const [row] = await db.select().from(presentationSessions).where(eq(presentationSessions.id, session.id));
+    // Only its hash is stored.
+    const row = await storedSession(harness.testDb.database, session.id);
     expect(row!.responseCodeHash).toBe(createHash('sha256').update(code).digest('base64url'));
-    const [result] = await db.select().from(presentationResults).where(eq(presentationResults.sessionId, session.id));
+    const [result] = await storedResults(harness.testDb.database, session.id);
     expect(JSON.stringify([row, result])).not.toContain(code);
   });
 

@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { describe, expect } from 'vitest';
 import { rowsOf } from '@tessera/service-kit';
 import { missingServer } from '@tessera/service-kit/testing';
-import { deleteEndedRateLimitWindows } from '../../src/db/rate-limit-windows.js';
+import { cleanUpRateLimitWindows } from '../../src/use-cases/clean-up-rate-limit-windows.js';
 import { harnessFixture, harnessTest } from '../support/fixtures.js';
 
 // The per-address limit counted in PostgreSQL: two apps on one database (two pods)
@@ -62,9 +62,10 @@ describe.skipIf(missingServer('postgres', 'rate limits across two verifier repli
       await db.execute(sql`insert into verifier.rate_limit_windows (key, count, window_ends_at)
       select 'ended-' || n, 1, now() - interval '1 second' from generate_series(1, 5) n
       union all select 'running', 1, now() + interval '1 minute'`);
-      expect(await deleteEndedRateLimitWindows(db, { limit: 3 })).toBe(3);
-      expect(await deleteEndedRateLimitWindows(db, { limit: 3 })).toBe(2);
-      expect(await deleteEndedRateLimitWindows(db, { limit: 3 })).toBe(0);
+      const cleanUp = async () => (await cleanUpRateLimitWindows({ db }, { batchSize: 3 })).deleted;
+      expect(await cleanUp()).toBe(3);
+      expect(await cleanUp()).toBe(2);
+      expect(await cleanUp()).toBe(0);
       expect(rowsOf<{ key: string }>(await db.execute(sql`select key from verifier.rate_limit_windows`))).toEqual([
         { key: 'running' },
       ]);

@@ -1,8 +1,6 @@
-import { eq } from 'drizzle-orm';
 import { describe, expect } from 'vitest';
 import { captureLogger } from '@tessera/service-kit/testing';
 import { generateKeyEncryptionKey, KeyDecryptionError, KeyEncryptionKey } from '../../src/crypto/key-encryption.js';
-import { platformSettings, presentationSessions, signingKeys } from '../../src/db/schema.js';
 import { sessionKeyContext, signingKeyContext } from '../../src/crypto/sealing-contexts.js';
 import { sdJwtQuery } from '../support/dcql-queries.js';
 import { e2eTest } from '../support/fixtures.js';
@@ -19,6 +17,7 @@ import {
 import { issuePid, newHolder } from '../support/issuers.js';
 import { ORG } from '../support/management.js';
 import { issue, makeRoot, pemOf, privateKeyPem } from '../support/pki.js';
+import { allStoredSessions, storedPlatformSettings, storedSession, storedSigningKeys } from '../support/stored-rows.js';
 
 // Secrets never in logs at any level, and private keys unreadable in the database
 // without KEY_ENCRYPTION_KEY. One run of everything that touches a secret (keys
@@ -43,10 +42,7 @@ const test = e2eTest({ logger: log.logger }).extend(
     const tokens: string[] = [];
     const answeredSessionD: string[] = [];
     const sessionD = async (id: string) => {
-      const [row] = await h.testDb.database.db
-        .select()
-        .from(presentationSessions)
-        .where(eq(presentationSessions.id, id));
+      const row = await storedSession(h.testDb.database, id);
       answeredSessionD.push(
         (JSON.parse(h.keyEncryptionKey.open(row!.encryptedEncryptionKey!, sessionKeyContext(id))) as { d: string }).d,
       );
@@ -169,11 +165,10 @@ const test = e2eTest({ logger: log.logger }).extend(
 
 /** Every private key the service holds, opened with the right KEY_ENCRYPTION_KEY: what must never show. */
 async function privateMaterial(h: Harness) {
-  const db = h.testDb.database.db;
   const kek = h.keyEncryptionKey;
-  const keys = await db.select().from(signingKeys);
-  const sessions = (await db.select().from(presentationSessions)).filter((row) => row.encryptedEncryptionKey);
-  const [ca] = await db.select().from(platformSettings).where(eq(platformSettings.name, 'platform-ca'));
+  const keys = await storedSigningKeys(h.testDb.database);
+  const sessions = (await allStoredSessions(h.testDb.database)).filter((row) => row.encryptedEncryptionKey);
+  const ca = (await storedPlatformSettings(h.testDb.database)).find((row) => row.name === 'platform-ca');
   return {
     keys,
     sessions,
@@ -234,11 +229,11 @@ describe('private keys at rest', () => {
     { timeout: 60000 },
     async ({ harness: h, sent: { importedKeyPem, answeredSessionD } }) => {
       const material = await privateMaterial(h);
-      const db = h.testDb.database.db;
+      // What PostgreSQL holds of the secrets' tables.
       const rows = JSON.stringify([
-        await db.select().from(signingKeys),
-        await db.select().from(presentationSessions),
-        await db.select().from(platformSettings),
+        await storedSigningKeys(h.testDb.database),
+        await allStoredSessions(h.testDb.database),
+        await storedPlatformSettings(h.testDb.database),
       ]);
       expect(rows).not.toMatch(/PRIVATE KEY/);
       expect(rows).not.toMatch(/\\?"d\\?"\s*:/);

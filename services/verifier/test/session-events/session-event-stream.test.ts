@@ -4,8 +4,7 @@ import { sdJwtQuery } from '../support/dcql-queries.js';
 import { e2eTest } from '../support/fixtures.js';
 import { resolveRedirectRequest } from '../support/holder.js';
 import { ORG } from '../support/management.js';
-import { presentationSessions } from '../../src/db/schema.js';
-import { eq } from 'drizzle-orm';
+import { storedSession } from '../support/stored-rows.js';
 import { expectHubEmpty, openEventStream, stateOf } from './support.js';
 
 // The session event stream of one replica over real HTTP (a real port), real
@@ -195,10 +194,8 @@ describe('heartbeats and expiry', () => {
     });
     // The timer persisted the expiry through the expiry step, which published it to every replica.
     await sessionEvents.waitFor(session.id, 'Error');
-    const [stored] = await h.testDb.database.db
-      .select()
-      .from(presentationSessions)
-      .where(eq(presentationSessions.id, session.id));
+    // As stored: a read through the API would persist the expiry itself.
+    const stored = await storedSession(h.testDb.database, session.id);
     expect(stored).toMatchObject({ state: 'Error', errorCode: 'SESSION_EXPIRED' });
     await expectHubEmpty(h);
   });

@@ -1,15 +1,15 @@
 import { describe, expect } from 'vitest';
 import { silentLogger } from '@tessera/service-kit/testing';
-import { markRequestRetrieved } from '../../src/db/sessions.js';
-import type { SessionStateRow } from '../../src/db/session-states.js';
 import { isTerminalState, parseLastEventId, stateEventId } from '../../src/domain/session-event-ids.js';
 import {
   toSessionStateEvent,
   toSessionStateEvents,
   type SessionStateEventOut,
-} from '../../src/presenters/session-state-event.js';
-import { SessionEventHub } from '../../src/session-events/session-event-hub.js';
+  type SessionStateFacts,
+} from '../../src/domain/session-state-events.js';
+import { SessionEventHub } from '../../src/state/session-event-hub.js';
 import { followSessionEvents } from '../../src/use-cases/follow-session-events.js';
+import { persistSessionExpiry } from '../../src/use-cases/steps/persist-session-expiry.js';
 import { sdJwtQuery } from '../support/dcql-queries.js';
 import { verifierTest as test } from '../support/fixtures.js';
 import { ORG, oid4vpPath } from '../support/management.js';
@@ -17,9 +17,8 @@ import { ORG, oid4vpPath } from '../support/management.js';
 // The rules of state events (pure), and the follow use case's race between
 // reading a session and starting the stream, against the real database.
 
-const row = (over: Partial<SessionStateRow> = {}): SessionStateRow => ({
+const row = (over: Partial<SessionStateFacts> = {}): SessionStateFacts => ({
   id: '00000000-0000-4000-8000-000000000001',
-  orgId: ORG,
   state: 'RequestCreated',
   errorCode: null,
   errorMessage: null,
@@ -146,8 +145,8 @@ describe('following a session', () => {
     const db = h.testDb.database.db;
     const hub = new SessionEventHub({
       db,
-      bus: h.bus,
       clock: () => new Date(),
+      persistExpiry: (session, now) => persistSessionExpiry({ db, bus: h.bus }, { ...session, now }),
       logger: silentLogger(),
       maxStreamsPerOrg: 10,
       resyncMs: 60_000,
@@ -155,8 +154,9 @@ describe('following a session', () => {
     const followed = await followSessionEvents({ db, bus: h.bus, clock: () => new Date(), hub }, { orgId: ORG, id });
     expect(followed.kind).toBe('follow');
     if (followed.kind !== 'follow') return;
-    // Another replica moves the session; its event reaches this hub before the route starts the stream.
-    expect(await markRequestRetrieved(db, { id, now: new Date() })).toBeDefined();
+    // Another replica moves the session (the wallet fetched the request); its event reaches this hub before the route starts the stream.
+    const authorizationRequestId = created.body.data.authorizationRequestId as string;
+    expect((await h.call('GET', `/oid4vp/authorization-requests/${authorizationRequestId}`)).status).toBe(200);
     await hub.changed(id);
     const sent: SessionStateEventOut[] = [];
     followed.follower.start((event) => sent.push(event));

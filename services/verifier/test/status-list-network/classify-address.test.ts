@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { statusListNetworkPolicyOf } from '../../src/config.js';
 import { classifyAddress } from '../../src/network/classify-address.js';
-import { isInternalHost, parseHostList } from '../../src/verification/status-list-network-policy.js';
+import { isInternalHost, parseHostList } from '../../src/domain/status-list-network-policy.js';
 
 // The address rule of status list fetches, range by range: each refused range at
 // its edges, and the public neighbours just outside it (which must stay allowed,

@@ -2,7 +2,7 @@ import type { lookup as dnsLookup, LookupAddress } from 'node:dns';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createStatusListFetch } from '../../src/verification/create-status-list-fetch.js';
+import { createStatusListFetch } from '../../src/network/create-status-list-fetch.js';
 
 // The address checked is the address connected to. A resolver stands in for DNS
 // (the names below exist nowhere else), answering differently on each call as a

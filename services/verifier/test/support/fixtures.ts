@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@tessera/service-kit/testing';
+// The database of a test is the verifier's schema, migrated: opening it is the one reason support reaches into src/db.
 import { MIGRATIONS_FOLDER } from '../../src/db/migrations-folder.js';
 import { schema, type VerifierDbSchema } from '../../src/db/schema.js';
 import { createE2e, type E2e } from './e2e.js';
@@ -84,12 +85,17 @@ export function e2eFixture(setup: HarnessSetup = {}) {
   };
 }
 
+/** A fresh database of the run's PostgreSQL with the verifier's migrations applied (dropped by its `drop`). */
+export function createVerifierTestDatabase(): Promise<TestDatabase<VerifierDbSchema>> {
+  return createTestDatabase({ schema, service: 'verifier', migrationsFolder: MIGRATIONS_FOLDER });
+}
+
 /** `test` with `testDb`: a fresh migrated database per file, for tests of start steps and of the service run as a process. */
 export const databaseTest = test.extend(
   'testDb',
   { scope: 'file' },
   async ({}, { onCleanup }): Promise<TestDatabase<VerifierDbSchema>> => {
-    const testDb = await createTestDatabase({ schema, service: 'verifier', migrationsFolder: MIGRATIONS_FOLDER });
+    const testDb = await createVerifierTestDatabase();
     onCleanup(() => testDb.drop());
     return testDb;
   },

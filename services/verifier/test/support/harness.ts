@@ -19,14 +19,20 @@ import {
   type TestIdentityProvider,
 } from '@tessera/service-kit/testing';
 import { buildApp } from '../../src/app.js';
-import { loadVerifierConfig, previousKeyEncryptionKeysOf, type VerifierConfig } from '../../src/config.js';
+import {
+  loadVerifierConfig,
+  platformCaPemOf,
+  previousKeyEncryptionKeysOf,
+  type VerifierConfig,
+} from '../../src/config.js';
 import { generateKeyEncryptionKey, KeyEncryptionKey } from '../../src/crypto/key-encryption.js';
 import type { PlatformCa } from '../../src/crypto/platform-ca.js';
+// The app's database is the verifier's schema, migrated: opening it is the one reason the harness reaches into src/db.
 import { MIGRATIONS_FOLDER } from '../../src/db/migrations-folder.js';
 import { schema, type VerifierDbSchema } from '../../src/db/schema.js';
 import { openKeyStore } from '../../src/use-cases/open-key-store.js';
-import type { SessionEventHub } from '../../src/session-events/session-event-hub.js';
-import type { TrustListSnapshots } from '../../src/trust-lists/trust-list-snapshots.js';
+import type { SessionEventHub } from '../../src/state/session-event-hub.js';
+import type { TrustListSnapshots } from '../../src/state/trust-list-snapshots.js';
 import type { VerificationCache } from '../../src/verification/index.js';
 
 export const PUBLIC_BASE_URL = 'https://verifier.tessera.test';
@@ -116,8 +122,12 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
   const connectPeer = options.connectBus ?? createTestBusNamespace().connect;
   const bus = await connectPeer('verifier-test');
   const keyEncryptionKey = new KeyEncryptionKey(config.KEY_ENCRYPTION_KEY!, previousKeyEncryptionKeysOf(config));
-  const ca = await openKeyStore({ db: testDb.database.db, keyEncryptionKey }, { config, now: new Date() });
   const clock = { offsetMs: 0 };
+  const now = () => new Date(Date.now() + clock.offsetMs);
+  const ca = await openKeyStore(
+    { db: testDb.database.db, keyEncryptionKey, clock: () => new Date() },
+    { configured: platformCaPemOf(config) },
+  );
   let trustLists: TrustListSnapshots | undefined;
   let sessionEventHub: SessionEventHub | undefined;
   const app = await buildApp({
@@ -128,7 +138,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     logger: options.logger ?? silentLogger(),
     keyEncryptionKey,
     platformCa: ca,
-    now: () => new Date(Date.now() + clock.offsetMs),
+    clock: now,
     ...(options.trustedIssuers ? { trustedIssuers: options.trustedIssuers } : {}),
     ...(options.verificationCache ? { verificationCache: options.verificationCache } : {}),
     ...(options.metrics ? { metrics: options.metrics } : {}),

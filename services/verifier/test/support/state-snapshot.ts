@@ -1,5 +1,6 @@
 import { snapshotSchema } from '@tessera/service-kit/testing';
 import type { Database } from '@tessera/service-kit';
+// The snapshot is of the stored rows, typed by the schema (src/db): "a 4xx changes nothing" compares tables.
 import type { VerifierDbSchema } from '../../src/db/schema.js';
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect } from 'vitest';
 import { missingServer } from '@tessera/service-kit/testing';
 import { generateKeyEncryptionKey } from '../../src/crypto/key-encryption.js';
-import { createVerificationCache } from '../../src/verification/index.js';
+import { createVerificationCache } from '../../src/state/verification-cache.js';
 import { answerWithCredential } from '../support/answers.js';
 import { expectFailedWith, expectVerified } from '../support/crafted-answers.js';
 import { sdJwtQuery } from '../support/dcql-queries.js';

@@ -5,16 +5,30 @@ import {
   type TrustListGetRequest,
   type TrustListSnapshot,
 } from '@tessera/contracts';
-import { publishEvent, serveRequests } from '@tessera/service-kit';
+import { publishEvent, serveRequests, type MessageBus } from '@tessera/service-kit';
 import { createTestBusNamespace, silentLogger } from '@tessera/service-kit/testing';
-import { TrustListSnapshots } from '../../src/trust-lists/trust-list-snapshots.js';
-import { createVerificationCache } from '../../src/verification/index.js';
+import { subscribeTrustListChanges } from '../../src/bus/trust-list-changed-subscriber.js';
+import { TrustListSnapshots } from '../../src/state/trust-list-snapshots.js';
+import { createVerificationCache } from '../../src/state/verification-cache.js';
 import { createRegistryIssuer, entity, eventually } from './support.js';
 
 // The snapshot holder against a responder that reads the list when a request
 // arrives and answers it later (as a busy ecosystem replica would): a change
 // committed while a fetch is in flight must not be lost to that fetch's older answer.
 const ECOSYSTEM = '7d0f7c3e-2a51-4f7e-9a53-0d6b5f1c2e11';
+
+/** The snapshots as `buildApp` runs them: their periodic refresh, and the change events the bus adapter hands them. */
+function startSnapshots(bus: MessageBus, snapshots: TrustListSnapshots): () => void {
+  const stopRefresh = snapshots.start();
+  const stopEvents = subscribeTrustListChanges(bus, {
+    logger: silentLogger(),
+    onChanged: (event) => snapshots.announce(event),
+  });
+  return () => {
+    stopEvents();
+    stopRefresh();
+  };
+}
 
 describe('trust list snapshots under concurrent change', () => {
   test('an event announcing a newer sequence during an in-flight fetch makes the fetch ask again, without waiting for the periodic refresh', async () => {
@@ -48,7 +62,7 @@ describe('trust list snapshots under concurrent change', () => {
       timeoutMs: 2000,
       refreshMs: 3_600_000,
     });
-    const stopSnapshots = snapshots.start();
+    const stopSnapshots = startSnapshots(verifierBus, snapshots);
     try {
       expect((await snapshots.current(ECOSYSTEM)).sequence).toBe(1);
       // The first need fetched once.
@@ -106,7 +120,7 @@ describe('trust list snapshots under concurrent change', () => {
       timeoutMs: 2000,
       refreshMs: 3_600_000,
     });
-    const stopSnapshots = snapshots.start();
+    const stopSnapshots = startSnapshots(verifierBus, snapshots);
     try {
       expect((await snapshots.current(ECOSYSTEM)).sequence).toBe(5);
       await snapshots.follow([ECOSYSTEM]);

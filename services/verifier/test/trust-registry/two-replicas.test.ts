@@ -1,7 +1,7 @@
 import { describe, expect } from 'vitest';
 import { createTestBusNamespace, missingServer } from '@tessera/service-kit/testing';
 import { generateKeyEncryptionKey } from '../../src/crypto/key-encryption.js';
-import { createVerificationCache } from '../../src/verification/index.js';
+import { createVerificationCache } from '../../src/state/verification-cache.js';
 import { expectVerified } from '../support/crafted-answers.js';
 import { sdJwtQuery } from '../support/dcql-queries.js';
 import { createE2e, type E2e } from '../support/e2e.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InMemorySpanExporter } from '@opentelemetry/sdk-trace';
-import { startTracing, type Tracing } from '@tessera/service-kit';
+import { serviceTracer, startTracing, type Tracing } from '@tessera/service-kit';
 import { SERVICE_NAME } from '../../src/config.js';
 import { verifyPresentation } from '../../src/verification/index.js';
 import { CLIENT_ID, createPki, NONCE, noStatusLists, NOW, RESPONSE_URI, type Pki } from './support/fixtures.js';
@@ -20,6 +20,8 @@ beforeAll(async () => {
 });
 afterAll(() => tracing.shutdown());
 
+// The engine traces with the tracer it is given: the service's, as run-verification passes it.
+const tracer = () => serviceTracer(SERVICE_NAME)!;
 const checks = () =>
   exporter.getFinishedSpans().map((span) => [span.name, span.attributes['tessera.verification.outcome']]);
 
@@ -27,7 +29,9 @@ describe('verification check spans', () => {
   it('a verified presentation has one span per check, each ok, holding no claim', async () => {
     exporter.reset();
     const issued = await issuePid(pki, holder);
-    expect(await verify(pki, { vpToken: { pid: [await presentPid(issued, holder)] } })).toMatchObject({ ok: true });
+    expect(await verify(pki, { vpToken: { pid: [await presentPid(issued, holder)] }, tracer: tracer() })).toMatchObject(
+      { ok: true },
+    );
     // In the order they end: a presentation's rows inside its credential span.
     expect(checks()).toEqual([
       ['verify vp_token_shape', 'ok'],
@@ -61,7 +65,10 @@ describe('verification check spans', () => {
     exporter.reset();
     const issued = await issuePid(pki, holder);
     expect(
-      await verify(pki, { vpToken: { pid: [await presentPid(issued, holder, { nonce: 'another-nonce' })] } }),
+      await verify(pki, {
+        vpToken: { pid: [await presentPid(issued, holder, { nonce: 'another-nonce' })] },
+        tracer: tracer(),
+      }),
     ).toMatchObject({ ok: false, code: 'NONCE_MISMATCH' });
     expect(checks()).toEqual([
       ['verify vp_token_shape', 'ok'],
@@ -111,6 +118,7 @@ describe('verification check spans', () => {
       trust: { certificates: [pki.iaca.pem], dids: [] },
       statusLists: noStatusLists,
       now: NOW,
+      tracer: tracer(),
     });
     expect(result).toMatchObject({ ok: false, code: 'CREDENTIAL_EXPIRED' });
     expect(checks()).toEqual([
@@ -125,7 +133,10 @@ describe('verification check spans', () => {
 
   it('a vp_token of the wrong shape is INVALID_VP_TOKEN at the first check', async () => {
     exporter.reset();
-    expect(await verify(pki, { vpToken: 'not-an-object' })).toMatchObject({ ok: false, code: 'INVALID_VP_TOKEN' });
+    expect(await verify(pki, { vpToken: 'not-an-object', tracer: tracer() })).toMatchObject({
+      ok: false,
+      code: 'INVALID_VP_TOKEN',
+    });
     expect(checks()).toEqual([['verify vp_token_shape', 'INVALID_VP_TOKEN']]);
   });
 });

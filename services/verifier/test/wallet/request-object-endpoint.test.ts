@@ -3,7 +3,8 @@ import { eq } from 'drizzle-orm';
 import { describe, expect } from 'vitest';
 import { captureLogger } from '@tessera/service-kit/testing';
 import { generatePlatformCa } from '../../src/crypto/platform-ca.js';
-import { presentationSessions, signingKeys } from '../../src/db/schema.js';
+// A stored key that no longer opens is a state no use case produces: the test alters the signing_keys row itself.
+import { signingKeys } from '../../src/db/schema.js';
 import { sdJwtQuery } from '../support/dcql-queries.js';
 import { harnessTest } from '../support/fixtures.js';
 import { ORG } from '../support/management.js';
@@ -151,11 +152,19 @@ describe('wallet request endpoint', () => {
       h.clock.offsetMs = 0;
     }
 
+    // Answered: the wallet declined, at its response_uri.
     const answered = await create();
-    await h.testDb.database.db
-      .update(presentationSessions)
-      .set({ state: 'Error', errorCode: 'WALLET_ERROR', errorMessage: 'declined' })
-      .where(eq(presentationSessions.id, answered.id));
+    const declined = await h.app.inject({
+      method: 'POST',
+      url: `/oid4vp/authorization-responses/${answered.authorizationRequestId}`,
+      headers: form,
+      payload: new URLSearchParams({
+        error: 'access_denied',
+        error_description: 'declined',
+        state: answered.payloadState,
+      }).toString(),
+    });
+    expect(declined.statusCode).toBe(200);
     const closed = await h.call('GET', path(answered));
     expect(closed.status).toBe(400);
     expect(closed.body).toEqual({

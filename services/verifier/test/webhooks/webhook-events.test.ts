@@ -1,9 +1,8 @@
-import { eq } from 'drizzle-orm';
 import { describe, expect } from 'vitest';
-import { presentationSessions } from '../../src/db/schema.js';
 import { sdJwtQuery } from '../support/dcql-queries.js';
 import { listenToSessionEvents } from '../support/events.js';
 import { ORG, oid4vpPath } from '../support/management.js';
+import { storedSession } from '../support/stored-rows.js';
 import { verifyWithStandardWebhooks } from './receiver.js';
 import { createDeskSession, failSession, putWebhook, verifySession, webhookPath, webhookTest } from './support.js';
 
@@ -120,10 +119,7 @@ describe('webhook events', () => {
     await receiver.waitFor((entry) => entry.event.sessionId === marker.id);
     await new Promise((resolve) => setTimeout(resolve, 1500));
     // Expired by the sweeper (not by a read, whose outbox row could come after the checks below).
-    const [stored] = await harness.testDb.database.db
-      .select()
-      .from(presentationSessions)
-      .where(eq(presentationSessions.id, expiring.id));
+    const stored = await storedSession(harness.testDb.database, expiring.id);
     expect(stored).toMatchObject({ state: 'Error', errorCode: 'SESSION_EXPIRED' });
     expect(receiver.of(unsubscribed.id)).toEqual([]);
     expect(receiver.of(expiring.id)).toEqual([]);

@@ -1,8 +1,8 @@
 import { describe, expect } from 'vitest';
 import type { HttpMethod } from '@tessera/service-kit/testing';
-import { webhooks } from '../../src/db/schema.js';
 import { harnessTest } from '../support/fixtures.js';
 import { ORG, OTHER_ORG, oid4vpPath } from '../support/management.js';
+import { storedWebhooks } from '../support/stored-rows.js';
 import { webhookPath, WEBHOOK_TEST_CONFIG } from './support.js';
 
 // The webhook routes as a relying party calls them: create, read, change, rotate,
@@ -62,7 +62,7 @@ describe('webhook management', () => {
     expect(read.raw).not.toContain(secret.slice('whsec_'.length));
 
     // Stored sealed with KEY_ENCRYPTION_KEY, never in the clear.
-    const [row] = await harness.testDb.database.db.select().from(webhooks);
+    const [row] = await storedWebhooks(harness.testDb.database);
     expect(row!.encryptedSecret).not.toContain(secret.slice('whsec_'.length));
     expect(row!.encryptedSecret).toMatch(/^v1\./);
 

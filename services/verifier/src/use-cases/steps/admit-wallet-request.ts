@@ -1,7 +1,7 @@
 import { countSessionRequest, type CountedSession } from '../../db/sessions.js';
 import type { VerifierDb } from '../../db/types.js';
-import { OAuthError } from '../../domain/oauth-error.js';
 import { checkSessionLimit, type SessionLimits } from '../../domain/session-limits.js';
+import { refuse, type WalletOutcome } from '../../domain/wallet-refusal.js';
 
 export interface AdmitWalletRequestDeps {
   db: VerifierDb;
@@ -13,23 +13,19 @@ export interface AdmitWalletRequestInput {
   /** What the wallet does: fetch the request object, or answer it. */
   counter: 'requestFetch' | 'response';
   now: Date;
-  /** The OAuth error for an id that names no session (it differs between the two endpoints); made only then. */
-  unknown: () => OAuthError;
-  /** The sentence of the 429, given the seconds to wait. */
-  overLimit: (retryAfterSeconds: number) => string;
 }
 
 /**
  * The session a wallet request names, read and counted in one statement so every
  * request (junk included) counts against the session's limit on every replica:
- * `unknown` when there is none, 429 `temporarily_unavailable` with Retry-After
+ * `unknown-request` when there is none, `over-limit` with the seconds to wait
  * beyond the limit (SESSION_REQUEST_FETCH_LIMIT / SESSION_RESPONSE_LIMIT per window).
  * An answer's session comes with its organisation's trust anchors (same statement).
  */
 export async function admitWalletRequest(
   deps: AdmitWalletRequestDeps,
   input: AdmitWalletRequestInput,
-): Promise<CountedSession> {
+): Promise<WalletOutcome<CountedSession>> {
   const { counter, now } = input;
   const session = await countSessionRequest(deps.db, {
     session: { authorizationRequestId: input.authorizationRequestId },
@@ -37,11 +33,8 @@ export async function admitWalletRequest(
     now,
     windowMs: deps.sessionLimits.windowMs,
   });
-  if (!session) throw input.unknown();
+  if (!session) return refuse.unknownRequest();
   const limit = checkSessionLimit({ session, counter, limits: deps.sessionLimits, now });
-  if (!limit.ok)
-    throw new OAuthError(429, 'temporarily_unavailable', input.overLimit(limit.retryAfterSeconds), {
-      retryAfterSeconds: limit.retryAfterSeconds,
-    });
-  return session;
+  if (!limit.ok) return refuse.overLimit(limit.retryAfterSeconds);
+  return { ok: true, value: session };
 }

@@ -1,7 +1,7 @@
 import { ErrorCode } from '@tessera/contracts';
 import { conflict } from '@tessera/service-kit';
 import { addTrustedAuthorities } from '../../domain/trusted-authorities.js';
-import type { HeldTrustList } from '../../trust-lists/trust-list-snapshots.js';
+import type { HeldTrustList } from '../../state/trust-list-snapshots.js';
 
 // Shared step of both create-session use cases, for a session verified against an ecosystem's list.
 

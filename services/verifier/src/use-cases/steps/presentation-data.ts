@@ -2,7 +2,7 @@ import { openWithDataKey, PresentationDataUnreadableError, sealWithDataKey } fro
 import { presentationDataContext, type PresentationDataColumn } from '../../crypto/sealing-contexts.js';
 import type { PresentationResultRow } from '../../db/schema.js';
 import type { PresentationResult, SealedOutcome, VerifiedOutcome } from '../../db/session-outcomes.js';
-import type { DataKeyRing } from './data-key-ring.js';
+import type { DataKeyRing } from '../../state/data-key-ring.js';
 
 // Shared step: presentation data sealed before it is stored, opened when it is
 // read (README, Personal data). Each column is bound to its organisation,

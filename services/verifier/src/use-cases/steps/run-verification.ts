@@ -1,8 +1,9 @@
+import type { Tracer } from '@opentelemetry/api';
 import type { JWK } from 'jose';
 import { AppError, dependencyUnavailable } from '@tessera/service-kit';
 import type { CountedSession } from '../../db/sessions.js';
 import type { Clock } from '../../domain/clock.js';
-import type { TrustListSnapshots } from '../../trust-lists/trust-list-snapshots.js';
+import type { TrustLists } from '../../state/trust-list-snapshots.js';
 import {
   verifyPresentation,
   type PresentationFlow,
@@ -19,7 +20,7 @@ import type { LoadTrustStore } from './load-trust-store.js';
 export interface RunVerificationDeps {
   loadTrustStore: LoadTrustStore;
   /** The replica's ecosystem trust lists, for sessions verified against one. */
-  trustLists: Pick<TrustListSnapshots, 'current'>;
+  trustLists: Pick<TrustLists, 'current'>;
   /** One per app, so its token cache serves every verification. */
   statusLists: StatusListChecker;
   /** One per app: resolved trust and validated chains, keyed by their content (`verification-cache.ts`). */
@@ -28,6 +29,8 @@ export interface RunVerificationDeps {
   /** KB_MAX_AGE_SECONDS, CLOCK_SKEW_SECONDS. */
   kbMaxAgeSeconds: number;
   clockSkewSeconds: number;
+  /** The service's tracer when tracing is on: the engine's checks then run in spans. */
+  tracer?: Tracer;
 }
 
 export interface RunVerificationInput {
@@ -69,6 +72,7 @@ export async function runVerification(
     now: deps.clock(),
     kbMaxAgeSeconds: deps.kbMaxAgeSeconds,
     clockSkewSeconds: deps.clockSkewSeconds,
+    ...(deps.tracer ? { tracer: deps.tracer } : {}),
   });
 }
 

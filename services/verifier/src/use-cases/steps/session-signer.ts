@@ -8,7 +8,7 @@ import { certificatePublicKey, parseCertificateDer } from '../../crypto/parsed-c
 import type { SessionRow } from '../../db/schema.js';
 import { clientIdFor } from '../../domain/client-id.js';
 import type { RequestClientIdPrefix, ResolvedSigner } from '../../domain/request-signer.js';
-import type { LoadSigningMaterial } from './load-signing-material.js';
+import type { LoadSigningMaterial } from '../../state/signing-material-loader.js';
 
 // Shared step: which key signs a session's request object, and the `client_id`
 // it yields (OpenID4VP 1.0 §5.9.3): fixed at creation, checked again at each fetch.

@@ -4,14 +4,10 @@ import type { SessionRow } from '../../db/schema.js';
 import { markResponseFailed, markResponseVerified, type PresentationResult } from '../../db/session-outcomes.js';
 import type { VerifierDb } from '../../db/types.js';
 import type { Clock } from '../../domain/clock.js';
-import {
-  presentationDataExpiresAt,
-  retainedPresentations,
-  summarisePresentations,
-} from '../../domain/presentation-data.js';
-import type { VerifyPresentationResult } from '../../verification/index.js';
+import { presentationDataExpiresAt, summarisePresentations } from '../../domain/presentation-data.js';
+import { retainedPresentations, type VerifyPresentationResult } from '../../verification/index.js';
 import { presentationFormatOf, type VerifierMetrics } from '../../metrics/verifier-metrics.js';
-import type { DataKeyRing } from './data-key-ring.js';
+import type { DataKeyRing } from '../../state/data-key-ring.js';
 import { sealPresentationData } from './presentation-data.js';
 
 // Shared step of the two answer use cases (wallet response, DC API response).

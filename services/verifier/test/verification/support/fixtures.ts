@@ -1,5 +1,5 @@
 import { exportJWK, type JWK } from 'jose';
-import type { CheckStatusOptions, StatusListChecker } from '../../../src/verification/status-list-checker.js';
+import type { CheckStatusOptions, StatusListChecker } from '../../../src/verification/index.js';
 import { createCa, createLeaf, NOW, x509, type TestCertificate } from './pki.js';
 import { generateEs256 } from './sd-jwt.js';
 

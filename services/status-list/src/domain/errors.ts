@@ -1,0 +1,19 @@
+// Refusals that several status list operations decide, each with its stable code and
+// a sentence a person can act on (STATUS-LIST.md). A refusal only one use case makes
+// lives in that use case.
+import { ErrorCode, type ErrorDetail } from '@tessera/contracts';
+import { type AppError, badRequest, notFound } from '@tessera/service-kit';
+
+/** 400 INVALID_STATUS_LIST_JWT: one `details` entry per failed rule (create and update). */
+export function invalidStatusListJwt(problems: ErrorDetail[]): AppError {
+  return badRequest(
+    `The status list JWT is invalid: ${problems.map((p) => p.message).join('; ')}.`,
+    problems,
+    ErrorCode.INVALID_STATUS_LIST_JWT,
+  );
+}
+
+/** 404 for an unknown list, and for a path id that is not a UUID v4 (it names no list either). */
+export function statusListNotFound(listId: string): AppError {
+  return notFound(`No status list ${listId.slice(0, 100)}.`);
+}
