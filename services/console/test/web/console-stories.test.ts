@@ -37,6 +37,13 @@ const QUERY = {
   ],
 };
 
+/** A wider screenshot for the root README (copied by hand to docs/console/, as the reference page's is). */
+async function readmeScreenshot(page: Page, name: string, fullPage: boolean): Promise<void> {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.screenshot({ path: join(OUTPUT_DIR, name), fullPage });
+  await page.setViewportSize({ width: 900, height: 1100 });
+}
+
 // The services and the console as `npm start` runs them (one process, PGlite, in-process
 // transport, development sign-in), one Chromium, and the demo issuer's credential in the
 // demo wallet. The stories run in order: each builds on the one before.
@@ -282,6 +289,7 @@ describe.skipIf(missingChromium(SUITE))(SUITE, () => {
       `Presentation data read by ${SHOP.sub}`,
     );
     await checkPage(page, OUTPUT_DIR, 'session-verified');
+    await readmeScreenshot(page, 'readme-session-verified.png', true);
   }, 90_000);
 
   it("the verifier's webhook delivery is listed, and one click redelivers it", async () => {
@@ -339,6 +347,7 @@ describe.skipIf(missingChromium(SUITE))(SUITE, () => {
     expect(await page.locator('#refusals-table tbody').textContent()).toBe('CREDENTIAL_REVOKED1');
     expect(await page.locator('#deliveries-table tbody').textContent()).toBe('till200');
     await checkPage(page, OUTPUT_DIR, 'overview');
+    await readmeScreenshot(page, 'readme-overview.png', false);
   }, 60_000);
 
   it('a clerk with the verifier role is offered only what the role may do, and the services refuse the rest anyway', async () => {
