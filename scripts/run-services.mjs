@@ -17,7 +17,7 @@ const SERVICES = [
   { name: 'ecosystem', port: 3002, portVar: 'ECOSYSTEM_PORT', definition: 'ecosystemService' },
   { name: 'status-list', port: 3003, portVar: 'STATUS_LIST_PORT', definition: 'statusListService' },
   // The console calls the others over HTTP (their public APIs), so it can run anywhere; here beside them.
-  { name: 'console', port: 3000, portVar: 'CONSOLE_PORT', definition: 'consoleService' },
+  { name: 'console', port: 3004, portVar: 'CONSOLE_PORT', definition: 'consoleService' },
 ];
 
 function parseArgs(argv) {

@@ -2,8 +2,8 @@ import { Type, type Static } from 'typebox';
 import { commonConfigProperties, loadConfig, metricsConfigProperties, withSecretFiles } from '@tessera/service-kit';
 
 export const SERVICE_NAME = 'console';
-/** The console is what people open: the front door beside the services' 3001–3003. */
-export const DEFAULT_PORT = 3000;
+/** After the services' 3001–3003 (3000 is Grafana's in the compose observability profile). */
+export const DEFAULT_PORT = 3004;
 /** METRICS_PORT when unset (after the services' 9101–9103). */
 export const DEFAULT_METRICS_PORT = 9104;
 
@@ -77,14 +77,28 @@ export function loadConsoleConfig(env: Record<string, string | undefined> = proc
       return 'OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET: give all three (outside development they are required)';
     },
     (c) =>
-      c.OIDC_ALLOW_HTTP && c.NODE_ENV === 'production'
-        ? 'OIDC_ALLOW_HTTP: not allowed in production (tokens would cross the network in clear)'
+      c.OIDC_ALLOW_HTTP && c.NODE_ENV === 'production' && !(c.OIDC_ISSUER && isLocalHost(c.OIDC_ISSUER))
+        ? 'OIDC_ALLOW_HTTP: not allowed in production unless OIDC_ISSUER is on this machine (tokens would cross the network in clear)'
         : undefined,
     (c) =>
-      c.NODE_ENV === 'production' && c.PUBLIC_BASE_URL?.startsWith('http:')
-        ? 'PUBLIC_BASE_URL: must be https in production (the session cookie is Secure)'
+      c.NODE_ENV === 'production' && c.PUBLIC_BASE_URL?.startsWith('http:') && !isLocalHost(c.PUBLIC_BASE_URL)
+        ? 'PUBLIC_BASE_URL: must be https in production (the session cookie is Secure), unless it is on this machine'
         : undefined,
   ]);
+}
+
+/**
+ * A URL of this machine (loopback, `localhost`, `*.localhost`): a browser treats it as a
+ * secure context even over http, and nothing crosses a network. Docker Compose and a
+ * development cluster run the console there.
+ */
+export function isLocalHost(url: string): boolean {
+  try {
+    const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+    return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127\./.test(host);
+  } catch {
+    return false;
+  }
 }
 
 /** The console's own base URL, without a trailing slash. */

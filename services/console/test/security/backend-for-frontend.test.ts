@@ -303,12 +303,23 @@ describe('the console configuration', () => {
       OIDC_CLIENT_SECRET: 'secret',
       OIDC_ALLOW_HTTP: 'true',
     };
+    const httpProvider =
+      'OIDC_ALLOW_HTTP: not allowed in production unless OIDC_ISSUER is on this machine (tokens would cross the network in clear)';
     expect(problems(production)).toEqual([
-      'OIDC_ALLOW_HTTP: not allowed in production (tokens would cross the network in clear)',
-      'PUBLIC_BASE_URL: must be https in production (the session cookie is Secure)',
+      httpProvider,
+      'PUBLIC_BASE_URL: must be https in production (the session cookie is Secure), unless it is on this machine',
     ]);
     expect(problems({ ...production, PUBLIC_BASE_URL: 'https://console.example', OIDC_ALLOW_HTTP: 'false' })).toEqual(
       [],
     );
+    // On this machine (Docker Compose, a development cluster's *.localhost), plain http crosses no network.
+    const local = {
+      PUBLIC_BASE_URL: 'http://console.tessera.localhost',
+      OIDC_ISSUER: 'http://localhost:8080/realms/x',
+    };
+    expect(problems({ ...production, ...local })).toEqual([]);
+    expect(
+      problems({ ...production, PUBLIC_BASE_URL: 'http://127.0.0.1:3004', OIDC_ISSUER: 'http://id.example/realms/x' }),
+    ).toEqual([httpProvider]);
   });
 });
