@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DockerfileParser } from 'dockerfile-ast';
 import { validate, ValidationSeverity } from 'dockerfile-utils';
-import { assert, collectProblems, REPO_ROOT } from './util.mjs';
+import { assert, collectProblems, REPO_ROOT, hasDatabase } from './util.mjs';
 
 export function dockerfilePath(service) {
   return join(REPO_ROOT, 'services', service, 'Dockerfile');
@@ -130,7 +130,8 @@ export function rootToolVersions() {
 /**
  * The rules of the house for a service image (issue 6, item 3): multi-stage, turbo prune
  * + pnpm deploy --prod (--legacy), pinned tools, non-root numeric USER, tini, HEALTHCHECK
- * on the health route, the service's port, production env, migrations in the image.
+ * on the health route, the service's port, production env, migrations in the image (the
+ * services with a database; the console instead carries its public/ files).
  */
 export function houseRules(service, text) {
   const { problems, want } = collectProblems();
@@ -228,9 +229,12 @@ export function houseRules(service, text) {
   const env = stageEnv(runtime);
   want(env.NODE_ENV === 'production', 'ENV NODE_ENV=production expected in the runtime stage');
   want(env.PORT === String(port), `ENV PORT=${port} expected`);
-  want(env.MIGRATE_ON_START === 'false', 'ENV MIGRATE_ON_START=false expected (the migrate init container migrates)');
+  if (hasDatabase(service))
+    want(env.MIGRATE_ON_START === 'false', 'ENV MIGRATE_ON_START=false expected (the migrate init container migrates)');
   const copies = final('COPY').map((i) => i.content);
-  for (const needed of ['dist', 'drizzle', 'node_modules', 'package.json']) {
+  // Migrations for a service with a database; the console's style sheet for the console.
+  const bundle = ['dist', 'node_modules', 'package.json', ...(hasDatabase(service) ? ['drizzle'] : ['public'])];
+  for (const needed of bundle) {
     want(
       copies.some((c) => c.split(/\s+/)[0].endsWith(`/${needed}`)),
       `runtime stage must copy ${needed} from the deployed bundle`,
