@@ -7,8 +7,8 @@ import { inviteMember, type InviteMemberDeps } from '../use-cases/invite-member.
 import { loadEcosystem, type LoadEcosystemDeps } from '../use-cases/load-ecosystem.js';
 import { setTrustListVisibility, type SetTrustListVisibilityDeps } from '../use-cases/set-trust-list-visibility.js';
 import { setTrustPolicy, type SetTrustPolicyDeps } from '../use-cases/set-trust-policy.js';
-import { sendProblemPage } from './page-errors.js';
-import { answerForm, formValues, pageContext, pageSchema, requireSignIn, sendPage, sessionOf } from './web-session.js';
+import { answerPage } from './page-errors.js';
+import { answerForm, formValues, pageContext, pageSchema, requireSignIn, sessionOf } from './web-session.js';
 
 export type EcosystemRouteDeps = LoadEcosystemDeps &
   InviteMemberDeps &
@@ -38,10 +38,8 @@ export function registerEcosystemRoutes(app: App, deps: EcosystemRouteDeps): voi
         ecosystemId,
         intentsPage: request.query.intents,
       });
-      if (!view.ok) return sendProblemPage(request, reply, view.problem);
-      return sendPage(
-        reply,
-        EcosystemPage({ context: pageContext(request, reply, { area: 'ecosystems', ecosystemId }), view: view.value }),
+      return answerPage(request, reply, view, (value) =>
+        EcosystemPage({ context: pageContext(request, reply, { area: 'ecosystems', ecosystemId }), view: value }),
       );
     },
   );

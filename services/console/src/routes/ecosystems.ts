@@ -4,8 +4,8 @@ import { EcosystemsPage } from '../presenters/pages/ecosystems-page.js';
 import { answerMemberInvitation, type AnswerMemberInvitationDeps } from '../use-cases/answer-member-invitation.js';
 import { formEcosystem, type FormEcosystemDeps } from '../use-cases/form-ecosystem.js';
 import { loadEcosystems, type LoadEcosystemsDeps } from '../use-cases/load-ecosystems.js';
-import { sendProblemPage } from './page-errors.js';
-import { answerForm, formValues, pageContext, pageSchema, requireSignIn, sendPage, sessionOf } from './web-session.js';
+import { answerPage } from './page-errors.js';
+import { answerForm, formValues, pageContext, pageSchema, requireSignIn, sessionOf } from './web-session.js';
 
 export type EcosystemsRouteDeps = LoadEcosystemsDeps & FormEcosystemDeps & AnswerMemberInvitationDeps;
 
@@ -16,10 +16,8 @@ export function registerEcosystemsRoutes(app: App, deps: EcosystemsRouteDeps): v
   app.get('/ecosystems', { schema: pageSchema(), preHandler: requireSignIn }, async (request, reply) => {
     const session = sessionOf(request);
     const overview = await loadEcosystems(deps, { token: session.accessToken, user: session.user });
-    if (!overview.ok) return sendProblemPage(request, reply, overview.problem);
-    return sendPage(
-      reply,
-      EcosystemsPage({ context: pageContext(request, reply, { area: 'ecosystems' }), overview: overview.value }),
+    return answerPage(request, reply, overview, (value) =>
+      EcosystemsPage({ context: pageContext(request, reply, { area: 'ecosystems' }), overview: value }),
     );
   });
 

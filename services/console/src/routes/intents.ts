@@ -10,8 +10,8 @@ import { removeIntentTemplate, type RemoveIntentTemplateDeps } from '../use-case
 import { saveIntentNotice, type SaveIntentNoticeDeps } from '../use-cases/save-intent-notice.js';
 import { updateIntentTemplate, type UpdateIntentTemplateDeps } from '../use-cases/update-intent-template.js';
 import { updateIntent, type UpdateIntentDeps } from '../use-cases/update-intent.js';
-import { sendProblemPage } from './page-errors.js';
-import { answerForm, formValues, pageContext, pageSchema, requireSignIn, sendPage, sessionOf } from './web-session.js';
+import { answerPage } from './page-errors.js';
+import { answerForm, formValues, pageContext, pageSchema, requireSignIn, sessionOf } from './web-session.js';
 
 export type IntentRouteDeps = LoadIntentDeps &
   UpdateIntentDeps &
@@ -48,12 +48,10 @@ export function registerIntentRoutes(app: App, deps: IntentRouteDeps): void {
         intentId: request.params.intentId,
         ...(request.query.noticeVersion ? { noticeVersion: request.query.noticeVersion } : {}),
       });
-      if (!view.ok) return sendProblemPage(request, reply, view.problem);
-      return sendPage(
-        reply,
+      return answerPage(request, reply, view, (value) =>
         IntentPage({
-          context: pageContext(request, reply, { area: 'ecosystems', ecosystemId: view.value.intent.ecosystemId }),
-          view: view.value,
+          context: pageContext(request, reply, { area: 'ecosystems', ecosystemId: value.intent.ecosystemId }),
+          view: value,
         }),
       );
     },

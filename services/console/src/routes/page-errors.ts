@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { toErrorBody, type App } from '@tessera/service-kit';
-import type { ServiceProblem } from '../domain/service-problem.js';
+import type { VNode } from 'preact';
+import type { ServiceProblem, ServiceResult } from '../domain/service-problem.js';
 import { ErrorPage, titleOfStatus } from '../presenters/pages/error-page.js';
 import { formValues, pageContext, pageSchema, problemFlash, sendPage } from './web-session.js';
 
@@ -23,6 +24,17 @@ export function sendProblemPage(request: FastifyRequest, reply: FastifyReply, pr
     }),
     status,
   );
+}
+
+/** A page from what its use case loaded, or the page of the problem a service answered. */
+export function answerPage<T>(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  loaded: ServiceResult<T>,
+  render: (value: T) => VNode,
+): FastifyReply {
+  if (!loaded.ok) return sendProblemPage(request, reply, loaded.problem);
+  return sendPage(reply, render(loaded.value));
 }
 
 /** The page scope's error handler and its not-found page. */

@@ -3,17 +3,8 @@ import type { App } from '@tessera/service-kit';
 import { PlatformAdminPage } from '../presenters/pages/platform-admin-page.js';
 import { inviteEcosystemLead, type InviteEcosystemLeadDeps } from '../use-cases/invite-ecosystem-lead.js';
 import { loadPlatformAdmin, type LoadPlatformAdminDeps } from '../use-cases/load-platform-admin.js';
-import { sendProblemPage } from './page-errors.js';
-import {
-  answerForm,
-  formValues,
-  pageContext,
-  PageQuery,
-  pageSchema,
-  requireSignIn,
-  sendPage,
-  sessionOf,
-} from './web-session.js';
+import { answerPage } from './page-errors.js';
+import { answerForm, formValues, pageContext, PageQuery, pageSchema, requireSignIn, sessionOf } from './web-session.js';
 
 export type PlatformAdminRouteDeps = LoadPlatformAdminDeps & InviteEcosystemLeadDeps;
 
@@ -25,10 +16,8 @@ export function registerPlatformAdminRoutes(app: App, deps: PlatformAdminRouteDe
     async (request, reply) => {
       const session = sessionOf(request);
       const admin = await loadPlatformAdmin(deps, { token: session.accessToken, pageNumber: request.query.page });
-      if (!admin.ok) return sendProblemPage(request, reply, admin.problem);
-      return sendPage(
-        reply,
-        PlatformAdminPage({ context: pageContext(request, reply, { area: 'admin' }), admin: admin.value }),
+      return answerPage(request, reply, admin, (value) =>
+        PlatformAdminPage({ context: pageContext(request, reply, { area: 'admin' }), admin: value }),
       );
     },
   );

@@ -25,7 +25,7 @@ import { loadRequestForm, type LoadRequestFormDeps } from '../use-cases/load-req
 import { loadSession, type LoadSessionDeps } from '../use-cases/load-session.js';
 import { loadSessions, type LoadSessionsDeps } from '../use-cases/load-sessions.js';
 import { readSessionClaims, type ReadSessionClaimsDeps } from '../use-cases/read-session-claims.js';
-import { sendProblemPage } from './page-errors.js';
+import { answerPage } from './page-errors.js';
 import {
   answerForm,
   csrfTokenFor,
@@ -36,7 +36,6 @@ import {
   pageSchema,
   problemFlash,
   requireSignIn,
-  sendPage,
   sessionOf,
 } from './web-session.js';
 
@@ -92,14 +91,12 @@ export function registerSessionRoutes(app: App, deps: SessionRouteDeps): void {
         filter,
         pageNumber: request.query.page,
       });
-      if (!list.ok) return sendProblemPage(request, reply, list.problem);
-      return sendPage(
-        reply,
+      return answerPage(request, reply, list, (value) =>
         SessionsPage({
           context: pageContext(request, reply, { area: 'organisation', orgId, item: 'sessions' }),
           orgId,
           filter,
-          list: list.value,
+          list: value,
         }),
       );
     },
@@ -153,13 +150,11 @@ export function registerSessionRoutes(app: App, deps: SessionRouteDeps): void {
     async (request, reply) => {
       const { orgId } = request.params;
       const form = await loadRequestForm(deps, { token: sessionOf(request).accessToken, orgId });
-      if (!form.ok) return sendProblemPage(request, reply, form.problem);
-      return sendPage(
-        reply,
+      return answerPage(request, reply, form, (value) =>
         NewRequestPage({
           context: pageContext(request, reply, { area: 'organisation', orgId, item: 'sessions' }),
           orgId,
-          form: form.value,
+          form: value,
         }),
       );
     },
@@ -241,13 +236,11 @@ export function registerSessionRoutes(app: App, deps: SessionRouteDeps): void {
         sessionId,
         auditReads: can.auditReads(session.user.orgRoles[orgId] ?? []),
       });
-      if (!view.ok) return sendProblemPage(request, reply, view.problem);
-      return sendPage(
-        reply,
+      return answerPage(request, reply, view, (value) =>
         SessionPage({
           context: pageContext(request, reply, { area: 'organisation', orgId, item: 'sessions' }),
           orgId,
-          view: view.value,
+          view: value,
         }),
       );
     },
@@ -329,14 +322,12 @@ export function registerSessionRoutes(app: App, deps: SessionRouteDeps): void {
         sessionId,
         auditReads: can.auditReads(session.user.orgRoles[orgId] ?? []),
       });
-      if (!view.ok) return sendProblemPage(request, reply, view.problem);
       // Shown in this answer only: claims are never kept by the console, not even for one redirect.
-      return sendPage(
-        reply,
+      return answerPage(request, reply, view, (value) =>
         SessionPage({
           context: pageContext(request, reply, { area: 'organisation', orgId, item: 'sessions' }),
           orgId,
-          view: view.value,
+          view: value,
           claims: claims.ok ? { response: claims.value } : { problem: claims.problem },
         }),
       );

@@ -8,17 +8,8 @@ import {
   type ImportSigningCertificateDeps,
 } from '../use-cases/import-signing-certificate.js';
 import { loadSigningCertificates, type LoadSigningCertificatesDeps } from '../use-cases/load-signing-certificates.js';
-import { sendProblemPage } from './page-errors.js';
-import {
-  answerForm,
-  OrgParams,
-  orgPath,
-  pageContext,
-  pageSchema,
-  requireSignIn,
-  sendPage,
-  sessionOf,
-} from './web-session.js';
+import { answerPage } from './page-errors.js';
+import { answerForm, OrgParams, orgPath, pageContext, pageSchema, requireSignIn, sessionOf } from './web-session.js';
 
 export type SigningCertificateRouteDeps = LoadSigningCertificatesDeps & ImportSigningCertificateDeps & { clock: Clock };
 
@@ -30,13 +21,11 @@ export function registerSigningCertificateRoutes(app: App, deps: SigningCertific
     async (request, reply) => {
       const { orgId } = request.params;
       const view = await loadSigningCertificates(deps, { token: sessionOf(request).accessToken, orgId });
-      if (!view.ok) return sendProblemPage(request, reply, view.problem);
-      return sendPage(
-        reply,
+      return answerPage(request, reply, view, (value) =>
         SigningCertificatesPage({
           context: pageContext(request, reply, { area: 'organisation', orgId, item: 'certificates' }),
           orgId,
-          view: view.value,
+          view: value,
           now: deps.clock(),
         }),
       );

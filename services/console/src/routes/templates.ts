@@ -1,3 +1,4 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { ClientIdPrefixSchema, SignerOptionSchema } from '@tessera/contracts';
 import type { App } from '@tessera/service-kit';
@@ -10,7 +11,7 @@ import { deleteTemplate, type DeleteTemplateDeps } from '../use-cases/delete-tem
 import { loadTemplateEditor, type LoadTemplateEditorDeps } from '../use-cases/load-template-editor.js';
 import { loadTemplates, type LoadTemplatesDeps } from '../use-cases/load-templates.js';
 import { saveTemplate, type SaveTemplateDeps } from '../use-cases/save-template.js';
-import { sendProblemPage } from './page-errors.js';
+import { answerPage } from './page-errors.js';
 import {
   answerForm,
   formValues,
@@ -20,7 +21,6 @@ import {
   PageQuery,
   pageSchema,
   requireSignIn,
-  sendPage,
   sessionOf,
 } from './web-session.js';
 
@@ -56,13 +56,11 @@ export function registerTemplateRoutes(app: App, deps: TemplateRouteDeps): void 
         orgId,
         pageNumber: request.query.page,
       });
-      if (!templates.ok) return sendProblemPage(request, reply, templates.problem);
-      return sendPage(
-        reply,
+      return answerPage(request, reply, templates, (value) =>
         TemplatesPage({
           context: pageContext(request, reply, { area: 'organisation', orgId, item: 'templates' }),
           orgId,
-          templates: templates.value,
+          templates: value,
         }),
       );
     },
@@ -70,8 +68,8 @@ export function registerTemplateRoutes(app: App, deps: TemplateRouteDeps): void 
 
   const showEditor = (templateId?: string) =>
     async function editorPage(
-      request: Parameters<typeof sessionOf>[0] & { params: { orgId: string; templateId?: string } },
-      reply: Parameters<typeof sendPage>[0],
+      request: FastifyRequest & { params: { orgId: string; templateId?: string } },
+      reply: FastifyReply,
     ) {
       const { orgId } = request.params;
       const editor = await loadTemplateEditor(deps, {
@@ -79,13 +77,11 @@ export function registerTemplateRoutes(app: App, deps: TemplateRouteDeps): void 
         orgId,
         ...((templateId ?? request.params.templateId) ? { templateId: templateId ?? request.params.templateId } : {}),
       });
-      if (!editor.ok) return sendProblemPage(request, reply, editor.problem);
-      return sendPage(
-        reply,
+      return answerPage(request, reply, editor, (value) =>
         TemplateEditorPage({
           context: pageContext(request, reply, { area: 'organisation', orgId, item: 'templates' }),
           orgId,
-          editor: editor.value,
+          editor: value,
         }),
       );
     };
@@ -132,7 +128,7 @@ export function registerTemplateRoutes(app: App, deps: TemplateRouteDeps): void 
 
   const save = (existing: boolean) =>
     async function saveForm(
-      request: Parameters<typeof sessionOf>[0] & {
+      request: FastifyRequest & {
         params: { orgId: string; templateId?: string };
         body: {
           name: string;
@@ -141,7 +137,7 @@ export function registerTemplateRoutes(app: App, deps: TemplateRouteDeps): void 
           query: string;
         };
       },
-      reply: Parameters<typeof sendPage>[0],
+      reply: FastifyReply,
     ) {
       const { orgId, templateId } = request.params;
       const { name, signerOption, clientIdPrefix, query } = request.body;

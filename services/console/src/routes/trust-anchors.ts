@@ -5,7 +5,7 @@ import { TrustAnchorsPage } from '../presenters/pages/trust-anchors-page.js';
 import { addTrustAnchor, type AddTrustAnchorDeps } from '../use-cases/add-trust-anchor.js';
 import { loadTrustAnchors, type LoadTrustAnchorsDeps } from '../use-cases/load-trust-anchors.js';
 import { removeTrustAnchor, type RemoveTrustAnchorDeps } from '../use-cases/remove-trust-anchor.js';
-import { sendProblemPage } from './page-errors.js';
+import { answerPage } from './page-errors.js';
 import {
   answerForm,
   formValues,
@@ -15,7 +15,6 @@ import {
   PageQuery,
   pageSchema,
   requireSignIn,
-  sendPage,
   sessionOf,
 } from './web-session.js';
 
@@ -33,13 +32,11 @@ export function registerTrustAnchorRoutes(app: App, deps: TrustAnchorRouteDeps):
         orgId,
         pageNumber: request.query.page,
       });
-      if (!anchors.ok) return sendProblemPage(request, reply, anchors.problem);
-      return sendPage(
-        reply,
+      return answerPage(request, reply, anchors, (value) =>
         TrustAnchorsPage({
           context: pageContext(request, reply, { area: 'organisation', orgId, item: 'trust-anchors' }),
           orgId,
-          anchors: anchors.value,
+          anchors: value,
           now: deps.clock(),
         }),
       );

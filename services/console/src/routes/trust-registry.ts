@@ -1,3 +1,4 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { TrustedEntityRoleSchema, TrustedEntityStatusSchema, type TrustedEntityFilter } from '@tessera/contracts';
 import { splitPemCertificates, type App } from '@tessera/service-kit';
@@ -13,7 +14,7 @@ import { registerTrustedEntity, type RegisterTrustedEntityDeps } from '../use-ca
 import { retireEntityCertificate, type RetireEntityCertificateDeps } from '../use-cases/retire-entity-certificate.js';
 import { updateTrustedEntity, type UpdateTrustedEntityDeps } from '../use-cases/update-trusted-entity.js';
 import { EcosystemParams } from './ecosystem.js';
-import { sendProblemPage } from './page-errors.js';
+import { answerPage } from './page-errors.js';
 import {
   answerForm,
   formValues,
@@ -21,7 +22,6 @@ import {
   pageSchema,
   problemFlash,
   requireSignIn,
-  sendPage,
   sessionOf,
 } from './web-session.js';
 
@@ -73,12 +73,10 @@ export function registerTrustRegistryRoutes(app: App, deps: TrustRegistryRouteDe
         filter,
         pageNumber: page,
       });
-      if (!view.ok) return sendProblemPage(request, reply, view.problem);
-      return sendPage(
-        reply,
+      return answerPage(request, reply, view, (value) =>
         TrustRegistryPage({
           context: pageContext(request, reply, { area: 'ecosystems', ecosystemId }),
-          view: view.value,
+          view: value,
         }),
       );
     },
@@ -144,12 +142,10 @@ export function registerTrustRegistryRoutes(app: App, deps: TrustRegistryRouteDe
         entityId,
         historyPage: request.query.history,
       });
-      if (!view.ok) return sendProblemPage(request, reply, view.problem);
-      return sendPage(
-        reply,
+      return answerPage(request, reply, view, (value) =>
         TrustedEntityPage({
           context: pageContext(request, reply, { area: 'ecosystems', ecosystemId }),
-          view: view.value,
+          view: value,
           now: deps.clock(),
         }),
       );
@@ -280,8 +276,8 @@ function certificatesOf(text: string): Array<{ pem: string }> {
 }
 
 function refuse(
-  request: Parameters<typeof sessionOf>[0],
-  reply: Parameters<typeof sendPage>[0],
+  request: FastifyRequest,
+  reply: FastifyReply,
   back: string,
   details: Array<{ path: string; message: string }>,
   values: Record<string, string>,

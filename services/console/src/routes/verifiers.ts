@@ -15,7 +15,7 @@ import {
 import { rotateWebhookSecret, type RotateWebhookSecretDeps } from '../use-cases/rotate-webhook-secret.js';
 import { saveWebhook, type SaveWebhookDeps } from '../use-cases/save-webhook.js';
 import { updateVerifier, type UpdateVerifierDeps } from '../use-cases/update-verifier.js';
-import { sendProblemPage } from './page-errors.js';
+import { answerPage } from './page-errors.js';
 import {
   answerForm,
   formValues,
@@ -26,7 +26,6 @@ import {
   PageQuery,
   pageSchema,
   requireSignIn,
-  sendPage,
   sessionOf,
 } from './web-session.js';
 
@@ -68,13 +67,11 @@ export function registerVerifierRoutes(app: App, deps: VerifierRouteDeps): void 
         orgId,
         pageNumber: request.query.page,
       });
-      if (!verifiers.ok) return sendProblemPage(request, reply, verifiers.problem);
-      return sendPage(
-        reply,
+      return answerPage(request, reply, verifiers, (value) =>
         VerifiersPage({
           context: pageContext(request, reply, { area: 'organisation', orgId, item: 'verifiers' }),
           orgId,
-          verifiers: verifiers.value,
+          verifiers: value,
         }),
       );
     },
@@ -123,13 +120,11 @@ export function registerVerifierRoutes(app: App, deps: VerifierRouteDeps): void 
         verifierId,
         deliveriesPage: request.query.deliveries,
       });
-      if (!view.ok) return sendProblemPage(request, reply, view.problem);
-      return sendPage(
-        reply,
+      return answerPage(request, reply, view, (value) =>
         VerifierPage({
           context: pageContext(request, reply, { area: 'organisation', orgId, item: 'verifiers' }),
           orgId,
-          view: view.value,
+          view: value,
         }),
       );
     },

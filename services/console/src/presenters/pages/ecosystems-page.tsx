@@ -1,7 +1,7 @@
 import type { EcosystemsOverview } from '../../use-cases/load-ecosystems.js';
 import { Badge, Empty, Section, Time, TableScroll } from '../components/display.js';
-import { ActionButton, PostForm, SelectField, TextArea, TextField, problemAt, valueOf } from '../components/forms.js';
-import { InvitationStatusBadge } from '../components/invitation-status.js';
+import { PostForm, SelectField, TextArea, TextField, problemAt, valueOf } from '../components/forms.js';
+import { ReceivedInvitations } from '../components/invitation-answer.js';
 import { Layout } from '../components/layout.js';
 import type { PageContext } from '../page-context.js';
 
@@ -53,56 +53,12 @@ export function EcosystemsPage(props: { context: PageContext; overview: Ecosyste
       {overview.ownedOrganisations.length > 0 ? (
         <>
           <Section title="Invitations your organisations received" id="received">
-            {overview.received.length === 0 ? (
-              <Empty>No invitation.</Empty>
-            ) : (
-              <TableScroll label="Invitations your organisations received">
-                <table>
-                  <caption class="visually-hidden">Invitations your organisations received</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">Ecosystem</th>
-                      <th scope="col">Organisation</th>
-                      <th scope="col">Status</th>
-                      <th scope="col">Sent</th>
-                      <th scope="col">Answer</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {overview.received.map((invitation) => (
-                      <tr>
-                        <td>{invitation.ecosystem?.name ?? invitation.ecosystemId}</td>
-                        <td>{invitation.orgId}</td>
-                        <td>
-                          <InvitationStatusBadge status={invitation.status} />
-                        </td>
-                        <td>
-                          <Time at={invitation.createDateTime} />
-                        </td>
-                        <td class="actions">
-                          {invitation.status === 'pending'
-                            ? (['accepted', 'rejected'] as const).map((status) => (
-                                <ActionButton
-                                  action="/ecosystems/invitations/answer"
-                                  csrfToken={context.csrfToken}
-                                  label={status === 'accepted' ? 'Accept' : 'Reject'}
-                                  accessibleLabel={`${status === 'accepted' ? 'Accept' : 'Reject'} the invitation to ${invitation.ecosystem?.name ?? 'the ecosystem'} for ${invitation.orgId}`}
-                                  danger={status === 'rejected'}
-                                  fields={{
-                                    ecosystemId: invitation.ecosystemId ?? '',
-                                    orgId: invitation.orgId,
-                                    status,
-                                  }}
-                                />
-                              ))
-                            : null}
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </TableScroll>
-            )}
+            <ReceivedInvitations
+              label="Invitations your organisations received"
+              invitations={overview.received}
+              csrfToken={context.csrfToken}
+              withStatus
+            />
           </Section>
           <Section title="Form an ecosystem" id="form">
             <p>

@@ -1,6 +1,6 @@
 import type { Home } from '../../use-cases/load-home.js';
-import { ActionButton } from '../components/forms.js';
-import { Badge, Empty, Section, Time, TableScroll } from '../components/display.js';
+import { Badge, Empty, Section } from '../components/display.js';
+import { ReceivedInvitations } from '../components/invitation-answer.js';
 import { Layout } from '../components/layout.js';
 import type { PageContext } from '../page-context.js';
 
@@ -29,46 +29,11 @@ export function HomePage(props: { context: PageContext; home: Home }) {
         )}
       </Section>
       <Section title="Invitations waiting for your answer" id="invitations">
-        {home.pendingInvitations.length === 0 ? (
-          <Empty>No invitation is waiting.</Empty>
-        ) : (
-          <TableScroll label="Invitations waiting for your answer">
-            <table>
-              <caption class="visually-hidden">Invitations waiting for your answer</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Ecosystem</th>
-                  <th scope="col">For organisation</th>
-                  <th scope="col">Sent</th>
-                  <th scope="col">Answer</th>
-                </tr>
-              </thead>
-              <tbody>
-                {home.pendingInvitations.map((invitation) => (
-                  <tr>
-                    <td>{invitation.ecosystem?.name ?? invitation.ecosystemId}</td>
-                    <td>{invitation.orgId}</td>
-                    <td>
-                      <Time at={invitation.createDateTime} />
-                    </td>
-                    <td class="actions">
-                      {(['accepted', 'rejected'] as const).map((status) => (
-                        <ActionButton
-                          action="/ecosystems/invitations/answer"
-                          csrfToken={context.csrfToken}
-                          label={status === 'accepted' ? 'Accept' : 'Reject'}
-                          accessibleLabel={`${status === 'accepted' ? 'Accept' : 'Reject'} the invitation to ${invitation.ecosystem?.name ?? 'the ecosystem'} for ${invitation.orgId}`}
-                          danger={status === 'rejected'}
-                          fields={{ ecosystemId: invitation.ecosystemId ?? '', orgId: invitation.orgId, status }}
-                        />
-                      ))}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableScroll>
-        )}
+        <ReceivedInvitations
+          label="Invitations waiting for your answer"
+          invitations={home.pendingInvitations}
+          csrfToken={context.csrfToken}
+        />
       </Section>
       <Section title="Your ecosystems" id="ecosystems">
         {home.ecosystems.length === 0 ? (
