@@ -3,7 +3,7 @@
 // exits non-zero when any fails.
 //
 //   node infra/check/run-infra-checks.mjs                 # everything (needs TEST_DATABASE_URL, TEST_NATS_URL)
-//   node infra/check/run-infra-checks.mjs --static-only   # Dockerfiles, compose, Kustomize only
+//   node infra/check/run-infra-checks.mjs --static-only   # Dockerfile, compose, Kustomize only
 //   node infra/check/run-infra-checks.mjs --service=verifier [--keep]
 //
 // Static: Dockerfile lint (dockerfile-utils) and house rules; .dockerignore; docker-compose.yml
@@ -27,7 +27,14 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { dockerfilePath, defaultPortOf, houseRules, lintDockerfile } from './lib/dockerfile.mjs';
+import {
+  buildArgsOf,
+  DOCKERFILE,
+  dockerfilePath,
+  defaultPortOf,
+  houseRules,
+  lintDockerfile,
+} from './lib/dockerfile.mjs';
 import { buildLikeDockerfile, loadDockerignore, makeBuildContext, makeToolShims } from './lib/image-build.mjs';
 import { missedMutations, MUTATIONS } from './lib/rule-mutations.mjs';
 import { externalSecretRules, loadExternalSecretExamples } from './lib/external-secrets.mjs';
@@ -100,28 +107,27 @@ const hasSource = (service) =>
   existsSync(join(REPO_ROOT, 'services', service, 'src', 'config.ts'));
 const ports = Object.fromEntries(SERVICE_NAMES.filter(hasSource).map((service) => [service, defaultPortOf(service)]));
 
-// ---------------------------------------------------------------- Dockerfiles
-for (const service of services) {
-  const path = dockerfilePath(service);
-  if (!existsSync(path)) {
-    await report.check(`dockerfile ${service}`, () => {
-      throw new CheckFailure(`services/${service}/Dockerfile is missing`);
-    });
-    continue;
+// ---------------------------------------------------------------- Dockerfile
+// One Dockerfile for every service (issue 23, item 3): linted once, its house rules checked
+// as it builds each service (SERVICE and PORT build arguments substituted).
+if (!existsSync(dockerfilePath())) {
+  await report.check('dockerfile', () => {
+    throw new CheckFailure(`${DOCKERFILE} is missing`);
+  });
+} else {
+  const text = readFileSync(dockerfilePath(), 'utf8');
+  await report.check('dockerfile lint', () => problemsOrOk(lintDockerfile(text), 'dockerfile-utils: no problems'));
+  for (const service of services) {
+    if (hasSource(service)) {
+      await report.check(`dockerfile rules ${service}`, () =>
+        problemsOrOk(
+          houseRules(service, text),
+          `SERVICE=${service} PORT=${defaultPortOf(service)}: multi-stage, turbo prune + pnpm deploy --prod --legacy, pinned tools, USER 1000, tini, HEALTHCHECK, port, env`,
+        ),
+      );
+    } else
+      report.skip(`dockerfile rules ${service}`, `services/${service}/src/main.ts or src/config.ts does not exist yet`);
   }
-  const text = readFileSync(path, 'utf8');
-  await report.check(`dockerfile lint ${service}`, () =>
-    problemsOrOk(lintDockerfile(text), 'dockerfile-utils: no problems'),
-  );
-  if (hasSource(service)) {
-    await report.check(`dockerfile rules ${service}`, () =>
-      problemsOrOk(
-        houseRules(service, text),
-        'multi-stage, turbo prune + pnpm deploy --prod --legacy, pinned tools, USER 1000, tini, HEALTHCHECK, port, env',
-      ),
-    );
-  } else
-    report.skip(`dockerfile rules ${service}`, `services/${service}/src/main.ts or src/config.ts does not exist yet`);
 }
 await report.check('dockerignore', () => {
   const { excluded } = loadDockerignore();
@@ -142,6 +148,7 @@ await report.check('dockerignore', () => {
     'pnpm-workspace.yaml',
     'turbo.json',
     'tsconfig.base.json',
+    DOCKERFILE,
     'packages/contracts/src/index.ts',
     'packages/service-kit/src/index.ts',
   ];
@@ -152,7 +159,6 @@ await report.check('dockerignore', () => {
       ...(hasDatabase(service)
         ? [`services/${service}/drizzle/meta/_journal.json`]
         : [`services/${service}/public/console.css`]),
-      `services/${service}/Dockerfile`,
     );
   for (const path of needed) if (excluded(path)) problems.push(`${path} is needed by the image build but excluded`);
   return problemsOrOk(problems, 'dependencies and build output out, sources and manifests in');
@@ -421,7 +427,8 @@ async function smokeService(
   let image;
   const built = await report.check(`image ${service}`, async () => {
     image = await buildLikeDockerfile({
-      dockerfileText: readFileSync(dockerfilePath(service), 'utf8'),
+      dockerfileText: readFileSync(dockerfilePath(), 'utf8'),
+      buildArgs: buildArgsOf(service),
       contextDir,
       workDir: join(work, service),
       binDir,
@@ -441,6 +448,9 @@ async function smokeService(
     }
     for (const devOnly of ['typescript', 'drizzle-kit', '@types/node'])
       assert(!has(`node_modules/${devOnly}`), `the image would contain the devDependency ${devOnly}`);
+    // The package's "files" decide what the bundle holds: the build output, not the sources.
+    for (const sourceOnly of ['src', 'test', 'tsconfig.json'])
+      assert(!has(sourceOnly), `the image would contain ${sourceOnly} (package.json "files" lists what ships)`);
     return `bundle ${megabytes(image.appDir)} MB (turbo prune, pnpm install --frozen-lockfile, build, pnpm deploy --prod --legacy)`;
   });
   if (!built) return;

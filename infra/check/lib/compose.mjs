@@ -96,10 +96,16 @@ export function composeRules(raw, ports) {
   for (const [service, port] of Object.entries(ports)) {
     const main = services[service];
     if (!want(main, `${service}: missing`)) continue;
+    // The one Dockerfile (issue 23, item 3), told which service to build and its port.
     want(
-      main.build?.dockerfile === `services/${service}/Dockerfile` &&
-        existsSync(join(REPO_ROOT, main.build.context ?? '.', main.build.dockerfile)),
-      `${service}: build must use services/${service}/Dockerfile with the repository root as context`,
+      main.build?.dockerfile === 'Dockerfile' &&
+        (main.build.context ?? '.') === '.' &&
+        existsSync(join(REPO_ROOT, main.build.dockerfile)),
+      `${service}: build must use the root Dockerfile with the repository root as context`,
+    );
+    want(
+      main.build?.args?.SERVICE === service && String(main.build?.args?.PORT) === String(port),
+      `${service}: build args must be SERVICE=${service} and PORT=${port} (its DEFAULT_PORT)`,
     );
     common(service, main, port);
     if (!hasDatabase(service)) {
@@ -115,6 +121,10 @@ export function composeRules(raw, ports) {
     }
     const migrate = services[`${service}-migrate`];
     if (!want(migrate, `${service}-migrate: missing`)) continue;
+    want(
+      !migrate.build || JSON.stringify(migrate.build) === JSON.stringify(main.build),
+      `${service}-migrate: must build the service's image exactly as ${service} does`,
+    );
     want(main.image === migrate.image, `${service}-migrate must run the service's image`);
     want(
       JSON.stringify(migrate.command) === JSON.stringify(['node', 'dist/migrate.js']),

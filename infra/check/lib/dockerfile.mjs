@@ -1,23 +1,43 @@
-// Dockerfile parsing (dockerfile-ast), lint (dockerfile-utils) and the house rules
-// every services/*/Dockerfile must follow.
+// Dockerfile parsing (dockerfile-ast), lint (dockerfile-utils) and the house rules the
+// one parameterised Dockerfile must follow for every service it builds (SERVICE, PORT).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DockerfileParser } from 'dockerfile-ast';
 import { validate, ValidationSeverity } from 'dockerfile-utils';
-import { assert, collectProblems, REPO_ROOT, hasDatabase } from './util.mjs';
+import { assert, collectProblems, REPO_ROOT } from './util.mjs';
 
-export function dockerfilePath(service) {
-  return join(REPO_ROOT, 'services', service, 'Dockerfile');
+/** The one Dockerfile, at the repository root: every service's image, chosen by its build arguments. */
+export const DOCKERFILE = 'Dockerfile';
+
+export function dockerfilePath() {
+  return join(REPO_ROOT, DOCKERFILE);
+}
+
+/** The build arguments of `service`'s image: its folder and its DEFAULT_PORT. */
+export function buildArgsOf(service) {
+  return { SERVICE: service, PORT: String(defaultPortOf(service)) };
+}
+
+/** `$NAME` and `${NAME}` of the arguments in scope replaced by their values (Docker's substitution). */
+function substitute(text, scope) {
+  return text.replace(/\$\{(\w+)\}|\$(\w+)/g, (whole, braced, bare) => {
+    const name = braced ?? bare;
+    return Object.hasOwn(scope, name) && scope[name] !== undefined ? scope[name] : whole;
+  });
 }
 
 /**
  * Parses a Dockerfile into stages: `{ name, base, instructions: [{ keyword, args, content, flags }] }`.
  * `args` are the JSON array for exec form, else whitespace-split words; `flags` are `--name=value`.
+ * `buildArgs` (`--build-arg`) are substituted as Docker does: a global ARG in FROM lines, and
+ * in a stage's instructions once the stage declares it (`ARG NAME`); anything else is left as
+ * written (a RUN's shell then sees an unset variable, as in Docker).
  */
-export function parseDockerfile(text) {
+export function parseDockerfile(text, buildArgs = {}) {
   const dockerfile = DockerfileParser.parse(text);
   const globalArgs = {};
   const stages = [];
+  let scope = {};
   for (const instruction of dockerfile.getInstructions()) {
     const keyword = instruction.getKeyword();
     const flags = Object.fromEntries(
@@ -26,23 +46,29 @@ export function parseDockerfile(text) {
         flag.getValue(),
       ]),
     );
-    const content = instruction.getArgumentsContent() ?? '';
+    const rawContent = instruction.getArgumentsContent() ?? '';
+    const content = keyword === 'ARG' ? rawContent : substitute(rawContent, scope);
     const entry = {
       keyword,
       content,
       flags,
-      words: instruction.getArguments().map((argument) => argument.getValue()),
+      words: instruction.getArguments().map((argument) => substitute(argument.getValue(), scope)),
       line: instruction.getRange().start.line + 1,
     };
-    if (keyword === 'ARG' && stages.length === 0) {
-      const [name, value] = content.split('=');
-      globalArgs[name.trim()] = value?.trim();
-      continue;
+    if (keyword === 'ARG') {
+      const [name, value] = rawContent.split('=');
+      const key = name.trim();
+      if (stages.length === 0) {
+        globalArgs[key] = buildArgs[key] ?? value?.trim();
+        continue;
+      }
+      scope[key] = buildArgs[key] ?? value?.trim() ?? globalArgs[key];
     }
     if (keyword === 'FROM') {
-      const [image, as, name] = entry.words;
+      const [image, as, name] = instruction.getArguments().map((argument) => argument.getValue());
       const base = image.replace(/\$\{?(\w+)\}?/g, (_, arg) => globalArgs[arg] ?? '');
       stages.push({ name: as?.toUpperCase() === 'AS' ? name : String(stages.length), base, instructions: [] });
+      scope = {};
       continue;
     }
     stages.at(-1)?.instructions.push(entry);
@@ -128,14 +154,23 @@ export function rootToolVersions() {
 }
 
 /**
- * The rules of the house for a service image (issue 6, item 3): multi-stage, turbo prune
- * + pnpm deploy --prod (--legacy), pinned tools, non-root numeric USER, tini, HEALTHCHECK
- * on the health route, the service's port, production env, migrations in the image (the
- * services with a database; the console instead carries its public/ files).
+ * The rules of the house for a service image (issue 6, item 3), on the Dockerfile as it
+ * builds `service` (its build arguments substituted): multi-stage, turbo prune + pnpm
+ * deploy --prod (--legacy), pinned tools, non-root numeric USER, tini, HEALTHCHECK on the
+ * health route, the service's port, production env, migrations in the image. The service
+ * comes from SERVICE and PORT build arguments without defaults (issue 23, item 3).
  */
 export function houseRules(service, text) {
   const { problems, want } = collectProblems();
-  const { stages } = parseDockerfile(text);
+  const { stages, globalArgs } = parseDockerfile(text, buildArgsOf(service));
+  const declared = parseDockerfile(text).globalArgs;
+  for (const name of ['SERVICE', 'PORT']) {
+    want(
+      Object.hasOwn(declared, name) && declared[name] === undefined,
+      `a global \`ARG ${name}\` without a default expected: an image must be built for a named service`,
+    );
+  }
+  want(globalArgs.SERVICE === service, `SERVICE=${service} must reach the build`);
   const pkg = `@tessera/${service}`;
   const port = defaultPortOf(service);
   const versions = rootToolVersions();
@@ -152,6 +187,10 @@ export function houseRules(service, text) {
   want(
     runs.some((r) => r.includes(`turbo prune ${pkg} --docker`)),
     `missing \`turbo prune ${pkg} --docker\``,
+  );
+  want(
+    runs.some((r) => r.includes('DEFAULT_PORT') && r.includes(`services/${service}/src/config.ts`)),
+    'the build must refuse a PORT that is not the DEFAULT_PORT of services/$SERVICE/src/config.ts',
   );
   want(
     runs.some((r) => r.includes('pnpm install --frozen-lockfile')),
@@ -229,14 +268,13 @@ export function houseRules(service, text) {
   const env = stageEnv(runtime);
   want(env.NODE_ENV === 'production', 'ENV NODE_ENV=production expected in the runtime stage');
   want(env.PORT === String(port), `ENV PORT=${port} expected`);
-  if (hasDatabase(service))
-    want(env.MIGRATE_ON_START === 'false', 'ENV MIGRATE_ON_START=false expected (the migrate init container migrates)');
+  want(env.MIGRATE_ON_START === 'false', 'ENV MIGRATE_ON_START=false expected (the migrate init container migrates)');
+  // The deployed bundle whole (its package.json "files" say what it holds), or its parts.
   const copies = final('COPY').map((i) => i.content);
-  // Migrations for a service with a database; the console's style sheet for the console.
-  const bundle = ['dist', 'node_modules', 'package.json', ...(hasDatabase(service) ? ['drizzle'] : ['public'])];
-  for (const needed of bundle) {
+  const wholeBundle = copies.some((c) => /^\/prod\/?$/.test(c.split(/\s+/)[0]));
+  for (const needed of ['dist', 'drizzle', 'node_modules', 'package.json']) {
     want(
-      copies.some((c) => c.split(/\s+/)[0].endsWith(`/${needed}`)),
+      wholeBundle || copies.some((c) => c.split(/\s+/)[0].endsWith(`/${needed}`)),
       `runtime stage must copy ${needed} from the deployed bundle`,
     );
   }

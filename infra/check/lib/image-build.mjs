@@ -122,11 +122,20 @@ export async function makeToolShims(binDir, env) {
 }
 
 /**
- * Carries out the Dockerfile's stages under `workDir/stages/<stage>/`. Returns the runtime
- * stage: its root, WORKDIR, ENV, CMD, ENTRYPOINT and HEALTHCHECK, and a log of the steps.
+ * Carries out the Dockerfile's stages under `workDir/stages/<stage>/`, with `buildArgs` as
+ * `docker build --build-arg` gives them. Returns the runtime stage: its root, WORKDIR, ENV,
+ * CMD, ENTRYPOINT and HEALTHCHECK, and a log of the steps.
  */
-export async function buildLikeDockerfile({ dockerfileText, contextDir, workDir, binDir, env, log = () => {} }) {
-  const { stages } = parseDockerfile(dockerfileText);
+export async function buildLikeDockerfile({
+  dockerfileText,
+  buildArgs = {},
+  contextDir,
+  workDir,
+  binDir,
+  env,
+  log = () => {},
+}) {
+  const { stages } = parseDockerfile(dockerfileText, buildArgs);
   const roots = new Map();
   const shimVersions = rootToolVersions();
   const stepEnv = { ...env, PATH: `${binDir}:${env.PATH}` };

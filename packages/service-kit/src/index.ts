@@ -11,6 +11,7 @@ export * from './shutdown.js';
 export * from './db/database.js';
 export * from './db/postgres-tls.js';
 export * from './db/migrate.js';
+export * from './migrate-main.js';
 export * from './db/schema-version.js';
 export * from './db/prepared.js';
 export * from './db/rows-of.js';

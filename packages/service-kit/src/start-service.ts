@@ -120,25 +120,6 @@ export async function listen(app: App, config: Pick<CommonConfig, 'HOST' | 'PORT
   return `http://${host}:${port}`;
 }
 
-/** Runs the service's migrate-and-exit entry point (a Kubernetes Job). */
-export async function runMigrationsAndExit(
-  options: Omit<OpenServiceDatabaseOptions<Record<string, never>>, 'schema'>,
-): Promise<never> {
-  try {
-    const database = await openServiceDatabase({
-      ...options,
-      schema: {},
-      config: { ...options.config, MIGRATE_ON_START: true },
-    });
-    await database.close();
-    options.logger.info('migrations complete');
-    process.exit(0);
-  } catch (error) {
-    options.logger.error({ err: error }, 'migrations failed');
-    process.exit(1);
-  }
-}
-
 /** What a service's `build` step gets: a way to open resources that are closed for it. */
 export interface ServiceResources {
   /** The service's database (`openServiceDatabase`), closed with the service. */

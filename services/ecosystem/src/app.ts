@@ -4,6 +4,7 @@ import {
   createServiceMetrics,
   instrumentBus,
   type App,
+  type Clock,
   type Database,
   type Logger,
   type MessageBus,
@@ -14,8 +15,8 @@ import type { CertificateAuthority } from '@tessera/service-kit/x509';
 import { serveIntentResolve } from './bus/intent-resolve-responder.js';
 import { followOrganisationEvents } from './bus/organisation-subscriber.js';
 import { serveTrustListGet } from './bus/trust-list-get-responder.js';
-import type { ResolutionCache } from './cache/resolution-cache.js';
-import { SignedTrustListCache } from './cache/signed-trust-lists.js';
+import type { ResolutionCache } from './state/resolution-cache.js';
+import { SignedTrustListCache } from './state/signed-trust-lists.js';
 import { publicBaseUrlOf, type EcosystemConfig } from './config.js';
 import { createTrustListSigner } from './crypto/trust-list-signer.js';
 import type { EcosystemDbSchema } from './db/schema.js';
@@ -42,12 +43,12 @@ export interface EcosystemAppDeps {
   /** Verifies bearer tokens; tests pass one trusting their own identity provider. */
   verifyToken: TokenVerifier;
   logger: Logger;
-  /** Intent resolutions kept in step with the database by its change notifications (cache/). */
+  /** Intent resolutions kept in step with the database by its change notifications (state/). */
   resolutions: ResolutionCache<IntentResolution>;
   /** The trust-list CA (crypto/trust-list-ca.ts): certifies this replica's list-signing key, published at /v1/trust-list-ca.pem. */
   trustListCa: CertificateAuthority;
-  /** The time for signed lists and `nextUpdate`; tests move it. Default: the system clock. */
-  clock?: () => Date;
+  /** The time of every use case that reads it (signed lists, `nextUpdate`, registry history); tests move it. */
+  clock: Clock;
   /** The service's metrics (`startService` serves them on METRICS_PORT); a registry of the app's own unless given. */
   metrics?: ServiceMetrics;
 }
@@ -59,14 +60,13 @@ export interface EcosystemAppDeps {
  * stop when the app closes. No I/O happens here beyond what `deps` do.
  */
 export async function buildApp(deps: EcosystemAppDeps): Promise<App> {
-  const { config, logger, resolutions } = deps;
+  const { config, logger, resolutions, clock } = deps;
   const metrics = deps.metrics ?? createServiceMetrics({ service: 'ecosystem' });
   // Requests this service sends are counted and timed by subject and result.
   const bus = instrumentBus(deps.bus, metrics.nats);
   const ecosystemMetrics = createEcosystemMetrics(metrics.registry);
   const db = deps.database.db;
   const enabled = config.ECOSYSTEM_ENABLED;
-  const clock = deps.clock ?? (() => new Date());
   const validitySeconds = config.TRUST_LIST_VALIDITY_SECONDS;
   const trustList = {
     db,
@@ -105,7 +105,7 @@ export async function buildApp(deps: EcosystemAppDeps): Promise<App> {
       registerIntentRoutes(gated, { db });
       registerIntentTemplateRoutes(gated, { db, bus });
       registerIntentNoticeRoutes(gated, { db });
-      registerTrustedEntityRoutes(gated, { db, bus, logger });
+      registerTrustedEntityRoutes(gated, { db, bus, logger, clock });
       registerTrustSettingsRoutes(gated, { db });
     });
   });

@@ -76,6 +76,15 @@ export function loadEcosystemConfig(env: Record<string, string | undefined> = pr
 }
 
 /** The public base URL in force, without a trailing slash. */
+/** Where the trust-list CA comes from (crypto/trust-list-ca.ts's `TrustListCaSource`), as configured. */
+export function trustListCaSourceOf(config: EcosystemConfig) {
+  return {
+    certificate: { pem: config.TRUST_LIST_CA_CERT_PEM, file: config.TRUST_LIST_CA_CERT_PEM_FILE },
+    key: { pem: config.TRUST_LIST_CA_KEY_PEM, file: config.TRUST_LIST_CA_KEY_PEM_FILE },
+    developmentDataDir: config.NODE_ENV === 'development' ? config.DATA_DIR : undefined,
+  };
+}
+
 export function publicBaseUrlOf(config: Pick<EcosystemConfig, 'PUBLIC_BASE_URL' | 'PORT'>): string {
   return (config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, '');
 }

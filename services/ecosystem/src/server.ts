@@ -7,10 +7,17 @@ import {
   type RunningService,
   type ServiceDefinition,
   startService,
+  systemClock,
 } from '@tessera/service-kit';
 import { buildApp } from './app.js';
-import { openResolutionCache } from './cache/change-notifications.js';
-import { DEFAULT_METRICS_PORT, loadEcosystemConfig, SERVICE_NAME, type EcosystemConfig } from './config.js';
+import { openResolutionCache } from './state/change-notifications.js';
+import {
+  DEFAULT_METRICS_PORT,
+  loadEcosystemConfig,
+  SERVICE_NAME,
+  trustListCaSourceOf,
+  type EcosystemConfig,
+} from './config.js';
 import { MIGRATIONS_FOLDER } from './db/migrations-folder.js';
 import { openTrustListCa } from './crypto/trust-list-ca.js';
 import { schema } from './db/schema.js';
@@ -36,7 +43,7 @@ export async function startEcosystem(
 ): Promise<RunningService> {
   const verifyToken = createTokenVerifier(await resolveOidcSettings(config));
   // Before anything opens: a bad CA configuration stops the start with one line naming the variable.
-  const trustListCa = await openTrustListCa(config, new Date());
+  const trustListCa = await openTrustListCa(trustListCaSourceOf(config), systemClock());
   return startService({
     name: SERVICE_NAME,
     config,
@@ -57,7 +64,12 @@ export async function startEcosystem(
       });
       const cache = await open(
         'change notifications',
-        () => openResolutionCache<IntentResolution>({ database, ttlMs: config.RESOLVE_CACHE_TTL_MS }),
+        () =>
+          openResolutionCache<IntentResolution>({
+            database,
+            ttlMs: config.RESOLVE_CACHE_TTL_MS,
+            clock: systemClock,
+          }),
         (c) => c.close(),
       );
       return buildApp({
@@ -68,6 +80,7 @@ export async function startEcosystem(
         logger,
         resolutions: cache.resolutions,
         trustListCa,
+        clock: systemClock,
         metrics,
       });
     },

@@ -71,3 +71,19 @@ export async function createEmptyDatabase(
   url.pathname = `/${name}`;
   return url.toString();
 }
+
+/** An empty database on the test server (no migrations applied) and how to drop it: for tests of a migrate entry. */
+export async function createEmptyTestDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const adminUrl = testBackends().postgres.adminUrl;
+  if (!adminUrl) throw new Error('an empty database needs a PostgreSQL server (see missingServer)');
+  const name = `t_empty_${randomBytes(6).toString('hex')}`;
+  const url = await createEmptyDatabase(adminUrl, name);
+  return {
+    url,
+    drop: async () => {
+      const cleanup = postgres(adminUrl, { max: 1, onnotice: () => {} });
+      await cleanup.unsafe(`drop database if exists "${name}" with (force)`).catch(() => {});
+      await cleanup.end();
+    },
+  };
+}

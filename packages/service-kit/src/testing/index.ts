@@ -18,6 +18,7 @@ export {
 export {
   createTestDatabase,
   createEmptyDatabase,
+  createEmptyTestDatabase,
   type TestDatabase,
   type CreateTestDatabaseOptions,
 } from './databases.js';
@@ -48,5 +49,6 @@ export { arbitraryFor, mutate } from './fuzz/schema-arbitrary.js';
 export { findUndocumentedOperations } from './openapi.js';
 export { expectEachUnavailableFast } from './dependency-outage.js';
 export { migrationsFolderUpTo } from './migrations.js';
+export { runMigrateEntryOnEmptyDatabase, type MigratedEmptyDatabase } from './migrate-entry.js';
 export { writeTestTlsFiles, type TestTlsFiles } from './tls-files.js';
 export * from './metrics.js';

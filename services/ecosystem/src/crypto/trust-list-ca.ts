@@ -5,17 +5,23 @@ import {
   readConfiguredPem,
   type CertificateAuthority,
 } from '@tessera/service-kit/x509';
-import type { EcosystemConfig } from '../config.js';
 
-export type TrustListCaConfig = Pick<
-  EcosystemConfig,
-  | 'NODE_ENV'
-  | 'DATA_DIR'
-  | 'TRUST_LIST_CA_CERT_PEM'
-  | 'TRUST_LIST_CA_CERT_PEM_FILE'
-  | 'TRUST_LIST_CA_KEY_PEM'
-  | 'TRUST_LIST_CA_KEY_PEM_FILE'
->;
+/** One PEM as configured: inline, or the path of a file holding it. */
+export interface ConfiguredPem {
+  pem?: string | undefined;
+  file?: string | undefined;
+}
+
+/**
+ * Where the trust-list CA comes from (config.ts's `trustListCaSourceOf` reads it from
+ * TRUST_LIST_CA_CERT_PEM[_FILE] and TRUST_LIST_CA_KEY_PEM[_FILE]; problems name those variables).
+ */
+export interface TrustListCaSource {
+  certificate: ConfiguredPem;
+  key: ConfiguredPem;
+  /** Development only: without a configured CA, the one generated once under this data directory. */
+  developmentDataDir?: string | undefined;
+}
 
 /** The common name of the development CA (production names its own). */
 export const DEV_TRUST_LIST_CA_NAME = 'Tessera Trust List CA (development)';
@@ -28,27 +34,19 @@ export const DEV_TRUST_LIST_CA_NAME = 'Tessera Trust List CA (development)';
  * cannot act as one (not a CA, expired, not P-256, a key that does not match) stops the
  * start with a StartupError naming the variable; the key is never quoted.
  */
-export async function openTrustListCa(config: TrustListCaConfig, now: Date): Promise<CertificateAuthority> {
+export async function openTrustListCa(source: TrustListCaSource, now: Date): Promise<CertificateAuthority> {
   const names = {
-    certificate: config.TRUST_LIST_CA_CERT_PEM_FILE ? 'TRUST_LIST_CA_CERT_PEM_FILE' : 'TRUST_LIST_CA_CERT_PEM',
-    key: config.TRUST_LIST_CA_KEY_PEM_FILE ? 'TRUST_LIST_CA_KEY_PEM_FILE' : 'TRUST_LIST_CA_KEY_PEM',
+    certificate: source.certificate.file ? 'TRUST_LIST_CA_CERT_PEM_FILE' : 'TRUST_LIST_CA_CERT_PEM',
+    key: source.key.file ? 'TRUST_LIST_CA_KEY_PEM_FILE' : 'TRUST_LIST_CA_KEY_PEM',
   };
   try {
-    const certificatePem = readConfiguredPem(
-      'TRUST_LIST_CA_CERT_PEM',
-      config.TRUST_LIST_CA_CERT_PEM,
-      config.TRUST_LIST_CA_CERT_PEM_FILE,
-    );
-    const privateKeyPem = readConfiguredPem(
-      'TRUST_LIST_CA_KEY_PEM',
-      config.TRUST_LIST_CA_KEY_PEM,
-      config.TRUST_LIST_CA_KEY_PEM_FILE,
-    );
+    const certificatePem = readConfiguredPem('TRUST_LIST_CA_CERT_PEM', source.certificate.pem, source.certificate.file);
+    const privateKeyPem = readConfiguredPem('TRUST_LIST_CA_KEY_PEM', source.key.pem, source.key.file);
     const pem =
       certificatePem && privateKeyPem
         ? { certificatePem, privateKeyPem }
-        : config.NODE_ENV === 'development'
-          ? await ensureDevCertificateAuthority(config.DATA_DIR, {
+        : source.developmentDataDir !== undefined
+          ? await ensureDevCertificateAuthority(source.developmentDataDir, {
               directory: 'trust-list-ca',
               commonName: DEV_TRUST_LIST_CA_NAME,
               now,

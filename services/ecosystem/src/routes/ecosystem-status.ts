@@ -1,6 +1,5 @@
 import { EcosystemStatusSchema } from '@tessera/contracts';
-import { envelope, routeSchema, type App } from '@tessera/service-kit';
-import { Envelope } from './schemas.js';
+import { envelope, routeSchema, type App, envelopeOf } from '@tessera/service-kit';
 
 export interface StatusRouteDeps {
   /** ECOSYSTEM_ENABLED. */
@@ -14,7 +13,7 @@ export function registerStatusRoute(app: App, deps: StatusRouteDeps): void {
     {
       schema: routeSchema(
         { summary: 'Whether the ecosystem feature is enabled', tags: ['ecosystems'], security: 'bearer' },
-        { response: { 200: Envelope(EcosystemStatusSchema) } },
+        { response: { 200: envelopeOf(EcosystemStatusSchema) } },
       ),
     },
     async () =>

@@ -6,12 +6,22 @@ import {
   EcosystemSchema,
   OrganisationIdSchema,
 } from '@tessera/contracts';
-import { envelope, pageWindow, principalOf, routeSchema, toPage, type App } from '@tessera/service-kit';
+import {
+  envelope,
+  pageWindow,
+  principalOf,
+  routeSchema,
+  toPage,
+  type App,
+  envelopeOf,
+  pageEnvelopeOf,
+  pagingQueryWith,
+} from '@tessera/service-kit';
 import { presentEcosystem, presentEcosystemListEntry } from '../presenters/ecosystems.js';
 import { createEcosystem, type CreateEcosystemDeps } from '../use-cases/create-ecosystem.js';
 import { getDashboardSummary, type GetDashboardSummaryDeps } from '../use-cases/get-dashboard-summary.js';
 import { listEcosystems, type ListEcosystemsDeps } from '../use-cases/list-ecosystems.js';
-import { Envelope, PagedEnvelope, PagedQuery, PathId } from './schemas.js';
+import { PathId } from './schemas.js';
 
 export type EcosystemRouteDeps = CreateEcosystemDeps & ListEcosystemsDeps & GetDashboardSummaryDeps;
 
@@ -32,7 +42,7 @@ export function registerEcosystemRoutes(app: App, deps: EcosystemRouteDeps): voi
         {
           params: Type.Object({ orgId: PathId }),
           body: EcosystemCreateBodySchema,
-          response: { 201: Envelope(EcosystemSchema) },
+          response: { 201: envelopeOf(EcosystemSchema) },
         },
       ),
     },
@@ -59,8 +69,8 @@ export function registerEcosystemRoutes(app: App, deps: EcosystemRouteDeps): voi
           errors: [503],
         },
         {
-          querystring: PagedQuery({ orgId: Type.Optional(OrganisationIdSchema) }),
-          response: { 200: PagedEnvelope(EcosystemListEntrySchema) },
+          querystring: pagingQueryWith({ orgId: Type.Optional(OrganisationIdSchema) }),
+          response: { 200: pageEnvelopeOf(EcosystemListEntrySchema) },
         },
       ),
     },
@@ -85,7 +95,7 @@ export function registerEcosystemRoutes(app: App, deps: EcosystemRouteDeps): voi
           security: 'bearer',
           errors: [503],
         },
-        { response: { 200: Envelope(DashboardSummarySchema) } },
+        { response: { 200: envelopeOf(DashboardSummarySchema) } },
       ),
     },
     async (request) =>

@@ -1,13 +1,13 @@
 import Negotiator from 'negotiator';
 import { Type } from 'typebox';
 import { ErrorCode, IntentNoticeBodySchema, IntentNoticeSchema } from '@tessera/contracts';
-import { AppError, envelope, principalOf, routeSchema, type App } from '@tessera/service-kit';
+import { AppError, envelope, principalOf, routeSchema, type App, envelopeOf } from '@tessera/service-kit';
 import { toNoticeJsonLd } from '../domain/notice-json-ld.js';
 import { presentNotice } from '../presenters/intent-notices.js';
 import { createIntentNotice, type CreateIntentNoticeDeps } from '../use-cases/create-intent-notice.js';
 import { getIntentNotice, type GetIntentNoticeDeps } from '../use-cases/get-intent-notice.js';
 import { updateIntentNotice, type UpdateIntentNoticeDeps } from '../use-cases/update-intent-notice.js';
-import { Envelope, PathId } from './schemas.js';
+import { PathId } from './schemas.js';
 
 export type IntentNoticeRouteDeps = CreateIntentNoticeDeps & GetIntentNoticeDeps & UpdateIntentNoticeDeps;
 
@@ -29,7 +29,7 @@ export function registerIntentNoticeRoutes(app: App, deps: IntentNoticeRouteDeps
           security: 'bearer',
           errors: [404, 409, 413, 415, 503],
         },
-        { params: NoticeParams, body: IntentNoticeBodySchema, response: { 201: Envelope(IntentNoticeSchema) } },
+        { params: NoticeParams, body: IntentNoticeBodySchema, response: { 201: envelopeOf(IntentNoticeSchema) } },
       ),
     },
     async (request, reply) => {
@@ -57,7 +57,7 @@ export function registerIntentNoticeRoutes(app: App, deps: IntentNoticeRouteDeps
         {
           params: NoticeParams,
           querystring: Type.Object({ version: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647 })) }),
-          response: { 200: Envelope(IntentNoticeSchema) },
+          response: { 200: envelopeOf(IntentNoticeSchema) },
         },
       ),
     },
@@ -99,7 +99,7 @@ export function registerIntentNoticeRoutes(app: App, deps: IntentNoticeRouteDeps
           security: 'bearer',
           errors: [404, 413, 415, 503],
         },
-        { params: NoticeParams, body: IntentNoticeBodySchema, response: { 200: Envelope(IntentNoticeSchema) } },
+        { params: NoticeParams, body: IntentNoticeBodySchema, response: { 200: envelopeOf(IntentNoticeSchema) } },
       ),
     },
     async (request) => {

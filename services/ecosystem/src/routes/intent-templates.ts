@@ -4,13 +4,13 @@ import {
   IntentTemplateSchema,
   IntentTemplateUpdateBodySchema,
 } from '@tessera/contracts';
-import { envelope, principalOf, routeSchema, type App } from '@tessera/service-kit';
+import { envelope, principalOf, routeSchema, type App, envelopeOf } from '@tessera/service-kit';
 import { presentIntentTemplate } from '../presenters/intent-templates.js';
 import { createIntentTemplate, type CreateIntentTemplateDeps } from '../use-cases/create-intent-template.js';
 import { deleteIntentTemplate, type DeleteIntentTemplateDeps } from '../use-cases/delete-intent-template.js';
 import { listIntentTemplates, type ListIntentTemplatesDeps } from '../use-cases/list-intent-templates.js';
 import { updateIntentTemplate, type UpdateIntentTemplateDeps } from '../use-cases/update-intent-template.js';
-import { Envelope, PathId } from './schemas.js';
+import { PathId } from './schemas.js';
 
 export type IntentTemplateRouteDeps = CreateIntentTemplateDeps &
   ListIntentTemplatesDeps &
@@ -37,7 +37,7 @@ export function registerIntentTemplateRoutes(app: App, deps: IntentTemplateRoute
         {
           params: IntentIdParams,
           body: IntentTemplateCreateBodySchema,
-          response: { 201: Envelope(IntentTemplateSchema) },
+          response: { 201: envelopeOf(IntentTemplateSchema) },
         },
       ),
     },
@@ -62,7 +62,7 @@ export function registerIntentTemplateRoutes(app: App, deps: IntentTemplateRoute
           security: 'bearer',
           errors: [404, 503],
         },
-        { params: IntentIdParams, response: { 200: Envelope(Type.Array(IntentTemplateSchema)) } },
+        { params: IntentIdParams, response: { 200: envelopeOf(Type.Array(IntentTemplateSchema)) } },
       ),
     },
     async (request) => {
@@ -89,7 +89,7 @@ export function registerIntentTemplateRoutes(app: App, deps: IntentTemplateRoute
         {
           params: TemplateParams,
           body: IntentTemplateUpdateBodySchema,
-          response: { 200: Envelope(IntentTemplateSchema) },
+          response: { 200: envelopeOf(IntentTemplateSchema) },
         },
       ),
     },
@@ -111,7 +111,7 @@ export function registerIntentTemplateRoutes(app: App, deps: IntentTemplateRoute
     {
       schema: routeSchema(
         { summary: 'Delete an intent template', tags: ['intent templates'], security: 'bearer', errors: [404, 503] },
-        { params: TemplateParams, response: { 200: Envelope(IntentTemplateSchema) } },
+        { params: TemplateParams, response: { 200: envelopeOf(IntentTemplateSchema) } },
       ),
     },
     async (request) => {

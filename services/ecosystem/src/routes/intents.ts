@@ -1,13 +1,23 @@
 import { Type } from 'typebox';
 import { IntentBodySchema, IntentSchema } from '@tessera/contracts';
-import { envelope, pageWindow, principalOf, routeSchema, toPage, type App } from '@tessera/service-kit';
+import {
+  envelope,
+  pageWindow,
+  principalOf,
+  routeSchema,
+  toPage,
+  type App,
+  envelopeOf,
+  pageEnvelopeOf,
+  pagingQueryWith,
+} from '@tessera/service-kit';
 import { presentIntent } from '../presenters/intents.js';
 import { createIntent, type CreateIntentDeps } from '../use-cases/create-intent.js';
 import { deleteIntent, type DeleteIntentDeps } from '../use-cases/delete-intent.js';
 import { getIntent, type GetIntentDeps } from '../use-cases/get-intent.js';
 import { listEcosystemIntents, type ListEcosystemIntentsDeps } from '../use-cases/list-ecosystem-intents.js';
 import { updateIntent, type UpdateIntentDeps } from '../use-cases/update-intent.js';
-import { Envelope, PagedEnvelope, PagedQuery, PathId } from './schemas.js';
+import { PathId } from './schemas.js';
 
 export type IntentRouteDeps = CreateIntentDeps &
   ListEcosystemIntentsDeps &
@@ -31,7 +41,7 @@ export function registerIntentRoutes(app: App, deps: IntentRouteDeps): void {
           security: 'bearer',
           errors: [404, 409, 413, 415, 503],
         },
-        { params: EcosystemIdParams, body: IntentBodySchema, response: { 201: Envelope(IntentSchema) } },
+        { params: EcosystemIdParams, body: IntentBodySchema, response: { 201: envelopeOf(IntentSchema) } },
       ),
     },
     async (request, reply) => {
@@ -54,7 +64,11 @@ export function registerIntentRoutes(app: App, deps: IntentRouteDeps): void {
           security: 'bearer',
           errors: [404, 503],
         },
-        { params: EcosystemIdParams, querystring: PagedQuery({}), response: { 200: PagedEnvelope(IntentSchema) } },
+        {
+          params: EcosystemIdParams,
+          querystring: pagingQueryWith({}),
+          response: { 200: pageEnvelopeOf(IntentSchema) },
+        },
       ),
     },
     async (request) => {
@@ -73,7 +87,7 @@ export function registerIntentRoutes(app: App, deps: IntentRouteDeps): void {
     {
       schema: routeSchema(
         { summary: 'Get an intent', tags: ['intents'], security: 'bearer', errors: [404, 503] },
-        { params: IntentIdParams, response: { 200: Envelope(IntentSchema) } },
+        { params: IntentIdParams, response: { 200: envelopeOf(IntentSchema) } },
       ),
     },
     async (request) =>
@@ -94,7 +108,7 @@ export function registerIntentRoutes(app: App, deps: IntentRouteDeps): void {
           security: 'bearer',
           errors: [404, 409, 413, 415, 503],
         },
-        { params: IntentIdParams, body: IntentBodySchema, response: { 200: Envelope(IntentSchema) } },
+        { params: IntentIdParams, body: IntentBodySchema, response: { 200: envelopeOf(IntentSchema) } },
       ),
     },
     async (request) => {
@@ -119,7 +133,7 @@ export function registerIntentRoutes(app: App, deps: IntentRouteDeps): void {
           security: 'bearer',
           errors: [404, 409, 503],
         },
-        { params: IntentIdParams, response: { 200: Envelope(IntentSchema) } },
+        { params: IntentIdParams, response: { 200: envelopeOf(IntentSchema) } },
       ),
     },
     async (request) => {

@@ -5,11 +5,20 @@ import {
   InvitationStatusSchema,
   LeadInvitationBodySchema,
 } from '@tessera/contracts';
-import { envelope, pageWindow, principalOf, routeSchema, toPage, type App } from '@tessera/service-kit';
+import {
+  envelope,
+  pageWindow,
+  principalOf,
+  routeSchema,
+  toPage,
+  type App,
+  envelopeOf,
+  pageEnvelopeOf,
+  pagingQueryWith,
+} from '@tessera/service-kit';
 import { presentInvitation, presentLeadInvitationAsEcosystem } from '../presenters/invitations.js';
 import { inviteLead, type InviteLeadDeps } from '../use-cases/invite-lead.js';
 import { listLeadInvitations, type ListLeadInvitationsDeps } from '../use-cases/list-lead-invitations.js';
-import { Envelope, PagedEnvelope, PagedQuery } from './schemas.js';
 
 export type LeadInvitationRouteDeps = InviteLeadDeps & ListLeadInvitationsDeps;
 
@@ -27,7 +36,7 @@ export function registerLeadInvitationRoutes(app: App, deps: LeadInvitationRoute
           security: 'bearer',
           errors: [409, 413, 415, 503],
         },
-        { body: LeadInvitationBodySchema, response: { 201: Envelope(EcosystemSchema) } },
+        { body: LeadInvitationBodySchema, response: { 201: envelopeOf(EcosystemSchema) } },
       ),
     },
     async (request, reply) => {
@@ -47,8 +56,8 @@ export function registerLeadInvitationRoutes(app: App, deps: LeadInvitationRoute
           errors: [503],
         },
         {
-          querystring: PagedQuery({ status: Type.Optional(InvitationStatusSchema) }),
-          response: { 200: PagedEnvelope(InvitationSchema) },
+          querystring: pagingQueryWith({ status: Type.Optional(InvitationStatusSchema) }),
+          response: { 200: pageEnvelopeOf(InvitationSchema) },
         },
       ),
     },

@@ -10,7 +10,17 @@ import {
   OrganisationIdSchema,
   UuidSchema,
 } from '@tessera/contracts';
-import { envelope, pageWindow, principalOf, routeSchema, toPage, type App } from '@tessera/service-kit';
+import {
+  envelope,
+  pageWindow,
+  principalOf,
+  routeSchema,
+  toPage,
+  type App,
+  envelopeOf,
+  pageEnvelopeOf,
+  pagingQueryWith,
+} from '@tessera/service-kit';
 import { presentInvitation } from '../presenters/invitations.js';
 import { presentEcosystemOrganisation, presentMember } from '../presenters/memberships.js';
 import { answerInvitation, type AnswerInvitationDeps } from '../use-cases/answer-invitation.js';
@@ -24,7 +34,6 @@ import {
   listEcosystemOrganisations,
   type ListEcosystemOrganisationsDeps,
 } from '../use-cases/list-ecosystem-organisations.js';
-import { Envelope, PagedEnvelope, PagedQuery } from './schemas.js';
 
 export type MembershipRouteDeps = InviteMemberDeps &
   ListEcosystemInvitationsDeps &
@@ -46,7 +55,7 @@ export function registerMembershipRoutes(app: App, deps: MembershipRouteDeps): v
           security: 'bearer',
           errors: [404, 409, 413, 415, 503],
         },
-        { body: MemberInvitationBodySchema, response: { 201: Envelope(InvitationSchema) } },
+        { body: MemberInvitationBodySchema, response: { 201: envelopeOf(InvitationSchema) } },
       ),
     },
     async (request, reply) => {
@@ -72,13 +81,13 @@ export function registerMembershipRoutes(app: App, deps: MembershipRouteDeps): v
           errors: [404, 503],
         },
         {
-          querystring: PagedQuery({
+          querystring: pagingQueryWith({
             role: Type.Optional(EcosystemRoleSchema),
             orgId: Type.Optional(OrganisationIdSchema),
             ecosystemId: Type.Optional(UuidSchema),
             status: Type.Optional(InvitationStatusSchema),
           }),
-          response: { 200: PagedEnvelope(InvitationSchema) },
+          response: { 200: pageEnvelopeOf(InvitationSchema) },
         },
       ),
     },
@@ -109,7 +118,7 @@ export function registerMembershipRoutes(app: App, deps: MembershipRouteDeps): v
           security: 'bearer',
           errors: [404, 409, 413, 415, 503],
         },
-        { body: InvitationDecisionBodySchema, response: { 200: Envelope(InvitationSchema) } },
+        { body: InvitationDecisionBodySchema, response: { 200: envelopeOf(InvitationSchema) } },
       ),
     },
     async (request) => {
@@ -133,8 +142,8 @@ export function registerMembershipRoutes(app: App, deps: MembershipRouteDeps): v
           errors: [404, 503],
         },
         {
-          querystring: PagedQuery({ ecosystemId: UuidSchema }),
-          response: { 200: PagedEnvelope(EcosystemMemberSchema) },
+          querystring: pagingQueryWith({ ecosystemId: UuidSchema }),
+          response: { 200: pageEnvelopeOf(EcosystemMemberSchema) },
         },
       ),
     },
@@ -160,8 +169,8 @@ export function registerMembershipRoutes(app: App, deps: MembershipRouteDeps): v
           errors: [404, 503],
         },
         {
-          querystring: PagedQuery({ ecosystemId: UuidSchema }),
-          response: { 200: PagedEnvelope(EcosystemOrganisationSchema) },
+          querystring: pagingQueryWith({ ecosystemId: UuidSchema }),
+          response: { 200: pageEnvelopeOf(EcosystemOrganisationSchema) },
         },
       ),
     },

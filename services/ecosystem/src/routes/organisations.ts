@@ -1,9 +1,9 @@
 import { Type } from 'typebox';
 import { OrganisationSchema, OrganisationUpsertBodySchema } from '@tessera/contracts';
-import { envelope, principalOf, routeSchema, type App } from '@tessera/service-kit';
+import { envelope, principalOf, routeSchema, type App, envelopeOf } from '@tessera/service-kit';
 import { presentOrganisation } from '../presenters/organisations.js';
 import { registerOrganisation, type RegisterOrganisationDeps } from '../use-cases/register-organisation.js';
-import { Envelope, PathId } from './schemas.js';
+import { PathId } from './schemas.js';
 
 export type OrganisationRouteDeps = RegisterOrganisationDeps;
 
@@ -24,7 +24,7 @@ export function registerOrganisationRoutes(app: App, deps: OrganisationRouteDeps
         {
           params: Type.Object({ orgId: PathId }),
           body: OrganisationUpsertBodySchema,
-          response: { 200: Envelope(OrganisationSchema), 201: Envelope(OrganisationSchema) },
+          response: { 200: envelopeOf(OrganisationSchema), 201: envelopeOf(OrganisationSchema) },
         },
       ),
     },

@@ -5,12 +5,12 @@ import {
   TrustListVisibilitySchema,
   TrustPolicyBodySchema,
 } from '@tessera/contracts';
-import { envelope, principalOf, routeSchema, type App } from '@tessera/service-kit';
+import { envelope, principalOf, routeSchema, type App, envelopeOf } from '@tessera/service-kit';
 import { presentTrustListVisibility, presentTrustPolicy } from '../presenters/trusted-entities.js';
 import { getTrustPolicy, type GetTrustPolicyDeps } from '../use-cases/get-trust-policy.js';
 import { setTrustListVisibility, type SetTrustListVisibilityDeps } from '../use-cases/set-trust-list-visibility.js';
 import { setTrustPolicy, type SetTrustPolicyDeps } from '../use-cases/set-trust-policy.js';
-import { Envelope, PathId } from './schemas.js';
+import { PathId } from './schemas.js';
 
 export type TrustSettingsRouteDeps = GetTrustPolicyDeps & SetTrustPolicyDeps & SetTrustListVisibilityDeps;
 
@@ -24,7 +24,7 @@ export function registerTrustSettingsRoutes(app: App, deps: TrustSettingsRouteDe
     {
       schema: routeSchema(
         { summary: "The ecosystem's trust policy", tags: TAGS, security: 'bearer', errors: [404, 503] },
-        { params: EcosystemIdParams, response: { 200: Envelope(EcosystemTrustPolicySchema) } },
+        { params: EcosystemIdParams, response: { 200: envelopeOf(EcosystemTrustPolicySchema) } },
       ),
     },
     async (request) =>
@@ -52,7 +52,7 @@ export function registerTrustSettingsRoutes(app: App, deps: TrustSettingsRouteDe
         {
           params: EcosystemIdParams,
           body: TrustPolicyBodySchema,
-          response: { 200: Envelope(EcosystemTrustPolicySchema) },
+          response: { 200: envelopeOf(EcosystemTrustPolicySchema) },
         },
       ),
     },
@@ -81,7 +81,7 @@ export function registerTrustSettingsRoutes(app: App, deps: TrustSettingsRouteDe
         {
           params: EcosystemIdParams,
           body: TrustListVisibilityBodySchema,
-          response: { 200: Envelope(TrustListVisibilitySchema) },
+          response: { 200: envelopeOf(TrustListVisibilitySchema) },
         },
       ),
     },

@@ -8,7 +8,17 @@ import {
   TrustedEntitySchema,
   TrustedEntityStatusBodySchema,
 } from '@tessera/contracts';
-import { envelope, pageWindow, principalOf, routeSchema, toPage, type App } from '@tessera/service-kit';
+import {
+  envelope,
+  pageWindow,
+  principalOf,
+  routeSchema,
+  toPage,
+  type App,
+  envelopeOf,
+  pageEnvelopeOf,
+  pagingQueryWith,
+} from '@tessera/service-kit';
 import { presentHistoryEntry, presentTrustedEntity } from '../presenters/trusted-entities.js';
 import {
   addTrustedEntityCertificates,
@@ -30,7 +40,7 @@ import {
   type RetireTrustedEntityCertificateDeps,
 } from '../use-cases/retire-trusted-entity-certificate.js';
 import { updateTrustedEntity, type UpdateTrustedEntityDeps } from '../use-cases/update-trusted-entity.js';
-import { Envelope, PagedEnvelope, PagedQuery, PathId } from './schemas.js';
+import { PathId } from './schemas.js';
 
 export type TrustedEntityRouteDeps = CreateTrustedEntityDeps &
   ListTrustedEntitiesDeps &
@@ -64,7 +74,7 @@ export function registerTrustedEntityRoutes(app: App, deps: TrustedEntityRouteDe
         {
           params: EcosystemIdParams,
           body: TrustedEntityCreateBodySchema,
-          response: { 201: Envelope(TrustedEntitySchema) },
+          response: { 201: envelopeOf(TrustedEntitySchema) },
         },
       ),
     },
@@ -92,8 +102,8 @@ export function registerTrustedEntityRoutes(app: App, deps: TrustedEntityRouteDe
         },
         {
           params: EcosystemIdParams,
-          querystring: PagedQuery(TrustedEntityFilterSchema.properties),
-          response: { 200: PagedEnvelope(TrustedEntitySchema) },
+          querystring: pagingQueryWith(TrustedEntityFilterSchema.properties),
+          response: { 200: pageEnvelopeOf(TrustedEntitySchema) },
         },
       ),
     },
@@ -126,7 +136,7 @@ export function registerTrustedEntityRoutes(app: App, deps: TrustedEntityRouteDe
           security: 'bearer',
           errors: [404, 503],
         },
-        { params: EntityParams, response: { 200: Envelope(TrustedEntitySchema) } },
+        { params: EntityParams, response: { 200: envelopeOf(TrustedEntitySchema) } },
       ),
     },
     async (request) => {
@@ -147,7 +157,11 @@ export function registerTrustedEntityRoutes(app: App, deps: TrustedEntityRouteDe
           security: 'bearer',
           errors: [404, 409, 413, 415, 503],
         },
-        { params: EntityParams, body: TrustedEntityPatchBodySchema, response: { 200: Envelope(TrustedEntitySchema) } },
+        {
+          params: EntityParams,
+          body: TrustedEntityPatchBodySchema,
+          response: { 200: envelopeOf(TrustedEntitySchema) },
+        },
       ),
     },
     async (request) => {
@@ -175,7 +189,7 @@ export function registerTrustedEntityRoutes(app: App, deps: TrustedEntityRouteDe
         {
           params: EntityParams,
           body: TrustedEntityCertificatesBodySchema,
-          response: { 201: Envelope(TrustedEntitySchema) },
+          response: { 201: envelopeOf(TrustedEntitySchema) },
         },
       ),
     },
@@ -201,7 +215,7 @@ export function registerTrustedEntityRoutes(app: App, deps: TrustedEntityRouteDe
           security: 'bearer',
           errors: [404, 409, 503],
         },
-        { params: CertificateParams, response: { 200: Envelope(TrustedEntitySchema) } },
+        { params: CertificateParams, response: { 200: envelopeOf(TrustedEntitySchema) } },
       ),
     },
     async (request) => {
@@ -222,7 +236,11 @@ export function registerTrustedEntityRoutes(app: App, deps: TrustedEntityRouteDe
           security: 'bearer',
           errors: [404, 409, 413, 415, 503],
         },
-        { params: EntityParams, body: TrustedEntityStatusBodySchema, response: { 200: Envelope(TrustedEntitySchema) } },
+        {
+          params: EntityParams,
+          body: TrustedEntityStatusBodySchema,
+          response: { 200: envelopeOf(TrustedEntitySchema) },
+        },
       ),
     },
     async (request) => {
@@ -247,8 +265,8 @@ export function registerTrustedEntityRoutes(app: App, deps: TrustedEntityRouteDe
         },
         {
           params: EntityParams,
-          querystring: PagedQuery({}),
-          response: { 200: PagedEnvelope(TrustedEntityHistoryEntrySchema) },
+          querystring: pagingQueryWith({}),
+          response: { 200: pageEnvelopeOf(TrustedEntityHistoryEntrySchema) },
         },
       ),
     },

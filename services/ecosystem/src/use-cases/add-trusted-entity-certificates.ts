@@ -10,9 +10,8 @@ import { changeTrustRegistry, type RegistryChangeDeps } from './steps/registry-c
 import { authoriseTrustedEntity, reloadTrustedEntity } from './steps/trusted-entity-access.js';
 import { vetCertificateUploads } from './steps/vet-certificate-uploads.js';
 
-export interface AddTrustedEntityCertificatesDeps extends RegistryChangeDeps {
-  now?: () => Date;
-}
+/** The registry change's deps: its clock dates the change (history, timestamps, certificate validity). */
+export type AddTrustedEntityCertificatesDeps = RegistryChangeDeps;
 
 export interface AddTrustedEntityCertificatesInput {
   principal: Principal;
@@ -37,7 +36,7 @@ export async function addTrustedEntityCertificates(
     input.entityId,
     ['lead'],
   );
-  const at = deps.now?.() ?? new Date();
+  const at = deps.clock();
   const read = input.body.certificates.map((upload) => readCertificate(upload.pem));
   const { result } = await changeTrustRegistry(
     deps,

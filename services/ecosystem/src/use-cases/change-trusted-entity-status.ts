@@ -7,9 +7,8 @@ import type { TrustedEntityView } from './create-trusted-entity.js';
 import { changeTrustRegistry, type RegistryChangeDeps } from './steps/registry-change.js';
 import { authoriseTrustedEntity, reloadTrustedEntity } from './steps/trusted-entity-access.js';
 
-export interface ChangeTrustedEntityStatusDeps extends RegistryChangeDeps {
-  now?: () => Date;
-}
+/** The registry change's deps: its clock dates the change (history, timestamps). */
+export type ChangeTrustedEntityStatusDeps = RegistryChangeDeps;
 
 export interface ChangeTrustedEntityStatusInput {
   principal: Principal;
@@ -35,7 +34,7 @@ export async function changeTrustedEntityStatus(
     input.entityId,
     ['lead'],
   );
-  const at = deps.now?.() ?? new Date();
+  const at = deps.clock();
   const status = input.body.status;
   const reason = input.body.reason.trim();
   if (!reason)

@@ -13,9 +13,8 @@ import { authoriseEcosystem } from './steps/ecosystem-access.js';
 import { changeTrustRegistry, type RegistryChangeDeps } from './steps/registry-change.js';
 import { vetCertificateUploads } from './steps/vet-certificate-uploads.js';
 
-export interface CreateTrustedEntityDeps extends RegistryChangeDeps {
-  now?: () => Date;
-}
+/** The registry change's deps: its clock dates the change (history, timestamps, certificate validity). */
+export type CreateTrustedEntityDeps = RegistryChangeDeps;
 
 export interface CreateTrustedEntityInput {
   principal: Principal;
@@ -40,7 +39,7 @@ export async function createTrustedEntity(
 ): Promise<TrustedEntityView> {
   const { ecosystem } = await authoriseEcosystem(deps.db, input.principal, input.ecosystemId, ['lead']);
   const body = input.body;
-  const at = deps.now?.() ?? new Date();
+  const at = deps.clock();
   const { name, problems: nameProblems } = normaliseEntityName(body.name);
   const allowedCredentialTypes = body.allowedCredentialTypes ?? [];
   const read = body.certificates.map((upload) => readCertificate(upload.pem));

@@ -1,5 +1,5 @@
-import { isUuid, unauthorized, type Principal } from '@tessera/service-kit';
-import type { SignedTrustList, SignedTrustListCache } from '../cache/signed-trust-lists.js';
+import { isUuid, unauthorized, type Principal, type Clock } from '@tessera/service-kit';
+import type { SignedTrustList, SignedTrustListCache } from '../state/signed-trust-lists.js';
 import type { TrustListSigner } from '../crypto/trust-list-signer.js';
 import { findTrustListHeader } from '../db/trust-list-header.js';
 import { readTrustListContent } from '../db/trust-list-content.js';
@@ -12,7 +12,8 @@ export interface GetSignedTrustListDeps {
   db: EcosystemDb;
   signer: TrustListSigner;
   signedLists: SignedTrustListCache;
-  clock: () => Date;
+  /** The time the list is issued at; `nextUpdate` counts from it. */
+  clock: Clock;
   /** TRUST_LIST_VALIDITY_SECONDS. */
   validitySeconds: number;
   /** The service's public base URL (DistributionPoints), without a trailing slash. */
@@ -39,7 +40,7 @@ const TOKEN_NEEDED = 'This trust list is not public: send an access token of its
  * also for an unknown ecosystem, so anonymous callers learn nothing of which ecosystems
  * exist; with a token the lead and active members read it, outsiders and unknown ids
  * get 404, invited organisations 403. The copy signed for the current sequence is
- * reused until half its validity has passed (cache/signed-trust-lists.ts).
+ * reused until half its validity has passed (state/signed-trust-lists.ts).
  */
 export async function getSignedTrustList(
   deps: GetSignedTrustListDeps,

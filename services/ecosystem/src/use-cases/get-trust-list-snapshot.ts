@@ -1,5 +1,5 @@
 import { ErrorCode, type TrustListGetRequest } from '@tessera/contracts';
-import { forbidden, isUuid, notFound } from '@tessera/service-kit';
+import { forbidden, isUuid, notFound, type Clock } from '@tessera/service-kit';
 import { isActiveParticipant } from '../db/standing.js';
 import { findTrustListHeader } from '../db/trust-list-header.js';
 import { readTrustListContent } from '../db/trust-list-content.js';
@@ -12,7 +12,8 @@ export interface GetTrustListSnapshotDeps {
   db: EcosystemDb;
   /** ECOSYSTEM_ENABLED: when false every request is refused with ECOSYSTEM_DISABLED. */
   enabled: boolean;
-  clock: () => Date;
+  /** The time the list is issued at; `nextUpdate` counts from it. */
+  clock: Clock;
   /** TRUST_LIST_VALIDITY_SECONDS: `nextUpdate` lies this far ahead. */
   validitySeconds: number;
 }

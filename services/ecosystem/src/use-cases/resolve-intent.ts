@@ -1,6 +1,6 @@
 import { ErrorCode, type IntentResolveRequest, type TrustPolicy } from '@tessera/contracts';
 import { forbidden, isUuid, notFound } from '@tessera/service-kit';
-import type { ResolutionCache } from '../cache/resolution-cache.js';
+import type { ResolutionCache } from '../state/resolution-cache.js';
 import { findEcosystem } from '../db/ecosystems.js';
 import { findNoticeVersion, type NoticeVersionView } from '../db/intent-notices.js';
 import { findMappingsFor } from '../db/intent-templates.js';
@@ -15,7 +15,7 @@ export interface ResolveIntentDeps {
   db: EcosystemDb;
   /** ECOSYSTEM_ENABLED: when false every request is refused with ECOSYSTEM_DISABLED. */
   enabled: boolean;
-  /** Reuses resolutions until the data changes (cache/); absent: every request reads the database. */
+  /** Reuses resolutions until the data changes (state/); absent: every request reads the database. */
   resolutions?: ResolutionCache<IntentResolution>;
 }
 

@@ -11,9 +11,8 @@ import type { TrustedEntityView } from './create-trusted-entity.js';
 import { changeTrustRegistry, type RegistryChangeDeps } from './steps/registry-change.js';
 import { authoriseTrustedEntity, reloadTrustedEntity } from './steps/trusted-entity-access.js';
 
-export interface RetireTrustedEntityCertificateDeps extends RegistryChangeDeps {
-  now?: () => Date;
-}
+/** The registry change's deps: its clock dates the change (history, timestamps, certificate validity). */
+export type RetireTrustedEntityCertificateDeps = RegistryChangeDeps;
 
 export interface RetireTrustedEntityCertificateInput {
   principal: Principal;
@@ -41,7 +40,7 @@ export async function retireTrustedEntityCertificate(
     ['lead'],
   );
   if (!isUuid(input.certificateId)) throw certificateNotFound();
-  const at = deps.now?.() ?? new Date();
+  const at = deps.clock();
   const { result } = await changeTrustRegistry(
     deps,
     { ecosystemId: ecosystem.id, actor: input.principal.sub, at },

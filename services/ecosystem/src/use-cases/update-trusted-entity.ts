@@ -9,9 +9,8 @@ import type { TrustedEntityView } from './create-trusted-entity.js';
 import { changeTrustRegistry, type RegistryChangeDeps } from './steps/registry-change.js';
 import { authoriseTrustedEntity, reloadTrustedEntity } from './steps/trusted-entity-access.js';
 
-export interface UpdateTrustedEntityDeps extends RegistryChangeDeps {
-  now?: () => Date;
-}
+/** The registry change's deps: its clock dates the change (history, timestamps). */
+export type UpdateTrustedEntityDeps = RegistryChangeDeps;
 
 export interface UpdateTrustedEntityInput {
   principal: Principal;
@@ -38,7 +37,7 @@ export async function updateTrustedEntity(
     input.entityId,
     ['lead'],
   );
-  const at = deps.now?.() ?? new Date();
+  const at = deps.clock();
   const body = input.body;
   const { result } = await changeTrustRegistry(
     deps,

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import type { IntentResolveRequest, IntentResolveResult } from '@tessera/contracts';
-import { AppError, type Database } from '@tessera/service-kit';
-import { CHANGE_CHANNEL, openResolutionCache } from '../../src/cache/change-notifications.js';
-import { ResolutionCache } from '../../src/cache/resolution-cache.js';
+import { AppError, systemClock, type Database } from '@tessera/service-kit';
+import { CHANGE_CHANNEL, openResolutionCache } from '../../src/state/change-notifications.js';
+import { ResolutionCache } from '../../src/state/resolution-cache.js';
 import type { EcosystemDbSchema } from '../../src/db/schema.js';
 import { resolveIntent, type IntentResolution } from '../../src/use-cases/resolve-intent.js';
 import { harnessTest } from '../support/fixtures.js';
@@ -29,7 +29,7 @@ describe('ResolutionCache', () => {
   it('reuses an outcome within its lifetime, for the same request in any letter case', async () => {
     let now = 0;
     let computed = 0;
-    const cache = new ResolutionCache<IntentResolveResult>({ ttlMs: 1000, maxEntries: 10, now: () => now });
+    const cache = new ResolutionCache<IntentResolveResult>({ ttlMs: 1000, maxEntries: 10, clock: () => new Date(now) });
     const compute = async () => result(`t${++computed}`);
     expect((await cache.resolve(request, compute)).templateId).toBe('t1');
     expect(
@@ -41,7 +41,7 @@ describe('ResolutionCache', () => {
   });
 
   it('keeps refusals too, and never keeps unexpected errors', async () => {
-    const cache = new ResolutionCache<IntentResolveResult>({ ttlMs: 1000, maxEntries: 10 });
+    const cache = new ResolutionCache<IntentResolveResult>({ ttlMs: 1000, maxEntries: 10, clock: systemClock });
     let calls = 0;
     const refuse = async () => {
       calls += 1;
@@ -56,7 +56,7 @@ describe('ResolutionCache', () => {
   });
 
   it('does not keep an outcome computed across a clear', async () => {
-    const cache = new ResolutionCache<IntentResolveResult>({ ttlMs: 10_000, maxEntries: 10 });
+    const cache = new ResolutionCache<IntentResolveResult>({ ttlMs: 10_000, maxEntries: 10, clock: systemClock });
     let release: (value: IntentResolveResult) => void = () => {};
     const pending = cache.resolve(request, () => new Promise((resolve) => (release = resolve)));
     cache.clear();
@@ -66,7 +66,7 @@ describe('ResolutionCache', () => {
   });
 
   it('hands out copies that callers cannot change', async () => {
-    const cache = new ResolutionCache<IntentResolveResult>({ ttlMs: 10_000, maxEntries: 10 });
+    const cache = new ResolutionCache<IntentResolveResult>({ ttlMs: 10_000, maxEntries: 10, clock: systemClock });
     const first = await cache.resolve(request, async () => result('t'));
     first.templateId = 'changed';
     expect((await cache.resolve(request, async () => result('x'))).templateId).toBe('t');
@@ -122,6 +122,7 @@ const test = harnessTest()
         database: h.database,
         ttlMs: 60_000,
         maxEntries: 100,
+        clock: systemClock,
       });
       onCleanup(() => opened.close());
       await settleNotifications(h.database);

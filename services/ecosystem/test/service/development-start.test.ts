@@ -6,7 +6,7 @@ import { Subject } from '@tessera/contracts';
 import { x509 } from '@tessera/service-kit/x509';
 import { InProcessBus, InProcessHub, mintDevToken } from '@tessera/service-kit';
 import { silentLogger } from '@tessera/service-kit/testing';
-import { loadEcosystemConfig } from '../../src/config.js';
+import { loadEcosystemConfig, trustListCaSourceOf } from '../../src/config.js';
 import { startEcosystem, type RunningService } from '../../src/server.js';
 
 /** The service as `npm start` runs it, with its data directory and the in-process hub it shares. */
@@ -69,7 +69,7 @@ describe('startEcosystem in development mode (embedded PGlite, in-process bus, d
     expect(await published.text()).toBe(new x509.X509Certificate(certificatePem).toString('pem'));
     const { openTrustListCa } = await import('../../src/crypto/trust-list-ca.js');
     const again = await openTrustListCa(
-      loadEcosystemConfig({ NODE_ENV: 'development', DATA_DIR: dataDir }),
+      trustListCaSourceOf(loadEcosystemConfig({ NODE_ENV: 'development', DATA_DIR: dataDir })),
       new Date(),
     );
     expect(again.certificatePem).toBe(new x509.X509Certificate(certificatePem).toString('pem'));

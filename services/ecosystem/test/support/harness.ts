@@ -2,7 +2,9 @@ import {
   InProcessBus,
   migrateDatabase,
   openDatabase,
+  systemClock,
   type App,
+  type Clock,
   type Database,
   type Logger,
   type MessageBus,
@@ -18,8 +20,8 @@ import {
   type TestIdentityProvider,
 } from '@tessera/service-kit/testing';
 import { buildApp } from '../../src/app.js';
-import { openResolutionCache } from '../../src/cache/change-notifications.js';
-import { loadEcosystemConfig } from '../../src/config.js';
+import { openResolutionCache } from '../../src/state/change-notifications.js';
+import { loadEcosystemConfig, trustListCaSourceOf } from '../../src/config.js';
 import { openTrustListCa } from '../../src/crypto/trust-list-ca.js';
 import { MIGRATIONS_FOLDER } from '../../src/db/migrations-folder.js';
 import { schema, type EcosystemDbSchema } from '../../src/db/schema.js';
@@ -51,8 +53,8 @@ export interface HarnessOptions {
   logger?: Logger;
   /** What the test opened for this harness beyond the bus (a private server), closed after it. */
   afterClose?: () => Promise<void>;
-  /** The app's clock (signed trust lists, `nextUpdate`); default the system clock. */
-  clock?: () => Date;
+  /** The app's clock (signed trust lists, `nextUpdate`, registry history, the resolution cache); default the system clock. */
+  clock?: Clock;
   /** Further environment for the app's config (e.g. TRUST_LIST_VALIDITY_SECONDS). */
   env?: Record<string, string>;
   /** The app's metrics, when the test scrapes them; a registry of the app's own otherwise. */
@@ -72,8 +74,9 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     MAX_BODY_BYTES: '65536',
     ...options.env,
   });
-  const cache = await openResolutionCache<IntentResolution>({ database, ttlMs: config.RESOLVE_CACHE_TTL_MS });
-  const trustListCa = await openTrustListCa(config, new Date());
+  const clock = options.clock ?? systemClock;
+  const cache = await openResolutionCache<IntentResolution>({ database, ttlMs: config.RESOLVE_CACHE_TTL_MS, clock });
+  const trustListCa = await openTrustListCa(trustListCaSourceOf(config), new Date());
   const app = await buildApp({
     config,
     database,
@@ -82,7 +85,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     logger: options.logger ?? silentLogger(),
     resolutions: cache.resolutions,
     trustListCa,
-    ...(options.clock ? { clock: options.clock } : {}),
+    clock,
     ...(options.metrics ? { metrics: options.metrics } : {}),
   });
   return {

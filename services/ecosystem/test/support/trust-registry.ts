@@ -1,5 +1,7 @@
+import { eq, sql } from 'drizzle-orm';
 import type { TrustedEntity } from '@tessera/contracts';
 import type { CallResult } from '@tessera/service-kit/testing';
+import { ecosystems } from '../../src/db/schema.js';
 import { readTrustListContent } from '../../src/db/trust-list-content.js';
 import type { Harness } from './harness.js';
 import { expectStatus, type Enveloped } from './responses.js';
@@ -34,4 +36,15 @@ export async function registerEntity(h: Harness, world: World, body: Record<stri
 /** The ecosystem's trust-list sequence as stored. */
 export async function sequenceOf(h: Harness, ecosystemId: string): Promise<number> {
   return (await readTrustListContent(h.database.db, ecosystemId))!.sequence;
+}
+
+/**
+ * A committed registry change as a reader of the list sees it, and nothing else: the
+ * ecosystem's trust-list sequence moves on by one while its entities stay as they are.
+ */
+export async function advanceTrustListSequence(h: Harness, ecosystemId: string): Promise<void> {
+  await h.database.db
+    .update(ecosystems)
+    .set({ trustListSequence: sql`${ecosystems.trustListSequence} + 1` })
+    .where(eq(ecosystems.id, ecosystemId));
 }

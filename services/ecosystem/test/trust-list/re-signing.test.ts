@@ -1,7 +1,6 @@
-import { eq, sql } from 'drizzle-orm';
 import { describe, expect } from 'vitest';
-import { ecosystems } from '../../src/db/schema.js';
 import { harnessTest } from '../support/fixtures.js';
+import { advanceTrustListSequence } from '../support/trust-registry.js';
 import { verifyTrustList } from '../support/signed-trust-list.js';
 
 // A replica keeps the list it signed for a sequence and signs it again once half the
@@ -51,10 +50,7 @@ describe('re-signing the trust list', () => {
     ).toBe(true);
 
     // A committed registry change (the sequence moves): signed anew at once.
-    await h.database.db
-      .update(ecosystems)
-      .set({ trustListSequence: sql`${ecosystems.trustListSequence} + 1` })
-      .where(eq(ecosystems.id, world.ecosystemId));
+    await advanceTrustListSequence(h, world.ecosystemId);
     now = new Date(now.getTime() + 1000);
     const changed = await read();
     expect(changed.payload.LoTE.ListAndSchemeInformation).toMatchObject({

@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { eq, sql } from 'drizzle-orm';
 import { describe, expect } from 'vitest';
 import { Value } from 'typebox/value';
 import { ErrorCode, Subject, TrustListSnapshotSchema, trustListGetRpc } from '@tessera/contracts';
 import { callService, type MessageBus } from '@tessera/service-kit';
 import { createTestBusNamespace, missingServer } from '@tessera/service-kit/testing';
-import { ecosystems } from '../../src/db/schema.js';
 import { harnessTest } from '../support/fixtures.js';
+import { advanceTrustListSequence } from '../support/trust-registry.js';
 import { ORG } from '../support/world.js';
 
 // `ecosystem.v1.trust-list.get` on a real NATS server, under a subject prefix of this
@@ -55,10 +54,7 @@ describe.skipIf(missingServer('nats', 'the trust-list responder over NATS'))(
     });
 
     test('an older knownSequence gets the entities again', async ({ harness: h, client, world }) => {
-      await h.database.db
-        .update(ecosystems)
-        .set({ trustListSequence: sql`${ecosystems.trustListSequence} + 1` })
-        .where(eq(ecosystems.id, world.ecosystemId));
+      await advanceTrustListSequence(h, world.ecosystemId);
       const reply = await callService(client, trustListGetRpc, { ecosystemId: world.ecosystemId, knownSequence: 0 });
       expect(reply).toMatchObject({ sequence: 1, entities: [] });
     });

@@ -1,5 +1,4 @@
-import { Type, type TSchema } from 'typebox';
-import { Envelope, Page } from '@tessera/contracts';
+import { Type } from 'typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RetryLaterError } from '../domain/errors.js';
 
@@ -9,13 +8,8 @@ export const OrgParamsSchema = Type.Object({ orgId: Type.String({ minLength: 1, 
 /** Security of the management routes: a bearer token with a role in the path's organisation. */
 export const MANAGEMENT = 'bearer' as const;
 
-export function envelopeOf<T extends TSchema>(data: T) {
-  return Envelope(data);
-}
-
-export function pageEnvelopeOf<T extends TSchema>(item: T) {
-  return Envelope(Page(item));
-}
+// The envelope and paging schemas are the kit's, one definition for every service.
+export { envelopeOf, pageEnvelopeOf } from '@tessera/service-kit';
 
 /**
  * Route `onError` hook: a RetryLaterError (a per-session limit on a management

@@ -1,7 +1,7 @@
 // A step of every trust registry change: the lock, the sequence, the history row, and
 // the change event after commit (README, Trust registry: Sequence and history).
 import { trustListChangedEvent, type TrustedEntityChange } from '@tessera/contracts';
-import { publishEvent, type Logger, type MessageBus } from '@tessera/service-kit';
+import { publishEvent, type Clock, type Logger, type MessageBus } from '@tessera/service-kit';
 import { advanceTrustListSequence, lockTrustRegistry } from '../../db/trust-list-sequence.js';
 import { appendHistory } from '../../db/trusted-entity-history.js';
 import type { EcosystemDb } from '../../db/types.js';
@@ -11,6 +11,8 @@ export interface RegistryChangeDeps {
   db: EcosystemDb;
   bus: MessageBus;
   logger: Logger;
+  /** When a change happens: its history entry, the timestamps it writes, the certificates it checks. */
+  clock: Clock;
 }
 
 /** The history entry a change appends. */

@@ -1,5 +1,5 @@
 import type { IntentResolveRequest } from '@tessera/contracts';
-import { AppError } from '@tessera/service-kit';
+import { AppError, type Clock } from '@tessera/service-kit';
 
 type Outcome<T> = { ok: true; value: T } | { ok: false; error: AppError };
 
@@ -12,7 +12,8 @@ export interface ResolutionCacheOptions {
   /** Longest time an outcome is reused, also when change notifications stop arriving. */
   ttlMs: number;
   maxEntries: number;
-  now?: () => number;
+  /** The time entries are loaded and aged by (the app's clock). */
+  clock: Clock;
 }
 
 /**
@@ -31,10 +32,10 @@ export interface ResolutionCacheOptions {
 export class ResolutionCache<T> {
   private readonly entries = new Map<string, Entry<T>>();
   private generation = 0;
-  private readonly now: () => number;
+  constructor(private readonly options: ResolutionCacheOptions) {}
 
-  constructor(private readonly options: ResolutionCacheOptions) {
-    this.now = options.now ?? Date.now;
+  private now(): number {
+    return this.options.clock().getTime();
   }
 
   async resolve(request: IntentResolveRequest, compute: () => Promise<T>): Promise<T> {

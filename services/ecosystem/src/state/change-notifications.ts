@@ -1,6 +1,6 @@
 // Cross-replica invalidation of the in-memory resolution cache through PostgreSQL
 // LISTEN/NOTIFY: every replica empties its cache when any replica's write commits.
-import type { Database } from '@tessera/service-kit';
+import type { Clock, Database } from '@tessera/service-kit';
 import type { EcosystemDbSchema } from '../db/schema.js';
 import { ResolutionCache } from './resolution-cache.js';
 
@@ -12,6 +12,8 @@ export interface OpenResolutionCacheOptions {
   /** Longest reuse of a resolution (RESOLVE_CACHE_TTL_MS); 0 keeps nothing. */
   ttlMs: number;
   maxEntries?: number;
+  /** The cache's clock (the app's). */
+  clock: Clock;
 }
 
 export interface OpenedResolutionCache<T> {
@@ -26,7 +28,11 @@ export interface OpenedResolutionCache<T> {
  * (re)starts, since notifications sent while it was not listening are lost.
  */
 export async function openResolutionCache<T>(options: OpenResolutionCacheOptions): Promise<OpenedResolutionCache<T>> {
-  const resolutions = new ResolutionCache<T>({ ttlMs: options.ttlMs, maxEntries: options.maxEntries ?? 10_000 });
+  const resolutions = new ResolutionCache<T>({
+    ttlMs: options.ttlMs,
+    maxEntries: options.maxEntries ?? 10_000,
+    clock: options.clock,
+  });
   const unlisten = await options.database.listen(
     CHANGE_CHANNEL,
     () => resolutions.clear(),
