@@ -1,6 +1,13 @@
-import { createApp, createServiceMetrics, type App, type Logger, type ServiceMetrics } from '@tessera/service-kit';
+import {
+  createApp,
+  createServiceMetrics,
+  type App,
+  type Clock,
+  type Logger,
+  type ServiceMetrics,
+} from '@tessera/service-kit';
 import { publicBaseUrlOf, serviceUrlsOf, type ConsoleConfig } from './config.js';
-import type { Clock } from './domain/clock.js';
+
 import { createEcosystemApi } from './network/ecosystem-api.js';
 import { createOidcClient } from './network/oidc-client.js';
 import { createServiceClient } from './network/service-client.js';
@@ -36,13 +43,14 @@ export interface ConsoleAppDeps {
   /** Development mode: mints tokens with the development key (never given otherwise). */
   mintDevelopmentToken?: MintDevelopmentToken;
   metrics?: ServiceMetrics;
-  clock?: Clock;
+  /** The time every use case and store reads (`systemClock` in production, set by server.ts). */
+  clock: Clock;
 }
 
 /** Builds the console's app: its pages and their backend. No I/O happens here beyond what `deps` do. */
 export async function buildApp(deps: ConsoleAppDeps): Promise<App> {
   const { config, logger } = deps;
-  const clock = deps.clock ?? (() => new Date());
+  const { clock } = deps;
   const now = () => clock().getTime();
   const metrics = deps.metrics ?? createServiceMetrics({ service: 'console' });
   const publicBaseUrl = publicBaseUrlOf(config);

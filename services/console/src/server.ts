@@ -6,6 +6,7 @@ import {
   type RunningService,
   type ServiceDefinition,
   startService,
+  systemClock,
 } from '@tessera/service-kit';
 import { buildApp } from './app.js';
 import { DEFAULT_METRICS_PORT, loadConsoleConfig, SERVICE_NAME, type ConsoleConfig } from './config.js';
@@ -32,6 +33,7 @@ export async function startConsole(
         logger,
         sessionSecret,
         metrics,
+        clock: systemClock,
         // The development key of DATA_DIR/dev-oidc, which the services trust in development only.
         ...(development
           ? {

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { ResponseModeSchema, SessionStateSchema } from '@tessera/contracts';
 import { startEventStream, type App } from '@tessera/service-kit';
-import type { Clock } from '../domain/clock.js';
+import type { Clock } from '@tessera/service-kit';
 import type { SessionFilter, SessionWindow } from '../domain/session-filter.js';
 import { STATE_RANK } from '../domain/session-timeline.js';
 import { can } from '../domain/signed-in-user.js';

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { CertificateKeyTypeSchema } from '@tessera/contracts';
 import type { App } from '@tessera/service-kit';
-import type { Clock } from '../domain/clock.js';
+import type { Clock } from '@tessera/service-kit';
 import { SigningCertificatesPage } from '../presenters/pages/signing-certificates-page.js';
 import {
   importSigningCertificate,

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { App } from '@tessera/service-kit';
-import type { Clock } from '../domain/clock.js';
+import type { Clock } from '@tessera/service-kit';
 import { TrustAnchorsPage } from '../presenters/pages/trust-anchors-page.js';
 import { addTrustAnchor, type AddTrustAnchorDeps } from '../use-cases/add-trust-anchor.js';
 import { loadTrustAnchors, type LoadTrustAnchorsDeps } from '../use-cases/load-trust-anchors.js';

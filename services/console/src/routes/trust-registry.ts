@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { TrustedEntityRoleSchema, TrustedEntityStatusSchema, type TrustedEntityFilter } from '@tessera/contracts';
 import { splitPemCertificates, type App } from '@tessera/service-kit';
-import type { Clock } from '../domain/clock.js';
+import type { Clock } from '@tessera/service-kit';
 import { parseCredentialTypeLines } from '../domain/credential-type-lines.js';
 import { TrustRegistryPage } from '../presenters/pages/trust-registry-page.js';
 import { TrustedEntityPage } from '../presenters/pages/trusted-entity-page.js';

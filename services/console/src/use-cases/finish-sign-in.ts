@@ -1,4 +1,4 @@
-import type { Clock } from '../domain/clock.js';
+import type { Clock } from '@tessera/service-kit';
 import type { OidcClient } from '../network/oidc-client.js';
 import type { PendingSignInStore, SessionStore } from '../state/console-stores.js';
 import { sessionFromTokens } from './steps/session-from-tokens.js';

@@ -1,5 +1,5 @@
 import type { PresentationSession } from '@tessera/contracts';
-import type { Clock } from '../domain/clock.js';
+import type { Clock } from '@tessera/service-kit';
 import { createdSince, type SessionFilter } from '../domain/session-filter.js';
 import { isOpen } from '../domain/session-timeline.js';
 import { sessionStateEvents } from '../network/session-events.js';

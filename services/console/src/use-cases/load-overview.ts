@@ -1,5 +1,5 @@
 import type { PresentationSession, WebhookDelivery } from '@tessera/contracts';
-import type { Clock } from '../domain/clock.js';
+import type { Clock } from '@tessera/service-kit';
 import {
   medianVerificationTime,
   refusalsByCode,

@@ -1,5 +1,5 @@
 import type { PresentationSession, Verifier } from '@tessera/contracts';
-import type { Clock } from '../domain/clock.js';
+import type { Clock } from '@tessera/service-kit';
 import { createdSince, type SessionFilter } from '../domain/session-filter.js';
 import { succeeded, type ServiceResult } from '../domain/service-problem.js';
 import type { VerifierApi } from '../network/verifier-api.js';

@@ -1,5 +1,5 @@
 import { tokensNeedRenewal, type ConsoleSession, type SessionHandle } from '../domain/console-session.js';
-import type { Clock } from '../domain/clock.js';
+import type { Clock } from '@tessera/service-kit';
 import type { OidcClient } from '../network/oidc-client.js';
 import type { SessionStore } from '../state/console-stores.js';
 import type { MintDevelopmentToken } from './sign-in-for-development.js';

@@ -1,5 +1,5 @@
 import type { DevelopmentClaims } from '../domain/console-session.js';
-import type { Clock } from '../domain/clock.js';
+import type { Clock } from '@tessera/service-kit';
 import type { SessionStore } from '../state/console-stores.js';
 import { sessionFromTokens } from './steps/session-from-tokens.js';
 

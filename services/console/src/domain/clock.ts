@@ -1,2 +1,0 @@
-/** The time, injected so tests can move it. */
-export type Clock = () => Date;
