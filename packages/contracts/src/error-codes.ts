@@ -24,7 +24,13 @@ export const StatusListErrorCode = {
   SUBJECT_MISMATCH: 'SUBJECT_MISMATCH',
   STALE_UPDATE: 'STALE_UPDATE',
   INVALID_STATUS_LIST_JWT: 'INVALID_STATUS_LIST_JWT',
+  /** A `cwt` that breaks a rule of a Status List Token in CWT form (`details` names each). */
+  INVALID_STATUS_LIST_CWT: 'INVALID_STATUS_LIST_CWT',
+  /** A PATCH in another form (jwt/cwt) than the one the list was created in. */
+  FORMAT_MISMATCH: 'FORMAT_MISMATCH',
   HISTORY_NOT_SUPPORTED: 'HISTORY_NOT_SUPPORTED',
+  /** `?time=` names a time no kept version of the list was valid at. */
+  NO_STATUS_AT_TIME: 'NO_STATUS_AT_TIME',
 } as const;
 
 export const EcosystemErrorCode = {
