@@ -15,3 +15,27 @@ export function formatDuration(ms: number): string {
   if (hours < 48) return `${hours} hours`;
   return `${Math.round(hours / 24)} days`;
 }
+
+/** A `datetime-local` field's value (`2026-11-24T10:00` or `…:05`), read as UTC: unix seconds, or undefined. */
+export function unixSecondsOfUtcField(value: string): number | undefined {
+  const match = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/.exec(value.trim());
+  if (!match) return undefined;
+  const [year, month, day, hour, minute, second] = match.slice(1).map((part) => Number(part ?? 0)) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  const ms = Date.UTC(year, month - 1, day, hour, minute, second);
+  // Date.UTC rolls 2026-02-30 over to March: a field naming no real time is refused, not moved.
+  if (new Date(ms).getUTCDate() !== day || month < 1 || month > 12 || hour > 23 || minute > 59 || second > 59)
+    return undefined;
+  return Math.floor(ms / 1000);
+}
+
+/** The `datetime-local` value (UTC, to the second) of unix seconds. */
+export function utcFieldOfUnixSeconds(seconds: number): string {
+  return new Date(seconds * 1000).toISOString().slice(0, 19);
+}

@@ -1,12 +1,14 @@
 import { inflateSync } from 'node:zlib';
+import { decode, Tag } from 'cbor2';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
+import { STATUS_LIST_CWT_MEDIA_TYPE, STATUS_LIST_MEDIA_TYPE, StatusListCwt } from '@tessera/contracts';
 
 /** Largest list decoded (the status list service's own default cap on an inflated list). */
 export const MAX_LIST_BYTES = 16 * 1024 * 1024;
 
 /** A status list as read from its token (draft-ietf-oauth-status-list): the claims and the bits. */
 export interface DecodedStatusList {
-  format: 'jwt';
+  format: 'jwt' | 'cwt';
   subject: string;
   issuedAt?: number;
   expiresAt?: number;
@@ -17,19 +19,28 @@ export interface DecodedStatusList {
   bytes: Uint8Array;
   /** The entries the list holds (bytes × 8 ÷ bits). */
   size: number;
-  /** The header's `kid`/`x5c` presence, for the signer line (the console shows, it does not verify). */
+  /** The header's algorithm and `kid`/`x5c` presence, for the signer line (the console shows, it does not verify). */
   signedWith: string;
 }
 
 export type DecodeResult = { ok: true; list: DecodedStatusList } | { ok: false; problem: string };
 
 /**
- * Decodes a status list token. JWT lists only (`application/statuslist+jwt`, what the
- * status list service stores today); the CWT form (`application/statuslist+cwt`,
- * issue 26) is a second branch here when the service serves it. Display only: the
- * signature is checked by the verifiers that rely on the list.
+ * Decodes a status list token as the status list service served it: a compact JWS
+ * (`application/statuslist+jwt`) or a tagged COSE_Sign1 (`application/statuslist+cwt`).
+ * Display only: the signature is checked by the verifiers that rely on the list.
  */
-export function decodeStatusListToken(token: string): DecodeResult {
+export function decodeStatusListToken(token: { mediaType: string; body: Uint8Array }): DecodeResult {
+  if (token.mediaType === STATUS_LIST_CWT_MEDIA_TYPE) return decodeStatusListCwt(token.body);
+  if (token.mediaType === STATUS_LIST_MEDIA_TYPE) return decodeStatusListJwt(new TextDecoder().decode(token.body));
+  return {
+    ok: false,
+    problem: `The service answered ${token.mediaType || 'no media type'}, neither ${STATUS_LIST_MEDIA_TYPE} nor ${STATUS_LIST_CWT_MEDIA_TYPE}.`,
+  };
+}
+
+/** The JWT form: claims by name, `lst` base64url in the `status_list` claim. */
+export function decodeStatusListJwt(token: string): DecodeResult {
   let payload: Record<string, unknown>;
   let header: Record<string, unknown>;
   try {
@@ -39,31 +50,131 @@ export function decodeStatusListToken(token: string): DecodeResult {
     return { ok: false, problem: 'The token is not a JWT.' };
   }
   const statusList = payload.status_list as { bits?: unknown; lst?: unknown; aggregation_uri?: unknown } | undefined;
-  const bits = statusList?.bits;
+  if (typeof statusList?.lst !== 'string') return { ok: false, problem: 'status_list.lst is missing.' };
+  return readList({
+    format: 'jwt',
+    sub: payload.sub,
+    iat: payload.iat,
+    exp: payload.exp,
+    ttl: payload.ttl,
+    bits: statusList.bits,
+    lst: Buffer.from(statusList.lst, 'base64url'),
+    aggregationUri: statusList.aggregation_uri,
+    signedWith: `${String(header.alg)}${Array.isArray(header.x5c) ? ', x5c certificate chain' : ''}${typeof header.kid === 'string' ? `, kid ${header.kid}` : ''}`,
+  });
+}
+
+const { COSE_SIGN1_TAG, header: HEADER, claim: CLAIM } = StatusListCwt;
+
+/** COSE algorithm numbers a status list is likely signed with (IANA COSE Algorithms). */
+const COSE_ALGORITHMS: Record<number, string> = {
+  [-7]: 'ES256',
+  [-35]: 'ES384',
+  [-36]: 'ES512',
+  [-8]: 'EdDSA',
+  [-19]: 'Ed25519',
+  [-9]: 'ESP256',
+  [-51]: 'ESP384',
+  [-37]: 'PS256',
+  [-38]: 'PS384',
+  [-39]: 'PS512',
+  [-257]: 'RS256',
+};
+
+/**
+ * The CWT form: a COSE_Sign1 (tag 18) whose protected header names the algorithm and
+ * whose payload is the CWT claims map, claims by number, `lst` as bytes.
+ */
+export function decodeStatusListCwt(bytes: Uint8Array): DecodeResult {
+  const item = decodeCbor(bytes);
+  if (
+    !(item instanceof Tag) ||
+    item.tag !== COSE_SIGN1_TAG ||
+    !Array.isArray(item.contents) ||
+    item.contents.length !== 4
+  )
+    return { ok: false, problem: 'The token is not a COSE_Sign1 (a CBOR array of four members under tag 18).' };
+  const [protectedBytes, unprotected, payloadBytes] = item.contents as unknown[];
+  const header =
+    protectedBytes instanceof Uint8Array && protectedBytes.length > 0 ? decodeCbor(protectedBytes) : new Map();
+  const payload = payloadBytes instanceof Uint8Array ? decodeCbor(payloadBytes) : undefined;
+  if (!(header instanceof Map)) return { ok: false, problem: 'The protected header is not a CBOR map.' };
+  if (!(payload instanceof Map)) return { ok: false, problem: 'The payload is not a CBOR map of CWT claims.' };
+  const statusList = payload.get(CLAIM.STATUS_LIST) as unknown;
+  if (!(statusList instanceof Map)) return { ok: false, problem: 'The status_list claim (65533) is missing.' };
+  const lst = statusList.get('lst') as unknown;
+  if (!(lst instanceof Uint8Array)) return { ok: false, problem: 'status_list.lst is missing.' };
+  const alg = header.get(HEADER.ALG) as unknown;
+  const kid = (header.get(HEADER.KID) ??
+    (unprotected instanceof Map ? unprotected.get(HEADER.KID) : undefined)) as unknown;
+  const chain = header.has(HEADER.X5CHAIN) || (unprotected instanceof Map && unprotected.has(HEADER.X5CHAIN));
+  return readList({
+    format: 'cwt',
+    sub: payload.get(CLAIM.SUB),
+    iat: payload.get(CLAIM.IAT),
+    exp: payload.get(CLAIM.EXP),
+    ttl: payload.get(CLAIM.TTL),
+    bits: statusList.get('bits'),
+    lst,
+    aggregationUri: statusList.get('aggregation_uri'),
+    signedWith: `${typeof alg === 'number' ? `${COSE_ALGORITHMS[alg] ?? 'algorithm'} (${alg})` : String(alg)}${chain ? ', x5chain certificate chain' : ''}${kid !== undefined ? `, kid ${describeKid(kid)}` : ''}`,
+  });
+}
+
+function decodeCbor(bytes: Uint8Array): unknown {
+  try {
+    return decode(bytes, { preferMap: true, maxDepth: 32 });
+  } catch {
+    return undefined;
+  }
+}
+
+/** A key id: its text when it is printable UTF-8, its hex otherwise. */
+function describeKid(kid: unknown): string {
+  if (typeof kid === 'string') return kid;
+  if (!(kid instanceof Uint8Array)) return String(kid);
+  const text = new TextDecoder('utf-8', { fatal: false }).decode(kid);
+  return /^[\x20-\x7e]+$/.test(text) ? text : Buffer.from(kid).toString('hex');
+}
+
+/** What both forms share once their claims are read: the bits, the inflated list, the times. */
+function readList(claims: {
+  format: DecodedStatusList['format'];
+  sub: unknown;
+  iat: unknown;
+  exp: unknown;
+  ttl: unknown;
+  bits: unknown;
+  lst: Uint8Array;
+  aggregationUri: unknown;
+  signedWith: string;
+}): DecodeResult {
+  const { bits } = claims;
   if (bits !== 1 && bits !== 2 && bits !== 4 && bits !== 8)
     return { ok: false, problem: 'status_list.bits is not 1, 2, 4 or 8.' };
-  if (typeof statusList?.lst !== 'string') return { ok: false, problem: 'status_list.lst is missing.' };
   let bytes: Buffer;
   try {
-    bytes = inflateSync(Buffer.from(statusList.lst, 'base64url'), { maxOutputLength: MAX_LIST_BYTES });
+    bytes = inflateSync(claims.lst, { maxOutputLength: MAX_LIST_BYTES });
   } catch {
     return { ok: false, problem: `status_list.lst is not a zlib stream of at most ${MAX_LIST_BYTES} bytes.` };
   }
   const number = (value: unknown) => (typeof value === 'number' ? value : undefined);
-  const aggregationUri = typeof statusList.aggregation_uri === 'string' ? statusList.aggregation_uri : undefined;
+  const issuedAt = number(claims.iat);
+  const expiresAt = number(claims.exp);
+  const ttl = number(claims.ttl);
   return {
     ok: true,
     list: {
-      format: 'jwt',
-      subject: typeof payload.sub === 'string' ? payload.sub : '',
-      ...(number(payload.iat) !== undefined ? { issuedAt: number(payload.iat) } : {}),
-      ...(number(payload.exp) !== undefined ? { expiresAt: number(payload.exp) } : {}),
-      ...(number(payload.ttl) !== undefined ? { ttl: number(payload.ttl) } : {}),
-      ...(aggregationUri ? { aggregationUri } : {}),
+      format: claims.format,
+      subject: typeof claims.sub === 'string' ? claims.sub : '',
+      ...(issuedAt !== undefined ? { issuedAt } : {}),
+      ...(expiresAt !== undefined ? { expiresAt } : {}),
+      ...(ttl !== undefined ? { ttl } : {}),
+      ...(typeof claims.aggregationUri === 'string' ? { aggregationUri: claims.aggregationUri } : {}),
       bits,
       bytes: new Uint8Array(bytes),
       size: (bytes.length * 8) / bits,
-      signedWith: `${String(header.alg)}${Array.isArray(header.x5c) ? ', x5c certificate chain' : ''}${typeof header.kid === 'string' ? `, kid ${header.kid}` : ''}`,
+      signedWith: claims.signedWith,
     },
   };
 }

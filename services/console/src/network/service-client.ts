@@ -29,6 +29,11 @@ export interface TextAnswer {
   headers: Headers;
 }
 
+export interface BytesAnswer {
+  body: Uint8Array;
+  headers: Headers;
+}
+
 export interface ServiceClient {
   readonly service: ServiceName;
   readonly baseUrl: string;
@@ -36,6 +41,8 @@ export interface ServiceClient {
   data<T>(method: string, path: string, options?: CallOptions): Promise<ServiceResult<T>>;
   /** A route answering a body that is not the envelope (a JWT, a PEM): its text and headers. */
   text(method: string, path: string, options?: CallOptions): Promise<ServiceResult<TextAnswer>>;
+  /** A route answering binary content (a CWT): its bytes and headers. */
+  bytes(method: string, path: string, options?: CallOptions): Promise<ServiceResult<BytesAnswer>>;
   /** An open response for the caller to read as a stream (event streams); refusals as problems. */
   stream(path: string, options: CallOptions): Promise<ServiceResult<Response>>;
   /** Resolves when the service's liveness route answers (the console's readiness report). */
@@ -115,6 +122,16 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
       if (!answered.ok) return answered;
       try {
         return succeeded({ body: await answered.value.text(), headers: answered.value.headers });
+      } catch (error) {
+        return failed(unreachable(service, describeFailure(error)));
+      }
+    },
+    async bytes(method: string, path: string, call: CallOptions = {}) {
+      const signal = withTimeout(call);
+      const answered = await request(method, path, call, signal);
+      if (!answered.ok) return answered;
+      try {
+        return succeeded({ body: new Uint8Array(await answered.value.arrayBuffer()), headers: answered.value.headers });
       } catch (error) {
         return failed(unreachable(service, describeFailure(error)));
       }

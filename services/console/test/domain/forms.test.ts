@@ -2,6 +2,7 @@ import type { IntentNotice } from '@tessera/contracts';
 import { describe, expect, it } from 'vitest';
 import { credentialTypeLines, parseCredentialTypeLines } from '../../src/domain/credential-type-lines.js';
 import { parseDevelopmentClaims } from '../../src/domain/development-claims.js';
+import { unixSecondsOfUtcField, utcFieldOfUnixSeconds } from '../../src/domain/format.js';
 import { formOfNotice, noticeBodyOfForm, readableDuration, readableTerm } from '../../src/domain/notice-form.js';
 
 describe('the development sign-in form', () => {
@@ -87,5 +88,16 @@ describe('the consent notice form', () => {
     expect(readableDuration('P1Y6M')).toBe('1 year 6 months');
     expect(readableDuration('PT1H')).toBe('1 hour');
     expect(readableDuration('nonsense')).toBe('nonsense');
+  });
+});
+
+describe('a date and time field read as UTC', () => {
+  it('reads minutes or seconds, refuses times that do not exist, and writes back what it reads', () => {
+    expect(unixSecondsOfUtcField('2026-11-24T10:00')).toBe(Date.UTC(2026, 10, 24, 10) / 1000);
+    expect(unixSecondsOfUtcField('2026-11-24T10:00:05')).toBe(Date.UTC(2026, 10, 24, 10, 0, 5) / 1000);
+    for (const wrong of ['2026-02-30T10:00', '2026-13-01T10:00', '2026-11-24T24:00', '2026-11-24T10:60', '1764', ''])
+      expect(unixSecondsOfUtcField(wrong)).toBeUndefined();
+    expect(utcFieldOfUnixSeconds(1_764_000_005)).toBe('2025-11-24T16:00:05');
+    expect(unixSecondsOfUtcField(utcFieldOfUnixSeconds(1_764_000_005))).toBe(1_764_000_005);
   });
 });

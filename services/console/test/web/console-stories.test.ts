@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +14,7 @@ import { publishStatusList, type PublishedStatusList } from '../../../../demo/sr
 import { DemoWallet } from '../../../../demo/src/web/demo-wallet.js';
 import { launchHeadlessChromium, missingChromium } from '../../../../demo/test/support/headless-chromium.js';
 import { startServicesProcess, type ServicesProcess } from '../../../../demo/test/support/services-process.js';
+import { signStatusListCwt } from '../support/status-list-cwt.js';
 import { checkPage, expectAccessible, expectNoSidewaysScroll, flashText, signIn } from '../support/page-checks.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 
@@ -54,6 +56,7 @@ describe.skipIf(missingChromium(SUITE))(SUITE, () => {
   let receiver: WebhookReceiver;
   let issuer: DemoIssuer;
   let statusList: PublishedStatusList;
+  let apiKey: string;
   let wallet: DemoWallet;
   let page: Page;
   let base: string;
@@ -69,7 +72,7 @@ describe.skipIf(missingChromium(SUITE))(SUITE, () => {
       startWebhookReceiver(),
       createDemoIssuer(),
     ]);
-    const apiKey = (JSON.parse(readFileSync(join(dataDir, 'dev-secrets.json'), 'utf8')) as Record<string, string>)
+    apiKey = (JSON.parse(readFileSync(join(dataDir, 'dev-secrets.json'), 'utf8')) as Record<string, string>)
       .STATUS_LIST_API_KEY!;
     statusList = await publishStatusList({ statusListUrl: services.urls.statusList, apiKey, issuer });
     const held = await issueDemoCredential({ issuer, status: { idx: 3, uri: statusList.uri } });
@@ -319,8 +322,21 @@ describe.skipIf(missingChromium(SUITE))(SUITE, () => {
     expect(await page.getByRole('button', { name: 'Read the claims' }).count()).toBe(0);
     await checkPage(page, OUTPUT_DIR, 'session-refused');
 
+    // The platform's lists (the service's aggregation): the demo issuer's, and one in CWT form.
+    const cwtId = randomUUID();
+    const cwtUri = `${services.urls.statusList}/status-lists/${cwtId}`;
+    const cwt = signStatusListCwt({ uri: cwtUri, bits: 2, statuses: [0, 2, 1, 2], size: 64, iat: 1_700_000_000 });
+    const published = await fetch(`${services.urls.statusList}/status-lists`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
+      body: JSON.stringify({ id: cwtId, cwt: cwt.toString('base64url') }),
+    });
+    expect(published.status).toBe(201);
     await page.getByRole('link', { name: 'Status lists' }).click();
-    await page.getByLabel(/^List id or address/).fill(statusList.uri);
+    const lists = page.getByRole('region', { name: "The platform's status lists" });
+    expect(await lists.getByRole('row').count()).toBe(3);
+    await checkPage(page, OUTPUT_DIR, 'status-lists');
+    await lists.getByRole('link', { name: statusList.uri.split('/').pop()! }).click();
     await page.getByLabel('Find index').fill('3');
     await page.getByRole('button', { name: 'Open' }).click();
     expect(await page.locator('tr[data-index="3"]').textContent()).toBe('3INVALID (revoked)');
@@ -329,6 +345,19 @@ describe.skipIf(missingChromium(SUITE))(SUITE, () => {
     await page.getByRole('button', { name: 'Open' }).click();
     expect(await page.locator('tr[data-index]').count()).toBe(15);
     await checkPage(page, OUTPUT_DIR, 'status-list');
+    // History: the version before the revocation, where entry 3 was still valid.
+    await page.getByRole('link', { name: 'The version before this one' }).click();
+    expect(await page.locator('tr[data-index="3"]').textContent()).toBe('3VALID');
+    expect(await page.locator('tr[data-index]').count()).toBe(16);
+    await page.getByRole('link', { name: 'The current version' }).click();
+    expect(await page.locator('tr[data-index="3"]').textContent()).toBe('3INVALID (revoked)');
+
+    // The CWT list, by its address: 2-bit entries.
+    await page.getByLabel(/^List id or address/).fill(cwtUri);
+    await page.getByLabel('Only entries that are').selectOption('2');
+    await page.getByRole('button', { name: 'Open' }).click();
+    expect(await page.getByText('CWT, signed ES256 (-7)').count()).toBe(1);
+    expect(await page.locator('tr[data-index]').allTextContents()).toEqual(['1SUSPENDED', '3SUSPENDED']);
     await wallet.setRevoked(false);
     // The refusal's webhook delivery too, before the overview counts deliveries.
     await waitFor(async () => receiver.received.length === 3, 10_000);

@@ -52,6 +52,7 @@ export function TextField(
     pattern?: string;
     min?: string;
     max?: string;
+    step?: string;
   },
 ) {
   const id = props.id ?? props.name;
@@ -73,6 +74,7 @@ export function TextField(
         pattern={props.pattern}
         min={props.min}
         max={props.max}
+        step={props.step}
         aria-describedby={describedBy(id, props)}
         aria-invalid={props.problem ? 'true' : undefined}
       />
