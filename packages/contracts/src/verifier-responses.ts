@@ -1,11 +1,20 @@
 import { Type, type Static } from 'typebox';
 import { OriginSchema, SessionErrorSchema, SessionStateSchema } from './verifier.js';
+import { DcApiProtocolSchema } from './dc-api.js';
 import { MAX_PAGE_NUMBER, MAX_PAGE_SIZE } from './envelope.js';
 
 /**
  * Bodies of the verifier's part 2 (VERIFIER.md): trust anchors, verified
  * presentation results and the DC API authorization-response call.
  */
+
+/** `GET trust-anchors`: a page, optionally of one purpose only. */
+export const TrustAnchorListQuerySchema = Type.Object({
+  pageNumber: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_NUMBER, default: 1 })),
+  pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, default: 10 })),
+  purpose: Type.Optional(Type.Union([Type.Literal('issuer'), Type.Literal('registrar')])),
+});
+export type TrustAnchorListQuery = Static<typeof TrustAnchorListQuerySchema>;
 
 /** Codes of the trust-anchor routes (the other verifier codes are in error-codes.ts). */
 export const TrustAnchorErrorCode = {
@@ -25,13 +34,22 @@ export const CredentialTypesSchema = Type.Array(Type.String({ minLength: 1, maxL
   description: 'vct values and mdoc doctypes that credentials trusted through this anchor may have; absent = any',
 });
 
-/** `{ certificatePem, label?, credentialTypes? }` (a CA certificate) or `{ did, label?, credentialTypes? }` (`did:jwk` / `did:key`). */
+/**
+ * What an anchor is trusted for: `issuer` (credentials and their status lists; the default) or
+ * `registrar` (registration certificates of relying parties, ETSI TS 119 475; a CA certificate
+ * only, without `credentialTypes`). An anchor of one purpose is never used for the other.
+ */
+export const TrustAnchorPurposeSchema = Type.Union([Type.Literal('issuer'), Type.Literal('registrar')]);
+export type TrustAnchorPurpose = Static<typeof TrustAnchorPurposeSchema>;
+
+/** `{ certificatePem, label?, credentialTypes?, purpose? }` (a CA certificate) or `{ did, label?, credentialTypes? }` (`did:jwk` / `did:key`). */
 export const CreateTrustAnchorBodySchema = Type.Union([
   Type.Object(
     {
       certificatePem: Type.String({ minLength: 1, maxLength: 65536 }),
       label: Type.Optional(LabelSchema),
       credentialTypes: Type.Optional(CredentialTypesSchema),
+      purpose: Type.Optional(TrustAnchorPurposeSchema),
     },
     { additionalProperties: false },
   ),
@@ -52,6 +70,8 @@ export const TrustAnchorSchema = Type.Object({
   id: Type.String({ format: 'uuid' }),
   label: Type.Union([Type.String(), Type.Null()]),
   kind: TrustAnchorKindSchema,
+  /** `registrar` for a registrar anchor; absent for an issuer anchor (the default purpose). */
+  purpose: Type.Optional(TrustAnchorPurposeSchema),
   subject: Type.String({ description: 'certificate subject DN, or the DID' }),
   notAfter: Type.Optional(Type.String({ format: 'date-time' })),
   fingerprint: Type.String({ description: 'SHA-256 of the DER, or of the DID string, lowercase hex' }),
@@ -69,6 +89,25 @@ export type TrustAnchor = Static<typeof TrustAnchorSchema>;
 export const ClaimPathSchema = Type.Array(Type.Union([Type.String(), Type.Integer({ minimum: 0 })]));
 export type ClaimPath = Static<typeof ClaimPathSchema>;
 
+/**
+ * How a credential's status was checked (draft-ietf-oauth-status-list): entry `idx` of
+ * the Status List Token at `uri` read VALID, and `format` names the form of the token
+ * that was verified — `jwt` (`application/statuslist+jwt`) or `cwt`
+ * (`application/statuslist+cwt`, a COSE_Sign1). `format` is absent on results verified
+ * before the verifier checked both forms (all JWT).
+ */
+export const CredentialStatusSchema = Type.Object({
+  uri: Type.String({ description: 'status_list.uri of the credential: the Status List Token fetched' }),
+  idx: Type.Integer({ minimum: 0, description: 'status_list.idx of the credential' }),
+  status: Type.Literal('VALID'),
+  format: Type.Optional(
+    Type.Union([Type.Literal('jwt'), Type.Literal('cwt')], {
+      description: 'the form of the Status List Token checked: jwt (statuslist+jwt) or cwt (statuslist+cwt)',
+    }),
+  ),
+});
+export type CredentialStatus = Static<typeof CredentialStatusSchema>;
+
 /** One verified presentation (VERIFIER.md, `verifier-presentation-response`). */
 export const VerifiedPresentationSchema = Type.Object({
   credentialQueryId: Type.String(),
@@ -80,7 +119,8 @@ export const VerifiedPresentationSchema = Type.Object({
   holderBinding: Type.Boolean(),
   validFrom: Type.Optional(Type.String()),
   validUntil: Type.Optional(Type.String()),
-  status: Type.Optional(Type.Unknown()),
+  /** Present when the credential names a status list (its entry was VALID, or the presentation would have failed). */
+  status: Type.Optional(CredentialStatusSchema),
   /**
    * Claims the wallet disclosed beyond what the query asked for: not returned
    * (their values are dropped before anything is stored), only their paths.
@@ -127,6 +167,11 @@ export const VerifyAuthorizationResponseBodySchema = Type.Object(
     verificationSessionId: Type.String({ minLength: 1, maxLength: 200 }),
     authorizationResponse: Type.Object({}, { additionalProperties: true }),
     origin: OriginSchema,
+    /**
+     * What the browser's `DigitalCredential.protocol` said: which of the session's
+     * offered requests the wallet answered (default: the session's first).
+     */
+    protocol: Type.Optional(DcApiProtocolSchema),
   },
   { additionalProperties: false },
 );

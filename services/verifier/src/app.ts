@@ -36,6 +36,8 @@ import { registerPresentationResponseRoutes } from './routes/presentation-respon
 import { registerPresentationSessionEventRoutes } from './routes/presentation-session-events.js';
 import { registerPresentationSessionRoutes } from './routes/presentation-sessions.js';
 import { registerPresentationRoutes } from './routes/presentations.js';
+import { registerReaderCertificateRoutes } from './routes/reader-certificates.js';
+import { registerRegistrationCertificateRoutes } from './routes/registration-certificates.js';
 import { rateLimitError } from './routes/public-errors.js';
 import { registerTrustAnchorRoutes } from './routes/trust-anchors.js';
 import { registerVerificationTemplateRoutes } from './routes/verification-templates.js';
@@ -43,6 +45,7 @@ import { registerVerifierRoutes } from './routes/verifiers.js';
 import { registerWalletRoutes } from './routes/wallet.js';
 import { registerWebhookRoutes } from './routes/webhooks.js';
 import { createDataKeyRing } from './state/data-key-ring.js';
+import { createReaderAuthMaterialLoader } from './state/reader-auth-material-loader.js';
 import { SessionEventHub } from './state/session-event-hub.js';
 import { createSigningMaterialLoader } from './state/signing-material-loader.js';
 import { createStatusListChecker } from './state/status-list-checker.js';
@@ -66,6 +69,8 @@ export interface VerifierAppDeps {
   clock: Clock;
   /** Platform issuer anchors, from TRUSTED_ISSUERS_FILE (`loadTrustedIssuers`); a bare PEM string is an anchor for any credential type. */
   trustedIssuers?: Array<TrustedIssuer | string>;
+  /** Platform registrar anchors (PEM), from REGISTRAR_TRUST_ANCHORS_FILE (`loadRegistrarAnchors`). */
+  registrarAnchors?: string[];
   /** The fetch status lists are read with; the guarded fetch of the config's policy unless given. */
   statusListFetch?: typeof fetch;
   /** What this replica remembers between verifications; a fresh one unless given (tests look into it). */
@@ -101,6 +106,14 @@ export async function buildApp(deps: VerifierAppDeps): Promise<App> {
 
   // The replica's long-lived state (state/), one of each per app.
   const loadSigningMaterial = createSigningMaterialLoader({ db, keyEncryptionKey, ca: deps.platformCa, host, clock });
+  // The organisations' mdoc reader authentication (org-iso-mdoc): their P-256 key and its reader chain.
+  const loadReaderAuthMaterial = createReaderAuthMaterialLoader({
+    db,
+    ca: deps.platformCa,
+    host,
+    clock,
+    loadSigningMaterial,
+  });
   // Organisations' data keys, unwrapped once per replica (presentation data at rest).
   const dataKeys = createDataKeyRing({ db, keyEncryptionKey, clock });
   // Trust and chains derived once, keyed by their content.
@@ -211,6 +224,7 @@ export async function buildApp(deps: VerifierAppDeps): Promise<App> {
       },
     },
     rateLimitWindows: { db },
+    registrationCertificateExpiry: { db, clock, logger, metrics },
     trustListsOfOpenSessions: { db, clock, trustLists },
   });
 
@@ -239,7 +253,7 @@ export async function buildApp(deps: VerifierAppDeps): Promise<App> {
     verifyToken: deps.verifyToken,
     routes: [
       (api) => registerVerifierRoutes(api, { db, clock }),
-      (api) => registerVerificationTemplateRoutes(api, { db, clock }),
+      (api) => registerVerificationTemplateRoutes(api, { db, clock, metrics }),
       (api) =>
         registerPresentationRoutes(api, {
           db,
@@ -247,6 +261,7 @@ export async function buildApp(deps: VerifierAppDeps): Promise<App> {
           clock,
           keyEncryptionKey,
           loadSigningMaterial,
+          loadReaderAuthMaterial,
           host,
           baseUrl,
           sessionTtlSeconds: config.SESSION_TTL_SECONDS,
@@ -267,7 +282,17 @@ export async function buildApp(deps: VerifierAppDeps): Promise<App> {
             maxDurationMs: config.SSE_MAX_STREAM_MS,
           },
         }),
+      // Before certificates/{keyType}: its static path is the one that answers certificates/READER.
+      (api) => registerReaderCertificateRoutes(api, { db, clock, loadSigningMaterial, loadReaderAuthMaterial }),
       (api) => registerCertificateRoutes(api, { db, keyEncryptionKey, clock, loadSigningMaterial }),
+      (api) =>
+        registerRegistrationCertificateRoutes(api, {
+          db,
+          clock,
+          clockSkewSeconds: config.CLOCK_SKEW_SECONDS,
+          registrarAnchors: deps.registrarAnchors ?? [],
+          metrics,
+        }),
       (api) => registerTrustAnchorRoutes(api, { db, clock }),
       (api) => registerPresentationResponseRoutes(api, answerDeps),
       (api) => registerPresentationReadRoutes(api, { db }),

@@ -23,9 +23,11 @@ import { generateKeyEncryptionKey, KeyEncryptionKey } from './crypto/key-encrypt
 import { MIGRATIONS_FOLDER } from './db/migrations-folder.js';
 import { schema } from './db/schema.js';
 import type { Clock } from './domain/clock.js';
+import { loadRegistrarAnchors } from './use-cases/load-registrar-anchors.js';
 import { loadTrustedIssuers } from './use-cases/load-trusted-issuers.js';
 import { openKeyStore } from './use-cases/open-key-store.js';
 import { reissuePlatformLeaves } from './use-cases/reissue-platform-leaves.js';
+import { reissuePlatformReaderLeaves } from './use-cases/reissue-platform-reader-leaves.js';
 
 export type { RunningService };
 
@@ -51,6 +53,7 @@ export async function startVerifier(
   const clock: Clock = () => new Date();
   // Before any connection is opened: a bad bundle stops the start with one line.
   const trustedIssuers = loadTrustedIssuers(config.TRUSTED_ISSUERS_FILE);
+  const registrarAnchors = loadRegistrarAnchors(config.REGISTRAR_TRUST_ANCHORS_FILE);
   return startService({
     name: SERVICE_NAME,
     config,
@@ -69,10 +72,9 @@ export async function startVerifier(
         { configured: platformCaPemOf(config) },
       );
       // Leaves after their CA: a re-issued or replaced CA means its leaves are re-issued too.
-      await reissuePlatformLeaves(
-        { db: database.db, logger, clock },
-        { ca: platformCa, host: new URL(publicBaseUrlOf(config)).hostname },
-      );
+      const leafIssuance = { ca: platformCa, host: new URL(publicBaseUrlOf(config)).hostname };
+      await reissuePlatformLeaves({ db: database.db, logger, clock }, leafIssuance);
+      await reissuePlatformReaderLeaves({ db: database.db, logger, clock }, leafIssuance);
       const bus = await connectBus(config, {
         name: SERVICE_NAME,
         logger,
@@ -89,6 +91,7 @@ export async function startVerifier(
         platformCa,
         clock,
         trustedIssuers,
+        registrarAnchors,
         metrics,
       });
     },

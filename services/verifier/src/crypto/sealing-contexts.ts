@@ -8,9 +8,23 @@ export function signingKeyContext(orgId: string, keyType: KeyType): string {
   return `signing-key:${orgId}:${keyType}`;
 }
 
+/**
+ * A key made for a certificate signing request, waiting for its chain (`pending_signing_keys`):
+ * bound to its organisation, key type and key id. When the chain arrives the key is opened with
+ * this context and sealed again as the organisation's signing key (`signingKeyContext`).
+ */
+export function pendingSigningKeyContext(orgId: string, keyType: KeyType, keyId: string): string {
+  return `pending-signing-key:${orgId}:${keyType}:${keyId}`;
+}
+
 /** A session's ephemeral ECDH-ES decryption key. */
 export function sessionKeyContext(sessionId: string): string {
   return `session-encryption-key:${sessionId}`;
+}
+
+/** A session's ISO/IEC 18013-7 Annex C HPKE recipient key (`org-iso-mdoc`), column `encrypted_annex_c_key`. */
+export function annexCSessionKeyContext(sessionId: string): string {
+  return `annex-c-session-key:${sessionId}`;
 }
 
 /** The generated platform CA's private key (platform setting `platform-ca`). */

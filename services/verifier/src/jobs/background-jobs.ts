@@ -2,6 +2,10 @@ import type { Logger } from '@tessera/service-kit';
 import { cleanUpRateLimitWindows, type CleanUpRateLimitWindowsDeps } from '../use-cases/clean-up-rate-limit-windows.js';
 import { deliverDueWebhooks, type DeliverDueWebhooksDeps } from '../use-cases/deliver-due-webhooks.js';
 import {
+  warnExpiringRegistrationCertificates,
+  type WarnExpiringRegistrationCertificatesDeps,
+} from '../use-cases/warn-expiring-registration-certificates.js';
+import {
   followTrustListsOfOpenSessions,
   type FollowTrustListsOfOpenSessionsDeps,
 } from '../use-cases/follow-trust-lists-of-open-sessions.js';
@@ -11,6 +15,8 @@ import { createSessionLifetimesJob, type SessionLifetimesJobDeps } from './sessi
 // Ended windows only cost space (the upsert restarts them): a minute's delay is fine, and a bounded batch keeps each statement short.
 const RATE_LIMIT_CLEANUP_INTERVAL_MS = 60_000;
 const RATE_LIMIT_CLEANUP_BATCH = 1000;
+// A day's notice leaves room for a run every few minutes; the gauge is as fresh as the last run.
+const REGISTRATION_EXPIRY_INTERVAL_MS = 300_000;
 
 /** What each job's use case takes, and how often it runs: `buildApp` hands each its own. */
 export interface BackgroundJobsDeps {
@@ -21,6 +27,8 @@ export interface BackgroundJobsDeps {
   webhooks: { deliveries: DeliverDueWebhooksDeps; pollIntervalMs: number };
   /** The per-address rate-limit windows' cleanup. */
   rateLimitWindows: CleanUpRateLimitWindowsDeps;
+  /** The registration certificates' expiry: a warning a day ahead, once, and the gauge. */
+  registrationCertificateExpiry: WarnExpiringRegistrationCertificatesDeps;
   /** Run once at start: the trust lists of open sessions. */
   trustListsOfOpenSessions: FollowTrustListsOfOpenSessionsDeps;
 }
@@ -47,6 +55,8 @@ export interface BackgroundJobs {
  *   committed, so the wake finds it. Without NATS the poll alone delivers;
  * - the rate-limit window cleanup every minute: ended per-address windows, deleted
  *   in batches of RATE_LIMIT_CLEANUP_BATCH (SKIP LOCKED, so replicas share the work);
+ * - the registration certificates' expiry every five minutes: each certificate ending
+ *   within a day logged once (claimed by one replica), the expiring/expired gauge set;
  * - once, at start, in the background: the trust lists of open sessions
  *   (`use-cases/follow-trust-lists-of-open-sessions.ts`).
  */
@@ -66,11 +76,18 @@ export function createBackgroundJobs(deps: BackgroundJobsDeps): BackgroundJobs {
     logger,
     run: (signal) => deliverDueWebhooks(deps.webhooks.deliveries, { signal }),
   });
+  const registrationExpiry = createPeriodicJob({
+    name: 'registration certificate expiry',
+    intervalMs: REGISTRATION_EXPIRY_INTERVAL_MS,
+    logger,
+    run: () => warnExpiringRegistrationCertificates(deps.registrationCertificateExpiry),
+  });
   return {
     start() {
       lifetimes.start();
       worker.start();
       rateLimitCleanup.start();
+      registrationExpiry.start();
       // A start does not wait for (or fail on) the ecosystem service: a verification that
       // finds no current list fetches it then, or answers 503.
       void followTrustListsOfOpenSessions(deps.trustListsOfOpenSessions).catch((error: unknown) =>
@@ -79,7 +96,7 @@ export function createBackgroundJobs(deps: BackgroundJobsDeps): BackgroundJobs {
     },
     wakeDeliveries: () => worker.wake(),
     async stop() {
-      await Promise.all([lifetimes.stop(), worker.stop(), rateLimitCleanup.stop()]);
+      await Promise.all([lifetimes.stop(), worker.stop(), rateLimitCleanup.stop(), registrationExpiry.stop()]);
     },
   };
 }

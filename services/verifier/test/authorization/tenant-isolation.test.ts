@@ -28,7 +28,10 @@ interface TenantA {
   dcSessionId: string;
   anchorId: string;
   fingerprint: string;
+  readerFingerprint: string;
   issuerCaPem: string;
+  /** A's pending certificate signing request. */
+  csrKeyId: string;
 }
 
 type Expect = 404 | 'own';
@@ -83,10 +86,25 @@ const ROUTES: Record<string, Plan> = {
   'GET /trust-anchors': { expect: 'own' },
   'DELETE /trust-anchors/{id}': { expect: 404 },
   'GET /certificates/{keyType}': { expect: 'own' },
+  'GET /certificates': { expect: 'own' },
+  'POST /certificates/{keyType}/csr': {
+    expect: 'own',
+    body: () => ({
+      subject: { commonName: 'B', organizationName: 'B GmbH', organizationIdentifier: 'VATDE-222', countryName: 'DE' },
+    }),
+  },
+  'PUT /verifier/{verifierId}/registration-certificate': {
+    expect: 404,
+    body: () => ({ registrationCertificate: 'eyJ0eXAiOiJyYy13cnArand0In0.e30.c2ln' }),
+  },
+  'GET /verifier/{verifierId}/registration-certificate': { expect: 404 },
+  'DELETE /verifier/{verifierId}/registration-certificate': { expect: 404 },
   'PUT /certificates/{keyType}': {
     expect: 'own',
     body: () => ({ certificateChainPem: 'not a chain', privateKeyPem: 'not a key' }),
   },
+  'GET /certificates/READER': { expect: 'own' },
+  'PUT /certificates/READER': { expect: 'own', body: () => ({ certificateChainPem: 'not a chain' }) },
   'PUT /verifier/{verifierId}/webhook': {
     expect: 404,
     body: () => ({ url: 'https://taken-over.example/hooks', events: ['presentation.verified'] }),
@@ -128,6 +146,7 @@ const test = e2eTest().extend('tenantA', { scope: 'file' }, async ({ api, desk, 
     .id;
   const anchorId = (await api('GET', `/v1/orgs/${A}/oid4vp/trust-anchors`)).body.data.data[0].id;
   const fingerprint = (await api('GET', `/v1/orgs/${A}/oid4vp/certificates/P256`)).body.data.fingerprint;
+  const readerFingerprint = (await api('GET', `/v1/orgs/${A}/oid4vp/certificates/READER`)).body.data.fingerprint;
   const session = await e.createSession({ dcql: sdJwtQuery(), responseMode: 'direct_post' });
   const holder = await newHolder();
   const vpToken = {
@@ -154,6 +173,16 @@ const test = e2eTest().extend('tenantA', { scope: 'file' }, async ({ api, desk, 
       })
     ).status,
   ).toBe(200);
+  // A's pending certificate signing request (its key never shown to anyone).
+  const csr = await api(
+    'POST',
+    `/v1/orgs/${A}/oid4vp/certificates/P256/csr`,
+    {
+      subject: { commonName: 'A', organizationName: 'A GmbH', organizationIdentifier: 'VATDE-111', countryName: 'DE' },
+    },
+    { roles: ['owner'] },
+  );
+  expect(csr.status, csr.raw).toBe(201);
   // B: its own verifier with A's public verifierId, so "same name" never means "same resource".
   expect((await api('POST', `/v1/orgs/${B}/oid4vp/verifier`, { verifierId: desk }, { org: B })).status).toBe(201);
   return {
@@ -163,7 +192,9 @@ const test = e2eTest().extend('tenantA', { scope: 'file' }, async ({ api, desk, 
     dcSessionId,
     anchorId,
     fingerprint,
+    readerFingerprint,
     issuerCaPem: e.issuer.ca.pem,
+    csrKeyId: csr.body.data.keyId,
   };
 });
 
@@ -184,6 +215,8 @@ describe('tenant isolation (verifier)', () => {
         a.dcSessionId,
         a.anchorId,
         a.fingerprint,
+        a.readerFingerprint,
+        a.csrKeyId,
         'a-only-desk',
         'A template',
         'rp-a.example',
