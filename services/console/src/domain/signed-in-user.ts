@@ -55,6 +55,11 @@ export const can = {
   manageVerification: (roles: readonly OrgRole[]) => roles.some((role) => role !== 'member'),
   /** The read audit of presentation data: owners and admins only (the `verifier` role reads the data). */
   auditReads: (roles: readonly OrgRole[]) => roles.includes('owner') || roles.includes('admin'),
+  /**
+   * Who the organisation is to wallets — certificate signing requests, registration certificates: owners and
+   * admins (the verifier refuses the `verifier` role before validation).
+   */
+  manageIdentity: (roles: readonly OrgRole[]) => roles.includes('owner') || roles.includes('admin'),
   /** The directory entry and ecosystem creation: owners. */
   own: (roles: readonly OrgRole[]) => roles.includes('owner'),
   /** Leading or joining ecosystems: owners and admins. */

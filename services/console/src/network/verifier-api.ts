@@ -1,18 +1,25 @@
 import type {
   CertificateKeyType,
+  CreateCertificateSigningRequestBody,
   CreatedPresentation,
   CreateIntentPresentationBody,
   CreatePresentationBody,
   CreateTrustAnchorBody,
   CreateVerifierBody,
   ImportCertificateBody,
+  ImportReaderCertificateBody,
   PageOf,
+  PendingCertificateSigningRequest,
   PresentationRead,
   PresentationResponse,
   PresentationSession,
+  PutRegistrationCertificateBody,
   PutWebhookBody,
+  ReaderCertificate,
+  RegistrationCertificate,
   SessionListQuery,
   SigningCertificate,
+  SigningCertificatesEntry,
   TrustAnchor,
   UpdateVerifierBody,
   VerificationTemplate,
@@ -80,6 +87,49 @@ export function createVerifierApi(client: ServiceClient) {
       keyType: CertificateKeyType,
       body: ImportCertificateBody,
     ) => client.data<SigningCertificate>('PUT', org(orgId, pathOf`certificates/${keyType}`), as(token, { body })),
+
+    /** Per key type the signer in force and the CSR waiting for its chain (issue 25). */
+    listSigningCertificates: (token: string, orgId: string) =>
+      client.data<SigningCertificatesEntry[]>('GET', org(orgId, 'certificates'), as(token)),
+    createCertificateSigningRequest: (
+      token: string,
+      orgId: string,
+      keyType: CertificateKeyType,
+      body: CreateCertificateSigningRequestBody,
+    ) =>
+      client.data<PendingCertificateSigningRequest>(
+        'POST',
+        org(orgId, pathOf`certificates/${keyType}/csr`),
+        as(token, { body }),
+      ),
+    getReaderCertificate: (token: string, orgId: string) =>
+      client.data<ReaderCertificate>('GET', org(orgId, 'certificates/READER'), as(token)),
+    importReaderCertificate: (token: string, orgId: string, body: ImportReaderCertificateBody) =>
+      client.data<ReaderCertificate>('PUT', org(orgId, 'certificates/READER'), as(token, { body })),
+
+    getRegistrationCertificate: (token: string, orgId: string, verifierId: string) =>
+      client.data<RegistrationCertificate>(
+        'GET',
+        org(orgId, pathOf`verifier/${verifierId}/registration-certificate`),
+        as(token),
+      ),
+    putRegistrationCertificate: (
+      token: string,
+      orgId: string,
+      verifierId: string,
+      body: PutRegistrationCertificateBody,
+    ) =>
+      client.data<RegistrationCertificate>(
+        'PUT',
+        org(orgId, pathOf`verifier/${verifierId}/registration-certificate`),
+        as(token, { body }),
+      ),
+    deleteRegistrationCertificate: (token: string, orgId: string, verifierId: string) =>
+      client.data<RegistrationCertificate>(
+        'DELETE',
+        org(orgId, pathOf`verifier/${verifierId}/registration-certificate`),
+        as(token),
+      ),
 
     createPresentation: (token: string, orgId: string, verifierId: string, body: CreatePresentationBody) =>
       client.data<CreatedPresentation>('POST', org(orgId, 'presentation'), as(token, { query: { verifierId }, body })),

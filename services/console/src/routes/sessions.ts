@@ -1,7 +1,8 @@
 import { Type } from 'typebox';
-import { ResponseModeSchema, SessionStateSchema } from '@tessera/contracts';
+import { DcApiProtocolSchema, ResponseModeSchema, SessionStateSchema } from '@tessera/contracts';
 import { startEventStream, type App } from '@tessera/service-kit';
 import type { Clock } from '@tessera/service-kit';
+import { orderedDcApiProtocols } from '../domain/dc-api-protocol-choices.js';
 import type { SessionFilter, SessionWindow } from '../domain/session-filter.js';
 import { STATE_RANK } from '../domain/session-timeline.js';
 import { can } from '../domain/signed-in-user.js';
@@ -30,6 +31,7 @@ import {
   answerForm,
   csrfTokenFor,
   formValues,
+  listOf,
   OrgParams,
   orgPath,
   pageContext,
@@ -173,6 +175,9 @@ export function registerSessionRoutes(app: App, deps: SessionRouteDeps): void {
           responseMode: ResponseModeSchema,
           expectedOrigins: Type.Optional(Type.String({ maxLength: 20000 })),
           expiresInSeconds: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 86400 }), Type.Literal('')])),
+          dcApiProtocols: Type.Optional(
+            Type.Union([DcApiProtocolSchema, Type.Array(DcApiProtocolSchema, { maxItems: 4 })]),
+          ),
         }),
       }),
       preHandler: requireSignIn,
@@ -211,6 +216,7 @@ export function registerSessionRoutes(app: App, deps: SessionRouteDeps): void {
         responseMode: body.responseMode,
         ...(origins.length > 0 ? { expectedOrigins: origins } : {}),
         ...(typeof body.expiresInSeconds === 'number' ? { expiresInSeconds: body.expiresInSeconds } : {}),
+        dcApiProtocols: orderedDcApiProtocols(listOf(body.dcApiProtocols)),
       });
       return answerForm(request, reply, result, {
         back,

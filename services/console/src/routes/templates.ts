@@ -39,6 +39,7 @@ const TemplateForm = Type.Object({
   signerOption: SignerOptionSchema,
   clientIdPrefix: Type.Optional(Type.Union([ClientIdPrefixSchema, Type.Literal('')])),
   query: Type.String({ maxLength: 65536 }),
+  verifierId: Type.Optional(Type.String({ maxLength: 200 })),
   previewVerifierId: Type.Optional(Type.String({ maxLength: 200 })),
 });
 const templatePath = (orgId: string, templateId?: string) =>
@@ -135,21 +136,31 @@ export function registerTemplateRoutes(app: App, deps: TemplateRouteDeps): void 
           signerOption: 'DID' | 'X509_P256' | 'X509_ED25519';
           clientIdPrefix?: '' | 'x509_hash' | 'x509_san_dns';
           query: string;
+          verifierId?: string;
         };
       },
       reply: FastifyReply,
     ) {
       const { orgId, templateId } = request.params;
-      const { name, signerOption, clientIdPrefix, query } = request.body;
+      const { name, signerOption, clientIdPrefix, query, verifierId } = request.body;
       const result = await saveTemplate(deps, {
         token: sessionOf(request).accessToken,
         orgId,
         ...(existing && templateId ? { templateId } : {}),
-        draft: { name, signerOption, ...(clientIdPrefix ? { clientIdPrefix } : {}), queryText: query },
+        draft: {
+          name,
+          signerOption,
+          ...(clientIdPrefix ? { clientIdPrefix } : {}),
+          ...(verifierId ? { verifierId } : {}),
+          queryText: query,
+        },
       });
       return answerForm(request, reply, result, {
         back: templatePath(orgId, existing ? templateId : undefined),
-        success: (template) => `The template ${template.name} is saved.`,
+        success: (template) =>
+          template.overAsking && template.overAsking.length > 0
+            ? `The template ${template.name} is saved. Beyond ${template.verifierId ?? 'the verifier'}'s registration, a wallet will flag: ${template.overAsking.map((entry) => entry.message).join(' ')}`
+            : `The template ${template.name} is saved.`,
         next: (template) => templatePath(orgId, template.id),
         values: formValues(request.body),
       });

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { TrustAnchorPurposeSchema } from '@tessera/contracts';
 import type { App } from '@tessera/service-kit';
 import type { Clock } from '@tessera/service-kit';
 import { TrustAnchorsPage } from '../presenters/pages/trust-anchors-page.js';
@@ -10,6 +11,7 @@ import {
   answerForm,
   formValues,
   OrgParams,
+  problemFlash,
   orgPath,
   pageContext,
   PageQuery,
@@ -52,6 +54,7 @@ export function registerTrustAnchorRoutes(app: App, deps: TrustAnchorRouteDeps):
           anchor: Type.String({ maxLength: 70000 }),
           label: Type.Optional(Type.String({ maxLength: 500 })),
           credentialTypes: Type.Optional(Type.String({ maxLength: 60000 })),
+          purpose: Type.Optional(TrustAnchorPurposeSchema),
         }),
       }),
       preHandler: requireSignIn,
@@ -65,10 +68,25 @@ export function registerTrustAnchorRoutes(app: App, deps: TrustAnchorRouteDeps):
         .map((line) => line.trim())
         .filter(Boolean);
       const common = { ...(label ? { label } : {}), ...(credentialTypes.length > 0 ? { credentialTypes } : {}) };
+      // The default purpose (issuer) is left out, as an API client would; a DID can only be an issuer anchor.
+      const registrar = request.body.purpose === 'registrar';
+      if (registrar && anchor.startsWith('did:')) {
+        const problem = 'A registrar anchor is a CA certificate (PEM), not a DID.';
+        sessionOf(request).setFlash(
+          problemFlash(
+            { code: 'VALIDATION_FAILED', message: problem, details: [{ path: '/purpose', message: problem }] },
+            formValues(request.body),
+          ),
+        );
+        return reply.redirect(orgPath(orgId, '/trust-anchors'), 303);
+      }
+      const purpose = registrar ? { purpose: 'registrar' as const } : {};
       const result = await addTrustAnchor(deps, {
         token: sessionOf(request).accessToken,
         orgId,
-        body: anchor.startsWith('did:') ? { did: anchor, ...common } : { certificatePem: anchor, ...common },
+        body: anchor.startsWith('did:')
+          ? { did: anchor, ...common }
+          : { certificatePem: anchor, ...common, ...purpose },
       });
       return answerForm(request, reply, result, {
         back: orgPath(orgId, '/trust-anchors'),

@@ -1,9 +1,14 @@
 import { Type } from 'typebox';
-import type { ClientMetadata } from '@tessera/contracts';
+import { OverAskingPolicySchema, type ClientMetadata } from '@tessera/contracts';
 import type { App } from '@tessera/service-kit';
+import { can } from '../domain/signed-in-user.js';
 import { VerifierPage } from '../presenters/pages/verifier-page.js';
 import { VerifiersPage } from '../presenters/pages/verifiers-page.js';
 import { createVerifier, type CreateVerifierDeps } from '../use-cases/create-verifier.js';
+import {
+  deleteRegistrationCertificate,
+  type DeleteRegistrationCertificateDeps,
+} from '../use-cases/delete-registration-certificate.js';
 import { deleteVerifier, type DeleteVerifierDeps } from '../use-cases/delete-verifier.js';
 import { deleteWebhook, type DeleteWebhookDeps } from '../use-cases/delete-webhook.js';
 import { loadVerifier, type LoadVerifierDeps } from '../use-cases/load-verifier.js';
@@ -13,6 +18,11 @@ import {
   type RedeliverWebhookDeliveryDeps,
 } from '../use-cases/redeliver-webhook-delivery.js';
 import { rotateWebhookSecret, type RotateWebhookSecretDeps } from '../use-cases/rotate-webhook-secret.js';
+import {
+  saveRegistrationCertificate,
+  type SaveRegistrationCertificateDeps,
+} from '../use-cases/save-registration-certificate.js';
+import { saveVerifierSettings, type SaveVerifierSettingsDeps } from '../use-cases/save-verifier-settings.js';
 import { saveWebhook, type SaveWebhookDeps } from '../use-cases/save-webhook.js';
 import { updateVerifier, type UpdateVerifierDeps } from '../use-cases/update-verifier.js';
 import { answerPage } from './page-errors.js';
@@ -34,6 +44,9 @@ export type VerifierRouteDeps = LoadVerifiersDeps &
   CreateVerifierDeps &
   UpdateVerifierDeps &
   DeleteVerifierDeps &
+  SaveVerifierSettingsDeps &
+  SaveRegistrationCertificateDeps &
+  DeleteRegistrationCertificateDeps &
   SaveWebhookDeps &
   DeleteWebhookDeps &
   RotateWebhookSecretDeps &
@@ -114,8 +127,9 @@ export function registerVerifierRoutes(app: App, deps: VerifierRouteDeps): void 
     },
     async (request, reply) => {
       const { orgId, verifierId } = request.params;
+      const session = sessionOf(request);
       const view = await loadVerifier(deps, {
-        token: sessionOf(request).accessToken,
+        token: session.accessToken,
         orgId,
         verifierId,
         deliveriesPage: request.query.deliveries,
@@ -125,6 +139,7 @@ export function registerVerifierRoutes(app: App, deps: VerifierRouteDeps): void 
           context: pageContext(request, reply, { area: 'organisation', orgId, item: 'verifiers' }),
           orgId,
           view: value,
+          manageIdentity: can.manageIdentity(session.user.orgRoles[orgId] ?? []),
         }),
       );
     },
@@ -149,6 +164,76 @@ export function registerVerifierRoutes(app: App, deps: VerifierRouteDeps): void 
         back: verifierPath(orgId, verifierId),
         success: 'The display data is saved.',
         values: formValues(request.body),
+      });
+    },
+  );
+
+  app.post(
+    '/orgs/:orgId/verifiers/:verifierId/settings',
+    {
+      schema: pageSchema({
+        params: VerifierParams,
+        // An unchecked box is absent from a form: strict HAIP is on only when it is sent.
+        body: Type.Object({ overAskingPolicy: OverAskingPolicySchema, strictHaip: Type.Optional(Type.Literal('on')) }),
+      }),
+      preHandler: requireSignIn,
+    },
+    async (request, reply) => {
+      const { orgId, verifierId } = request.params;
+      const result = await saveVerifierSettings(deps, {
+        token: sessionOf(request).accessToken,
+        orgId,
+        verifierId,
+        overAskingPolicy: request.body.overAskingPolicy,
+        strictHaip: request.body.strictHaip === 'on',
+      });
+      return answerForm(request, reply, result, {
+        back: verifierPath(orgId, verifierId, '#settings'),
+        success: 'The settings are saved; they apply to sessions created from now on.',
+        values: formValues(request.body),
+      });
+    },
+  );
+
+  app.post(
+    '/orgs/:orgId/verifiers/:verifierId/registration-certificate',
+    {
+      schema: pageSchema({
+        params: VerifierParams,
+        body: Type.Object({ registrationCertificate: Type.String({ maxLength: 70000 }) }),
+      }),
+      preHandler: requireSignIn,
+    },
+    async (request, reply) => {
+      const { orgId, verifierId } = request.params;
+      const result = await saveRegistrationCertificate(deps, {
+        token: sessionOf(request).accessToken,
+        orgId,
+        verifierId,
+        registrationCertificate: request.body.registrationCertificate.trim(),
+      });
+      return answerForm(request, reply, result, {
+        back: verifierPath(orgId, verifierId, '#registration'),
+        success: (certificate) =>
+          `The registration certificate of ${certificate.relyingParty.name ?? certificate.relyingParty.identifier} is kept; requests carry it from now on.`,
+        values: formValues(request.body),
+      });
+    },
+  );
+
+  app.post(
+    '/orgs/:orgId/verifiers/:verifierId/registration-certificate/delete',
+    { schema: pageSchema({ params: VerifierParams }), preHandler: requireSignIn },
+    async (request, reply) => {
+      const { orgId, verifierId } = request.params;
+      const result = await deleteRegistrationCertificate(deps, {
+        token: sessionOf(request).accessToken,
+        orgId,
+        verifierId,
+      });
+      return answerForm(request, reply, result, {
+        back: verifierPath(orgId, verifierId, '#registration'),
+        success: 'The registration certificate is removed: requests no longer carry it.',
       });
     },
   );

@@ -1,4 +1,4 @@
-import type { CreatedPresentation, ResponseMode } from '@tessera/contracts';
+import type { CreatedPresentation, DcApiProtocol, ResponseMode } from '@tessera/contracts';
 import type { ServiceResult } from '../domain/service-problem.js';
 import type { VerifierApi } from '../network/verifier-api.js';
 
@@ -17,6 +17,8 @@ export interface PresentationRequestInput {
   responseMode: ResponseMode;
   expectedOrigins?: string[];
   expiresInSeconds?: number;
+  /** DC API modes: the protocols to offer, in order of preference (absent: the verifier's default, the signed request). */
+  dcApiProtocols?: DcApiProtocol[];
 }
 
 /**
@@ -32,6 +34,7 @@ export async function createPresentationRequest(
     responseMode: input.responseMode,
     ...(input.expectedOrigins && input.expectedOrigins.length > 0 ? { expectedOrigins: input.expectedOrigins } : {}),
     ...(input.expiresInSeconds ? { expiresInSeconds: input.expiresInSeconds } : {}),
+    ...(input.dcApiProtocols && input.dcApiProtocols.length > 0 ? { dcApiProtocols: input.dcApiProtocols } : {}),
   };
   if (input.source.kind === 'intent') {
     return deps.verifier.createIntentPresentation(

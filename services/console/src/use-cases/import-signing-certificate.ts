@@ -7,9 +7,10 @@ export interface ImportSigningCertificateDeps {
 }
 
 /**
- * The organisation signs its requests with its own chain and key instead of the
- * platform leaf. The key passes through the console to the verifier (which seals it)
- * and is neither kept nor logged here.
+ * The organisation signs its requests with its own chain: with the leaf's key (made
+ * elsewhere), or — after a certificate signing request — the chain alone, whose leaf
+ * must certify the key the verifier made for that request. A key passes through the
+ * console to the verifier (which seals it) and is neither kept nor logged here.
  */
 export function importSigningCertificate(
   deps: ImportSigningCertificateDeps,
@@ -18,11 +19,11 @@ export function importSigningCertificate(
     orgId: string;
     keyType: CertificateKeyType;
     certificateChainPem: string;
-    privateKeyPem: string;
+    privateKeyPem?: string;
   },
 ): Promise<ServiceResult<SigningCertificate>> {
   return deps.verifier.importSigningCertificate(input.token, input.orgId, input.keyType, {
     certificateChainPem: input.certificateChainPem,
-    privateKeyPem: input.privateKeyPem,
+    ...(input.privateKeyPem !== undefined ? { privateKeyPem: input.privateKeyPem } : {}),
   });
 }

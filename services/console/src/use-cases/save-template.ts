@@ -13,6 +13,8 @@ export interface TemplateDraft {
   clientIdPrefix?: ClientIdPrefix;
   /** The query as typed (JSON text). */
   queryText: string;
+  /** The verifier whose registration certificate judges the query when saved. */
+  verifierId?: string;
 }
 
 /**
@@ -41,6 +43,7 @@ export async function saveTemplate(
     name: draft.name.trim(),
     signerOption: draft.signerOption,
     ...(draft.clientIdPrefix ? { clientIdPrefix: draft.clientIdPrefix } : {}),
+    ...(draft.verifierId ? { verifierId: draft.verifierId } : {}),
     templateJson: { dcql: { query: query as Record<string, unknown> } },
   };
   return input.templateId

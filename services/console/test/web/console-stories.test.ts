@@ -10,10 +10,19 @@ import { waitFor } from '@tessera/service-kit/testing';
 // the demo's own tests run the services as `npm start` does and launch Chromium.
 import { DEMO_VCT, issueDemoCredential } from '../../../../demo/src/demo-credential.js';
 import { createDemoIssuer, type DemoIssuer } from '../../../../demo/src/issuer.js';
+import { issueDemoMdl } from '../../../../demo/src/mdl.js';
 import { publishStatusList, type PublishedStatusList } from '../../../../demo/src/status-list.js';
 import { DemoWallet } from '../../../../demo/src/web/demo-wallet.js';
 import { launchHeadlessChromium, missingChromium } from '../../../../demo/test/support/headless-chromium.js';
 import { startServicesProcess, type ServicesProcess } from '../../../../demo/test/support/services-process.js';
+// A CA answering a CSR (OpenSSL), a test PKI (@peculiar/x509) and a registrar (jose): the verifier's own
+// test tools, sharing nothing with the service's code.
+import { certifyRequest } from '../../../verifier/test/support/access-certificates.js';
+import { issue, makeRoot, pemOf } from '../../../verifier/test/support/pki.js';
+import {
+  createTestRegistrar,
+  signRegistrationCertificate,
+} from '../../../verifier/test/support/registration-certificates.js';
 import { signStatusListCwt } from '../support/status-list-cwt.js';
 import { checkPage, expectAccessible, expectNoSidewaysScroll, flashText, signIn } from '../support/page-checks.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
@@ -77,7 +86,7 @@ describe.skipIf(missingChromium(SUITE))(SUITE, () => {
     statusList = await publishStatusList({ statusListUrl: services.urls.statusList, apiKey, issuer });
     const held = await issueDemoCredential({ issuer, status: { idx: 3, uri: statusList.uri } });
     const platformCa = await (await fetch(`${services.urls.verifier}/oid4vp/platform-ca.pem`)).text();
-    wallet = new DemoWallet(held, platformCa, statusList, 3);
+    wallet = new DemoWallet(held, platformCa, statusList, 3, await issueDemoMdl(issuer));
     // Pages answer in well under a second here: a step that waits longer has failed.
     browser.context.setDefaultTimeout(10_000);
     page = await browser.context.newPage();
@@ -385,12 +394,133 @@ describe.skipIf(missingChromium(SUITE))(SUITE, () => {
     expect(await menu.getByRole('link', { name: 'Directory entry' }).count()).toBe(0);
     await page.goto(verifiedSessionUrl);
     expect(await page.getByRole('region', { name: 'Read audit' }).count()).toBe(0);
+    // Who the organisation is to wallets is the owners' and admins': no CSR form, no registration upload.
+    await page.goto(`${base}/orgs/org-shop/certificates`);
+    expect(await page.getByText('Ask for an access certificate (make a CSR)').count()).toBe(0);
+    await page.goto(`${base}/orgs/org-shop/verifiers/till`);
+    expect(await page.getByRole('button', { name: 'Upload the registration certificate' }).count()).toBe(0);
     // The directory entry is the owner's: the form is not offered, and posted anyway it is refused by the service.
     await page.goto(`${base}/orgs/org-shop/directory`);
     await page.getByLabel(/^Organisation name/).fill('Renamed by a clerk');
     await page.getByRole('button', { name: 'Save the directory entry' }).click();
     expect(await flashText(page)).toMatch(/\(FORBIDDEN\)$/);
   }, 60_000);
+
+  it('a browser session offers the DC API protocols chosen, and the session page names them in order', async () => {
+    await signIn(page, base, SHOP);
+    await page.goto(`${base}/orgs/org-shop/sessions/new`);
+    await page.getByLabel("An ecosystem's intent").check();
+    await page.getByLabel(/^Intent/).selectOption({ label: 'age-verification (Age checks)' });
+    await page.getByLabel(/^Response mode/).selectOption('dc_api.jwt');
+    await page.getByLabel(/^Expected origins/).fill('https://shop.example');
+    // Ticked in the other order: the form sends them in the order it lists them.
+    await page.getByLabel(/^OpenID4VP, unsigned request/).check();
+    await page.getByLabel(/^OpenID4VP, signed request/).check();
+    await page.getByRole('button', { name: 'Create the request' }).click();
+    expect(await flashText(page)).toBe('The request is ready for the browser (Digital Credentials API).');
+    const protocols = page.locator('dt:text-is("DC API protocols") + dd li');
+    expect(await protocols.allTextContents()).toEqual(['openid4vp-v1-signed', 'openid4vp-v1-unsigned']);
+    expect(await page.locator('dt:text-is("Expected origins") + dd').textContent()).toBe('https://shop.example');
+    await checkPage(page, OUTPUT_DIR, 'session-dc-api');
+  }, 60_000);
+
+  it("the shop's administrator makes a CSR, sees it pending, uploads the CA's chain without a key, and the verifier's registration certificate", async () => {
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
+    await page.goto(`${base}/orgs/org-shop/certificates`);
+    const p256 = page.getByRole('region', { name: 'P-256 (ES256) signer' });
+    expect(await p256.textContent()).toContain('platform leaf');
+    await p256.getByText('Ask for an access certificate (make a CSR)').click();
+    // A bad country is the verifier's refusal, at its field, and the rest of the form comes back.
+    await p256.getByLabel(/^Common name/).fill('Corner Shop');
+    await p256.getByLabel(/^Legal name of the organisation/).fill('Corner Shop GmbH');
+    await p256.getByLabel(/^Organisation identifier/).fill('VATDE-123456789');
+    await p256.getByLabel(/^Country/).fill('Germany');
+    await p256.getByLabel(/^URIs/).fill('https://shop.example/support');
+    await p256.getByRole('button', { name: 'Make the certificate signing request' }).click();
+    expect(await flashText(page)).toContain('(VALIDATION_FAILED)');
+    const country = page.getByRole('region', { name: 'P-256 (ES256) signer' }).getByLabel(/^Country/);
+    expect(await country.getAttribute('aria-invalid')).toBe('true');
+    expect(
+      await page
+        .getByLabel(/^Legal name of the organisation/)
+        .first()
+        .inputValue(),
+    ).toBe('Corner Shop GmbH');
+    await checkPage(page, OUTPUT_DIR, 'certificates-csr-refused');
+    await country.fill('DE');
+    await page.getByRole('button', { name: 'Make the certificate signing request' }).first().click();
+    expect(await flashText(page)).toContain('The certificate signing request is made');
+
+    // Pending, beside the signer still in force; its PEM copied and downloaded.
+    const pending = page.getByRole('group', { name: /Certificate signing request pending/ });
+    expect(await pending.textContent()).toContain('VATDE-123456789');
+    expect(await page.getByRole('region', { name: 'P-256 (ES256) signer' }).textContent()).toContain('platform leaf');
+    const csrPem = await pending.getByLabel('The request (PKCS#10, PEM)').inputValue();
+    expect(csrPem).toMatch(/^-----BEGIN CERTIFICATE REQUEST-----/);
+    await pending.getByRole('button', { name: 'Copy the CSR' }).click();
+    await pending.getByRole('status').getByText('Copied.').waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(csrPem);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      pending.getByRole('link', { name: 'Download the CSR' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe('org-shop-p256.csr.pem');
+    expect(readFileSync((await download.path())!, 'utf8')).toBe(csrPem);
+    await checkPage(page, OUTPUT_DIR, 'certificates-csr-pending');
+
+    // The CA certifies the request; its chain goes back without a key and signs from now on.
+    const root = await makeRoot('Access CA Root');
+    const intermediate = await issue({ issuer: root, name: 'Access CA', ca: true });
+    const leafPem = await certifyRequest({ issuer: intermediate, csrPem });
+    await pending.getByLabel(/^The chain your CA issued/).fill(`${leafPem}${pemOf(intermediate, root)}`);
+    await pending.getByRole('button', { name: 'Upload the chain' }).click();
+    expect(await flashText(page)).toContain('Requests are now signed with the key of your certificate signing request');
+    const signer = page.getByRole('region', { name: 'P-256 (ES256) signer' });
+    expect(await signer.textContent()).toContain('your access certificate (from a CSR)');
+    expect(await signer.locator('dt:text-is("Organisation identifier") + dd').textContent()).toBe('VATDE-123456789');
+    expect(await page.getByRole('group', { name: /Certificate signing request pending/ }).count()).toBe(0);
+    await checkPage(page, OUTPUT_DIR, 'certificates-csr');
+
+    // The registrar's root as a registrar anchor, then the verifier's registration certificate.
+    const registrar = await createTestRegistrar('Corner Registrar');
+    await page.goto(`${base}/orgs/org-shop/trust-anchors`);
+    await page.getByLabel(/^CA certificate \(PEM\) or DID/).fill(registrar.root.certificate.toString('pem'));
+    await page.getByLabel(/^Label/).fill('Corner Registrar');
+    await page.getByLabel('Registration certificates').check();
+    await page.getByRole('button', { name: 'Add the anchor' }).click();
+    expect(await flashText(page)).toBe('Corner Registrar is trusted.');
+    expect(await page.getByRole('row', { name: /Corner Registrar/ }).textContent()).toContain(
+      'registration certificates',
+    );
+
+    await page.goto(`${base}/orgs/org-shop/verifiers/till`);
+    const jwt = await signRegistrationCertificate({ registrar });
+    await page.getByLabel(/^Registration certificate \(JWT\)/).fill(jwt);
+    await page.getByRole('button', { name: 'Upload the registration certificate' }).click();
+    expect(await flashText(page)).toContain('The registration certificate of');
+    const registration = page.getByRole('region', { name: 'Registration certificate' });
+    const summary = (await registration.textContent())!;
+    expect(summary).toContain('valid');
+    expect(summary).toContain('VATDE-123456789');
+    expect(summary).toContain('Corner Registrar');
+    expect(summary).toContain('To check your age before selling alcohol');
+    expect(summary).toContain('urn:eudi:pid:1');
+    await checkPage(page, OUTPUT_DIR, 'verifier-registration');
+
+    // Settings: over-asking listed instead of refused; then the certificate removed.
+    await page.getByLabel('Allow it and list what a wallet will flag').check();
+    await page.getByRole('button', { name: 'Save the settings' }).click();
+    expect(await flashText(page)).toContain('The settings are saved');
+    expect(await page.getByLabel('Allow it and list what a wallet will flag').isChecked()).toBe(true);
+    expect(await page.getByLabel('Only sessions HAIP 1.0 allows').isChecked()).toBe(false);
+    // The display data survives a settings save (the verifier's PUT replaces it).
+    expect(await page.getByRole('region', { name: 'What wallets show' }).textContent()).toContain('Corner Shop till');
+    await page.getByRole('button', { name: 'Remove the registration certificate' }).click();
+    expect(await flashText(page)).toBe('The registration certificate is removed: requests no longer carry it.');
+    expect(await page.getByRole('region', { name: 'Registration certificate' }).textContent()).toContain(
+      'No registration certificate',
+    );
+  }, 90_000);
 
   it('every page works at phone width, from the keyboard, with its landmarks', async () => {
     await signIn(page, base, SHOP);
@@ -402,6 +532,7 @@ describe.skipIf(missingChromium(SUITE))(SUITE, () => {
         [new URL(verifiedSessionUrl).pathname, 'session'],
         ['/orgs/org-shop/templates/new', 'template-editor'],
         ['/orgs/org-shop/verifiers/till', 'verifier'],
+        ['/orgs/org-shop/certificates', 'certificates'],
         [new URL(ecosystemUrl).pathname, 'ecosystem'],
       ] as const) {
         await page.goto(`${base}${path}`);

@@ -82,7 +82,7 @@ export function TextField(
   );
 }
 
-export function TextArea(props: FieldBase & { value?: string; rows?: number; code?: boolean }) {
+export function TextArea(props: FieldBase & { value?: string; rows?: number; code?: boolean; readOnly?: boolean }) {
   const id = props.id ?? props.name;
   return (
     <div class="field">
@@ -96,6 +96,7 @@ export function TextArea(props: FieldBase & { value?: string; rows?: number; cod
         name={props.name}
         rows={props.rows ?? 6}
         required={props.required}
+        readOnly={props.readOnly}
         spellcheck={props.code ? false : undefined}
         class={props.code ? 'code' : undefined}
         aria-describedby={describedBy(id, props)}
@@ -176,10 +177,13 @@ export function PostForm(props: {
   class?: string;
   label?: string;
   id?: string;
+  /** Names the form among several posting the same fields, so a refusal's problems return to this one (`flashOf`). */
+  formName?: string;
 }) {
   return (
     <form method="post" action={props.action} class={props.class} aria-label={props.label} id={props.id}>
       <input type="hidden" name="_csrf" value={props.csrfToken} />
+      {props.formName ? <input type="hidden" name="_form" value={props.formName} /> : null}
       {props.children}
     </form>
   );
@@ -215,6 +219,11 @@ export function problemAt(flash: Flash | undefined, ...paths: string[]): string 
     paths.some((path) => detail.path === path || detail.path.startsWith(`${path}/`)),
   );
   return found.length > 0 ? found.map((detail) => detail.message).join(' ') : undefined;
+}
+
+/** The last refusal when it came from the form named `formName` (several forms on a page post the same fields). */
+export function flashOf(flash: Flash | undefined, formName: string): Flash | undefined {
+  return flash?.kind === 'problem' && flash.values?._form === formName ? flash : undefined;
 }
 
 /** What the person typed into a refused form, else the current value. */

@@ -1,3 +1,4 @@
+import { DC_API_PROTOCOL_CHOICES } from '../../domain/dc-api-protocol-choices.js';
 import type { RequestForm } from '../../use-cases/load-request-form.js';
 import { Empty, Section } from '../components/display.js';
 import { ChoiceGroup, PostForm, SelectField, TextField, problemAt, valueOf } from '../components/forms.js';
@@ -88,6 +89,15 @@ export function NewRequestPage(props: { context: PageContext; orgId: string; for
               value={valueOf(flash, 'expectedOrigins')}
               problem={problemAt(flash, '/expectedOrigins')}
               hint="DC API modes only: the origins of the pages that will ask the browser, separated by spaces."
+            />
+            <ChoiceGroup
+              name="dcApiProtocols"
+              type="checkbox"
+              label="DC API protocols"
+              hint="DC API modes only, offered in the order listed. None chosen: the signed OpenID4VP request."
+              problem={problemAt(flash, '/dcApiProtocols')}
+              options={DC_API_PROTOCOL_CHOICES.map((choice) => ({ value: choice.protocol, label: choice.label }))}
+              checked={(valueOf(flash, 'dcApiProtocols') ?? '').split('\n').filter(Boolean)}
             />
             <TextField
               name="expiresInSeconds"

@@ -1,8 +1,9 @@
-import type { PresentationResponse } from '@tessera/contracts';
+import type { ComponentChildren } from 'preact';
+import type { PresentationResponse, PresentationSession } from '@tessera/contracts';
 import type { ServiceProblem } from '../../domain/service-problem.js';
 import type { SessionView } from '../../use-cases/load-session.js';
 import { scriptPath } from '../asset-paths.js';
-import { Facts, Time } from '../components/display.js';
+import { Facts, Section, Time } from '../components/display.js';
 import { Layout } from '../components/layout.js';
 import { SessionLive } from '../components/session-live.js';
 import type { PageContext } from '../page-context.js';
@@ -36,13 +37,57 @@ export function SessionPage(props: {
           ['Session id', <code>{session.id}</code>],
           ['Created', <Time at={session.createdAt} />],
           ['Response mode', session.responseMode],
+          ...dcApiFacts(session),
           ['Client id', <code class="fingerprint">{session.clientId}</code>],
         ]}
       />
+      {session.overAsking && session.overAsking.length > 0 ? (
+        <Section title="Beyond the registration" id="over-asking">
+          <p>
+            The verifier's registration certificate does not cover these parts of the query (created under its
+            &ldquo;allow and list&rdquo; setting): a wallet will flag them to the person.
+          </p>
+          <ul>
+            {session.overAsking.map((entry) => (
+              <li>
+                {entry.message} <code>{entry.path}</code>
+              </li>
+            ))}
+          </ul>
+        </Section>
+      ) : null}
       <div class="visually-hidden" aria-live="polite" id="live-announcer" />
       <div id="session-live-region" data-stream-url={`${base}/stream`}>
         <SessionLive orgId={orgId} view={view} csrfToken={context.csrfToken} claims={props.claims} />
       </div>
     </Layout>
   );
+}
+
+/**
+ * A browser (Digital Credentials API) session's origins and the protocols it offers, in the
+ * relying party's order; one that named none offers the signed OpenID4VP request.
+ */
+function dcApiFacts(session: PresentationSession): Array<[string, ComponentChildren]> {
+  if (session.responseMode !== 'dc_api' && session.responseMode !== 'dc_api.jwt') return [];
+  const protocols = session.dcApiProtocols ?? [];
+  return [
+    [
+      'DC API protocols',
+      protocols.length > 0 ? (
+        <ol class="inline-list">
+          {protocols.map((protocol) => (
+            <li>
+              <code>{protocol}</code>
+            </li>
+          ))}
+        </ol>
+      ) : (
+        <>
+          <code>openid4vp-v1-signed</code> (the default)
+        </>
+      ),
+    ],
+    ['Expected origins', session.expectedOrigins?.join(', ') ?? '—'],
+  ];
 }

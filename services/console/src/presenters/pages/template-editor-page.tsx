@@ -72,6 +72,16 @@ export function TemplateEditorPage(props: { context: PageContext; orgId: string;
                 { value: 'x509_hash', label: 'x509_hash: a hash of the certificate' },
               ]}
             />
+            <SelectField
+              id="template-verifier"
+              name="verifierId"
+              label="For the verifier"
+              value={valueOf(flash, 'verifierId', template?.verifierId ?? '')}
+              problem={problemAt(flash, '/verifierId')}
+              blank="None: judged when a session uses it"
+              hint="A template for one verifier is judged against its registration certificate when saved."
+              options={editor.verifiers.map((verifier) => ({ value: verifier.verifierId, label: verifier.verifierId }))}
+            />
             <TextArea
               id="query"
               name="query"

@@ -1,7 +1,7 @@
 import type { PageOf, TrustAnchor } from '@tessera/contracts';
 import { validityOf } from '../../domain/certificate-validity.js';
-import { Empty, Pagination, Section, Time, TableScroll } from '../components/display.js';
-import { ActionButton, PostForm, TextArea, TextField, problemAt, valueOf } from '../components/forms.js';
+import { Badge, Empty, Pagination, Section, Time, TableScroll } from '../components/display.js';
+import { ActionButton, ChoiceGroup, PostForm, TextArea, TextField, problemAt, valueOf } from '../components/forms.js';
 import { Layout } from '../components/layout.js';
 import { ValidityBadge } from '../components/validity-badge.js';
 import type { PageContext } from '../page-context.js';
@@ -48,7 +48,7 @@ export function TrustAnchorsPage(props: {
                 <tr>
                   <th scope="col">Anchor</th>
                   <th scope="col">Valid until</th>
-                  <th scope="col">For credential types</th>
+                  <th scope="col">Trusted for</th>
                   <th scope="col">SHA-256 fingerprint</th>
                   <th scope="col">Remove</th>
                 </tr>
@@ -76,13 +76,17 @@ export function TrustAnchorsPage(props: {
                       )}
                     </td>
                     <td>
-                      {anchor.credentialTypes
-                        ? anchor.credentialTypes.map((type) => (
-                            <div>
-                              <code>{type}</code>
-                            </div>
-                          ))
-                        : 'any'}
+                      {anchor.purpose === 'registrar' ? (
+                        <Badge tone="info">registration certificates</Badge>
+                      ) : anchor.credentialTypes ? (
+                        anchor.credentialTypes.map((type) => (
+                          <div>
+                            <code>{type}</code>
+                          </div>
+                        ))
+                      ) : (
+                        'credentials of any type'
+                      )}
                     </td>
                     <td>
                       <code class="fingerprint">{anchor.fingerprint}</code>
@@ -122,6 +126,21 @@ export function TrustAnchorsPage(props: {
             value={valueOf(flash, 'label')}
             problem={problemAt(flash, '/label')}
             hint="Your name for this issuer."
+          />
+          <ChoiceGroup
+            name="purpose"
+            type="radio"
+            label="Trusted for"
+            problem={problemAt(flash, '/purpose')}
+            options={[
+              { value: 'issuer', label: 'Credentials', hint: 'An issuer: credentials and status lists under it.' },
+              {
+                value: 'registrar',
+                label: 'Registration certificates',
+                hint: "A registrar: your verifiers' registration certificates must chain to it (a CA certificate, no credential types).",
+              },
+            ]}
+            checked={[valueOf(flash, 'purpose', 'issuer')!]}
           />
           <TextArea
             name="credentialTypes"

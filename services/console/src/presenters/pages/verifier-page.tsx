@@ -1,14 +1,26 @@
-import { WEBHOOK_EVENT_TYPES, type WebhookDelivery } from '@tessera/contracts';
+import { WEBHOOK_EVENT_TYPES, type RegistrationCertificate, type WebhookDelivery } from '@tessera/contracts';
 import type { VerifierView } from '../../use-cases/load-verifier.js';
 import { ClientDisplay } from '../components/client-display.js';
 import { Badge, Empty, Facts, Pagination, Section, Time, TableScroll } from '../components/display.js';
-import { ActionButton, ChoiceGroup, PostForm, TextField, problemAt, valueOf } from '../components/forms.js';
+import { ActionButton, ChoiceGroup, PostForm, TextArea, TextField, problemAt, valueOf } from '../components/forms.js';
 import { Layout } from '../components/layout.js';
 import type { PageContext } from '../page-context.js';
 
 const DELIVERY_TONES = { delivered: 'good', pending: 'warn', failed: 'bad' } as const;
+const REGISTRATION_TONES = { valid: 'good', expiring: 'warn', expired: 'bad' } as const;
+const REGISTRATION_FORMS = {
+  'ts119475-v1.2.1': 'ETSI TS 119 475 V1.2.1',
+  'ts119475-v1.1.1': 'ETSI TS 119 475 V1.1.1',
+  'rc-rp': 'rc-rp+jwt (before TS 119 475)',
+} as const;
 
-export function VerifierPage(props: { context: PageContext; orgId: string; view: VerifierView }) {
+export function VerifierPage(props: {
+  context: PageContext;
+  orgId: string;
+  view: VerifierView;
+  /** Owners and admins upload and remove registration certificates (the verifier refuses the others anyway). */
+  manageIdentity: boolean;
+}) {
   const { context, orgId, view } = props;
   const { verifier, webhook } = view;
   const org = `/orgs/${encodeURIComponent(orgId)}`;
@@ -55,6 +67,81 @@ export function VerifierPage(props: { context: PageContext; orgId: string; view:
           <p class="hint">A verifier with open sessions cannot be deleted.</p>
         </Section>
       </div>
+      <Section title="Settings" id="settings">
+        <PostForm action={`${base}/settings`} csrfToken={context.csrfToken} label="Settings">
+          <ChoiceGroup
+            name="overAskingPolicy"
+            label="A query asking for more than the registration certificate registered"
+            type="radio"
+            problem={problemAt(flash, '/overAskingPolicy')}
+            options={[
+              { value: 'refuse', label: 'Refuse it', hint: 'The session or template is refused (OVER_ASKING).' },
+              {
+                value: 'warn',
+                label: 'Allow it and list what a wallet will flag',
+                hint: 'The session is created; what it asks beyond the registration is shown on it.',
+              },
+            ]}
+            checked={[valueOf(flash, 'overAskingPolicy', verifier.overAskingPolicy)!]}
+          />
+          <ChoiceGroup
+            name="strictHaip"
+            label="HAIP 1.0"
+            type="checkbox"
+            problem={problemAt(flash, '/strictHaip')}
+            options={[
+              {
+                value: 'on',
+                label: 'Only sessions HAIP 1.0 allows',
+                hint: 'Encrypted answers (direct_post.jwt, dc_api.jwt) and requests signed with the P-256 access certificate under x509_hash; others are refused (NOT_HAIP_COMPLIANT).',
+              },
+            ]}
+            checked={verifier.strictHaip ? ['on'] : []}
+          />
+          <button type="submit">Save the settings</button>
+        </PostForm>
+      </Section>
+      <Section title="Registration certificate" id="registration">
+        {view.registrationCertificate ? (
+          <RegistrationSummary certificate={view.registrationCertificate} />
+        ) : (
+          <Empty>
+            No registration certificate: requests carry no <code>verifier_info</code>, and queries are not judged
+            against a registration.
+          </Empty>
+        )}
+        {props.manageIdentity ? (
+          <>
+            <PostForm
+              action={`${base}/registration-certificate`}
+              csrfToken={context.csrfToken}
+              label="Upload a registration certificate"
+            >
+              <TextArea
+                name="registrationCertificate"
+                label={view.registrationCertificate ? 'Replace it with' : 'Registration certificate (JWT)'}
+                required
+                rows={5}
+                code
+                value={valueOf(flash, 'registrationCertificate')}
+                problem={problemAt(flash, '/registrationCertificate')}
+                hint="The JWT your registrar issued (rc-wrp+jwt). It must name the organisation identifier of your P-256 access certificate."
+              />
+              <button type="submit">Upload the registration certificate</button>
+            </PostForm>
+            {view.registrationCertificate ? (
+              <ActionButton
+                action={`${base}/registration-certificate/delete`}
+                csrfToken={context.csrfToken}
+                label="Remove the registration certificate"
+                danger
+              />
+            ) : null}
+          </>
+        ) : (
+          <p class="hint">Owners and administrators of the organisation upload registration certificates.</p>
+        )}
+      </Section>
       <Section title="Webhook" id="webhook">
         {webhook ? (
           <Facts
@@ -178,6 +265,77 @@ function lastAttempt(delivery: WebhookDelivery) {
         {' '}
         ({attempt.durationMs} ms, <Time at={attempt.attemptedAt} />)
       </span>
+    </>
+  );
+}
+
+/** What the registrar registered: who the relying party is, what it may ask for and why, and until when. */
+function RegistrationSummary(props: { certificate: RegistrationCertificate }) {
+  const { certificate } = props;
+  const party = certificate.relyingParty;
+  return (
+    <>
+      <Facts
+        items={[
+          [
+            'Status',
+            <>
+              <Badge tone={REGISTRATION_TONES[certificate.status]}>{certificate.status}</Badge>{' '}
+              {certificate.boundToAccessCertificate ? null : (
+                <Badge tone="warn">not bound to the access certificate in force</Badge>
+              )}
+            </>,
+          ],
+          ['Relying party', `${party.legalName ?? party.name ?? '—'} (${party.identifier})`],
+          ...(party.country ? ([['Country', party.country]] as Array<[string, string]>) : []),
+          ...(certificate.intermediary
+            ? ([
+                ['Intermediary', `${certificate.intermediary.name ?? '—'} (${certificate.intermediary.identifier})`],
+              ] as Array<[string, string]>)
+            : []),
+          ['Registrar', certificate.registrar.name],
+          ['Form', REGISTRATION_FORMS[certificate.form]],
+          [
+            'Valid',
+            <>
+              <Time at={certificate.notBefore} /> to <Time at={certificate.notAfter} />
+            </>,
+          ],
+          ['Uploaded', <Time at={certificate.updatedAt} />],
+        ]}
+      />
+      <h3>Intended uses</h3>
+      {certificate.intendedUses.length === 0 ? (
+        <Empty>None registered.</Empty>
+      ) : (
+        <ul class="intended-uses">
+          {certificate.intendedUses.map((use) => (
+            <li>
+              <p>
+                {use.purpose.map((purpose) => (
+                  <span lang={purpose.lang}>{purpose.value} </span>
+                ))}
+                {use.id ? <span class="muted">({use.id})</span> : null}
+              </p>
+              <ul>
+                {use.credentials.map((credential) => (
+                  <li>
+                    <code>{credential.vct ?? credential.doctype ?? credential.format}</code> ({credential.format}):{' '}
+                    {credential.claims === 'all'
+                      ? 'every claim'
+                      : credential.claims.map((path) => path.map((part) => part ?? '*').join('.')).join(', ') ||
+                        'no claim'}
+                  </li>
+                ))}
+              </ul>
+            </li>
+          ))}
+        </ul>
+      )}
+      <details>
+        <summary>The certificate as uploaded (sent as verifier_info)</summary>
+        <pre>{certificate.registrationCertificate}</pre>
+      </details>
     </>
   );
 }
