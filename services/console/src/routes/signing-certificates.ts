@@ -1,7 +1,8 @@
 import { Type } from 'typebox';
-import { CertificateKeyTypeSchema, type CreateCertificateSigningRequestBody } from '@tessera/contracts';
+import { CertificateKeyTypeSchema } from '@tessera/contracts';
 import type { App } from '@tessera/service-kit';
 import type { Clock } from '@tessera/service-kit';
+import { certificateRequestBodyOf } from '../domain/certificate-request-form.js';
 import { can } from '../domain/signed-in-user.js';
 import { SigningCertificatesPage } from '../presenters/pages/signing-certificates-page.js';
 import { findPendingCsr, type FindPendingCsrDeps } from '../use-cases/find-pending-csr.js';
@@ -36,35 +37,6 @@ export type SigningCertificateRouteDeps = LoadSigningCertificatesDeps &
 const KeyTypeParams = Type.Object({ ...OrgParams.properties, keyType: CertificateKeyTypeSchema });
 const ChainPem = Type.String({ maxLength: 70000 });
 const Text = (maxLength: number) => Type.Optional(Type.String({ maxLength }));
-
-/** A form's list field (SANs): entries separated by spaces or line breaks; none is left out of the body. */
-function entriesOf(value: string | undefined): string[] {
-  return (value ?? '').split(/\s+/).filter(Boolean);
-}
-
-/** The CSR form as the verifier's body: empty optional fields are left out, so the verifier names what is missing. */
-function csrBodyOf(form: {
-  commonName: string;
-  organizationName: string;
-  organizationIdentifier?: string;
-  countryName: string;
-  sanDns?: string;
-  sanUri?: string;
-}): CreateCertificateSigningRequestBody {
-  const identifier = form.organizationIdentifier?.trim();
-  const sanDns = entriesOf(form.sanDns);
-  const sanUri = entriesOf(form.sanUri);
-  return {
-    subject: {
-      commonName: form.commonName.trim(),
-      organizationName: form.organizationName.trim(),
-      ...(identifier ? { organizationIdentifier: identifier } : {}),
-      countryName: form.countryName.trim(),
-    },
-    ...(sanDns.length > 0 ? { sanDns } : {}),
-    ...(sanUri.length > 0 ? { sanUri } : {}),
-  };
-}
 
 /**
  * The organisation's request signing (issue 25): the signer in force per key type, a
@@ -142,7 +114,7 @@ export function registerSigningCertificateRoutes(app: App, deps: SigningCertific
         token: sessionOf(request).accessToken,
         orgId,
         keyType,
-        body: csrBodyOf(request.body),
+        body: certificateRequestBodyOf(request.body),
       });
       return answerForm(request, reply, result, {
         back: orgPath(orgId, `/certificates#csr-${keyType}`),

@@ -1,6 +1,8 @@
-import type { IntentNotice } from '@tessera/contracts';
+import { DC_API_PROTOCOLS, type IntentNotice } from '@tessera/contracts';
 import { describe, expect, it } from 'vitest';
+import { certificateRequestBodyOf } from '../../src/domain/certificate-request-form.js';
 import { credentialTypeLines, parseCredentialTypeLines } from '../../src/domain/credential-type-lines.js';
+import { DC_API_PROTOCOL_CHOICES, orderedDcApiProtocols } from '../../src/domain/dc-api-protocol-choices.js';
 import { parseDevelopmentClaims } from '../../src/domain/development-claims.js';
 import { unixSecondsOfUtcField, utcFieldOfUnixSeconds } from '../../src/domain/format.js';
 import { formOfNotice, noticeBodyOfForm, readableDuration, readableTerm } from '../../src/domain/notice-form.js';
@@ -99,5 +101,48 @@ describe('a date and time field read as UTC', () => {
       expect(unixSecondsOfUtcField(wrong)).toBeUndefined();
     expect(utcFieldOfUnixSeconds(1_764_000_005)).toBe('2025-11-24T16:00:05');
     expect(unixSecondsOfUtcField(utcFieldOfUnixSeconds(1_764_000_005))).toBe(1_764_000_005);
+  });
+});
+
+describe('the certificate signing request form', () => {
+  it('trims the subject, splits the SANs on spaces and line breaks, and leaves empty optional fields out', () => {
+    expect(
+      certificateRequestBodyOf({
+        commonName: ' Corner Shop ',
+        organizationName: 'Corner Shop GmbH',
+        organizationIdentifier: ' VATDE-123456789 ',
+        countryName: 'DE ',
+        sanDns: 'shop.example\n  till.shop.example ',
+        sanUri: 'https://shop.example/support',
+      }),
+    ).toEqual({
+      subject: {
+        commonName: 'Corner Shop',
+        organizationName: 'Corner Shop GmbH',
+        organizationIdentifier: 'VATDE-123456789',
+        countryName: 'DE',
+      },
+      sanDns: ['shop.example', 'till.shop.example'],
+      sanUri: ['https://shop.example/support'],
+    });
+    expect(
+      certificateRequestBodyOf({
+        commonName: 'A',
+        organizationName: 'B',
+        organizationIdentifier: '  ',
+        countryName: 'DE',
+        sanDns: ' ',
+      }),
+    ).toEqual({ subject: { commonName: 'A', organizationName: 'B', countryName: 'DE' } });
+  });
+});
+
+describe('the DC API protocols of a new request', () => {
+  it('are sent in the order the form lists them, whatever order they were ticked in, unknown names left out', () => {
+    expect(orderedDcApiProtocols(['org-iso-mdoc', 'openid4vp-v1-unsigned', 'openid4vp-v1-signed', 'dc-api-2'])).toEqual(
+      ['openid4vp-v1-signed', 'openid4vp-v1-unsigned', 'org-iso-mdoc'],
+    );
+    expect(orderedDcApiProtocols([])).toEqual([]);
+    expect(DC_API_PROTOCOL_CHOICES.map((choice) => choice.protocol).sort()).toEqual([...DC_API_PROTOCOLS].sort());
   });
 });
