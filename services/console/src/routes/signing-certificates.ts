@@ -64,28 +64,37 @@ export function registerSigningCertificateRoutes(app: App, deps: SigningCertific
     },
   );
 
+  // The import of a chain with its key, and — without a key — the CA's chain for the pending CSR.
   app.post(
     '/orgs/:orgId/certificates/:keyType',
     {
       schema: pageSchema({
         params: KeyTypeParams,
-        body: Type.Object({ certificateChainPem: ChainPem, privateKeyPem: Type.String({ maxLength: 20000 }) }),
+        body: Type.Object({
+          certificateChainPem: ChainPem,
+          privateKeyPem: Type.Optional(Type.String({ maxLength: 20000 })),
+        }),
       }),
       preHandler: requireSignIn,
     },
     async (request, reply) => {
       const { orgId, keyType } = request.params;
+      const { certificateChainPem, privateKeyPem } = request.body;
+      const withKey = privateKeyPem !== undefined;
       const result = await importSigningCertificate(deps, {
         token: sessionOf(request).accessToken,
         orgId,
         keyType,
-        certificateChainPem: request.body.certificateChainPem,
-        privateKeyPem: request.body.privateKeyPem,
+        certificateChainPem,
+        ...(withKey ? { privateKeyPem } : {}),
       });
       // The key is never sent back into a refused form (formValues leaves it out).
       return answerForm(request, reply, result, {
-        back: orgPath(orgId, `/certificates#import-${keyType}`),
-        success: (certificate) => `Requests are now signed with your chain (${certificate.subject}).`,
+        back: orgPath(orgId, `/certificates#${withKey ? 'import' : 'pending'}-${keyType}`),
+        success: (certificate) =>
+          withKey
+            ? `Requests are now signed with your chain (${certificate.subject}).`
+            : `Requests are now signed with the key of your certificate signing request (${certificate.subject}).`,
         next: orgPath(orgId, `/certificates#signer-${keyType}`),
         values: formValues(request.body),
       });
@@ -138,30 +147,6 @@ export function registerSigningCertificateRoutes(app: App, deps: SigningCertific
         .header('content-disposition', `attachment; filename="${orgId}-${keyType.toLowerCase()}.csr.pem"`)
         .header('cache-control', 'no-store')
         .send(pending.value.csrPem);
-    },
-  );
-
-  app.post(
-    '/orgs/:orgId/certificates/:keyType/chain',
-    {
-      schema: pageSchema({ params: KeyTypeParams, body: Type.Object({ certificateChainPem: ChainPem }) }),
-      preHandler: requireSignIn,
-    },
-    async (request, reply) => {
-      const { orgId, keyType } = request.params;
-      const result = await importSigningCertificate(deps, {
-        token: sessionOf(request).accessToken,
-        orgId,
-        keyType,
-        certificateChainPem: request.body.certificateChainPem,
-      });
-      return answerForm(request, reply, result, {
-        back: orgPath(orgId, `/certificates#pending-${keyType}`),
-        success: (certificate) =>
-          `Requests are now signed with the key of your certificate signing request (${certificate.subject}).`,
-        next: orgPath(orgId, `/certificates#signer-${keyType}`),
-        values: formValues(request.body),
-      });
     },
   );
 

@@ -495,11 +495,16 @@ describe.skipIf(missingChromium(SUITE))(SUITE, () => {
 
     await page.goto(`${base}/orgs/org-shop/verifiers/till`);
     // One the registrar did not sign is refused with the verifier's reason, and nothing is kept.
-    const forged = await signRegistrationCertificate({ registrar, signingKey: (await makeRoot('Forger')).keys.privateKey });
+    const forged = await signRegistrationCertificate({
+      registrar,
+      signingKey: (await makeRoot('Forger')).keys.privateKey,
+    });
     await page.getByLabel(/^Registration certificate \(JWT\)/).fill(forged);
     await page.getByRole('button', { name: 'Upload the registration certificate' }).click();
     expect(await flashText(page)).toContain('(REGISTRATION_CERTIFICATE_INVALID)');
-    expect(await page.getByRole('region', { name: 'Registration certificate' }).textContent()).toContain('SIGNATURE_INVALID');
+    expect(await page.getByRole('region', { name: 'Registration certificate' }).textContent()).toContain(
+      'SIGNATURE_INVALID',
+    );
     expect(await page.getByRole('region', { name: 'Registration certificate' }).textContent()).toContain(
       'No registration certificate',
     );

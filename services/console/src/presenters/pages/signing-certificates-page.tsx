@@ -228,7 +228,7 @@ function PendingCsr(props: {
         <span role="status" id={`csr-copy-${keyType}`} />
       </p>
       <PostForm
-        action={`${base}/${keyType}/chain`}
+        action={`${base}/${keyType}`}
         csrfToken={props.csrfToken}
         label={`Upload the issued ${KEY_NAMES[keyType]} chain`}
         formName={`chain-${keyType}`}
@@ -250,11 +250,47 @@ function PendingCsr(props: {
   );
 }
 
+/** The CSR form's fields, each with where the verifier names its problems. */
+const CSR_FIELDS: ReadonlyArray<{ name: string; label: string; path: string; required?: boolean; hint?: string }> = [
+  {
+    name: 'commonName',
+    label: 'Common name',
+    path: '/subject/commonName',
+    required: true,
+    hint: 'The name a wallet shows.',
+  },
+  {
+    name: 'organizationName',
+    label: 'Legal name of the organisation',
+    path: '/subject/organizationName',
+    required: true,
+  },
+  {
+    name: 'organizationIdentifier',
+    label: 'Organisation identifier',
+    path: '/subject/organizationIdentifier',
+    hint: 'As the registrar knows you (ETSI EN 319 412-1), such as VATDE-123456789 or LEIXG-…; a registration certificate must name the same.',
+  },
+  {
+    name: 'countryName',
+    label: 'Country',
+    path: '/subject/countryName',
+    required: true,
+    hint: 'ISO 3166-1 two-letter code, such as DE.',
+  },
+  {
+    name: 'sanDns',
+    label: 'DNS names',
+    path: '/sanDns',
+    hint: "Separated by spaces; the verifier's host if requests use x509_san_dns.",
+  },
+  { name: 'sanUri', label: 'URIs', path: '/sanUri', hint: 'Separated by spaces; a contact such as your support page.' },
+];
+
 /** Making a certificate signing request: the subject the CA is to certify and the SANs. */
 function CsrForm(props: { keyType: CertificateKeyType; base: string; context: PageContext; replaces: boolean }) {
   const { keyType } = props;
   const flash = flashOf(props.context.flash, `csr-${keyType}`);
-  const field = (name: string) => `${name}-${keyType}`;
   return (
     <details class="subpanel" id={`csr-${keyType}`} open={flash !== undefined}>
       <summary>Ask for an access certificate (make a CSR)</summary>
@@ -265,56 +301,17 @@ function CsrForm(props: { keyType: CertificateKeyType; base: string; context: Pa
         formName={`csr-${keyType}`}
       >
         {props.replaces ? <p class="hint">A new request replaces the pending one.</p> : null}
-        <TextField
-          id={field('commonName')}
-          name="commonName"
-          label="Common name"
-          required
-          value={valueOf(flash, 'commonName')}
-          problem={problemAt(flash, '/subject/commonName')}
-          hint="The name a wallet shows."
-        />
-        <TextField
-          id={field('organizationName')}
-          name="organizationName"
-          label="Legal name of the organisation"
-          required
-          value={valueOf(flash, 'organizationName')}
-          problem={problemAt(flash, '/subject/organizationName')}
-        />
-        <TextField
-          id={field('organizationIdentifier')}
-          name="organizationIdentifier"
-          label="Organisation identifier"
-          value={valueOf(flash, 'organizationIdentifier')}
-          problem={problemAt(flash, '/subject/organizationIdentifier')}
-          hint="As the registrar knows you (ETSI EN 319 412-1), such as VATDE-123456789 or LEIXG-…; a registration certificate must name the same."
-        />
-        <TextField
-          id={field('countryName')}
-          name="countryName"
-          label="Country"
-          required
-          value={valueOf(flash, 'countryName')}
-          problem={problemAt(flash, '/subject/countryName')}
-          hint="ISO 3166-1 two-letter code, such as DE."
-        />
-        <TextField
-          id={field('sanDns')}
-          name="sanDns"
-          label="DNS names"
-          value={valueOf(flash, 'sanDns')}
-          problem={problemAt(flash, '/sanDns')}
-          hint="Separated by spaces; the verifier's host if requests use x509_san_dns."
-        />
-        <TextField
-          id={field('sanUri')}
-          name="sanUri"
-          label="URIs"
-          value={valueOf(flash, 'sanUri')}
-          problem={problemAt(flash, '/sanUri')}
-          hint="Separated by spaces; a contact such as your support page."
-        />
+        {CSR_FIELDS.map((entry) => (
+          <TextField
+            id={`${entry.name}-${keyType}`}
+            name={entry.name}
+            label={entry.label}
+            required={entry.required}
+            value={valueOf(flash, entry.name)}
+            problem={problemAt(flash, entry.path)}
+            hint={entry.hint}
+          />
+        ))}
         <button type="submit">Make the certificate signing request</button>
       </PostForm>
     </details>

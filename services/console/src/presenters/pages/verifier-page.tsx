@@ -311,12 +311,12 @@ function RegistrationSummary(props: { certificate: RegistrationCertificate }) {
         <ul class="intended-uses">
           {certificate.intendedUses.map((use) => (
             <li>
-              <p>
-                {use.purpose.map((purpose) => (
-                  <span lang={purpose.lang}>{purpose.value} </span>
-                ))}
-                {use.id ? <span class="muted">({use.id})</span> : null}
-              </p>
+              {use.id ? <p class="muted">Intended use {use.id}</p> : null}
+              {use.purpose.map((purpose) => (
+                <p lang={purpose.lang}>
+                  {purpose.value} <span class="muted">({purpose.lang})</span>
+                </p>
+              ))}
               <ul>
                 {use.credentials.map((credential) => (
                   <li>
