@@ -1,14 +1,15 @@
 import rateLimit from '@fastify/rate-limit';
 import {
+  type App,
+  type Clock,
   createApp,
   createServiceMetrics,
-  instrumentBus,
-  serviceTracer,
-  type App,
   type Database,
+  instrumentBus,
   type Logger,
   type MessageBus,
   type ServiceMetrics,
+  serviceTracer,
   type TokenVerifier,
 } from '@tessera/service-kit';
 import { subscribeSessionUpdates } from './bus/session-updated-subscriber.js';
@@ -24,7 +25,6 @@ import {
 import type { KeyEncryptionKey } from './crypto/key-encryption.js';
 import type { PlatformCa } from './crypto/platform-ca.js';
 import type { VerifierDbSchema } from './db/schema.js';
-import type { Clock } from './domain/clock.js';
 import { createBackgroundJobs } from './jobs/background-jobs.js';
 import { createVerifierMetrics } from './metrics/verifier-metrics.js';
 import { createPostgresRateLimitStore } from './rate-limits/postgres-rate-limit-store.js';

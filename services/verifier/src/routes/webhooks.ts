@@ -6,7 +6,17 @@ import {
   WebhookSchema,
   WebhookWithSecretSchema,
 } from '@tessera/contracts';
-import { envelope, hasOrgRole, pageWindow, principalOf, routeSchema, toPage, type App } from '@tessera/service-kit';
+import {
+  type App,
+  envelope,
+  envelopeOf,
+  hasOrgRole,
+  pageEnvelopeOf,
+  pageWindow,
+  principalOf,
+  routeSchema,
+  toPage,
+} from '@tessera/service-kit';
 import { toWebhook, toWebhookDelivery, toWebhookWithSecret } from '../presenters/webhook.js';
 import { deleteWebhook, type DeleteWebhookDeps } from '../use-cases/delete-webhook.js';
 import { getWebhook, type GetWebhookDeps } from '../use-cases/get-webhook.js';
@@ -17,7 +27,7 @@ import {
   type RedeliverWebhookDeliveryDeps,
 } from '../use-cases/redeliver-webhook-delivery.js';
 import { rotateWebhookSecret, type RotateWebhookSecretDeps } from '../use-cases/rotate-webhook-secret.js';
-import { envelopeOf, MANAGEMENT, OrgParamsSchema, pageEnvelopeOf } from './common.js';
+import { MANAGEMENT, OrgParamsSchema } from './common.js';
 
 // Path ids are checked loosely here (any verifierId the verifier routes take); an
 // unknown one is a 404 from the use case, as on the verifier routes.

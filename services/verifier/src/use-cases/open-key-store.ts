@@ -1,4 +1,4 @@
-import { StartupError } from '@tessera/service-kit';
+import { type Clock, StartupError } from '@tessera/service-kit';
 import { KeyDecryptionError, type KeyEncryptionKey } from '../crypto/key-encryption.js';
 import { hasMultiValuedRdn } from '../crypto/certificate-names.js';
 import {
@@ -11,7 +11,6 @@ import {
 import { KEY_CHECK_CONTEXT, PLATFORM_CA_CONTEXT } from '../crypto/sealing-contexts.js';
 import { ensurePlatformSetting, findPlatformSetting, replacePlatformSetting } from '../db/signing-keys.js';
 import type { VerifierDb } from '../db/types.js';
-import type { Clock } from '../domain/clock.js';
 
 // A start step (server.ts, before the app serves): the key store is usable.
 
