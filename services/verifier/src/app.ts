@@ -1,9 +1,12 @@
-import rateLimit from '@fastify/rate-limit';
 import {
   createApp,
+  createRateLimitMetrics,
   createServiceMetrics,
   instrumentBus,
+  postgresRateLimitWindows,
+  registerSharedRateLimit,
   serviceTracer,
+  SharedRateLimitCounts,
   type App,
   type Database,
   type Logger,
@@ -27,7 +30,6 @@ import type { VerifierDbSchema } from './db/schema.js';
 import type { Clock } from './domain/clock.js';
 import { createBackgroundJobs } from './jobs/background-jobs.js';
 import { createVerifierMetrics } from './metrics/verifier-metrics.js';
-import { createPostgresRateLimitStore } from './rate-limits/postgres-rate-limit-store.js';
 import { registerCertificateRoutes } from './routes/certificates.js';
 import { registerManagementRoutes } from './routes/management.js';
 import { registerPlatformCaRoute } from './routes/platform-ca.js';
@@ -36,7 +38,6 @@ import { registerPresentationResponseRoutes } from './routes/presentation-respon
 import { registerPresentationSessionEventRoutes } from './routes/presentation-session-events.js';
 import { registerPresentationSessionRoutes } from './routes/presentation-sessions.js';
 import { registerPresentationRoutes } from './routes/presentations.js';
-import { rateLimitError } from './routes/public-errors.js';
 import { registerTrustAnchorRoutes } from './routes/trust-anchors.js';
 import { registerVerificationTemplateRoutes } from './routes/verification-templates.js';
 import { registerVerifierRoutes } from './routes/verifiers.js';
@@ -126,6 +127,15 @@ export async function buildApp(deps: VerifierAppDeps): Promise<App> {
     resyncMs: config.SSE_HEARTBEAT_MS,
   });
   deps.onSessionEvents?.(sessionEvents);
+  // The per-address counts of the public routes (kit: in memory first, shared through rate_limit_windows).
+  const rateLimitMetrics = createRateLimitMetrics(serviceMetrics.registry);
+  const rateLimitCounts = new SharedRateLimitCounts({
+    store: postgresRateLimitWindows(db, { schema: 'verifier' }),
+    clock,
+    logger,
+    syncIntervalMs: config.RATE_LIMIT_SYNC_MS,
+    metrics: rateLimitMetrics,
+  });
   // Its token cache is shared by all verifications.
   const statusLists = createStatusListChecker({
     metrics,
@@ -173,7 +183,7 @@ export async function buildApp(deps: VerifierAppDeps): Promise<App> {
     ...(tracer ? { tracer } : {}),
   };
   const walletRateLimit = { max: config.WALLET_RATE_LIMIT_MAX, timeWindow: config.WALLET_RATE_LIMIT_WINDOW_MS };
-  // The session lifetimes job, the webhook worker, the rate-limit cleanup and the trust lists at start (jobs/).
+  // The session lifetimes job, the webhook worker and the trust lists at start (jobs/).
   const jobs = createBackgroundJobs({
     logger,
     lifetimes: {
@@ -210,7 +220,6 @@ export async function buildApp(deps: VerifierAppDeps): Promise<App> {
         metrics,
       },
     },
-    rateLimitWindows: { db },
     trustListsOfOpenSessions: { db, clock, trustLists },
   });
 
@@ -229,11 +238,12 @@ export async function buildApp(deps: VerifierAppDeps): Promise<App> {
     securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
     metrics: serviceMetrics.http,
   });
-  // Per-address counts live in PostgreSQL, so the limit holds across replicas (not per pod).
-  await app.register(rateLimit, {
-    global: false,
-    store: createPostgresRateLimitStore(db) as never,
-    errorResponseBuilder: rateLimitError as never,
+  // Per-address counts judged in memory and shared through PostgreSQL in the background:
+  // one limit for all replicas, and no statement on a limited request's path.
+  await registerSharedRateLimit(app, {
+    counts: rateLimitCounts,
+    ipv6PrefixLength: config.RATE_LIMIT_IPV6_PREFIX,
+    metrics: rateLimitMetrics,
   });
   await registerManagementRoutes(app, {
     verifyToken: deps.verifyToken,
@@ -295,6 +305,7 @@ export async function buildApp(deps: VerifierAppDeps): Promise<App> {
     // Before the database closes (resources close after the app): a run in progress records what it did.
     await jobs.stop();
     stopSessionEvents();
+    await rateLimitCounts.stop();
   });
   await app.ready();
   // Started once the app is built, so a failed build leaves nothing answering.
@@ -310,6 +321,7 @@ export async function buildApp(deps: VerifierAppDeps): Promise<App> {
     stopTrustListRefresh();
   };
   jobs.start();
+  rateLimitCounts.start();
   const stopSessionUpdates = subscribeSessionUpdates(bus, {
     logger,
     onUpdated: (sessionId) => sessionEvents.changed(sessionId),

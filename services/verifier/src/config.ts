@@ -9,6 +9,7 @@ import {
   natsConfigRule,
   oidcConfigProperties,
   oidcConfigRule,
+  rateLimitConfigProperties,
   withSecretFiles,
 } from '@tessera/service-kit';
 import type { WebhookTargetPolicy } from './domain/webhook-target-policy.js';
@@ -55,6 +56,8 @@ export const VerifierConfigSchema = Type.Object({
   WALLET_RATE_LIMIT_MAX: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1000 }),
   /** The window of the per-address limit, and of the per-session counts. */
   WALLET_RATE_LIMIT_WINDOW_MS: Type.Integer({ minimum: 100, maximum: 3_600_000, default: 60_000 }),
+  /** RATE_LIMIT_IPV6_PREFIX (IPv6 clients counted by network), RATE_LIMIT_SYNC_MS (how often replicas share their counts). */
+  ...rateLimitConfigProperties(),
   /** Request-object fetches (GET/POST request_uri) per session and window, counted in PostgreSQL across replicas. */
   SESSION_REQUEST_FETCH_LIMIT: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 10 }),
   /** Answers (wallet response endpoint, DC API verify-authorization-response) per session and window. */

@@ -1,5 +1,4 @@
 import type { Logger } from '@tessera/service-kit';
-import { cleanUpRateLimitWindows, type CleanUpRateLimitWindowsDeps } from '../use-cases/clean-up-rate-limit-windows.js';
 import { deliverDueWebhooks, type DeliverDueWebhooksDeps } from '../use-cases/deliver-due-webhooks.js';
 import {
   followTrustListsOfOpenSessions,
@@ -8,10 +7,6 @@ import {
 import { createPeriodicJob } from './periodic-job.js';
 import { createSessionLifetimesJob, type SessionLifetimesJobDeps } from './session-lifetimes-job.js';
 
-// Ended windows only cost space (the upsert restarts them): a minute's delay is fine, and a bounded batch keeps each statement short.
-const RATE_LIMIT_CLEANUP_INTERVAL_MS = 60_000;
-const RATE_LIMIT_CLEANUP_BATCH = 1000;
-
 /** What each job's use case takes, and how often it runs: `buildApp` hands each its own. */
 export interface BackgroundJobsDeps {
   logger: Logger;
@@ -19,8 +14,6 @@ export interface BackgroundJobsDeps {
   lifetimes: SessionLifetimesJobDeps;
   /** The webhook worker: its use case's deps, and how often it polls (WEBHOOK_POLL_INTERVAL_MS). */
   webhooks: { deliveries: DeliverDueWebhooksDeps; pollIntervalMs: number };
-  /** The per-address rate-limit windows' cleanup. */
-  rateLimitWindows: CleanUpRateLimitWindowsDeps;
   /** Run once at start: the trust lists of open sessions. */
   trustListsOfOpenSessions: FollowTrustListsOfOpenSessionsDeps;
 }
@@ -45,21 +38,12 @@ export interface BackgroundJobs {
  *   WEBHOOK_POLL_INTERVAL_MS, and at once when any replica publishes a session's
  *   end on NATS (`wakeDeliveries`) — the event is published after the outbox row
  *   committed, so the wake finds it. Without NATS the poll alone delivers;
- * - the rate-limit window cleanup every minute: ended per-address windows, deleted
- *   in batches of RATE_LIMIT_CLEANUP_BATCH (SKIP LOCKED, so replicas share the work);
  * - once, at start, in the background: the trust lists of open sessions
  *   (`use-cases/follow-trust-lists-of-open-sessions.ts`).
  */
 export function createBackgroundJobs(deps: BackgroundJobsDeps): BackgroundJobs {
   const { logger } = deps;
   const lifetimes = createSessionLifetimesJob(deps.lifetimes);
-  const rateLimitCleanup = createPeriodicJob({
-    name: 'rate-limit window cleanup',
-    intervalMs: RATE_LIMIT_CLEANUP_INTERVAL_MS,
-    logger,
-    run: async () =>
-      (await cleanUpRateLimitWindows(deps.rateLimitWindows, { batchSize: RATE_LIMIT_CLEANUP_BATCH })).more,
-  });
   const worker = createPeriodicJob({
     name: 'webhook worker',
     intervalMs: deps.webhooks.pollIntervalMs,
@@ -70,7 +54,6 @@ export function createBackgroundJobs(deps: BackgroundJobsDeps): BackgroundJobs {
     start() {
       lifetimes.start();
       worker.start();
-      rateLimitCleanup.start();
       // A start does not wait for (or fail on) the ecosystem service: a verification that
       // finds no current list fetches it then, or answers 503.
       void followTrustListsOfOpenSessions(deps.trustListsOfOpenSessions).catch((error: unknown) =>
@@ -79,7 +62,7 @@ export function createBackgroundJobs(deps: BackgroundJobsDeps): BackgroundJobs {
     },
     wakeDeliveries: () => worker.wake(),
     async stop() {
-      await Promise.all([lifetimes.stop(), worker.stop(), rateLimitCleanup.stop()]);
+      await Promise.all([lifetimes.stop(), worker.stop()]);
     },
   };
 }
