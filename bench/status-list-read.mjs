@@ -1,10 +1,11 @@
 // Benchmark: GET /status-lists/:id on the real service (its production entry point,
-// built, NODE_ENV=production, 1,000 stored lists, random ids) against a bare Fastify
-// route answering a body of the same size, measured in the same run with the same
-// load generator, on PostgreSQL and on the embedded PGlite. Prints requests/s, p99
-// and their ratio for 200 responses and for If-None-Match revalidations (304), and
-// the server CPU time per request of each side (Linux), which the load generator
-// sharing the cores disturbs less than requests/s.
+// built, NODE_ENV=production, 1,000 stored lists of each form, random ids) against a
+// bare Fastify route answering a body of the same size and type, measured in the same
+// run with the same load generator, on PostgreSQL and on the embedded PGlite. Prints
+// requests/s, p99 and their ratio for 200 responses and for If-None-Match
+// revalidations (304), for JWT lists and for CWT lists (issue 26: CWT GETs hold the
+// ratio JWT GETs hold), and the server CPU time per request of each side (Linux),
+// which the load generator sharing the cores disturbs less than requests/s.
 //
 // The two servers are measured in alternating slices (service, baseline, baseline,
 // service, ...), so a burst of other work on the machine falls on both sides alike;
@@ -16,8 +17,8 @@
 // 15-30 s); the ratio is metrics-on over metrics-off (target >= 0.95: at most 5 % overhead).
 //
 // Env: BENCH_DURATION (seconds per side per measurement, default 10), BENCH_SLICE
-// (seconds per slice, default 2), BENCH_CONNECTIONS (default 50), BENCH_LISTS (default
-// 1000), BENCH_STORES (`postgres,pglite`, the default, or one of them),
+// (seconds per slice, default 2), BENCH_CONNECTIONS (default 50), BENCH_LISTS (lists
+// of each form, default 1000), BENCH_STORES (`postgres,pglite`, the default, or one of them),
 // BENCH_DATABASE_URL (a PostgreSQL server; one is started from the local binaries
 // otherwise), BENCH_PROFILE_DIR (CPU profiles of both servers: read them with
 // `node lib/profile-summary.mjs --from <s>`, the offset printed for each store).
@@ -28,6 +29,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deflateSync } from 'node:zlib';
+import { Encoder, Tag } from 'cbor-x';
 import postgres from 'postgres';
 import { startChildServer } from './lib/child-server.mjs';
 import { createBenchDatabase, startBenchPostgres } from './lib/infra.mjs';
@@ -43,6 +45,8 @@ const stores = (process.env.BENCH_STORES ?? 'postgres,pglite').split(',').map((s
 const here = fileURLToPath(new URL('.', import.meta.url));
 const apiKey = randomBytes(24).toString('base64url');
 const TARGET = 0.7;
+/** CWT GETs over JWT GETs on one service: the same cost, within the noise of a shared machine. */
+const CWT_OVER_JWT_TARGET = 0.9;
 /** Metrics on over metrics off: at most 5 % fewer requests. */
 const METRICS_TARGET = 0.95;
 
@@ -87,6 +91,38 @@ function signToken(sub) {
   const lst = deflateSync(randomBytes(1024), { level: 9 }).toString('base64url');
   const input = `${b64({ alg: 'ES256', typ: 'statuslist+jwt' })}.${b64({ sub, iat: Math.floor(Date.now() / 1000), ttl: 300, status_list: { bits: 1, lst } })}`;
   return `${input}.${sign('sha256', Buffer.from(input), { key: privateKey, dsaEncoding: 'ieee-p1363' }).toString('base64url')}`;
+}
+
+/** CBOR as an issuer writes it: maps with integer labels, untagged byte strings. */
+const cbor = new Encoder({ useRecords: false, mapsAsObjects: false, tagUint8Array: false, variableMapSize: true });
+/**
+ * A real ES256-signed status list token in CWT form (a tagged COSE_Sign1) of 8,192
+ * one-bit entries, as a write sends it: base64url of its bytes.
+ */
+function signCwt(sub) {
+  const lst = deflateSync(randomBytes(1024), { level: 9 });
+  const protectedHeader = cbor.encode(
+    new Map([
+      [1, -7],
+      [16, 'application/statuslist+cwt'],
+    ]),
+  );
+  const claims = new Map([
+    [2, sub],
+    [6, Math.floor(Date.now() / 1000)],
+    [65534, 300],
+    [
+      65533,
+      new Map([
+        ['bits', 1],
+        ['lst', lst],
+      ]),
+    ],
+  ]);
+  const payload = cbor.encode(claims);
+  const toBeSigned = cbor.encode(['Signature1', protectedHeader, Buffer.alloc(0), payload]);
+  const signature = sign('sha256', toBeSigned, { key: privateKey, dsaEncoding: 'ieee-p1363' });
+  return cbor.encode(new Tag([protectedHeader, new Map(), payload, signature], 18)).toString('base64url');
 }
 
 /** Measures one side for one slice: requests, p99 and the server's CPU time. */
@@ -166,22 +202,37 @@ async function benchStore(store) {
     METRICS_PORT: String(metricsPort),
   });
   try {
-    const lists = [];
-    for (let i = 0; i < listCount; i++) {
-      const id = randomUUID();
-      const jwt = signToken(`${service.url}/status-lists/${id}`);
-      const response = await fetch(`${service.url}/status-lists`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
-        body: JSON.stringify({ id, jwt }),
-      });
-      if (response.status !== 201) throw new Error(`seeding failed: ${response.status} ${await response.text()}`);
-      lists.push({ id, etag: `"${createHash('sha256').update(jwt).digest('base64url')}"` });
-    }
-    const bodyBytes = (await (await fetch(`${service.url}/status-lists/${lists[0].id}`)).arrayBuffer()).byteLength;
+    /** `listCount` lists of one form through the API, with the ETag each is served under. */
+    const seed = async (form) => {
+      const lists = [];
+      for (let i = 0; i < listCount; i++) {
+        const id = randomUUID();
+        const sub = `${service.url}/status-lists/${id}`;
+        const token = form === 'jwt' ? signToken(sub) : signCwt(sub);
+        const response = await fetch(`${service.url}/status-lists`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
+          body: JSON.stringify({ id, [form]: token }),
+        });
+        if (response.status !== 201) throw new Error(`seeding failed: ${response.status} ${await response.text()}`);
+        const served = form === 'jwt' ? Buffer.from(token) : Buffer.from(token, 'base64url');
+        lists.push({ id, etag: `"${createHash('sha256').update(served).digest('base64url')}"` });
+      }
+      return lists;
+    };
+    const lists = await seed('jwt');
+    const cwtLists = await seed('cwt');
+    const sizeOf = async (id) => (await (await fetch(`${service.url}/status-lists/${id}`)).arrayBuffer()).byteLength;
+    const bodyBytes = await sizeOf(lists[0].id);
+    const cwtBodyBytes = await sizeOf(cwtLists[0].id);
     const baseline = await startChildServer(join(here, 'servers/bare-server.mjs'), {
       NODE_ENV: 'production',
       BODY_BYTES: String(bodyBytes),
+    });
+    const cwtBaseline = await startChildServer(join(here, 'servers/bare-server.mjs'), {
+      NODE_ENV: 'production',
+      BODY_BYTES: String(cwtBodyBytes),
+      CONTENT_TYPE: 'application/statuslist+cwt',
     });
     try {
       const pick = () => lists[Math.floor(Math.random() * lists.length)];
@@ -195,13 +246,23 @@ async function benchStore(store) {
         path: `/status-lists/${pick().id}`,
         headers: { 'if-none-match': '"baseline"' },
       });
+      const pickCwt = () => cwtLists[Math.floor(Math.random() * cwtLists.length)];
+      const getCwt = () => ({ path: `/status-lists/${pickCwt().id}` });
+      const revalidateCwt = () => {
+        const list = pickCwt();
+        return { path: `/status-lists/${list.id}`, headers: { 'if-none-match': list.etag } };
+      };
 
-      // Warm-up: both paths of both servers, so the JIT has seen them before any slice counts.
+      // Warm-up: every path of every server, so the JIT has seen them before any slice counts.
       for (const [server, pickRequest, status] of [
         [service, getService, 200],
         [baseline, getBaseline, 200],
         [service, revalidateService, 304],
         [baseline, revalidateBaseline, 304],
+        [service, getCwt, 200],
+        [cwtBaseline, getBaseline, 200],
+        [service, revalidateCwt, 304],
+        [cwtBaseline, revalidateBaseline, 304],
       ]) {
         await runLoad({ url: server.url, connections, durationSeconds: 2, pickRequest, expectStatus: status });
       }
@@ -209,9 +270,14 @@ async function benchStore(store) {
       const results = {
         get: await compare(service, baseline, getService, getBaseline, 200),
         revalidate: await compare(service, baseline, revalidateService, revalidateBaseline, 304),
+        'cwt get': await compare(service, cwtBaseline, getCwt, getBaseline, 200),
+        'cwt revalidate': await compare(service, cwtBaseline, revalidateCwt, revalidateBaseline, 304),
       };
+      // The same service answering CWT GETs against JWT GETs in alternating slices: what a
+      // CWT read costs beside a JWT read, free of the baselines and of bursts between compares.
+      const cwtOverJwt = await compare(service, service, getCwt, getService, 200);
       // PGlite is one process's database: the metrics-off twin needs a server to share.
-      if (!databaseUrl) return { store, bodyBytes, measuredFrom, results };
+      if (!databaseUrl) return { store, bodyBytes, cwtBodyBytes, measuredFrom, results, cwtOverJwt };
       const withoutMetrics = await startChildServer(join(here, 'servers/status-list-server.mjs'), {
         ...serviceEnv,
         METRICS_ENABLED: 'false',
@@ -226,12 +292,21 @@ async function benchStore(store) {
         });
         const scraping = startScraping(`http://127.0.0.1:${metricsPort}/metrics`);
         const metrics = await compare(service, withoutMetrics, getService, getService, 200);
-        return { store, bodyBytes, measuredFrom, results, metrics: { ...metrics, scrapes: scraping.stop() } };
+        return {
+          store,
+          bodyBytes,
+          cwtBodyBytes,
+          measuredFrom,
+          results,
+          cwtOverJwt,
+          metrics: { ...metrics, scrapes: scraping.stop() },
+        };
       } finally {
         await withoutMetrics.stop();
       }
     } finally {
       await baseline.stop();
+      await cwtBaseline.stop();
     }
   } finally {
     await service.stop();
@@ -252,10 +327,10 @@ const cpu = (side) =>
 const rows = [];
 let serviceErrors = 0;
 for (const store of stores) {
-  const { bodyBytes, measuredFrom, results, metrics } = await benchStore(store);
+  const { bodyBytes, cwtBodyBytes, measuredFrom, results, cwtOverJwt, metrics } = await benchStore(store);
   const name = STORE_NAMES[store];
   console.log(
-    `\nstatus-list-read on ${name}: ${listCount} lists, ${bodyBytes}-byte tokens, ${connections} connections, ${duration} s per side in ${sliceSeconds} s slices`,
+    `\nstatus-list-read on ${name}: ${listCount} lists of each form, ${bodyBytes}-byte JWTs and ${cwtBodyBytes}-byte CWTs, ${connections} connections, ${duration} s per side in ${sliceSeconds} s slices`,
   );
   if (process.env.BENCH_PROFILE_DIR)
     console.log(
@@ -271,8 +346,12 @@ for (const store of stores) {
     serviceErrors += r.service.errors;
   }
   console.log(
-    `ratio on ${name}: GET 200 = ${results.get.ratio.toFixed(2)}, 304 = ${results.revalidate.ratio.toFixed(2)} (target >= ${TARGET.toFixed(2)} each)`,
+    `ratio on ${name}: GET 200 = ${results.get.ratio.toFixed(2)}, 304 = ${results.revalidate.ratio.toFixed(2)}; CWT GET 200 = ${results['cwt get'].ratio.toFixed(2)}, CWT 304 = ${results['cwt revalidate'].ratio.toFixed(2)} (target >= ${TARGET.toFixed(2)} each)`,
   );
+  console.log(
+    `  CWT GETs over JWT GETs on the same service, alternating slices: ${fmt(cwtOverJwt.service.requestsPerSecond).trim()} vs ${fmt(cwtOverJwt.baseline.requestsPerSecond).trim()} req/s, server CPU ${cpu(cwtOverJwt.service).trim()} vs ${cpu(cwtOverJwt.baseline).trim()}/request: ratio ${cwtOverJwt.ratio.toFixed(2)} (target >= ${CWT_OVER_JWT_TARGET.toFixed(2)})`,
+  );
+  serviceErrors += cwtOverJwt.service.errors + cwtOverJwt.baseline.errors;
   if (metrics) {
     console.log(
       `  metrics on vs off, GET 200: ${fmt(metrics.service.requestsPerSecond).trim()} vs ${fmt(metrics.baseline.requestsPerSecond).trim()} req/s, p99 ${metrics.service.p99Ms} vs ${metrics.baseline.p99Ms} ms, server CPU ${cpu(metrics.service).trim()} vs ${cpu(metrics.baseline).trim()}/request, ${metrics.scrapes} scrapes`,
@@ -303,7 +382,31 @@ for (const store of stores) {
       target: `>= ${TARGET.toFixed(2)}`,
       pass: results.revalidate.ratio >= TARGET,
     },
+    {
+      metric: `CWT GET 200 req/s, ${name}, ${listCount} lists (p99 ${results['cwt get'].service.p99Ms} ms${cpuNote(results['cwt get'])})`,
+      value: fmt(results['cwt get'].service.requestsPerSecond).trim(),
+      baseline: `${fmt(results['cwt get'].baseline.requestsPerSecond).trim()} (bare Fastify, ${cwtBodyBytes} bytes)`,
+      ratio: results['cwt get'].ratio,
+      target: `>= ${TARGET.toFixed(2)}`,
+      pass: results['cwt get'].ratio >= TARGET,
+    },
+    {
+      metric: `CWT If-None-Match 304 req/s, ${name} (p99 ${results['cwt revalidate'].service.p99Ms} ms${cpuNote(results['cwt revalidate'])})`,
+      value: fmt(results['cwt revalidate'].service.requestsPerSecond).trim(),
+      baseline: `${fmt(results['cwt revalidate'].baseline.requestsPerSecond).trim()} (bare Fastify)`,
+      ratio: results['cwt revalidate'].ratio,
+      target: `>= ${TARGET.toFixed(2)}`,
+      pass: results['cwt revalidate'].ratio >= TARGET,
+    },
   );
+  rows.push({
+    metric: `CWT GET 200 req/s over JWT GET 200 req/s, same service, ${name} (server CPU ${cwtOverJwt.service.cpuMicrosPerRequest?.toFixed(0) ?? 'n/a'} vs ${cwtOverJwt.baseline.cpuMicrosPerRequest?.toFixed(0) ?? 'n/a'} µs/request)`,
+    value: fmt(cwtOverJwt.service.requestsPerSecond).trim(),
+    baseline: `${fmt(cwtOverJwt.baseline.requestsPerSecond).trim()} (JWT GETs)`,
+    ratio: cwtOverJwt.ratio,
+    target: `>= ${CWT_OVER_JWT_TARGET.toFixed(2)}`,
+    pass: cwtOverJwt.ratio >= CWT_OVER_JWT_TARGET,
+  });
   if (metrics) {
     rows.push({
       metric: `GET 200 req/s with metrics on (scraped every second), ${name} (p99 ${metrics.service.p99Ms} ms${cpuNote(metrics)})`,

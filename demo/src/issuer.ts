@@ -73,12 +73,8 @@ export async function signStatusList(
   issuer: DemoIssuer,
   options: { uri: string; statuses: number[]; ttlSeconds: number },
 ): Promise<string> {
-  const bytes = Buffer.alloc(Math.ceil(options.statuses.length / 8));
-  options.statuses.forEach((status, index) => {
-    bytes[index >> 3]! |= (status & 1) << (index & 7);
-  });
   return new SignJWT({
-    status_list: { bits: 1, lst: deflateSync(bytes, { level: 9 }).toString('base64url') },
+    status_list: { bits: 1, lst: compressStatuses(options.statuses).toString('base64url') },
     ttl: options.ttlSeconds,
   })
     .setProtectedHeader({ alg: 'ES256', typ: 'statuslist+jwt', x5c: issuer.x5c })
@@ -86,6 +82,15 @@ export async function signStatusList(
     .setIssuedAt()
     .setExpirationTime('1d')
     .sign(issuer.signingKey);
+}
+
+/** 1-bit statuses packed least significant bit first, ZLIB-compressed: a status list's `lst` bytes. */
+export function compressStatuses(statuses: number[]): Buffer {
+  const bytes = Buffer.alloc(Math.ceil(statuses.length / 8));
+  statuses.forEach((status, index) => {
+    bytes[index >> 3]! |= (status & 1) << (index & 7);
+  });
+  return deflateSync(bytes, { level: 9 });
 }
 
 /** An issued SD-JWT VC: the issuer-signed JWT and one disclosure per claim. */

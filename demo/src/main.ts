@@ -4,15 +4,17 @@
 // a presentation by the bundled demo wallet, the verified claims; then the ecosystem's
 // trust registry: the lead registers the issuer and makes the ecosystem's list the
 // trust, a presentation names the trusted entity, a suspension refuses the next one,
-// a reactivation restores it; finally a revocation, and the next presentation
-// rejected as revoked.
+// a reactivation restores it; then a revocation, and the next presentation
+// rejected as revoked; finally an mDL (ISO mdoc) whose status the issuer publishes as
+// a CWT status list: verified through that list, then refused once revoked in it.
 import { randomBytes } from 'node:crypto';
 import qrcode from 'qrcode-terminal';
-import { DEMO_VCT, issueDemoCredential } from './demo-credential.js';
+import { DEMO_VCT, issueDemoCredential, issueDemoMdl } from './demo-credential.js';
 import { callJson, waitUntilUp } from './http.js';
 import { createDemoIssuer } from './issuer.js';
 import { bold, green, printDetail, printStep, red } from './print.js';
-import { DEMO_INTENT, setUpRelyingParty } from './relying-party.js';
+import { presentMdoc } from './mdoc-wallet.js';
+import { DEMO_INTENT, DEMO_MDL_DCQL, setUpRelyingParty } from './relying-party.js';
 import { dataDirFromEnv, serviceUrlsFromEnv, statusListApiKey } from './services.js';
 import { publishStatusList } from './status-list.js';
 import { fetchAuthorizationRequest, postResponse, presentSdJwtVc } from './wallet.js';
@@ -21,6 +23,7 @@ const urls = serviceUrlsFromEnv();
 const { verifier: VERIFIER, ecosystem: ECOSYSTEM, statusList: STATUS_LIST } = urls;
 const DATA_DIR = dataDirFromEnv();
 const STATUS_INDEX = 3;
+const MDL_STATUS_INDEX = 5;
 
 async function main(): Promise<void> {
   const run = randomBytes(3).toString('hex');
@@ -185,8 +188,62 @@ async function main(): Promise<void> {
   if (second.record.state !== 'Error' || second.record.error?.code !== 'CREDENTIAL_REVOKED') {
     throw new Error(`expected Error CREDENTIAL_REVOKED, got ${JSON.stringify(second.record)}`);
   }
+
+  printStep('The issuer publishes the status of its mDLs as a CWT status list (application/statuslist+cwt)');
+  const mdlStatusList = await publishStatusList({
+    statusListUrl: STATUS_LIST,
+    apiKey: statusListApiKey(DATA_DIR),
+    issuer,
+    form: 'cwt',
+  });
+  printDetail('status list (CWT)', mdlStatusList.uri);
+
+  printStep(`The demo wallet receives an mDL (ISO mdoc); its MSO names entry ${MDL_STATUS_INDEX} of the CWT list`);
+  const mdl = await issueDemoMdl({ issuer, status: { idx: MDL_STATUS_INDEX, uri: mdlStatusList.uri } });
+
+  /** A direct request for the mDL (the organisation trusts the issuer's CA), answered by the demo wallet. */
+  const presentMdl = async (label: string) => {
+    const created = await callJson('POST', `${org('presentation')}?verifierId=${rp.verifierId}`, {
+      token: owner,
+      body: { dcql: DEMO_MDL_DCQL.query, responseMode: 'direct_post' },
+    });
+    const session = created.data as { id: string; authorizationRequestUri: string };
+    printDetail(`${label} request`, session.authorizationRequestUri);
+    const request = await fetchAuthorizationRequest(session.authorizationRequestUri, platformCa);
+    const answer = await postResponse(request, await presentMdoc({ request, ...mdl }));
+    printDetail('verifier answered the wallet', `${answer.status} ${JSON.stringify(answer.body)}`);
+    const record = await callJson('GET', `${org('verifier-presentation')}?id=${session.id}`, { token: owner });
+    return { id: session.id, record: record.data };
+  };
+
+  printStep('The shop asks for the mDL; the wallet presents it; the verifier reads its status from the CWT list');
+  const mdlVerified = await presentMdl('mDL');
+  if (mdlVerified.record.state !== 'ResponseVerified')
+    throw new Error(`expected ResponseVerified, got ${JSON.stringify(mdlVerified.record)}`);
+  const mdlResult = (
+    await callJson('GET', `${org('verifier-presentation-response')}?verificationPresentationId=${mdlVerified.id}`, {
+      token: owner,
+    })
+  ).data.presentations[0];
+  printDetail('mDL session', green(mdlVerified.record.state));
+  printDetail('verified claims', mdlResult.claims);
+  printDetail(
+    'mDL status checked',
+    `entry ${mdlResult.status.idx} ${mdlResult.status.status} in a ${mdlResult.status.format} status list`,
+  );
+
+  printStep(`The issuer revokes the mDL (CWT list entry ${MDL_STATUS_INDEX} → INVALID)`);
+  await mdlStatusList.setStatus(MDL_STATUS_INDEX, 1);
+  await new Promise((resolveWait) => setTimeout(resolveWait, 1500));
+
+  printStep('The next presentation of the mDL');
+  const mdlRevoked = await presentMdl('mDL again');
+  printDetail('mDL session', red(`${mdlRevoked.record.state} ${mdlRevoked.record.error?.code ?? ''}`));
+  if (mdlRevoked.record.state !== 'Error' || mdlRevoked.record.error?.code !== 'CREDENTIAL_REVOKED') {
+    throw new Error(`expected Error CREDENTIAL_REVOKED, got ${JSON.stringify(mdlRevoked.record)}`);
+  }
   process.stdout.write(
-    `\n${bold(green('Demo complete:'))} verified, trusted through the registry, refused while suspended, revoked, rejected as revoked.\n`,
+    `\n${bold(green('Demo complete:'))} verified, trusted through the registry, refused while suspended, revoked, rejected as revoked; an mDL verified through a CWT status list, then rejected as revoked.\n`,
   );
 }
 

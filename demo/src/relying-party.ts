@@ -18,6 +18,25 @@ export const DEMO_DCQL = {
   },
 } as const;
 
+/**
+ * The same question of an ISO mdoc: a mobile driving licence's `age_over_18` and
+ * `given_name`. A DeviceRequest can express it, so it can also be asked with
+ * `org-iso-mdoc` (ISO/IEC 18013-7 Annex C), the protocol Apple Wallet answers.
+ */
+export const DEMO_MDL_DCQL = {
+  query: {
+    combine: 'all',
+    credentials: [
+      {
+        id: 'mdl',
+        format: 'mso_mdoc',
+        meta: { doctype_value: 'org.iso.18013.5.1.mDL' },
+        claims: [{ path: ['org.iso.18013.5.1', 'age_over_18'] }, { path: ['org.iso.18013.5.1', 'given_name'] }],
+      },
+    ],
+  },
+} as const;
+
 export const DEMO_INTENT = 'age-verification';
 export const DEMO_VERIFIER_ID = 'demo-shop';
 

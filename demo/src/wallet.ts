@@ -5,6 +5,7 @@ import {
   CompactEncrypt,
   compactVerify,
   decodeProtectedHeader,
+  flattenedVerify,
   importJWK,
   importX509,
   SignJWT,
@@ -70,6 +71,20 @@ async function verifySignedRequest(
   expectedClientId?: string,
 ): Promise<AuthorizationRequest> {
   const header = decodeProtectedHeader(jws);
+  const leaf = await trustedLeaf(header, trustedCaPem);
+  const { payload } = await compactVerify(jws, await importX509(leaf.toString('pem'), String(header.alg)));
+  const claims = JSON.parse(new TextDecoder().decode(payload)) as AuthorizationRequest;
+  const clientId = expectedClientId ?? claims.client_id;
+  if (claims.client_id !== clientId || !namesLeaf(clientId, leaf))
+    throw new Error('client_id does not match the signing certificate');
+  return claims;
+}
+
+/** The `x5c` leaf of a request signature's header, when it is an oauth-authz-req+jwt chaining to the trusted CA. */
+async function trustedLeaf(
+  header: { x5c?: string[]; typ?: string },
+  trustedCaPem: string,
+): Promise<x509.X509Certificate> {
   const [leafBase64] = header.x5c ?? [];
   if (!leafBase64 || header.typ !== 'oauth-authz-req+jwt')
     throw new Error('the request object is not an x5c-signed oauth-authz-req+jwt');
@@ -77,30 +92,78 @@ async function verifySignedRequest(
   const ca = new x509.X509Certificate(trustedCaPem);
   if (!(await leaf.verify({ publicKey: ca.publicKey, date: new Date() })))
     throw new Error('the request signer does not chain to the trusted CA');
-  const { payload } = await compactVerify(jws, await importX509(leaf.toString('pem'), String(header.alg)));
-  const claims = JSON.parse(new TextDecoder().decode(payload)) as AuthorizationRequest;
-  const clientId = expectedClientId ?? claims.client_id;
+  return leaf;
+}
+
+/** `x509_san_dns:` with the leaf's name, or `x509_hash:` with its hash. */
+function namesLeaf(clientId: string, leaf: x509.X509Certificate): boolean {
   const expectedHash = `x509_hash:${createHash('sha256').update(Buffer.from(leaf.rawData)).digest('base64url')}`;
-  if (claims.client_id !== clientId || (!clientId.startsWith('x509_san_dns:') && clientId !== expectedHash)) {
-    throw new Error('client_id does not match the signing certificate');
-  }
-  return claims;
+  return clientId.startsWith('x509_san_dns:') || clientId === expectedHash;
 }
 
 /**
- * Reads a request handed over the Digital Credentials API (`openid4vp-v1-signed`,
- * `data.request`) as a wallet must: the signature as for a request by reference, and
- * the calling origin among the request's `expected_origins` (OpenID4VP 1.0 Appendix A).
+ * A multi-signed request (OpenID4VP 1.0 Appendix A.3.2, JWS JSON serialization): the
+ * wallet needs one signature it can trust, here one whose `x5c` chains to the trusted
+ * CA; its protected header carries the `client_id` (and `verifier_info`), the payload
+ * the rest of the request.
+ */
+async function verifyMultiSignedRequest(
+  request: { payload: string; signatures: Array<{ protected: string; signature: string }> },
+  trustedCaPem: string,
+): Promise<AuthorizationRequest> {
+  for (const signature of request.signatures) {
+    const header = JSON.parse(Buffer.from(signature.protected, 'base64url').toString('utf8')) as {
+      alg: string;
+      typ?: string;
+      x5c?: string[];
+      client_id?: string;
+    };
+    if (!header.x5c) continue;
+    const leaf = await trustedLeaf(header, trustedCaPem);
+    const { payload } = await flattenedVerify(
+      { protected: signature.protected, payload: request.payload, signature: signature.signature },
+      await importX509(leaf.toString('pem'), header.alg),
+    );
+    if (!header.client_id || !namesLeaf(header.client_id, leaf))
+      throw new Error('client_id does not match the signing certificate');
+    return { ...(JSON.parse(new TextDecoder().decode(payload)) as AuthorizationRequest), client_id: header.client_id };
+  }
+  throw new Error('no signature of the request chains to the trusted CA');
+}
+
+/** What a page hands the browser: one request per protocol (OpenID4VP 1.0 Appendix A, ISO/IEC 18013-7 Annex C). */
+export type DcApiRequest =
+  | { protocol: 'openid4vp-v1-signed'; data: { request: string } }
+  | { protocol: 'openid4vp-v1-unsigned'; data: Record<string, unknown> }
+  | {
+      protocol: 'openid4vp-v1-multisigned';
+      data: { request: { payload: string; signatures: Array<{ protected: string; signature: string }> } };
+    }
+  | { protocol: 'org-iso-mdoc'; data: { deviceRequest: string; encryptionInfo: string } };
+
+/**
+ * Reads an OpenID4VP request handed over the Digital Credentials API as a wallet must
+ * (OpenID4VP 1.0 Appendix A): a signed one (compact or multi-signed) by its signature,
+ * as for a request by reference, and the calling origin among its `expected_origins`;
+ * an unsigned one as it is, its client being the origin itself.
  */
 export async function readDcApiRequest(options: {
-  data: { request: string };
+  request: Exclude<DcApiRequest, { protocol: 'org-iso-mdoc' }>;
   origin: string;
   trustedCaPem: string;
 }): Promise<AuthorizationRequest> {
-  const request = await verifySignedRequest(options.data.request, options.trustedCaPem);
-  if (!request.expected_origins?.includes(options.origin))
+  const { request } = options;
+  if (request.protocol === 'openid4vp-v1-unsigned') {
+    const { client_id: _ignored, ...parameters } = request.data;
+    return { ...(parameters as unknown as AuthorizationRequest), client_id: `origin:${options.origin}` };
+  }
+  const verified =
+    request.protocol === 'openid4vp-v1-signed'
+      ? await verifySignedRequest(request.data.request, options.trustedCaPem)
+      : await verifyMultiSignedRequest(request.data.request, options.trustedCaPem);
+  if (!verified.expected_origins?.includes(options.origin))
     throw new Error(`the request is not meant for the origin ${options.origin}`);
-  return request;
+  return verified;
 }
 
 /** Builds the SD-JWT VC presentation the query asks for: the requested disclosures and a KB-JWT. */
@@ -170,7 +233,7 @@ export async function encryptDcApiResponse(
  * response for `dc_api.jwt` (plain `{ vp_token }` for `dc_api`).
  */
 export async function answerDcApiRequest(options: {
-  data: { request: string };
+  request: Exclude<DcApiRequest, { protocol: 'org-iso-mdoc' }>;
   origin: string;
   trustedCaPem: string;
   credential: IssuedCredential;

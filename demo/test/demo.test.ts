@@ -35,7 +35,7 @@ describe('npm start + npm run demo', () => {
     );
   });
 
-  it('runs the story: verified, trusted through the registry, refused while suspended, rejected as revoked', async () => {
+  it('runs the story: verified, trusted through the registry, refused while suspended, rejected as revoked; an mDL through a CWT list', async () => {
     const [verifier, ecosystem, statusList] = ports;
     const demo = spawn(process.execPath, [join(root, 'demo/dist/main.js')], {
       env: {
@@ -57,6 +57,12 @@ describe('npm start + npm run demo', () => {
     expect(demoOutput).toMatch(/trusted through: Demo Issuing Authority \([0-9a-f-]{36}\), trust list sequence \d+/);
     expect(demoOutput).toContain('session: Error ISSUER_NOT_TRUSTED');
     expect(demoOutput).toContain('session: Error CREDENTIAL_REVOKED');
+    // The mDL: its status published as a CWT list, read by the verifier in that form, then revoked in it.
+    expect(demoOutput).toMatch(/status list \(CWT\): http:\/\/localhost:\d+\/status-lists\/[0-9a-f-]{36}/);
+    expect(demoOutput).toContain('mDL session: ResponseVerified');
+    expect(demoOutput).toContain('"age_over_18": true');
+    expect(demoOutput).toContain('mDL status checked: entry 5 VALID in a cwt status list');
+    expect(demoOutput).toContain('mDL session: Error CREDENTIAL_REVOKED');
     expect(code).toBe(0);
   }, 120000);
 

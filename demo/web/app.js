@@ -7,6 +7,13 @@ const $ = (id) => document.getElementById(id);
 const TERMINAL = new Set(['ResponseVerified', 'Error']);
 /** What describes the credential rather than its holder (JWT and SD-JWT VC registered claims): shown apart from the claims. */
 const CREDENTIAL_FIELDS = new Set(['iss', 'vct', 'iat', 'nbf', 'exp', 'status', 'cnf']);
+/** What each Digital Credentials API protocol is, in a sentence a person reads. */
+const PROTOCOL_TEXT = {
+  'openid4vp-v1-signed': 'OpenID4VP, signed request',
+  'openid4vp-v1-unsigned': 'OpenID4VP, unsigned request',
+  'openid4vp-v1-multisigned': 'OpenID4VP, request signed for several trust frameworks',
+  'org-iso-mdoc': 'ISO/IEC 18013-7 Annex C, for mdocs',
+};
 const STATE_TEXT = {
   RequestCreated: 'Waiting for your wallet…',
   RequestUriRetrieved: 'Your wallet has the request. Waiting for its answer…',
@@ -51,8 +58,10 @@ function reset() {
     'result',
     'verified',
     'refused',
+    'answered-protocol',
   ])
     $(id).hidden = true;
+  $('answered-protocol').textContent = '';
   $('claims').replaceChildren();
   $('issuer').textContent = '';
   $('qr-code').removeAttribute('src');
@@ -88,7 +97,7 @@ function showClaims(result) {
   const list = $('claims');
   list.replaceChildren();
   for (const presentation of result.presentations ?? []) {
-    for (const [name, value] of Object.entries(presentation.claims ?? {})) {
+    for (const [name, value] of claimEntries(presentation)) {
       if (CREDENTIAL_FIELDS.has(name)) continue;
       const term = document.createElement('dt');
       term.textContent = name;
@@ -108,6 +117,21 @@ function showClaims(result) {
   $('verified').hidden = false;
   setStatus(STATE_TEXT.ResponseVerified, 'ResponseVerified');
   $('result').focus();
+}
+
+/** A presentation's claims as name and value: an mdoc's are per namespace, shown by element name. */
+function claimEntries(presentation) {
+  const claims = Object.entries(presentation.claims ?? {});
+  if (presentation.format !== 'mso_mdoc') return claims;
+  return claims.flatMap(([, elements]) => Object.entries(elements ?? {}));
+}
+
+/** Shows which protocol the browser's wallet answered with (the Digital Credentials API flow). */
+function showProtocol(protocol) {
+  $('answered-protocol').textContent =
+    `Your browser's wallet answered over ${protocol} (${PROTOCOL_TEXT[protocol] ?? 'unknown protocol'}).`;
+  $('answered-protocol').dataset.protocol = protocol;
+  $('answered-protocol').hidden = false;
 }
 
 /** Reads what a verified session proved (through the backend) and shows it, or why it cannot. */
@@ -193,7 +217,11 @@ async function startWithRequestUri(event) {
   }
 }
 
-/** The Digital Credentials API flow: the browser asks a wallet, the page forwards the answer with its origin. */
+/**
+ * The Digital Credentials API flow: the browser asks a wallet with every request the
+ * session offers (one per protocol, in the page's order), and the page forwards the
+ * answer with the protocol the wallet used and the page's origin.
+ */
 async function startWithBrowserWallet() {
   setBusy(true);
   try {
@@ -201,12 +229,11 @@ async function startWithBrowserWallet() {
     if (!session) return;
     follow(session.id);
     setStatus('Asking your browser for a credential…', 'RequestCreated');
+    const offered = session.dcApiRequests.map((request) => request.protocol);
     let credential;
     try {
       if (!navigator.credentials?.get) throw new Error('this browser has no Credential Management API');
-      credential = await navigator.credentials.get({
-        digital: { requests: [{ protocol: session.dcApiRequest.protocol, data: session.dcApiRequest.data }] },
-      });
+      credential = await navigator.credentials.get({ digital: { requests: session.dcApiRequests } });
     } catch (error) {
       events?.close();
       showRefusal({
@@ -215,7 +242,7 @@ async function startWithBrowserWallet() {
       });
       return;
     }
-    if (!credential || credential.protocol !== session.dcApiRequest.protocol) {
+    if (!credential || !offered.includes(credential.protocol)) {
       events?.close();
       showRefusal({
         code: 'BROWSER_WALLET_UNAVAILABLE',
@@ -223,9 +250,11 @@ async function startWithBrowserWallet() {
       });
       return;
     }
+    showProtocol(credential.protocol);
     setStatus('Checking the answer…', 'RequestUriRetrieved');
     const forwarded = await api('POST', `/api/presentations/${session.id}/dc-api-response`, {
       response: credential.data,
+      protocol: credential.protocol,
       origin: location.origin,
     });
     // A verified or failed verification arrives over the event stream; a refused forward leaves the session open.

@@ -1,6 +1,13 @@
 import type { DemoWalletCredential } from '../demo-credential.js';
+import { answerAnnexCRequest, type DemoMdl } from '../mdl.js';
 import type { PublishedStatusList } from '../status-list.js';
-import { answerDcApiRequest, fetchAuthorizationRequest, postResponse, presentSdJwtVc } from '../wallet.js';
+import {
+  answerDcApiRequest,
+  fetchAuthorizationRequest,
+  postResponse,
+  presentSdJwtVc,
+  type DcApiRequest,
+} from '../wallet.js';
 
 /**
  * The bundled demo wallet and its issuer's status list, beside the page so a person
@@ -17,6 +24,8 @@ export class DemoWallet {
     private readonly trustedCaPem: string,
     private readonly statusList: PublishedStatusList,
     private readonly statusIndex: number,
+    /** Alex Doe's mDL, which the wallet presents over ISO/IEC 18013-7 Annex C (`org-iso-mdoc`). */
+    private readonly mdl: DemoMdl,
   ) {}
 
   /** Scans a request URI, checks the request and posts the presentation; answers what the verifier told the wallet. */
@@ -28,10 +37,16 @@ export class DemoWallet {
     );
   }
 
-  /** What a browser wallet returns to `navigator.credentials.get` for a request from `origin` (encrypted for `dc_api.jwt`). */
-  answerDcApiRequest(data: { request: string }, origin: string): Promise<Record<string, unknown>> {
+  /**
+   * What a browser wallet returns as `DigitalCredential.data` for one request from
+   * `origin`: the SD-JWT VC over the OpenID4VP protocols (encrypted for `dc_api.jwt`),
+   * the mDL over `org-iso-mdoc` (always encrypted, HPKE).
+   */
+  answerDcApiRequest(request: DcApiRequest, origin: string): Promise<Record<string, unknown>> {
+    if (request.protocol === 'org-iso-mdoc')
+      return answerAnnexCRequest({ data: request.data, origin, trustedCaPem: this.trustedCaPem, mdl: this.mdl });
     return answerDcApiRequest({
-      data,
+      request,
       origin,
       trustedCaPem: this.trustedCaPem,
       credential: this.held.credential,

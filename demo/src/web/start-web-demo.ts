@@ -3,6 +3,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { issueDemoCredential } from '../demo-credential.js';
 import { createDemoIssuer } from '../issuer.js';
+import { issueDemoMdl } from '../mdl.js';
 import { setUpRelyingParty, type DemoRelyingParty } from '../relying-party.js';
 import { statusListApiKey, type ServiceUrls } from '../services.js';
 import { publishStatusList } from '../status-list.js';
@@ -36,7 +37,8 @@ export interface WebDemo {
 
 /**
  * Sets up a relying party (organisation, ecosystem intent, verifier, template, trust
- * in the demo issuer), gives the demo wallet a credential, and serves the page.
+ * in the demo issuer), gives the demo wallet its credentials (an SD-JWT VC and an
+ * mDL of the same issuer), and serves the page.
  */
 export async function startWebDemo(options: WebDemoOptions): Promise<WebDemo> {
   const { urls, dataDir } = options;
@@ -56,7 +58,13 @@ export async function startWebDemo(options: WebDemoOptions): Promise<WebDemo> {
   const held = await issueDemoCredential({ issuer, status: { idx: STATUS_INDEX, uri: statusList.uri } });
   const platformCa = await fetch(`${urls.verifier}/oid4vp/platform-ca.pem`);
   if (!platformCa.ok) throw new Error(`the verifier's platform CA answered ${platformCa.status}`);
-  const demoWallet = new DemoWallet(held, await platformCa.text(), statusList, STATUS_INDEX);
+  const demoWallet = new DemoWallet(
+    held,
+    await platformCa.text(),
+    statusList,
+    STATUS_INDEX,
+    await issueDemoMdl(issuer),
+  );
 
   const server = createServer();
   await new Promise<void>((resolve, reject) => {

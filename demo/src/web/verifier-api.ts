@@ -1,7 +1,21 @@
-import { DEMO_DCQL, DEMO_INTENT, type DemoRelyingParty } from '../relying-party.js';
+import { DEMO_DCQL, DEMO_INTENT, DEMO_MDL_DCQL, type DemoRelyingParty } from '../relying-party.js';
 
-/** How the page asks: by the ecosystem's intent, or with its own DCQL query. */
-export type RequestKind = 'intent' | 'direct';
+/** How the page asks: by the ecosystem's intent, or with its own DCQL query (of an SD-JWT VC, or of an mDL). */
+export type RequestKind = 'intent' | 'direct' | 'direct-mdl';
+
+/**
+ * Every Digital Credentials API protocol, in the page's order of preference: the browser
+ * and its wallets take the first they support (Safari and Apple Wallet: `org-iso-mdoc`
+ * only; Chrome: all four). The verifier refuses `org-iso-mdoc` for a query a
+ * DeviceRequest cannot express (DC_API_PROTOCOL_NOT_SUPPORTED): then the others are asked.
+ */
+export const DC_API_PROTOCOLS = [
+  'org-iso-mdoc',
+  'openid4vp-v1-signed',
+  'openid4vp-v1-multisigned',
+  'openid4vp-v1-unsigned',
+] as const;
+export type DcApiProtocol = (typeof DC_API_PROTOCOLS)[number];
 
 /** The verifier's answer, status and parsed body, handed on to the page as it is (its error body included). */
 export interface VerifierAnswer {
@@ -49,11 +63,13 @@ export class VerifierApi {
     responseMode: 'direct_post' | 'dc_api.jwt';
     redirectUri?: string;
     expectedOrigins?: string[];
+    dcApiProtocols?: readonly DcApiProtocol[];
   }): Promise<VerifierAnswer> {
     const session = {
       responseMode: options.responseMode,
       ...(options.redirectUri ? { redirectUri: options.redirectUri } : {}),
       ...(options.expectedOrigins ? { expectedOrigins: options.expectedOrigins } : {}),
+      ...(options.dcApiProtocols ? { dcApiProtocols: options.dcApiProtocols } : {}),
     };
     const verifierId = encodeURIComponent(this.relyingParty.verifierId);
     if (options.kind === 'intent') {
@@ -64,7 +80,8 @@ export class VerifierApi {
         { intent: DEMO_INTENT, ...session },
       );
     }
-    return this.call('POST', `presentation?verifierId=${verifierId}`, { dcql: DEMO_DCQL.query, ...session });
+    const dcql = options.kind === 'direct-mdl' ? DEMO_MDL_DCQL.query : DEMO_DCQL.query;
+    return this.call('POST', `presentation?verifierId=${verifierId}`, { dcql, ...session });
   }
 
   /** What a verified session proved; with `responseCode`, only for the browser the wallet redirected. */
@@ -81,11 +98,14 @@ export class VerifierApi {
     sessionId: string;
     authorizationResponse: Record<string, unknown>;
     origin: string;
+    /** `DigitalCredential.protocol`: which of the session's requests the wallet answered. */
+    protocol: DcApiProtocol;
   }): Promise<VerifierAnswer> {
     return this.call('POST', 'verify-authorization-response', {
       verificationSessionId: options.sessionId,
       authorizationResponse: options.authorizationResponse,
       origin: options.origin,
+      protocol: options.protocol,
     });
   }
 

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import type { Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DcApiRequest } from '../../src/wallet.js';
 import { startWebDemo, type WebDemo } from '../../src/web/start-web-demo.js';
 import { launchHeadlessChromium, missingChromium } from '../support/headless-chromium.js';
 import { startServicesProcess, type ServicesProcess } from '../support/services-process.js';
@@ -49,7 +50,7 @@ describe.skipIf(missingChromium(SUITE))(SUITE, () => {
   /** Starts a presentation with the form and answers the request URI the QR code carries. */
   async function showQrCode(page: Page, request: 'intent' | 'direct'): Promise<string> {
     await page.goto(web.url);
-    await page.getByLabel(request === 'intent' ? /By intent/ : /Directly/).check();
+    await page.getByLabel(request === 'intent' ? /By intent/ : /Directly: a DCQL query/).check();
     await page.getByLabel(/On another device/).check();
     await page.getByRole('button', { name: 'Show the request' }).click();
     const qr = page.getByRole('img', { name: /QR code of the presentation request/ });
@@ -109,43 +110,111 @@ describe.skipIf(missingChromium(SUITE))(SUITE, () => {
     expect(audit.status).toBe(403);
   }, 60000);
 
-  it("(b) DC API flow: the browser wallet's encrypted dc_api.jwt answer for the page's origin is forwarded and verified", async () => {
-    const { page, calls } = await openPage();
-    // The browser wallet: navigator.credentials.get answered by the demo wallet, computed in Node.
-    await page.exposeFunction('tesseraDemoWallet', (data: { request: string }, origin: string) =>
-      web.demoWallet.answerDcApiRequest(data, origin),
+  /**
+   * A page whose `navigator.credentials.get` is a stand-in for the browser and its
+   * wallet: of the requests the page passes, it answers the one of `protocol` with the
+   * demo wallet (computed in Node: jose and @peculiar/x509 for OpenID4VP, @owf/mdoc and
+   * panva's hpke for Annex C, nothing of the verifier), and records what it was offered.
+   */
+  async function openPageWithBrowserWallet(protocol: string) {
+    const opened = await openPage();
+    const offered: string[][] = [];
+    await opened.page.exposeFunction('tesseraOffered', (protocols: string[]) => void offered.push(protocols));
+    await opened.page.exposeFunction('tesseraDemoWallet', (request: DcApiRequest, origin: string) =>
+      web.demoWallet.answerDcApiRequest(request, origin),
     );
-    await page.addInitScript(() => {
-      const answer = (window as unknown as { tesseraDemoWallet(data: unknown, origin: string): Promise<unknown> })
-        .tesseraDemoWallet;
+    await opened.page.addInitScript((answering: string) => {
+      const stand = window as unknown as {
+        tesseraDemoWallet(request: unknown, origin: string): Promise<unknown>;
+        tesseraOffered(protocols: string[]): Promise<void>;
+      };
       Object.defineProperty(navigator, 'credentials', {
         configurable: true,
         value: {
           async get(options: { digital: { requests: Array<{ protocol: string; data: unknown }> } }) {
-            const [request] = options.digital.requests;
-            return { type: 'digital', protocol: request!.protocol, data: await answer(request!.data, location.origin) };
+            const { requests } = options.digital;
+            await stand.tesseraOffered(requests.map((request) => request.protocol));
+            const request = requests.find((candidate) => candidate.protocol === answering);
+            if (!request) throw new DOMException('no request this wallet answers', 'NotAllowedError');
+            return {
+              type: 'digital',
+              protocol: request.protocol,
+              data: await stand.tesseraDemoWallet(request, location.origin),
+            };
           },
         },
       });
-    });
-    await page.goto(web.url);
-    await page.getByLabel(/Directly/).check();
-    await page.getByRole('button', { name: 'Use the browser wallet' }).click();
+    }, protocol);
+    return { ...opened, offered };
+  }
 
+  const OPENID4VP = ['openid4vp-v1-signed', 'openid4vp-v1-multisigned', 'openid4vp-v1-unsigned'];
+  it.each([
+    ['openid4vp-v1-signed', /Directly: a DCQL query/],
+    ['openid4vp-v1-multisigned', /Directly: a DCQL query/],
+    ['openid4vp-v1-unsigned', /Directly: a DCQL query/],
+    ['org-iso-mdoc', /from a mobile driving licence/],
+  ])(
+    "(b) DC API flow, %s: the page asks with every protocol the query allows, forwards the wallet's answer with its protocol, and shows it",
+    async (protocol, request) => {
+      const { page, calls, offered } = await openPageWithBrowserWallet(protocol);
+      await page.goto(web.url);
+      await page.getByLabel(request).check();
+      await page.getByRole('button', { name: 'Use the browser wallet' }).click();
+
+      await page.getByText('Verified: the wallet proved these claims.').waitFor();
+      expect(await claimsOnPage(page)).toEqual({ age_over_18: 'true', given_name: 'Alex' });
+      // Every protocol the query allows, in the page's order: org-iso-mdoc only for the mdoc query.
+      expect(offered).toEqual([protocol === 'org-iso-mdoc' ? ['org-iso-mdoc', ...OPENID4VP] : OPENID4VP]);
+      const shown = page.locator('#answered-protocol');
+      expect(await shown.getAttribute('data-protocol')).toBe(protocol);
+      expect(await shown.textContent()).toContain(protocol);
+      const forwarded = calls.find((call) => call.url().endsWith('/dc-api-response'))!;
+      const body = forwarded.postDataJSON() as { response: { response: string }; protocol: string; origin: string };
+      expect(body.origin).toBe(new URL(web.url).origin);
+      expect(body.protocol).toBe(protocol);
+      // What the browser handed over is encrypted to the session: a JWE (OpenID4VP, dc_api.jwt) or an HPKE EncryptedResponse.
+      expect(Object.keys(body.response)).toEqual(['response']);
+      if (protocol === 'org-iso-mdoc')
+        expect(Buffer.from(body.response.response, 'base64url').subarray(0, 7).toString('latin1')).toContain('dcapi');
+      else
+        expect(decodeProtectedHeader(body.response.response)).toMatchObject({
+          alg: 'ECDH-ES',
+          enc: 'A128GCM',
+          kid: expect.any(String),
+        });
+      expect(pathsOf(calls).filter((path) => path.endsWith('/result'))).toHaveLength(1);
+      await page.screenshot({ path: join(OUTPUT_DIR, `dc-api-${protocol}-verified.png`), fullPage: true });
+      await page.close();
+    },
+    60000,
+  );
+
+  it('(b) DC API flow by intent: the template asks for an SD-JWT VC, so org-iso-mdoc is not offered', async () => {
+    const { page, offered } = await openPageWithBrowserWallet('openid4vp-v1-signed');
+    await page.goto(web.url);
+    await page.getByLabel(/By intent/).check();
+    await page.getByRole('button', { name: 'Use the browser wallet' }).click();
     await page.getByText('Verified: the wallet proved these claims.').waitFor();
-    expect(await claimsOnPage(page)).toEqual({ age_over_18: 'true', given_name: 'Alex' });
-    const forwarded = calls.find((call) => call.url().endsWith('/dc-api-response'))!;
-    const body = forwarded.postDataJSON() as { response: { response: string }; origin: string };
-    expect(body.origin).toBe(new URL(web.url).origin);
-    // What the browser handed over is a JWE to the session's key, not a plaintext vp_token.
-    expect(Object.keys(body.response)).toEqual(['response']);
-    expect(decodeProtectedHeader(body.response.response)).toMatchObject({
-      alg: 'ECDH-ES',
-      enc: 'A128GCM',
-      kid: expect.any(String),
+    expect(offered).toEqual([OPENID4VP]);
+    // The backend forwards only a DigitalCredential's protocol.
+    const sessionId = await page.locator('body').getAttribute('data-session-id');
+    const refused = await page.evaluate(
+      async (id) =>
+        (
+          await fetch(`/api/presentations/${id}/dc-api-response`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ response: { response: 'x' }, protocol: 'openid4vp', origin: location.origin }),
+          })
+        ).json(),
+      sessionId,
+    );
+    expect(refused).toMatchObject({
+      statusCode: 400,
+      code: 'VALIDATION_FAILED',
+      message: expect.stringMatching(/protocol/),
     });
-    expect(pathsOf(calls).filter((path) => path.endsWith('/result'))).toHaveLength(1);
-    await page.screenshot({ path: join(OUTPUT_DIR, 'dc-api-flow-verified.png'), fullPage: true });
     await page.close();
   }, 60000);
 

@@ -39,6 +39,9 @@ export function run(command, args, { cwd, env, timeoutMs = 300_000, shell = fals
       clearTimeout(timer);
       resolve({ code: code ?? (signal ? 128 : 1), signal, stdout, stderr });
     });
+    // A command that exits without reading its input closes the pipe first: that EPIPE is not
+    // the command's failure (its exit code says how it went), so it must not crash the checks.
+    child.stdin.on('error', () => {});
     child.stdin.end(input ?? '');
   });
 }

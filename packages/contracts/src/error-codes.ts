@@ -24,7 +24,13 @@ export const StatusListErrorCode = {
   SUBJECT_MISMATCH: 'SUBJECT_MISMATCH',
   STALE_UPDATE: 'STALE_UPDATE',
   INVALID_STATUS_LIST_JWT: 'INVALID_STATUS_LIST_JWT',
+  /** A `cwt` that breaks a rule of a Status List Token in CWT form (`details` names each). */
+  INVALID_STATUS_LIST_CWT: 'INVALID_STATUS_LIST_CWT',
+  /** A PATCH in another form (jwt/cwt) than the one the list was created in. */
+  FORMAT_MISMATCH: 'FORMAT_MISMATCH',
   HISTORY_NOT_SUPPORTED: 'HISTORY_NOT_SUPPORTED',
+  /** `?time=` names a time no kept version of the list was valid at. */
+  NO_STATUS_AT_TIME: 'NO_STATUS_AT_TIME',
 } as const;
 
 export const EcosystemErrorCode = {
@@ -72,6 +78,10 @@ export const VerifierErrorCode = {
   SESSION_EXPIRED: 'SESSION_EXPIRED',
   ORIGIN_NOT_ALLOWED: 'ORIGIN_NOT_ALLOWED',
   DECRYPTION_FAILED: 'DECRYPTION_FAILED',
+  /** `org-iso-mdoc` asked for a query (or a session) an ISO/IEC 18013-7 Annex C DeviceRequest cannot express; `details` names the part. */
+  DC_API_PROTOCOL_NOT_SUPPORTED: 'DC_API_PROTOCOL_NOT_SUPPORTED',
+  /** `verify-authorization-response` names a `protocol` the session did not offer; the session stays open. */
+  DC_API_PROTOCOL_MISMATCH: 'DC_API_PROTOCOL_MISMATCH',
   /** An unencrypted answer to an encrypted-mode session (`dc_api.jwt`); the session stays open. */
   RESPONSE_NOT_ENCRYPTED: 'RESPONSE_NOT_ENCRYPTED',
   /** `responseCode` given to `verifier-presentation-response` is not the one the session's redirect carried. */

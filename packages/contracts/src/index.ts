@@ -6,6 +6,7 @@ export * from './status-list.js';
 export * from './intent-notice.js';
 export * from './inter-service.js';
 export * from './ecosystem.js';
+export * from './dc-api.js';
 export * from './verifier.js';
 export * from './verifier-responses.js';
 export * from './rpc.js';

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { OriginSchema, SessionErrorSchema, SessionStateSchema } from './verifier.js';
+import { DcApiProtocolSchema } from './dc-api.js';
 import { MAX_PAGE_NUMBER, MAX_PAGE_SIZE } from './envelope.js';
 
 /**
@@ -69,6 +70,25 @@ export type TrustAnchor = Static<typeof TrustAnchorSchema>;
 export const ClaimPathSchema = Type.Array(Type.Union([Type.String(), Type.Integer({ minimum: 0 })]));
 export type ClaimPath = Static<typeof ClaimPathSchema>;
 
+/**
+ * How a credential's status was checked (draft-ietf-oauth-status-list): entry `idx` of
+ * the Status List Token at `uri` read VALID, and `format` names the form of the token
+ * that was verified — `jwt` (`application/statuslist+jwt`) or `cwt`
+ * (`application/statuslist+cwt`, a COSE_Sign1). `format` is absent on results verified
+ * before the verifier checked both forms (all JWT).
+ */
+export const CredentialStatusSchema = Type.Object({
+  uri: Type.String({ description: 'status_list.uri of the credential: the Status List Token fetched' }),
+  idx: Type.Integer({ minimum: 0, description: 'status_list.idx of the credential' }),
+  status: Type.Literal('VALID'),
+  format: Type.Optional(
+    Type.Union([Type.Literal('jwt'), Type.Literal('cwt')], {
+      description: 'the form of the Status List Token checked: jwt (statuslist+jwt) or cwt (statuslist+cwt)',
+    }),
+  ),
+});
+export type CredentialStatus = Static<typeof CredentialStatusSchema>;
+
 /** One verified presentation (VERIFIER.md, `verifier-presentation-response`). */
 export const VerifiedPresentationSchema = Type.Object({
   credentialQueryId: Type.String(),
@@ -80,7 +100,8 @@ export const VerifiedPresentationSchema = Type.Object({
   holderBinding: Type.Boolean(),
   validFrom: Type.Optional(Type.String()),
   validUntil: Type.Optional(Type.String()),
-  status: Type.Optional(Type.Unknown()),
+  /** Present when the credential names a status list (its entry was VALID, or the presentation would have failed). */
+  status: Type.Optional(CredentialStatusSchema),
   /**
    * Claims the wallet disclosed beyond what the query asked for: not returned
    * (their values are dropped before anything is stored), only their paths.
@@ -127,6 +148,11 @@ export const VerifyAuthorizationResponseBodySchema = Type.Object(
     verificationSessionId: Type.String({ minLength: 1, maxLength: 200 }),
     authorizationResponse: Type.Object({}, { additionalProperties: true }),
     origin: OriginSchema,
+    /**
+     * What the browser's `DigitalCredential.protocol` said: which of the session's
+     * offered requests the wallet answered (default: the session's first).
+     */
+    protocol: Type.Optional(DcApiProtocolSchema),
   },
   { additionalProperties: false },
 );

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { UuidSchema } from './ecosystem.js';
+import { DcApiProtocolSchema, DcApiProtocolsSchema, DcApiRequestSchema } from './dc-api.js';
 import { IntentNoticeSchema } from './intent-notice.js';
 
 /**
@@ -154,6 +155,7 @@ const SessionOptionsProperties = {
   presentationDataTtlSeconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 31_536_000 })),
   transactionData: Type.Optional(Type.Array(TransactionDataInputSchema, { minItems: 1, maxItems: 20 })),
   redirectUri: Type.Optional(Type.String({ format: 'uri', maxLength: 2048, pattern: '^https?://' })),
+  dcApiProtocols: Type.Optional(DcApiProtocolsSchema),
 };
 
 export const CreatePresentationBodySchema = Type.Object(
@@ -192,6 +194,11 @@ export const PresentationSessionSchema = Type.Object({
   payloadState: Type.String(),
   responseMode: ResponseModeSchema,
   expectedOrigins: Type.Optional(Type.Array(Type.String())),
+  /**
+   * DC API sessions created with `dcApiProtocols`: the protocols offered, in the relying party's order.
+   * Absent on a DC API session that named none: it offers `["openid4vp-v1-signed"]`.
+   */
+  dcApiProtocols: Type.Optional(Type.Array(DcApiProtocolSchema)),
   state: SessionStateSchema,
   error: Type.Optional(SessionErrorSchema),
   createdAt: Type.String({ format: 'date-time' }),
@@ -216,17 +223,16 @@ export type SessionStateEvent = Static<typeof SessionStateEventSchema>;
 export const SessionEventsQuerySchema = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) });
 export type SessionEventsQuery = Static<typeof SessionEventsQuerySchema>;
 
-/** What the browser hands to `navigator.credentials.get` (OpenID4VP 1.0 Appendix A). */
-export const DcApiRequestSchema = Type.Object({
-  protocol: Type.Literal('openid4vp-v1-signed'),
-  data: Type.Object({ request: Type.String() }),
-});
-export type DcApiRequest = Static<typeof DcApiRequestSchema>;
-
-/** The create-session answer: the record plus what to hand the wallet. */
+/**
+ * The create-session answer: the record plus what to hand the wallet. DC API
+ * sessions: `dcApiRequests`, one entry per offered protocol in order, is exactly
+ * the array a page passes as `navigator.credentials.get({ digital: { requests } })`;
+ * `dcApiRequest` is its `openid4vp-v1-signed` entry when there is one, else its first.
+ */
 export const CreatedPresentationSchema = Type.Object({
   ...PresentationSessionSchema.properties,
   dcApiRequest: Type.Optional(DcApiRequestSchema),
+  dcApiRequests: Type.Optional(Type.Array(DcApiRequestSchema, { minItems: 1 })),
   notice: Type.Optional(IntentNoticeSchema),
 });
 export type CreatedPresentation = Static<typeof CreatedPresentationSchema>;

@@ -24,8 +24,12 @@ export const StatusListConfigSchema = Type.Object({
   CACHE_TTL_MS: Type.Integer({ minimum: 0, maximum: 60000, default: 1000 }),
   /** Most lists kept in memory; least recently used are dropped first. */
   CACHE_MAX_ENTRIES: Type.Integer({ minimum: 0, maximum: 10_000_000, default: 100_000 }),
-  /** `Cache-Control: max-age` for lists without `ttl` or `exp`. */
+  /** `Cache-Control: max-age` for lists without `ttl` or `exp` (and for the aggregation). */
   DEFAULT_MAX_AGE_SECONDS: Type.Integer({ minimum: 0, maximum: 31_536_000, default: 60 }),
+  /** Days a replaced token is kept for `?time=` (history); 0 keeps none and answers `?time=` 501. */
+  STATUS_LIST_HISTORY_DAYS: Type.Integer({ minimum: 0, maximum: 36_500, default: 365 }),
+  /** Pause between runs of the history prune job on each replica (one replica at a time prunes). */
+  STATUS_LIST_HISTORY_PRUNE_INTERVAL_SECONDS: Type.Integer({ minimum: 1, maximum: 86_400, default: 3600 }),
 });
 
 export type StatusListConfig = Static<typeof StatusListConfigSchema>;

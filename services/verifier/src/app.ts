@@ -38,12 +38,14 @@ import { registerPresentationResponseRoutes } from './routes/presentation-respon
 import { registerPresentationSessionEventRoutes } from './routes/presentation-session-events.js';
 import { registerPresentationSessionRoutes } from './routes/presentation-sessions.js';
 import { registerPresentationRoutes } from './routes/presentations.js';
+import { registerReaderCertificateRoutes } from './routes/reader-certificates.js';
 import { registerTrustAnchorRoutes } from './routes/trust-anchors.js';
 import { registerVerificationTemplateRoutes } from './routes/verification-templates.js';
 import { registerVerifierRoutes } from './routes/verifiers.js';
 import { registerWalletRoutes } from './routes/wallet.js';
 import { registerWebhookRoutes } from './routes/webhooks.js';
 import { createDataKeyRing } from './state/data-key-ring.js';
+import { createReaderAuthMaterialLoader } from './state/reader-auth-material-loader.js';
 import { SessionEventHub } from './state/session-event-hub.js';
 import { createSigningMaterialLoader } from './state/signing-material-loader.js';
 import { createStatusListChecker } from './state/status-list-checker.js';
@@ -102,6 +104,14 @@ export async function buildApp(deps: VerifierAppDeps): Promise<App> {
 
   // The replica's long-lived state (state/), one of each per app.
   const loadSigningMaterial = createSigningMaterialLoader({ db, keyEncryptionKey, ca: deps.platformCa, host, clock });
+  // The organisations' mdoc reader authentication (org-iso-mdoc): their P-256 key and its reader chain.
+  const loadReaderAuthMaterial = createReaderAuthMaterialLoader({
+    db,
+    ca: deps.platformCa,
+    host,
+    clock,
+    loadSigningMaterial,
+  });
   // Organisations' data keys, unwrapped once per replica (presentation data at rest).
   const dataKeys = createDataKeyRing({ db, keyEncryptionKey, clock });
   // Trust and chains derived once, keyed by their content.
@@ -257,6 +267,7 @@ export async function buildApp(deps: VerifierAppDeps): Promise<App> {
           clock,
           keyEncryptionKey,
           loadSigningMaterial,
+          loadReaderAuthMaterial,
           host,
           baseUrl,
           sessionTtlSeconds: config.SESSION_TTL_SECONDS,
@@ -277,6 +288,8 @@ export async function buildApp(deps: VerifierAppDeps): Promise<App> {
             maxDurationMs: config.SSE_MAX_STREAM_MS,
           },
         }),
+      // Before certificates/{keyType}: its static path is the one that answers certificates/READER.
+      (api) => registerReaderCertificateRoutes(api, { db, clock, loadSigningMaterial, loadReaderAuthMaterial }),
       (api) => registerCertificateRoutes(api, { db, keyEncryptionKey, clock, loadSigningMaterial }),
       (api) => registerTrustAnchorRoutes(api, { db, clock }),
       (api) => registerPresentationResponseRoutes(api, answerDeps),

@@ -26,6 +26,7 @@ import type { Clock } from './domain/clock.js';
 import { loadTrustedIssuers } from './use-cases/load-trusted-issuers.js';
 import { openKeyStore } from './use-cases/open-key-store.js';
 import { reissuePlatformLeaves } from './use-cases/reissue-platform-leaves.js';
+import { reissuePlatformReaderLeaves } from './use-cases/reissue-platform-reader-leaves.js';
 
 export type { RunningService };
 
@@ -69,10 +70,9 @@ export async function startVerifier(
         { configured: platformCaPemOf(config) },
       );
       // Leaves after their CA: a re-issued or replaced CA means its leaves are re-issued too.
-      await reissuePlatformLeaves(
-        { db: database.db, logger, clock },
-        { ca: platformCa, host: new URL(publicBaseUrlOf(config)).hostname },
-      );
+      const leafIssuance = { ca: platformCa, host: new URL(publicBaseUrlOf(config)).hostname };
+      await reissuePlatformLeaves({ db: database.db, logger, clock }, leafIssuance);
+      await reissuePlatformReaderLeaves({ db: database.db, logger, clock }, leafIssuance);
       const bus = await connectBus(config, {
         name: SERVICE_NAME,
         logger,

@@ -1,12 +1,14 @@
 // Queries of the status_lists table. Lists are not tenant-scoped: the API key is
 // the service's single write credential and reads are public by design.
 import { eq, sql } from 'drizzle-orm';
-import { statusLists, type StatusListRow } from './schema.js';
-import type { StatusListDb } from './types.js';
+import { statusListVersions, statusLists, type StatusListRow } from './schema.js';
+import type { StatusListDb, StatusListTx } from './types.js';
 
-export interface NewStatusList {
+/** A token in the form its list was created in: the JWT's text or the CWT's bytes. */
+export type TokenColumns = { jwt: string; cwt?: undefined } | { cwt: Buffer; jwt?: undefined };
+
+export type NewStatusList = TokenColumns & {
   id: string;
-  jwt: string;
   bits: number;
   sub: string;
   iat: number;
@@ -15,14 +17,22 @@ export interface NewStatusList {
   etag: string;
   /** When it is created: its `createdAt` and `updatedAt`. */
   at: Date;
-}
+};
 
 /** Inserts a list; resolves undefined when the id exists already. */
 export async function insertStatusList(db: StatusListDb, list: NewStatusList): Promise<StatusListRow | undefined> {
   const { at, ...values } = list;
   const [row] = await db
     .insert(statusLists)
-    .values({ ...values, exp: list.exp ?? null, ttl: list.ttl ?? null, createdAt: at, updatedAt: at })
+    .values({
+      ...values,
+      jwt: list.jwt ?? null,
+      cwt: list.cwt ?? null,
+      exp: list.exp ?? null,
+      ttl: list.ttl ?? null,
+      createdAt: at,
+      updatedAt: at,
+    })
     .onConflictDoNothing({ target: statusLists.id })
     .returning();
   return row;
@@ -39,26 +49,41 @@ export async function findStatusListForUpdate(tx: StatusListDb, id: string): Pro
   return row;
 }
 
-export interface StatusListUpdate {
-  jwt: string;
+export type StatusListUpdate = TokenColumns & {
   iat: number;
   exp?: number;
   ttl?: number;
   etag: string;
-  /** When it is replaced: its new `updatedAt`. */
+  /** When it is replaced: its new `updatedAt`, and when the token it replaces stopped being current. */
   at: Date;
+};
+
+export interface ReplaceOptions {
+  /** Keep the token being replaced as a version (history), in the same statement. */
+  archive?: boolean;
 }
 
-/** Replaces the token of a list whose row exists (locked by `findStatusListForUpdate`). */
+/**
+ * Replaces the token of a list whose row exists (locked by `findStatusListForUpdate`).
+ * With `archive`, the same statement copies the token it replaces into the history:
+ * every part of a WITH statement sees the row as it was before the update.
+ */
 export async function replaceStatusListToken(
-  tx: StatusListDb,
+  tx: StatusListTx,
   id: string,
   update: StatusListUpdate,
+  options: ReplaceOptions = {},
 ): Promise<StatusListRow> {
-  const [row] = await tx
+  // Reads the row as it was before this statement's update (one snapshot for the whole WITH).
+  const archived = tx.$with('archived', {}).as(sql`
+    insert into ${statusListVersions} (list_id, jwt, cwt, etag, iat, exp, ttl, written_at, superseded_at)
+    select id, jwt, cwt, etag, iat, exp, ttl, updated_at, ${update.at.toISOString()}::timestamptz
+    from ${statusLists} where id = ${id}`);
+  const [row] = await (options.archive ? tx.with(archived) : tx)
     .update(statusLists)
     .set({
-      jwt: update.jwt,
+      jwt: update.jwt ?? null,
+      cwt: update.cwt ?? null,
       iat: update.iat,
       exp: update.exp ?? null,
       ttl: update.ttl ?? null,

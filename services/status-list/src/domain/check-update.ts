@@ -1,5 +1,5 @@
 import { StatusListErrorCode } from '@tessera/contracts';
-import type { StatusListClaims } from './validate-status-list-jwt.js';
+import type { StatusListClaims } from './status-list-claim-rules.js';
 
 export interface StoredListFacts {
   bits: number;

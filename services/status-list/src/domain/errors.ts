@@ -1,7 +1,7 @@
 // Refusals that several status list operations decide, each with its stable code and
 // a sentence a person can act on (STATUS-LIST.md). A refusal only one use case makes
 // lives in that use case.
-import { ErrorCode, type ErrorDetail } from '@tessera/contracts';
+import { ErrorCode, type ErrorDetail, type StatusListFormat } from '@tessera/contracts';
 import { type AppError, badRequest, notFound } from '@tessera/service-kit';
 
 /** 400 INVALID_STATUS_LIST_JWT: one `details` entry per failed rule (create and update). */
@@ -11,6 +11,21 @@ export function invalidStatusListJwt(problems: ErrorDetail[]): AppError {
     problems,
     ErrorCode.INVALID_STATUS_LIST_JWT,
   );
+}
+
+/** 400 INVALID_STATUS_LIST_JWT or INVALID_STATUS_LIST_CWT: one `details` entry per failed rule (create and update). */
+export function invalidStatusListToken(format: StatusListFormat, problems: ErrorDetail[]): AppError {
+  if (format === 'jwt') return invalidStatusListJwt(problems);
+  return badRequest(
+    `The status list CWT is invalid: ${problems.map((p) => p.message).join('; ')}.`,
+    problems,
+    ErrorCode.INVALID_STATUS_LIST_CWT,
+  );
+}
+
+/** 400 VALIDATION_FAILED: a write body with neither or both of jwt and cwt (create and update). */
+export function tokenMissingOrTwice(problems: ErrorDetail[]): AppError {
+  return badRequest(`The request is invalid: ${problems.map((p) => p.message).join('; ')}.`, problems);
 }
 
 /** 404 for an unknown list, and for a path id that is not a UUID v4 (it names no list either). */

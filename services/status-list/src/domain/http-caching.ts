@@ -1,8 +1,11 @@
 import { createHash } from 'node:crypto';
 
-/** A strong ETag over the exact bytes served. */
-export function computeEtag(jwt: string): string {
-  return `"${createHash('sha256').update(jwt, 'utf8').digest('base64url')}"`;
+/** A strong ETag over the exact bytes served (a JWT's text is its bytes). */
+export function computeEtag(token: string | Uint8Array): string {
+  const hash = createHash('sha256');
+  if (typeof token === 'string') hash.update(token, 'utf8');
+  else hash.update(token);
+  return `"${hash.digest('base64url')}"`;
 }
 
 export interface MaxAgeOptions {

@@ -1,24 +1,16 @@
-import { inflateSync } from 'node:zlib';
-import { STATUS_LIST_BITS, type ErrorDetail, type StatusListBits } from '@tessera/contracts';
+import type { ErrorDetail, StatusListBits } from '@tessera/contracts';
+import {
+  checkAggregationUri,
+  checkBits,
+  checkTokenClaims,
+  inflateList,
+  type StatusListClaims,
+  type StatusListRuleOptions,
+} from './status-list-claim-rules.js';
 
-/** What a valid status list token says about itself (draft-ietf-oauth-status-list §5.1). */
-export interface StatusListClaims {
-  sub: string;
-  iat: number;
-  exp?: number;
-  ttl?: number;
-  bits: StatusListBits;
-  /** Inflated size of the status list in bytes. */
-  listBytes: number;
-}
-
-export interface ValidateStatusListJwtOptions {
+export interface ValidateStatusListJwtOptions extends StatusListRuleOptions {
   /** The compact JWS as received; surrounding whitespace is ignored. */
   jwt: string;
-  /** The list id: `sub` must end with `/status-lists/{id}`. */
-  listId: string;
-  /** Largest inflated list accepted; enforced while inflating. */
-  maxListBytes: number;
 }
 
 export type ValidateStatusListJwtResult =
@@ -100,58 +92,25 @@ function checkHeader(header: Record<string, unknown>, problems: ErrorDetail[]): 
   }
 }
 
-function isInteger(value: unknown): value is number {
-  return typeof value === 'number' && Number.isSafeInteger(value);
-}
+const JWT_CLAIMS = {
+  sub: { path: '/payload/sub', name: 'sub' },
+  iat: { path: '/payload/iat', name: 'iat' },
+  exp: { path: '/payload/exp', name: 'exp' },
+  ttl: { path: '/payload/ttl', name: 'ttl' },
+};
+const BITS = { path: '/payload/status_list/bits', name: 'bits' };
+const LST = { path: '/payload/status_list/lst', name: 'lst' };
+const AGGREGATION_URI = { path: '/payload/status_list/aggregation_uri', name: 'aggregation_uri' };
 
 function checkPayload(
   payload: Record<string, unknown>,
   options: ValidateStatusListJwtOptions,
   problems: ErrorDetail[],
 ): StatusListClaims | undefined {
-  const before = problems.length;
-  const { sub, iat, exp, ttl } = payload;
-  if (typeof sub !== 'string' || sub.length === 0) {
-    problems.push({ path: '/payload/sub', message: 'sub must be the URI of this status list' });
-  } else if (!isUri(sub)) {
-    problems.push({ path: '/payload/sub', message: 'sub must be an absolute URI' });
-  } else if (!subjectNamesList(sub, options.listId)) {
-    problems.push({ path: '/payload/sub', message: `sub must end with /status-lists/${options.listId.toLowerCase()}` });
-  }
-  if (!isInteger(iat) || iat < 0)
-    problems.push({ path: '/payload/iat', message: 'iat must be a non-negative integer (seconds since the epoch)' });
-  if (exp !== undefined) {
-    if (!isInteger(exp))
-      problems.push({ path: '/payload/exp', message: 'exp must be an integer (seconds since the epoch)' });
-    else if (isInteger(iat) && exp <= iat)
-      problems.push({ path: '/payload/exp', message: 'exp must be later than iat' });
-  }
-  if (ttl !== undefined && (!isInteger(ttl) || ttl <= 0)) {
-    problems.push({ path: '/payload/ttl', message: 'ttl must be a positive integer (seconds)' });
-  }
+  const claims = checkTokenClaims(payload, JWT_CLAIMS, options.listId, problems);
   const statusList = checkStatusList(payload.status_list, options.maxListBytes, problems);
-  if (problems.length > before || !statusList) return undefined;
-  return {
-    sub: sub as string,
-    iat: iat as number,
-    ...(exp !== undefined ? { exp: exp as number } : {}),
-    ...(ttl !== undefined ? { ttl: ttl as number } : {}),
-    ...statusList,
-  };
-}
-
-function isUri(value: string): boolean {
-  try {
-    return new URL(value).protocol.length > 1;
-  } catch {
-    return false;
-  }
-}
-
-/** `sub` must name this list: its path ends with `/status-lists/{id}` (id compared case-insensitively). */
-function subjectNamesList(sub: string, listId: string): boolean {
-  const path = new URL(sub).pathname.toLowerCase();
-  return path.endsWith(`/status-lists/${listId.toLowerCase()}`) && !new URL(sub).search && !new URL(sub).hash;
+  if (!claims || !statusList) return undefined;
+  return { ...claims, ...statusList };
 }
 
 function checkStatusList(
@@ -165,42 +124,12 @@ function checkStatusList(
   }
   const { bits, lst, aggregation_uri: aggregationUri } = value as Record<string, unknown>;
   const before = problems.length;
-  if (!STATUS_LIST_BITS.includes(bits as StatusListBits)) {
-    problems.push({ path: '/payload/status_list/bits', message: 'bits must be 1, 2, 4 or 8' });
-  }
-  if (aggregationUri !== undefined && (typeof aggregationUri !== 'string' || !isUri(aggregationUri))) {
-    problems.push({ path: '/payload/status_list/aggregation_uri', message: 'aggregation_uri must be an absolute URI' });
-  }
-  const listBytes = typeof lst === 'string' ? inflateList(lst, maxListBytes, problems) : undefined;
-  if (typeof lst !== 'string') problems.push({ path: '/payload/status_list/lst', message: 'lst must be a string' });
-  if (problems.length > before || listBytes === undefined) return undefined;
-  return { bits: bits as StatusListBits, listBytes };
-}
-
-/** Inflates `lst` with the cap enforced by zlib itself, so a compression bomb stops at the cap. */
-function inflateList(lst: string, maxListBytes: number, problems: ErrorDetail[]): number | undefined {
-  const path = '/payload/status_list/lst';
-  if (!BASE64URL.test(lst)) {
-    problems.push({ path, message: 'lst must be base64url without padding' });
-    return undefined;
-  }
-  const compressed = Buffer.from(lst, 'base64url');
-  let inflated: Buffer;
-  try {
-    inflated = inflateSync(compressed, { maxOutputLength: maxListBytes });
-  } catch (error) {
-    const tooLarge = (error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE' || error instanceof RangeError;
-    problems.push({
-      path,
-      message: tooLarge
-        ? `lst inflates to more than ${maxListBytes} bytes, the most this service accepts`
-        : 'lst is not a zlib (RFC 1950) DEFLATE stream',
-    });
-    return undefined;
-  }
-  if (inflated.length === 0) {
-    problems.push({ path, message: 'lst inflates to an empty list: it must hold at least one byte' });
-    return undefined;
-  }
-  return inflated.length;
+  const checkedBits = checkBits(bits, BITS, problems);
+  checkAggregationUri(aggregationUri, AGGREGATION_URI, problems);
+  let listBytes: number | undefined;
+  if (typeof lst !== 'string') problems.push({ path: LST.path, message: 'lst must be a string' });
+  else if (!BASE64URL.test(lst)) problems.push({ path: LST.path, message: 'lst must be base64url without padding' });
+  else listBytes = inflateList(Buffer.from(lst, 'base64url'), maxListBytes, LST, problems);
+  if (problems.length > before || checkedBits === undefined || listBytes === undefined) return undefined;
+  return { bits: checkedBits, listBytes };
 }

@@ -1,5 +1,5 @@
 import Negotiator from 'negotiator';
-import { STATUS_LIST_MEDIA_TYPE } from '@tessera/contracts';
+import { STATUS_LIST_CWT_MEDIA_TYPE, STATUS_LIST_MEDIA_TYPE } from '@tessera/contracts';
 import { CONTENT_ENCODINGS, type ContentEncoding } from './content-encoding.js';
 
 // Content negotiation of the read route. Clients send the same few Accept and
@@ -23,10 +23,30 @@ function memoize<T>(negotiate: (value: string) => T): (value: string) => T {
   };
 }
 
+/** Whether an `Accept` value admits `mediaType` (itself, its `type/*` or `*∕*`), negotiated once per value. */
+function acceptance(mediaType: string): (accept: string) => boolean {
+  return memoize((accept) => new Negotiator({ headers: { accept } }).mediaType([mediaType]) !== undefined);
+}
+
 /** Whether an `Accept` value admits `application/statuslist+jwt` (itself, `application/*` or `*∕*`). */
-export const acceptsStatusList: (accept: string) => boolean = memoize(
-  (accept) => new Negotiator({ headers: { accept } }).mediaType([STATUS_LIST_MEDIA_TYPE]) !== undefined,
-);
+export const acceptsStatusList: (accept: string) => boolean = acceptance(STATUS_LIST_MEDIA_TYPE);
+
+/** The media types the read routes serve, each with its own memo. */
+const ACCEPTANCE = new Map<string, (accept: string) => boolean>([
+  [STATUS_LIST_MEDIA_TYPE, acceptsStatusList],
+  [STATUS_LIST_CWT_MEDIA_TYPE, acceptance(STATUS_LIST_CWT_MEDIA_TYPE)],
+  ['application/json', acceptance('application/json')],
+]);
+
+/** Whether an `Accept` value admits `mediaType`, one of the media types the read routes serve. */
+export function acceptsMediaType(accept: string, mediaType: string): boolean {
+  let accepts = ACCEPTANCE.get(mediaType);
+  if (!accepts) {
+    accepts = acceptance(mediaType);
+    ACCEPTANCE.set(mediaType, accepts);
+  }
+  return accepts(accept);
+}
 
 const AVAILABLE_ENCODINGS = [...CONTENT_ENCODINGS, 'identity'];
 const negotiateEncoding = memoize((acceptEncoding): ContentEncoding | 'identity' => {

@@ -1,146 +1,29 @@
-import { STATUS_LIST_MEDIA_TYPE } from '@tessera/contracts';
 import type { CachedStatusList } from '../state/status-list-cache.js';
-import { computeMaxAge } from '../domain/http-caching.js';
-import { encodeBody, type ContentEncoding } from './content-encoding.js';
+import { bytesOf, mediaTypeOf } from '../domain/status-list-token.js';
+import { DocumentRepresentation, type EncodedDocument, type RepresentationOptions } from './document-representation.js';
 
 /** One encoding of a list's token, ready to send: its bytes and every header that describes them. */
-export interface EncodedStatusList {
-  body: Buffer;
-  headers: Readonly<Record<string, string>>;
-}
-
-export interface StatusListRepresentationOptions {
-  /** DEFAULT_MAX_AGE_SECONDS: `max-age` of lists without `ttl` or `exp`. */
-  defaultMaxAgeSeconds: number;
-  /** Smallest body worth compressing, in bytes: smaller ones are always sent as they are. */
-  compressionThreshold: number;
-  /** The clock in ms since the epoch: `max-age` counts down to a list's `exp` by it. */
-  now: () => number;
-}
+export type EncodedStatusList = EncodedDocument;
+export type StatusListRepresentationOptions = RepresentationOptions;
 
 /**
- * A stored list as the read route sends it (STATUS-LIST.md, Serving), built once per
- * cached list value rather than on every request: the token's bytes, the headers of
- * a 200 and of a 304, and its compressed encodings, each made on first demand and then
- * kept with the value. Only `Cache-Control` depends on the time, and only for lists
- * with `exp` (max-age counts down to it): it is recomputed at most once a second, and
- * the header sets are rebuilt only when its value changes.
+ * A stored list as the read route sends it: its token's bytes (the JWT's text or the
+ * CWT's bytes) as its media type, with `Last-Modified` and the caching its `ttl` and
+ * `exp` allow (see `DocumentRepresentation`).
  */
-export class StatusListRepresentation {
-  readonly etag: string;
-  private readonly identityBody: Buffer;
-  /** Validators and caching headers, sent with 200 and 304 alike (without Cache-Control). */
-  private readonly validators: Readonly<Record<string, string>>;
-  private readonly ttl: number | null;
-  private readonly exp: number | null;
-  private readonly now: () => number;
-  private cacheControl: string;
-  private cacheControlSecond: number;
-  /** Ready-to-send answers by content coding (`identity` too), for the current Cache-Control. */
-  private readonly answers = new Map<string, EncodedStatusList>();
-  private notModified: Readonly<Record<string, string>> | undefined;
-  /** Compressed bodies; `null` when compressing did not make the body smaller. */
-  private readonly encodedBodies = new Map<ContentEncoding, Buffer | null | Promise<Buffer | null>>();
-
-  constructor(
-    list: CachedStatusList,
-    private readonly options: StatusListRepresentationOptions,
-  ) {
-    this.now = options.now;
-    this.etag = list.etag;
-    // The stored JWT is ASCII (base64url segments), so these are its exact bytes.
-    this.identityBody = Buffer.from(list.jwt, 'utf8');
-    this.ttl = list.ttl;
-    this.exp = list.exp;
-    this.validators = {
-      etag: list.etag,
-      'last-modified': list.updatedAt.toUTCString(),
-      vary: 'Accept, Accept-Encoding',
-    };
-    this.cacheControlSecond = Math.floor(this.now() / 1000);
-    this.cacheControl = this.computeCacheControl(this.cacheControlSecond);
-  }
-
-  /** The headers of a 304: those a 200 carries about caching, none about a body (RFC 9110 §15.4.5). */
-  notModifiedHeaders(): Readonly<Record<string, string>> {
-    this.refreshCacheControl();
-    return (this.notModified ??= { ...this.validators, 'cache-control': this.cacheControl });
-  }
-
-  /**
-   * The list in `encoding`, or as it is when `encoding` is undefined, when the body is
-   * below the compression threshold or when compressing does not make it smaller.
-   * Synchronous once the encoding exists; the first request for a coding waits for it.
-   */
-  encoded(encoding: ContentEncoding | undefined): EncodedStatusList | Promise<EncodedStatusList> {
-    this.refreshCacheControl();
-    const ready = this.answers.get(encoding ?? 'identity');
-    if (ready) return ready;
-    if (encoding === undefined || this.identityBody.length < this.options.compressionThreshold) {
-      return this.remember(encoding ?? 'identity', this.identity());
-    }
-    let body = this.encodedBodies.get(encoding);
-    if (body === undefined) {
-      body = encodeBody(this.identityBody, encoding).then(
-        (encoded) => (encoded.length < this.identityBody.length ? encoded : null),
-        // zlib does not fail on a buffer; if it ever did, the list is still served as it is.
-        () => null,
-      );
-      this.encodedBodies.set(encoding, body);
-      void body.then((settled) => this.encodedBodies.set(encoding, settled));
-    }
-    if (body instanceof Promise) return body.then((settled) => this.answerIn(encoding, settled));
-    return this.answerIn(encoding, body);
-  }
-
-  /** The answer for `encoding` once its body is known (`null`: it did not shrink, so the identity answer). */
-  private answerIn(encoding: ContentEncoding, body: Buffer | null): EncodedStatusList {
-    return this.answers.get(encoding) ?? this.remember(encoding, body ? this.build(body, encoding) : this.identity());
-  }
-
-  private identity(): EncodedStatusList {
-    return this.answers.get('identity') ?? this.remember('identity', this.build(this.identityBody, undefined));
-  }
-
-  private remember(key: string, answer: EncodedStatusList): EncodedStatusList {
-    this.answers.set(key, answer);
-    return answer;
-  }
-
-  private build(body: Buffer, encoding: ContentEncoding | undefined): EncodedStatusList {
-    return {
-      body,
-      headers: {
-        'content-type': STATUS_LIST_MEDIA_TYPE,
-        'content-length': String(body.length),
-        ...(encoding ? { 'content-encoding': encoding } : {}),
-        ...this.validators,
-        'cache-control': this.cacheControl,
+export class StatusListRepresentation extends DocumentRepresentation {
+  constructor(list: CachedStatusList, options: StatusListRepresentationOptions) {
+    super(
+      {
+        body: bytesOf(list),
+        contentType: mediaTypeOf(list),
+        etag: list.etag,
+        ttl: list.ttl,
+        exp: list.exp,
+        lastModified: list.updatedAt,
       },
-    };
-  }
-
-  /** Lists with `exp`: max-age counts down, so Cache-Control is recomputed when the second changes. */
-  private refreshCacheControl(): void {
-    if (this.exp === null) return;
-    const nowSeconds = Math.floor(this.now() / 1000);
-    if (nowSeconds === this.cacheControlSecond) return;
-    this.cacheControlSecond = nowSeconds;
-    const value = this.computeCacheControl(nowSeconds);
-    if (value === this.cacheControl) return;
-    this.cacheControl = value;
-    this.answers.clear();
-    this.notModified = undefined;
-  }
-
-  private computeCacheControl(nowSeconds: number): string {
-    const maxAge = computeMaxAge({
-      ttl: this.ttl,
-      exp: this.exp,
-      nowSeconds,
-      defaultMaxAge: this.options.defaultMaxAgeSeconds,
-    });
-    return `public, max-age=${maxAge}`;
+      options,
+    );
   }
 }
 

@@ -4,7 +4,9 @@ import { Type } from 'typebox';
 import {
   CreateStatusListBodySchema,
   ErrorCode,
+  STATUS_LIST_CWT_MEDIA_TYPE,
   STATUS_LIST_MEDIA_TYPE,
+  StatusListAggregationSchema,
   StatusListRecordSchema,
   UpdateStatusListBodySchema,
 } from '@tessera/contracts';
@@ -16,12 +18,22 @@ import {
   routeSchema,
   type App,
 } from '@tessera/service-kit';
+import { tokenMissingOrTwice } from '../domain/errors.js';
 import { parseListId } from '../domain/status-list-id.js';
+import { mediaTypeOf, parseSubmittedToken, type SubmittedToken } from '../domain/status-list-token.js';
+import type { HistoryMetrics } from '../metrics/history-metrics.js';
 import type { CacheOutcome, StatusListMetrics } from '../metrics/status-list-metrics.js';
+import type { DocumentRepresentation } from '../presenters/document-representation.js';
+import { AGGREGATION_MEDIA_TYPE, AggregationRepresentations } from '../presenters/status-list-aggregation.js';
 import { presentStatusListRecord, statusListLocation } from '../presenters/status-list.js';
-import { acceptsStatusList, chooseContentEncoding } from '../presenters/content-negotiation.js';
+import { acceptsMediaType, chooseContentEncoding } from '../presenters/content-negotiation.js';
 import { StatusListRepresentations } from '../presenters/status-list-representation.js';
 import { createStatusList, type CreateStatusListDeps } from '../use-cases/create-status-list.js';
+import {
+  readStatusListAggregation,
+  type ReadStatusListAggregationDeps,
+  type ReadStatusListAggregationResult,
+} from '../use-cases/read-status-list-aggregation.js';
 import { readStatusList, type ReadStatusListDeps, type ReadStatusListResult } from '../use-cases/read-status-list.js';
 import { updateStatusList, type UpdateStatusListDeps } from '../use-cases/update-status-list.js';
 
@@ -35,9 +47,11 @@ export interface StatusListRouteDeps {
   /** The clock in ms since the epoch: `max-age` counts down to a list's `exp` by it. */
   now: () => number;
   /** What the operations use, wired once by `buildApp`. */
-  useCases: CreateStatusListDeps & UpdateStatusListDeps & ReadStatusListDeps;
+  useCases: CreateStatusListDeps & UpdateStatusListDeps & ReadStatusListDeps & ReadStatusListAggregationDeps;
   /** Reads by cache outcome and status, writes by result. */
   metrics: StatusListMetrics;
+  /** History reads by status. */
+  historyMetrics: Pick<HistoryMetrics, 'recordHistoryRead'>;
 }
 
 const TAGS = ['status lists'];
@@ -59,6 +73,13 @@ const PREFLIGHT_HEADERS = {
 
 /** Bodies below this size are served as they are: compressing them would not pay. */
 const COMPRESSION_THRESHOLD_BYTES = 1024;
+
+/** The token of a write body: exactly one of `jwt` and `cwt` (400 VALIDATION_FAILED otherwise). */
+function submittedToken(body: { jwt?: string; cwt?: string }): SubmittedToken {
+  const token = parseSubmittedToken(body);
+  if (Array.isArray(token)) throw tokenMissingOrTwice(token);
+  return token;
+}
 
 export async function registerStatusListRoutes(app: App, deps: StatusListRouteDeps): Promise<void> {
   await app.register(async (writes) => registerWriteRoutes(writes as App, deps));
@@ -83,13 +104,20 @@ async function registerWriteRoutes(app: App, deps: StatusListRouteDeps): Promise
     '/status-lists',
     {
       schema: routeSchema(
-        { summary: 'Store a new status list', tags: TAGS, security: 'apiKey', errors: [409, 413, 415] },
+        {
+          summary: 'Store a new status list',
+          description:
+            'Send the issuer-signed token as jwt (compact JWS, typ statuslist+jwt) or as cwt (base64url of a tagged COSE_Sign1, typ application/statuslist+cwt); the list keeps that form. 400 INVALID_STATUS_LIST_JWT / INVALID_STATUS_LIST_CWT name each broken rule.',
+          tags: TAGS,
+          security: 'apiKey',
+          errors: [409, 413, 415],
+        },
         { body: CreateStatusListBodySchema, response: { 201: StatusListRecordSchema } },
       ),
     },
     async (request, reply) => {
       const row = await metrics.countWrite('create', () =>
-        createStatusList(useCases, { id: request.body.id, jwt: request.body.jwt }),
+        createStatusList(useCases, { id: request.body.id, ...submittedToken(request.body) }),
       );
       return reply
         .code(201)
@@ -104,6 +132,8 @@ async function registerWriteRoutes(app: App, deps: StatusListRouteDeps): Promise
       schema: routeSchema(
         {
           summary: 'Replace a status list with a newer token',
+          description:
+            'The newer token in the form the list was created in (400 FORMAT_MISMATCH otherwise); bits and sub stay as at creation (409 BITS_MISMATCH, SUBJECT_MISMATCH), iat never goes back (409 STALE_UPDATE). The replaced token is kept as a version (history) for STATUS_LIST_HISTORY_DAYS.',
           tags: TAGS,
           security: 'apiKey',
           errors: [404, 409, 413, 415],
@@ -117,41 +147,45 @@ async function registerWriteRoutes(app: App, deps: StatusListRouteDeps): Promise
     },
     async (request) => {
       const row = await metrics.countWrite('update', () =>
-        updateStatusList(useCases, { id: parseListId(request.params.list_id), jwt: request.body.jwt }),
+        updateStatusList(useCases, { id: parseListId(request.params.list_id), ...submittedToken(request.body) }),
       );
       return presentStatusListRecord(row);
     },
   );
 }
 
-/** GET (public, cached in memory and by HTTP caches) and its CORS preflight. */
+/** GETs (public, cached in memory and by HTTP caches) and their CORS preflight. */
 function registerReadRoutes(app: App, deps: StatusListRouteDeps): void {
-  const { useCases, metrics } = deps;
+  const { useCases, metrics, historyMetrics } = deps;
   // Reads that looked a list up, by where it was found; counted with their status once answered.
   const lookups = new WeakMap<FastifyRequest, CacheOutcome>();
   // A successful read logs nothing at the production level: no child logger unless a line is logged.
   app.setChildLoggerFactory(createLazyRequestLogger);
-  const representations = new StatusListRepresentations({
+  const representationOptions = {
     defaultMaxAgeSeconds: deps.defaultMaxAgeSeconds,
     compressionThreshold: COMPRESSION_THRESHOLD_BYTES,
     now: deps.now,
-  });
+  };
+  const representations = new StatusListRepresentations(representationOptions);
+  const aggregations = new AggregationRepresentations(representationOptions);
 
   /**
-   * Answers with `list` as the request asks: 406, 304, or the token in the negotiated
-   * content coding, with headers computed once per cached list (its representation).
-   * Synchronous unless a coding is asked for the first time since the list was cached.
+   * Answers with a document as the request asks: 406 when `Accept` excludes its media
+   * type, 304, or its bytes in the negotiated content coding, with headers computed
+   * once per value (its representation). Synchronous unless a coding is asked for the
+   * first time since the value was cached.
    */
-  const sendList = (request: FastifyRequest, reply: FastifyReply, list: ReadStatusListResult): void | Promise<void> => {
+  const sendDocument = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    representation: DocumentRepresentation,
+    mediaType: string,
+    what: string,
+  ): void | Promise<void> => {
     const accept = request.headers.accept;
-    if (accept && !acceptsStatusList(accept)) {
-      throw new AppError(
-        406,
-        ErrorCode.NOT_ACCEPTABLE,
-        `This resource is only available as ${STATUS_LIST_MEDIA_TYPE}.`,
-      );
+    if (accept && !acceptsMediaType(accept, mediaType)) {
+      throw new AppError(406, ErrorCode.NOT_ACCEPTABLE, `${what} is only available as ${mediaType}.`);
     }
-    const representation = representations.of(list);
     if (ifNoneMatchHits(request.headers['if-none-match'], representation.etag)) {
       // RFC 9110 §15.4.5: a 304 has no body (and so no Content-Length of one).
       void reply.code(304).headers(representation.notModifiedHeaders()).send();
@@ -166,14 +200,17 @@ function registerReadRoutes(app: App, deps: StatusListRouteDeps): void {
     void reply.headers(answer.headers).send(answer.body);
   };
 
+  /** A list in its form (JWT or CWT): the stored token's bytes as its media type. */
+  const sendList = (request: FastifyRequest, reply: FastifyReply, list: ReadStatusListResult): void | Promise<void> =>
+    sendDocument(request, reply, representations.of(list), mediaTypeOf(list), 'This resource');
+
   app.get(
     '/status-lists/:list_id',
     {
       schema: routeSchema(
         {
           summary: 'Fetch a status list token',
-          description:
-            'The stored JWT, byte for byte, as application/statuslist+jwt. Supports If-None-Match (304) and br/gzip/deflate.',
+          description: `The stored token, byte for byte, in the form the list was created in: ${STATUS_LIST_MEDIA_TYPE} (the compact JWS) or ${STATUS_LIST_CWT_MEDIA_TYPE} (the COSE_Sign1 bytes); an Accept that excludes it is 406. Supports If-None-Match (304) and br/gzip/deflate. With ?time=<unix seconds>, the version valid at that time (the newest whose iat ≤ time and whose exp, when present, lies after it): 404 NO_STATUS_AT_TIME when none is kept, 501 HISTORY_NOT_SUPPORTED when the server keeps no history.`,
           tags: TAGS,
           security: 'public',
           errors: [404, 406, 501],
@@ -181,12 +218,23 @@ function registerReadRoutes(app: App, deps: StatusListRouteDeps): void {
         {
           params: ListIdParams,
           querystring: Type.Object({
-            time: Type.Optional(Type.String({ description: 'history is not supported: 501' })),
+            time: Type.Optional(
+              Type.String({
+                description:
+                  'unix timestamp (whole seconds): answer the version of the list that was valid then (draft-ietf-oauth-status-list, Historical Resolution); 400 when malformed',
+                examples: ['1686925000'],
+              }),
+            ),
           }),
           response: {
             200: {
-              description: 'the status list token',
-              content: { [STATUS_LIST_MEDIA_TYPE]: { schema: Type.String() } },
+              description: 'the status list token, as it was stored',
+              content: {
+                [STATUS_LIST_MEDIA_TYPE]: { schema: Type.String({ description: 'compact JWS' }) },
+                [STATUS_LIST_CWT_MEDIA_TYPE]: {
+                  schema: Type.String({ format: 'binary', description: 'the tagged COSE_Sign1 bytes' }),
+                },
+              },
             },
             304: { description: 'not modified: the If-None-Match validator matches' },
           },
@@ -195,6 +243,7 @@ function registerReadRoutes(app: App, deps: StatusListRouteDeps): void {
       onResponse: (request, reply, done) => {
         const cache = lookups.get(request);
         if (cache) metrics.recordRead(cache, reply.statusCode);
+        else if (request.query.time !== undefined) historyMetrics.recordHistoryRead(reply.statusCode);
         done();
       },
     },
@@ -204,14 +253,48 @@ function registerReadRoutes(app: App, deps: StatusListRouteDeps): void {
       // Errors answered by this route carry them too, so a browser can read them.
       void reply.headers(CORS_HEADERS);
       const id = parseListId(request.params.list_id);
-      // readStatusList answers (or throws) synchronously exactly on a cache hit; `time` looks nothing up.
+      // readStatusList answers (or throws) synchronously exactly on a cache hit; `time` looks nothing up in the cache.
       if (request.query.time === undefined) lookups.set(request, 'hit');
       const list = readStatusList(useCases, { id, time: request.query.time });
       if (list instanceof Promise) {
-        lookups.set(request, 'miss');
+        if (request.query.time === undefined) lookups.set(request, 'miss');
         return list.then((found) => sendList(request, reply, found));
       }
       return sendList(request, reply, list);
+    },
+  );
+
+  // A static path wins over `:list_id` in Fastify's router whatever the order of
+  // registration, and "aggregation" is no UUID v4, so this hides no list.
+  app.get(
+    '/status-lists/aggregation',
+    {
+      schema: routeSchema(
+        {
+          summary: 'The Status List Aggregation: the URI of every list',
+          description:
+            'draft-ietf-oauth-status-list, Status List Aggregation: { "status_lists": [ <URI of every status list this service holds> ] } as application/json, each URI the sub of its list. Issuers name this URI as aggregation_uri in their lists. Supports If-None-Match (304) and br/gzip/deflate.',
+          tags: TAGS,
+          security: 'public',
+          errors: [406],
+        },
+        {
+          response: {
+            200: {
+              description: 'the aggregation',
+              content: { [AGGREGATION_MEDIA_TYPE]: { schema: StatusListAggregationSchema } },
+            },
+            304: { description: 'not modified: the If-None-Match validator matches' },
+          },
+        },
+      ),
+    },
+    (request, reply) => {
+      void reply.headers(CORS_HEADERS);
+      const aggregation = readStatusListAggregation(useCases);
+      const send = (found: ReadStatusListAggregationResult) =>
+        sendDocument(request, reply, aggregations.of(found), AGGREGATION_MEDIA_TYPE, 'The aggregation');
+      return aggregation instanceof Promise ? aggregation.then(send) : send(aggregation);
     },
   );
 

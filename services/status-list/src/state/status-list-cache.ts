@@ -1,6 +1,7 @@
-/** What the read path needs to answer a GET without the database. */
-export interface CachedStatusList {
-  jwt: string;
+import type { StoredToken } from '../domain/status-list-token.js';
+
+/** What the read path needs to answer a GET without the database: the token (JWT text or CWT bytes) and its validators. */
+export interface CachedStatusList extends StoredToken {
   etag: string;
   ttl: number | null;
   exp: number | null;

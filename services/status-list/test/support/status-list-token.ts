@@ -20,7 +20,8 @@ const issuerKey = generateKeyPair('ES256');
 export interface TokenOptions {
   sub: string;
   iat?: number;
-  exp?: number;
+  /** 4,000,000,000 unless given; `null` leaves exp out. */
+  exp?: number | null;
   ttl?: number;
   bits?: 1 | 2 | 4 | 8;
   statuses?: number[];
@@ -34,16 +35,16 @@ export async function signStatusListToken(options: TokenOptions): Promise<string
   const bits = options.bits ?? 1;
   const lst = options.lst ?? encodeLst(packStatuses(options.statuses ?? [0, 1, 0, 0, 1, 0, 0, 0], bits));
   const { privateKey } = await issuerKey;
-  return new SignJWT({
+  const token = new SignJWT({
     status_list: { bits, lst },
     ...(options.ttl !== undefined ? { ttl: options.ttl } : {}),
     ...options.extraPayload,
   })
     .setProtectedHeader({ alg: 'ES256', typ: options.typ ?? 'statuslist+jwt', kid: 'issuer-1' })
     .setSubject(options.sub)
-    .setIssuedAt(options.iat ?? 1_700_000_000)
-    .setExpirationTime(options.exp ?? 4_000_000_000)
-    .sign(privateKey);
+    .setIssuedAt(options.iat ?? 1_700_000_000);
+  if (options.exp !== null) token.setExpirationTime(options.exp ?? 4_000_000_000);
+  return token.sign(privateKey);
 }
 
 /** Builds a token from raw header and payload objects, for structure tests (unsigned garbage signature). */

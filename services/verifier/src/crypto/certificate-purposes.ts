@@ -68,3 +68,14 @@ export function statusListSigner(statusSigningEku: string | undefined): Certific
     ],
   };
 }
+
+/**
+ * mdoc reader-authentication leaves (the `x5chain` of `org-iso-mdoc` ReaderAuths):
+ * the ISO/IEC 18013-5 Annex B reader profile names the reader-authentication EKU,
+ * and wallets check it, so an imported reader leaf must carry it (checked where it
+ * is imported; this purpose refuses a leaf restricted to anything else).
+ */
+export const READER_AUTHENTICATION: CertificatePurpose = {
+  name: 'mdoc reader authentication',
+  extendedKeyUsages: [MDOC_READER_AUTH_EKU],
+};

@@ -13,6 +13,11 @@ export function sessionKeyContext(sessionId: string): string {
   return `session-encryption-key:${sessionId}`;
 }
 
+/** A session's ISO/IEC 18013-7 Annex C HPKE recipient key (`org-iso-mdoc`), column `encrypted_annex_c_key`. */
+export function annexCSessionKeyContext(sessionId: string): string {
+  return `annex-c-session-key:${sessionId}`;
+}
+
 /** The generated platform CA's private key (platform setting `platform-ca`). */
 export const PLATFORM_CA_CONTEXT = 'platform-ca';
 

@@ -123,6 +123,22 @@ export const presentationSessions = verifierSchema.table(
     clientMetadata: jsonb('client_metadata').$type<Record<string, unknown>>().notNull(),
     encryptionPublicJwk: jsonb('encryption_public_jwk').$type<Record<string, unknown>>(),
     encryptedEncryptionKey: text('encrypted_encryption_key'),
+    /**
+     * DC API sessions: the request protocols offered, in the relying party's order
+     * (domain/dc-api-protocols.ts); null on redirect sessions and on DC API sessions
+     * created before protocols could be chosen, which offered `openid4vp-v1-signed` alone.
+     */
+    dcApiProtocols: jsonb('dc_api_protocols').$type<string[]>(),
+    /** `openid4vp-v1-multisigned`: the full client ids of the request's signers (a KB-JWT `aud` may name one). */
+    dcApiSignerClientIds: jsonb('dc_api_signer_client_ids').$type<string[]>(),
+    /**
+     * `org-iso-mdoc`: the base64url EncryptionInfo exactly as sent (its string enters the
+     * Annex C SessionTranscript) and its HPKE recipient private JWK, sealed with
+     * KEY_ENCRYPTION_KEY (AAD `annex-c-session-key:<id>`, crypto/sealing-contexts.ts);
+     * the key is set to null by the statements that settle or expire the session.
+     */
+    annexCEncryptionInfo: text('annex_c_encryption_info'),
+    encryptedAnnexCKey: text('encrypted_annex_c_key'),
     state: text('state').notNull(),
     errorCode: text('error_code'),
     errorMessage: text('error_message'),
@@ -416,3 +432,23 @@ export const schema = {
   webhookDeliveryAttempts,
 };
 export type VerifierDbSchema = typeof schema;
+
+/**
+ * An organisation's mdoc reader-authentication chain (ISO/IEC 18013-5 Annex B
+ * reader profile), carried in the `x5chain` of its `org-iso-mdoc` ReaderAuths.
+ * It certifies the organisation's P-256 request-signing key (`public_jwk` is the
+ * key it was issued or imported for: a chain for another key is not used). No
+ * private key here: ReaderAuths are signed with the `signing_keys` P-256 key.
+ * `source` `platform`: issued by the platform CA, renewed like the request-signing
+ * leaf; `imported`: the organisation's own chain (`PUT certificates/READER`).
+ */
+export const readerCertificates = verifierSchema.table('reader_certificates', {
+  orgId: text('org_id').primaryKey(),
+  publicJwk: jsonb('public_jwk').$type<Record<string, unknown>>().notNull(),
+  /** base64 DER, leaf first, without the trust anchor. */
+  certificateChain: jsonb('certificate_chain').$type<string[]>().notNull(),
+  source: text('source').notNull(),
+  ...timestamps,
+});
+
+export type ReaderCertificateRow = typeof readerCertificates.$inferSelect;

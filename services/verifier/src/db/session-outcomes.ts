@@ -5,9 +5,10 @@
 // Each transition also writes the webhook outbox in the same statement
 // (db/webhook-outbox.ts): the event exists exactly when the change committed.
 //
-// Each also drops the session's sealed decryption key: once the session is answered
-// no answer is decrypted again, and the key together with the JWE (which the relying
-// party holds in the DC API flow) would recover the response past its lifetime.
+// Each also drops the session's sealed decryption keys (the JWE key of encrypted modes,
+// the HPKE key of org-iso-mdoc): once the session is answered no answer is decrypted
+// again, and a key together with the ciphertext (which the relying party holds in the
+// DC API flow) would recover the response past its lifetime.
 import { runRawStatement } from '@tessera/service-kit';
 import { OPEN_STATES } from '../domain/session-state.js';
 import type { SessionRow } from './schema.js';
@@ -53,7 +54,7 @@ const OPEN_STATE_LIST = OPEN_STATES.map((state) => `'${state}'`).join(', ');
 const MARK_RESPONSE_VERIFIED = `
   with settled as (
     update "verifier"."presentation_sessions"
-    set state = 'ResponseVerified', error_code = null, error_message = null, response_code_hash = $1, encrypted_encryption_key = null, updated_at = $2::timestamptz
+    set state = 'ResponseVerified', error_code = null, error_message = null, response_code_hash = $1, encrypted_encryption_key = null, encrypted_annex_c_key = null, updated_at = $2::timestamptz
     where id = $3::uuid and state in (${OPEN_STATE_LIST}) and expires_at > $2::timestamptz
     returning ${OUTBOX_SESSION_COLUMNS}
   ),
@@ -107,6 +108,7 @@ export async function markResponseVerified(
       errorMessage: null,
       responseCodeHash,
       encryptedEncryptionKey: null,
+      encryptedAnnexCKey: null,
       updatedAt: now,
     },
     result: {
@@ -123,7 +125,7 @@ export async function markResponseVerified(
 const MARK_RESPONSE_FAILED = `
   with settled as (
     update "verifier"."presentation_sessions"
-    set state = 'Error', error_code = $1, error_message = $2, encrypted_encryption_key = null, updated_at = $3::timestamptz
+    set state = 'Error', error_code = $1, error_message = $2, encrypted_encryption_key = null, encrypted_annex_c_key = null, updated_at = $3::timestamptz
     where id = $4::uuid and state in (${OPEN_STATE_LIST}) and expires_at > $3::timestamptz
     returning *
   ),

@@ -92,6 +92,10 @@ function writtenSession(values: NewSession): SessionRow {
     redirectUri: null,
     encryptionPublicJwk: null,
     encryptedEncryptionKey: null,
+    dcApiProtocols: null,
+    dcApiSignerClientIds: null,
+    annexCEncryptionInfo: null,
+    encryptedAnnexCKey: null,
     errorCode: null,
     errorMessage: null,
     requestRetrievedAt: null,
@@ -291,6 +295,7 @@ export interface ExpireSessionsParams {
 /**
  * Persists expiry: open sessions past `expiresAt` become `Error`/SESSION_EXPIRED,
  * and their webhook events are written in the same statement (db/webhook-outbox.ts).
+ * Their sealed decryption keys go with it, as when an answer settles a session.
  * The state condition makes each session expire once, whoever runs this first.
  * Returns the rows changed.
  */
@@ -332,7 +337,8 @@ function expireSessionsText(byOrg: boolean, byId: boolean, limited: boolean): st
       : where;
     text = `with expired as (
         update "verifier"."presentation_sessions"
-        set state = 'Error', error_code = 'SESSION_EXPIRED', error_message = $2, updated_at = $1::timestamptz
+        set state = 'Error', error_code = 'SESSION_EXPIRED', error_message = $2,
+          encrypted_encryption_key = null, encrypted_annex_c_key = null, updated_at = $1::timestamptz
         where ${target}
         returning ${OUTBOX_SESSION_COLUMNS}
       ),

@@ -102,6 +102,28 @@ export function readDcApiResponse(response: Record<string, unknown>): Authorizat
   return { kind: 'vp_token', vpToken };
 }
 
+/** What an `org-iso-mdoc` answer holds (ISO/IEC 18013-7 Annex C): the EncryptedResponse, or an OAuth error. */
+export type AnnexCResponseParts =
+  { kind: 'annex-c'; response: string } | Extract<AuthorizationResponseParts, { kind: 'error' | 'invalid' }>;
+
+/**
+ * The browser's `DigitalCredential.data` of an `org-iso-mdoc` answer: `{ response }`,
+ * a base64url EncryptedResponse (opened, or refused as undecryptable, later), or
+ * `{ error }` forwarded by the relying party. Exactly one of these.
+ */
+export function readAnnexCDcApiResponse(response: Record<string, unknown>): AnnexCResponseParts {
+  const present = ['response', 'error'].filter((name) => response[name] !== undefined);
+  if (present.length !== 1)
+    return {
+      kind: 'invalid',
+      message: 'an org-iso-mdoc authorizationResponse holds exactly one of response or error.',
+    };
+  if (present[0] === 'error') return errorParts(response) as AnnexCResponseParts;
+  return typeof response.response === 'string' && response.response.length > 0
+    ? { kind: 'annex-c', response: response.response }
+    : { kind: 'invalid', message: 'response must be the base64url EncryptedResponse the browser returned.' };
+}
+
 /** The session's error message when the wallet answered with an OAuth error. */
 export function walletErrorMessage(error: string, description?: string): string {
   return `The wallet answered with an error: ${error}${description ? ` (${description})` : ''}.`;

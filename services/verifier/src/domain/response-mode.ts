@@ -1,5 +1,6 @@
-import { ErrorCode, type ResponseMode } from '@tessera/contracts';
+import { ErrorCode, type DcApiProtocol, type ResponseMode } from '@tessera/contracts';
 import { AppError, badRequest } from '@tessera/service-kit';
+import { checkDcApiProtocolOptions } from './dc-api-protocols.js';
 import { hasResponseCodeParameter } from './redirect-uri.js';
 
 /** Digital Credentials API modes (OpenID4VP 1.0 Appendix A): no request_uri, no response_uri, origins instead. */
@@ -16,13 +17,15 @@ export interface CheckResponseModeOptions {
   responseMode: ResponseMode;
   expectedOrigins?: string[];
   redirectUri?: string;
+  dcApiProtocols?: DcApiProtocol[];
 }
 
 /**
  * `expectedOrigins` is required for the DC API modes and refused for the
  * redirect modes; `redirectUri` (same-device redirect after `direct_post`) only
  * makes sense for the redirect modes, and must not carry `response_code` (the
- * service adds it). Origins must be bare origins.
+ * service adds it). Origins must be bare origins. `dcApiProtocols` only with the
+ * DC API modes, and `org-iso-mdoc` with exactly one origin (`checkDcApiProtocolOptions`).
  */
 export function checkResponseModeOptions(options: CheckResponseModeOptions): void {
   const { responseMode, expectedOrigins, redirectUri } = options;
@@ -56,6 +59,12 @@ export function checkResponseModeOptions(options: CheckResponseModeOptions): voi
       badOrigins.map(({ index }) => ({ path: `/expectedOrigins/${index}`, message: 'is not an origin' })),
     );
   }
+  checkDcApiProtocolOptions({
+    responseMode,
+    isDcApi: isDcApiMode(responseMode),
+    ...(options.dcApiProtocols ? { dcApiProtocols: options.dcApiProtocols } : {}),
+    ...(expectedOrigins ? { expectedOrigins } : {}),
+  });
   // The verified answer's redirect adds response_code; one already there would be ambiguous.
   if (redirectUri && hasResponseCodeParameter(redirectUri)) {
     throw badRequest('redirectUri must not carry a response_code query parameter: the service adds its own.', [

@@ -41,6 +41,11 @@ export interface VerifierMetrics {
   countPurge(report: PurgedCounts): void;
   countPurgeFailure(): void;
   countExpiredSessions(count: number): void;
+  /**
+   * A DC API answer (`verify-authorization-response`) by the protocol the wallet answered and its result:
+   * `verified`, `failed` (settled in Error), or the code of the refusal that left the session open.
+   */
+  countDcApiAnswer(protocol: string, result: string): void;
 }
 
 const FORMATS: readonly PresentationFormat[] = ['dc+sd-jwt', 'mso_mdoc', 'mixed'];
@@ -128,7 +133,14 @@ export function createVerifierMetrics(registry: Registry): VerifierMetrics {
     counter.inc({ result });
     histogram.observe({ result }, seconds);
   };
+  const dcApiAnswers = new Counter({
+    name: 'tessera_verifier_dc_api_answers_total',
+    help: 'Digital Credentials API answers by the protocol the wallet answered and result (verified, failed, or the refusal code).',
+    labelNames: ['protocol', 'result'],
+    registers,
+  });
   return {
+    countDcApiAnswer: (protocol, result) => dcApiAnswers.inc({ protocol, result }),
     countSessionCreated: (responseMode, signer) => sessionsCreated.inc({ response_mode: responseMode, signer }),
     countPresentation: (format, outcome) =>
       (presentationChildren.get(`${format} ${outcome}`) ?? presentations.labels({ format, outcome })).inc(),

@@ -1,4 +1,4 @@
-import { STATUS_LIST_MEDIA_TYPE } from '@tessera/contracts';
+import { STATUS_LIST_CWT_MEDIA_TYPE, STATUS_LIST_MEDIA_TYPE, type StatusListFormat } from '@tessera/contracts';
 import { checkStatusListUrl, type StatusListNetworkPolicy } from '../domain/status-list-network-policy.js';
 
 export interface FetchStatusListTokenOptions {
@@ -11,16 +11,29 @@ export interface FetchStatusListTokenOptions {
   policy: Pick<StatusListNetworkPolicy, 'allowHttp'>;
 }
 
+/** A fetched token: its form, as the response's Content-Type names it, and its bytes. */
+export interface FetchedStatusListToken {
+  format: StatusListFormat;
+  bytes: Buffer;
+}
+
+/** Both forms, JWT first: a server holding one list in both forms answers the JWT, as before CWT lists were read. */
+const ACCEPT = `${STATUS_LIST_MEDIA_TYPE}, ${STATUS_LIST_CWT_MEDIA_TYPE}`;
+
 /**
  * GETs a status list token with the limits VERIFIER.md asks for: https (and
  * http when allowed) only, no redirects, a timeout over the whole exchange, and a
- * body cap enforced while reading (Content-Length is not trusted). Throws on any problem.
+ * body cap enforced while reading (Content-Length is not trusted). It asks for either
+ * form (draft-ietf-oauth-status-list, Status List Request) and the Content-Type says
+ * which came: `application/statuslist+cwt` is the CWT form (binary), anything else is
+ * read as the JWT form, as every answer was before (its `typ` rule then refuses what is
+ * not one). Throws on any problem.
  */
-export async function fetchStatusListToken(options: FetchStatusListTokenOptions): Promise<string> {
+export async function fetchStatusListToken(options: FetchStatusListTokenOptions): Promise<FetchedStatusListToken> {
   const url = new URL(options.uri);
   checkStatusListUrl(url, options.policy);
   const response = await options.fetch(url, {
-    headers: { accept: STATUS_LIST_MEDIA_TYPE },
+    headers: { accept: ACCEPT },
     redirect: 'error',
     signal: AbortSignal.timeout(options.timeoutMs),
   });
@@ -42,5 +55,11 @@ export async function fetchStatusListToken(options: FetchStatusListTokenOptions)
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks).toString('utf8').trim();
+  return { format: formatOf(response.headers.get('content-type')), bytes: Buffer.concat(chunks) };
+}
+
+/** The form a Content-Type names: its media type, compared without parameters and case. */
+function formatOf(contentType: string | null): StatusListFormat {
+  const mediaType = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+  return mediaType === STATUS_LIST_CWT_MEDIA_TYPE ? 'cwt' : 'jwt';
 }

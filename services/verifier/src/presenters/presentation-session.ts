@@ -1,5 +1,6 @@
 import type {
   CreatedPresentation,
+  DcApiProtocol,
   DcApiRequest,
   IntentNotice,
   PresentationSession,
@@ -23,6 +24,8 @@ export function toPresentationSession(row: SessionRow, now: Date): PresentationS
     payloadState: row.payloadState,
     responseMode: row.responseMode as ResponseMode,
     ...(row.expectedOrigins ? { expectedOrigins: row.expectedOrigins } : {}),
+    // Shown when the relying party chose them; absent on a DC API session means `["openid4vp-v1-signed"]`.
+    ...(row.dcApiProtocols ? { dcApiProtocols: row.dcApiProtocols as DcApiProtocol[] } : {}),
     state,
     ...(error ? { error } : {}),
     createdAt: row.createdAt.toISOString(),
@@ -31,16 +34,18 @@ export function toPresentationSession(row: SessionRow, now: Date): PresentationS
   };
 }
 
-/** The create answer: the record plus the DC API request and the intent's notice, when there are. */
+/** The create answer: the record plus the DC API requests and the intent's notice, when there are. */
 export function toCreatedPresentation(created: {
   session: SessionRow;
   createdAt: Date;
   dcApiRequest?: DcApiRequest;
+  dcApiRequests?: DcApiRequest[];
   notice?: IntentNotice;
 }): CreatedPresentation {
   return {
     ...toPresentationSession(created.session, created.createdAt),
     ...(created.dcApiRequest ? { dcApiRequest: created.dcApiRequest } : {}),
+    ...(created.dcApiRequests ? { dcApiRequests: created.dcApiRequests } : {}),
     ...(created.notice ? { notice: created.notice } : {}),
   };
 }

@@ -7,13 +7,12 @@ import {
 import { envelope, principalOf, routeSchema, type App } from '@tessera/service-kit';
 import { toAuthorizationResponseOutcome, toPresentationResponse } from '../presenters/presentation-response.js';
 import { readPresentationResponse } from '../use-cases/read-presentation-response.js';
-import type { PresentationAnswerDeps } from '../use-cases/steps/presentation-answer-deps.js';
-import { verifyDcApiResponse } from '../use-cases/verify-dc-api-response.js';
+import { verifyDcApiResponse, type VerifyDcApiResponseDeps } from '../use-cases/verify-dc-api-response.js';
 import { envelopeOf, MANAGEMENT, OrgParamsSchema, setRetryAfter } from './common.js';
 
 const tags = ['presentations'];
 
-export function registerPresentationResponseRoutes(app: App, deps: PresentationAnswerDeps): void {
+export function registerPresentationResponseRoutes(app: App, deps: VerifyDcApiResponseDeps): void {
   app.get(
     '/verifier-presentation-response',
     {
@@ -21,7 +20,7 @@ export function registerPresentationResponseRoutes(app: App, deps: PresentationA
         {
           summary: 'What a verified session proved (409 unless ResponseVerified; 410 once its data is deleted)',
           description:
-            'responseCode (optional): the response_code the wallet’s redirect carried; a wrong one is 403 RESPONSE_CODE_MISMATCH, with no presentation data. The first read starts PRESENTATION_READ_GRACE_SECONDS, after which claims not declared intent_to_retain: true are deleted; all claims are deleted PRESENTATION_DATA_TTL_SECONDS (or the session’s presentationDataTtlSeconds) after verification: 410 PRESENTATION_DATA_EXPIRED.',
+            'responseCode (optional): the response_code the wallet’s redirect carried; a wrong one is 403 RESPONSE_CODE_MISMATCH, with no presentation data. The first read starts PRESENTATION_READ_GRACE_SECONDS, after which claims not declared intent_to_retain: true are deleted; all claims are deleted PRESENTATION_DATA_TTL_SECONDS (or the session’s presentationDataTtlSeconds) after verification: 410 PRESENTATION_DATA_EXPIRED. A presentation whose credential names a status list has status { uri, idx, status: VALID, format }: format is the form of the Status List Token checked, jwt (application/statuslist+jwt) or cwt (application/statuslist+cwt); results verified before both forms were read have no format.',
           tags,
           security: MANAGEMENT,
           errors: [404, 409, 410],
@@ -52,6 +51,8 @@ export function registerPresentationResponseRoutes(app: App, deps: PresentationA
       schema: routeSchema(
         {
           summary: 'Verify the authorization response a browser received over the Digital Credentials API',
+          description:
+            'protocol (optional): what the browser’s DigitalCredential.protocol said, default the session’s first dcApiProtocols entry; one the session did not offer is 400 DC_API_PROTOCOL_MISMATCH. OpenID4VP protocols: authorizationResponse is { vp_token }, { response: <JWE> } (dc_api.jwt), the id_token alias or { error }. org-iso-mdoc: { response: <base64url EncryptedResponse> } or { error }; one that does not open for the session’s EncryptionInfo and this origin is 400 DECRYPTION_FAILED. Refusals (400 ORIGIN_NOT_ALLOWED, DC_API_PROTOCOL_MISMATCH, DECRYPTION_FAILED, RESPONSE_NOT_ENCRYPTED, VALIDATION_FAILED) leave the session unchanged; a verification failure is a 200 with state Error.',
           tags,
           security: MANAGEMENT,
           errors: [404, 409, 429, 503],
@@ -64,12 +65,13 @@ export function registerPresentationResponseRoutes(app: App, deps: PresentationA
       ),
     },
     async (request) => {
-      const { verificationSessionId, authorizationResponse, origin } = request.body;
+      const { verificationSessionId, authorizationResponse, origin, protocol } = request.body;
       const settled = await verifyDcApiResponse(deps, {
         orgId: request.params.orgId,
         verificationSessionId,
         authorizationResponse: authorizationResponse as Record<string, unknown>,
         origin,
+        ...(protocol ? { protocol } : {}),
         subject: principalOf(request).sub,
         requestId: request.id,
       });

@@ -20,6 +20,10 @@ const IntentQuerySchema = Type.Object({
   ecosystemId: Type.String({ format: 'uuid' }),
 });
 
+/** What both create routes say of the Digital Credentials API protocols (OpenAPI). */
+const DC_API_PROTOCOLS_DESCRIPTION =
+  'dc_api and dc_api.jwt: dcApiProtocols (optional, default ["openid4vp-v1-signed"]) lists the Digital Credentials API protocols to offer, in order of preference, each once; the 201 answer carries dcApiRequests, one { protocol, data } per protocol in that order (what a page passes as navigator.credentials.get({ digital: { requests } })), and dcApiRequest, the openid4vp-v1-signed entry when offered, else the first. dcApiProtocols with a redirect mode is 400 VALIDATION_FAILED. org-iso-mdoc (ISO/IEC 18013-7 Annex C) needs a query of mso_mdoc credentials a DeviceRequest can express (no credential_sets alternatives, claim_sets, values or multiple) and exactly one expected origin, else 400 DC_API_PROTOCOL_NOT_SUPPORTED with the path of the part.';
+
 /** Both create-session use cases need the same deps, the intent-based one the NATS timeout besides. */
 export type PresentationRouteDeps = CreateIntentBasedSessionDeps;
 
@@ -30,6 +34,7 @@ export function registerPresentationRoutes(app: App, deps: PresentationRouteDeps
       schema: routeSchema(
         {
           summary: 'Create a presentation request from a DCQL query',
+          description: DC_API_PROTOCOLS_DESCRIPTION,
           tags,
           security: MANAGEMENT,
           errors: [403, 404, 409, 503],
@@ -59,6 +64,7 @@ export function registerPresentationRoutes(app: App, deps: PresentationRouteDeps
       schema: routeSchema(
         {
           summary: 'Create a presentation request from an ecosystem intent',
+          description: DC_API_PROTOCOLS_DESCRIPTION,
           tags,
           security: MANAGEMENT,
           errors: [403, 404, 409, 503],

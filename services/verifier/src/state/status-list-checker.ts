@@ -3,7 +3,7 @@ import { fetchStatusListToken } from '../network/fetch-status-list-token.js';
 import type { StatusListChecker } from '../verification/check-credential-status.js';
 import { describeError } from '../verification/check-order.js';
 import { readStatusListEntry } from '../verification/read-status-list.js';
-import { verifyStatusListToken } from '../verification/verify-status-list-token.js';
+import { verifyStatusListToken, type StatusListTokenBytes } from '../verification/verify-status-list-token.js';
 
 export interface CreateStatusListCheckerOptions {
   /** Where each fetch over HTTP (a cache miss) is counted and timed. */
@@ -39,7 +39,8 @@ export interface CreateStatusListCheckerOptions {
 }
 
 interface CachedToken {
-  jwt: string;
+  /** The token as fetched, in its form (verified again on every use). */
+  token: StatusListTokenBytes;
   /** When the cached copy must be fetched again (ms). */
   refetchAt: number;
 }
@@ -47,9 +48,10 @@ interface CachedToken {
 /**
  * The replica's status list look-ups (the engine's `StatusListChecker`, one per app so
  * its token cache serves every verification), following draft-ietf-oauth-status-list's
- * Validation Rules: fetch the token over `network/` (a cache miss), verify it
- * (`verification/verify-status-list-token.ts`: `typ`, `sub` = the URI, `iat`, `exp`,
- * signed by the credential's issuer), then read entry `idx`. A token
+ * Validation Rules: fetch the token over `network/` (a cache miss) in whichever form
+ * the server has it (JWT or CWT), verify it (`verification/verify-status-list-token.ts`:
+ * `typ`, `sub` = the URI, `iat`, `exp`, signed by the credential's issuer, the same rules
+ * for both forms), then read entry `idx`. A token
  * fetched afresh must itself be fresh: one older than its own `ttl` is a
  * stale copy the issuer should have replaced, and is refused. Verified tokens
  * are cached per URI for min(`ttl`, `maxCacheSeconds`) from the fetch, never
@@ -82,9 +84,9 @@ export function createStatusListChecker(options: CreateStatusListCheckerOptions 
         const fresh = cached && cached.refetchAt > nowMs ? cached : undefined;
         if (cached && !fresh) cache.delete(check.uri);
         const fetchToken = () => fetchStatusListToken({ ...settings, uri: check.uri });
-        const jwt =
-          fresh?.jwt ?? (await (options.metrics ? options.metrics.observeStatusListFetch(fetchToken) : fetchToken()));
-        const token = await verifyStatusListToken(jwt, {
+        const fetched =
+          fresh?.token ?? (await (options.metrics ? options.metrics.observeStatusListFetch(fetchToken) : fetchToken()));
+        const token = await verifyStatusListToken(fetched, {
           uri: check.uri,
           issuer: check.issuer,
           trust: check.trust,
@@ -104,10 +106,11 @@ export function createStatusListChecker(options: CreateStatusListCheckerOptions 
             token.exp !== undefined ? token.exp * 1000 : Number.POSITIVE_INFINITY,
           );
           if (cache.size >= settings.maxCacheEntries) cache.delete(cache.keys().next().value!);
-          cache.set(check.uri, { jwt, refetchAt });
+          cache.set(check.uri, { token: fetched, refetchAt });
         }
         return {
           ok: true,
+          format: token.format,
           status: readStatusListEntry({
             lst: token.lst,
             bits: token.bits,

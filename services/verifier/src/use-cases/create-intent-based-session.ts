@@ -94,6 +94,7 @@ export async function createIntentBasedSession(
     verifier,
     options,
     dcqlQuery,
+    queryPointer: '/templateJson/dcql/query',
     transactionData: encodeSessionTransactionData(options.transactionData, dcqlQuery),
     fallbackSigner: {
       method: template.signerOption as SignerOption,

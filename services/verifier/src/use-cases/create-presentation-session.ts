@@ -59,6 +59,7 @@ export async function createPresentationSession(
     verifier,
     options,
     dcqlQuery,
+    queryPointer: '/dcql',
     transactionData,
     ...(ecosystemId ? { trustEcosystemId: ecosystemId } : {}),
     requestId: input.requestId,

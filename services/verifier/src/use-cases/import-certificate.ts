@@ -1,17 +1,17 @@
 import { createPrivateKey } from 'node:crypto';
 import type { JWK } from 'jose';
 import type { ErrorDetail } from '@tessera/contracts';
-import { badRequest, splitPemCertificates } from '@tessera/service-kit';
-import { isSelfSigned, validateCertificateChain } from '../crypto/certificate-chain.js';
+import { badRequest } from '@tessera/service-kit';
 import { REQUEST_SIGNER } from '../crypto/certificate-purposes.js';
 import type { KeyEncryptionKey } from '../crypto/key-encryption.js';
 import { signingKeyContext } from '../crypto/sealing-contexts.js';
 import { publicJwkOf, samePublicKey, type KeyType } from '../crypto/signing-key.js';
-import { subtle, x509, type WebCryptoKey } from '../crypto/x509.js';
+import { subtle, type WebCryptoKey, type x509 } from '../crypto/x509.js';
 import { upsertImportedSigningKey } from '../db/signing-keys.js';
 import type { VerifierDb } from '../db/types.js';
 import type { Clock } from '../domain/clock.js';
 import type { SigningChain } from './get-signing-certificate.js';
+import { checkImportedLeaf, parseImportedChain, validateImportedChain } from './steps/imported-chain.js';
 
 export interface ImportCertificateDeps {
   db: VerifierDb;
@@ -44,34 +44,9 @@ export async function importCertificate(
   const leafJwk = (await subtle.exportKey('jwk', (await leaf.publicKey.export()) as WebCryptoKey)) as JWK;
   if (!samePublicKey(leafJwk, privateJwk))
     throw invalid('/privateKeyPem', 'the private key does not match the leaf certificate (the first certificate)');
-  if (await isSelfSigned(leaf))
-    throw invalid(
-      '/certificateChainPem',
-      'the leaf certificate is self-signed: import a leaf issued by a CA, followed by its issuer chain',
-    );
-  if (chain.length < 2)
-    throw invalid(
-      '/certificateChainPem',
-      "include the leaf's issuing CA certificate after the leaf, so the chain can be checked",
-    );
+  await checkImportedLeaf(chain, (message) => invalid('/certificateChainPem', message));
   const now = deps.clock();
-  // The chain's last certificate is where it is anchored: the wallet's trust decides the rest.
-  const validated = await validateCertificateChain({
-    chain,
-    anchors: [chain[chain.length - 1]!],
-    now,
-    purpose: REQUEST_SIGNER,
-  });
-  if (!validated.ok) {
-    throw badRequest(
-      'The certificate chain is not valid: see details.',
-      validated.problems.map((problem) => ({ path: '/certificateChainPem', message: problem })),
-    );
-  }
-  const anchorLast = await isSelfSigned(chain[chain.length - 1]!);
-  const x5c = (anchorLast ? chain.slice(0, -1) : chain).map((certificate) =>
-    Buffer.from(certificate.rawData).toString('base64'),
-  );
+  const x5c = await validateImportedChain({ chain, now, purpose: REQUEST_SIGNER });
   await upsertImportedSigningKey(deps.db, {
     orgId: input.orgId,
     keyType: input.keyType,
@@ -87,16 +62,13 @@ export async function importCertificate(
 }
 
 function parseChain(pem: string): x509.X509Certificate[] {
-  try {
-    const chain = splitPemCertificates(pem).map((block) => new x509.X509Certificate(block));
-    if (chain.length === 0) throw new Error('no certificate');
-    return chain;
-  } catch {
+  const chain = parseImportedChain(pem);
+  if (!chain)
     throw invalid(
       '/certificateChainPem',
       'must hold one or more PEM certificates (-----BEGIN CERTIFICATE-----), leaf first',
     );
-  }
+  return chain;
 }
 
 function parsePrivateKey(pem: string): JWK {

@@ -1,28 +1,30 @@
-import { ErrorCode, type ResponseMode } from '@tessera/contracts';
-import { AppError, badRequest, conflict, isUuid } from '@tessera/service-kit';
+import { ErrorCode, type DcApiProtocol, type ResponseMode } from '@tessera/contracts';
+import { AppError, conflict, isUuid } from '@tessera/service-kit';
 import { recordPresentationRead } from '../db/presentation-reads.js';
 import { countSessionRequest } from '../db/sessions.js';
-import {
-  readDcApiResponse,
-  readDecryptedResponse,
-  walletErrorMessage,
-  type AuthorizationResponseParts,
-} from '../domain/authorization-response.js';
+import { walletErrorMessage } from '../domain/authorization-response.js';
+import { sessionDcApiProtocols } from '../domain/dc-api-protocols.js';
 import { presentationSessionNotFound, RetryLaterError } from '../domain/errors.js';
-import { isDcApiMode, isEncryptedMode } from '../domain/response-mode.js';
+import { isDcApiMode } from '../domain/response-mode.js';
 import { checkSessionLimit } from '../domain/session-limits.js';
-import { decryptAuthorizationResponse } from '../verification/index.js';
+import type { VerifierMetrics } from '../metrics/verifier-metrics.js';
 import { checkSessionOpen } from './steps/check-session-open.js';
-import { openSessionDecryptionKey } from './steps/open-session-decryption-key.js';
 import type { PresentationAnswerDeps } from './steps/presentation-answer-deps.js';
+import { readDcApiAnswer, type DcApiAnswer } from './steps/read-dc-api-answer.js';
 import { runVerification } from './steps/run-verification.js';
 import { settleSessionOutcome, type SessionOutcome, type SettledOutcome } from './steps/settle-session-outcome.js';
+
+export type VerifyDcApiResponseDeps = PresentationAnswerDeps & {
+  metrics: Pick<VerifierMetrics, 'countPresentation' | 'countDcApiAnswer'>;
+};
 
 export interface VerifyDcApiResponseInput {
   orgId: string;
   verificationSessionId: string;
   authorizationResponse: Record<string, unknown>;
   origin: string;
+  /** `DigitalCredential.protocol`: which of the session's requests the wallet answered; default the session's first. */
+  protocol?: DcApiProtocol;
   /** The caller's access-token subject: a verified answer hands out presentation data, recorded as read by it. */
   subject: string;
   requestId?: string;
@@ -33,15 +35,17 @@ const closed = () =>
 
 /**
  * `POST verify-authorization-response` (VERIFIER.md, DC API flow). Refusals
- * (wrong origin, unreadable, undecryptable or — for `dc_api.jwt` — unencrypted
- * response) leave the session unchanged; a processed response is settled whether
- * it verified or not, and the session's new state returned. Answers beyond the
+ * (wrong origin, a protocol the session did not offer, unreadable, undecryptable
+ * or — for `dc_api.jwt` — unencrypted response) leave the session unchanged; a
+ * processed response is settled whether it verified or not, and the session's new
+ * state returned. Every protocol's answer goes through the one verification engine
+ * (`org-iso-mdoc`: its DeviceResponse, with the Annex C transcript). Answers beyond the
  * session's limit (SESSION_RESPONSE_LIMIT per window) are 429 RATE_LIMITED.
  * A verified answer carries the presentation data, so it is recorded as a read
  * (`presentation_reads`) before it is returned: the data never leaves unrecorded.
  */
 export async function verifyDcApiResponse(
-  deps: PresentationAnswerDeps,
+  deps: VerifyDcApiResponseDeps,
   input: VerifyDcApiResponseInput,
 ): Promise<SettledOutcome> {
   const now = deps.clock();
@@ -79,51 +83,40 @@ export async function verifyDcApiResponse(
     );
   }
 
-  let parts: AuthorizationResponseParts = readDcApiResponse(input.authorizationResponse);
-  const encrypted = parts.kind === 'encrypted';
-  if (parts.kind === 'encrypted') {
-    const privateJwk = openSessionDecryptionKey(deps, session);
-    if (!privateJwk)
-      throw badRequest(`A ${mode} session takes an unencrypted response (vp_token), not response.`, [
-        { path: '/authorizationResponse/response', message: 'is not expected for this session' },
-      ]);
-    const decrypted = await decryptAuthorizationResponse({ jwe: parts.jwe, privateJwk });
-    if (!decrypted.ok)
+  const protocol = input.protocol ?? sessionDcApiProtocols(session.dcApiProtocols)[0]!;
+  let answer: DcApiAnswer;
+  try {
+    if (!sessionDcApiProtocols(session.dcApiProtocols).includes(protocol))
       throw new AppError(
         400,
-        ErrorCode.DECRYPTION_FAILED,
-        `The response cannot be decrypted with the session key: ${decrypted.message}.`,
+        ErrorCode.DC_API_PROTOCOL_MISMATCH,
+        `The session did not offer ${protocol}: it offered ${sessionDcApiProtocols(session.dcApiProtocols).join(', ')}.`,
+        [{ path: '/protocol', message: 'is not one of the session’s dcApiProtocols' }],
       );
-    parts = readDecryptedResponse(decrypted.payload);
-  }
-  if (parts.kind === 'invalid' || parts.kind === 'encrypted') {
-    throw badRequest(
-      `The authorization response is not usable: ${parts.kind === 'invalid' ? parts.message : 'it is encrypted twice'}`,
-      [{ path: '/authorizationResponse', message: parts.kind === 'invalid' ? parts.message : 'is encrypted twice' }],
-    );
-  }
-  // Encrypted means encrypted: a dc_api.jwt session promised the wallet's answer
-  // would reach only this service, so a plaintext vp_token (or id_token) is refused
-  // exactly as direct_post.jwt refuses one, and the session stays open for the real
-  // answer. A wallet error may come in plaintext: it carries nothing to protect.
-  if (parts.kind === 'vp_token' && !encrypted && isEncryptedMode(mode)) {
-    throw new AppError(
-      400,
-      ErrorCode.RESPONSE_NOT_ENCRYPTED,
-      `A ${mode} session takes its answer encrypted to the session key (authorizationResponse.response, a JWE), not in plaintext.`,
-      [{ path: '/authorizationResponse', message: 'must be { response: <JWE> } for this session' }],
-    );
+    answer = await readDcApiAnswer(deps, {
+      session,
+      protocol,
+      authorizationResponse: input.authorizationResponse,
+      origin: input.origin,
+    });
+  } catch (error) {
+    if (error instanceof AppError) deps.metrics.countDcApiAnswer(protocol, error.code);
+    throw error;
   }
 
   const outcome: SessionOutcome =
-    parts.kind === 'error'
-      ? { ok: false, code: ErrorCode.WALLET_ERROR, message: walletErrorMessage(parts.error, parts.description) }
-      : await runVerification(deps, {
-          session,
-          vpToken: parts.vpToken,
-          flow: { kind: 'dc_api', origin: input.origin },
-          encrypted,
-        });
+    answer.kind === 'error'
+      ? { ok: false, code: ErrorCode.WALLET_ERROR, message: walletErrorMessage(answer.error, answer.description) }
+      : answer.kind === 'invalid_vp_token'
+        ? { ok: false, code: ErrorCode.INVALID_VP_TOKEN, message: answer.message }
+        : await runVerification(deps, {
+            session,
+            vpToken: answer.vpToken,
+            flow: { kind: 'dc_api', origin: input.origin },
+            encrypted: answer.encrypted,
+            ...(answer.dcApiAudiences ? { dcApiAudiences: answer.dcApiAudiences } : {}),
+            ...(answer.mdocSessionTranscript ? { mdocSessionTranscript: answer.mdocSessionTranscript } : {}),
+          });
   const settled = await settleSessionOutcome(deps, {
     session,
     outcome,
@@ -131,6 +124,7 @@ export async function verifyDcApiResponse(
     answerIsRead: true,
   });
   if (!settled.won) throw closed();
+  deps.metrics.countDcApiAnswer(protocol, settled.settled.state === 'ResponseVerified' ? 'verified' : 'failed');
   if (settled.settled.state === 'ResponseVerified') {
     // A statement of its own after the verifying one: settling is shared with the
     // wallet's direct_post answer, which hands nothing to a reader. Should this insert

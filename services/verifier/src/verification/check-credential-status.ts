@@ -1,4 +1,4 @@
-import { StatusValue } from '@tessera/contracts';
+import { StatusValue, type StatusListFormat } from '@tessera/contracts';
 import { CheckRow, failure, type CheckFailure } from './check-order.js';
 import type { IssuerTrust } from './issuer-key.js';
 import type { ResolvedTrustStore } from './trust-store.js';
@@ -18,7 +18,8 @@ export interface CheckStatusOptions {
   clockSkewSeconds?: number;
 }
 
-export type CheckStatusResult = { ok: true; status: number } | { ok: false; message: string };
+/** The entry's value, and the form of the token it was read from. */
+export type CheckStatusResult = { ok: true; status: number; format: StatusListFormat } | { ok: false; message: string };
 
 /**
  * Where the engine reads a credential's status entry: the replica's checker
@@ -30,10 +31,13 @@ export interface StatusListChecker {
   check(options: CheckStatusOptions): Promise<CheckStatusResult>;
 }
 
+/** What the result says of a checked status (the contracts' CredentialStatus, with the form always named). */
 export interface CredentialStatus {
   uri: string;
   idx: number;
   status: 'VALID';
+  /** The form of the Status List Token checked: `jwt` or `cwt`. */
+  format: StatusListFormat;
 }
 
 export interface CheckCredentialStatusOptions {
@@ -49,8 +53,9 @@ export type CheckCredentialStatusResult =
   { ok: true; status?: CredentialStatus } | { ok: false; failure: CheckFailure };
 
 /**
- * Row 15: a credential with `status.status_list {idx, uri}` passes only when
- * its entry is VALID. INVALID is a revocation, SUSPENDED a suspension, and any
+ * Row 15: a credential with `status.status_list {idx, uri}` (an SD-JWT VC's
+ * `status` claim, an mdoc MSO's `status`; either may name a list of either form)
+ * passes only when its entry is VALID. INVALID is a revocation, SUSPENDED a suspension, and any
  * other value (application-specific or reserved) is refused as revoked, since
  * only VALID may pass. A `status` this service cannot check is unavailable.
  */
@@ -82,7 +87,8 @@ export async function checkCredentialStatus(
     clockSkewSeconds: options.clockSkewSeconds,
   });
   if (!result.ok) return unavailable(result.message);
-  if (result.status === StatusValue.VALID) return { ok: true, status: { uri, idx, status: 'VALID' } };
+  if (result.status === StatusValue.VALID)
+    return { ok: true, status: { uri, idx, status: 'VALID', format: result.format } };
   if (result.status === StatusValue.SUSPENDED) {
     return {
       ok: false,

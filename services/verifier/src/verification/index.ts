@@ -41,6 +41,7 @@ export type {
 export {
   verifyStatusListToken,
   type StatusListToken,
+  type StatusListTokenBytes,
   type VerifyStatusListTokenOptions,
 } from './verify-status-list-token.js';
 export {

@@ -17,8 +17,11 @@ export interface VerifyKeyBindingOptions {
   /** `_sd_alg` of the issuer payload. */
   sdAlg: string;
   nonce: string;
-  /** Expected `aud`: the full client_id, or `origin:<origin>` over the DC API (OpenID4VP 1.0 §B.3.6, Appendix A.4). */
-  audience: string;
+  /**
+   * Expected `aud`: the full client_id, or `origin:<origin>` over the DC API (OpenID4VP 1.0 §B.3.6, Appendix A.4);
+   * a list when several are acceptable (a multi-signed DC API request: the origin or one of its signers).
+   */
+  audience: string | readonly string[];
   now: Date;
   kbMaxAgeSeconds: number;
   clockSkewSeconds: number;
@@ -117,10 +120,11 @@ function stale(id: string, reason: string): VerifyKeyBindingResult {
   };
 }
 
-/** `aud` is a single string in a KB-JWT; a one-element array naming the same audience is tolerated. */
-function audienceMatches(aud: unknown, expected: string): boolean {
-  if (typeof aud === 'string') return aud === expected;
-  return Array.isArray(aud) && aud.length === 1 && aud[0] === expected;
+/** `aud` is a single string in a KB-JWT; a one-element array naming an expected audience is tolerated. */
+function audienceMatches(aud: unknown, expected: string | readonly string[]): boolean {
+  const accepted: readonly string[] = typeof expected === 'string' ? [expected] : expected;
+  if (typeof aud === 'string') return accepted.includes(aud);
+  return Array.isArray(aud) && aud.length === 1 && typeof aud[0] === 'string' && accepted.includes(aud[0]);
 }
 
 function isAscii(text: string): boolean {

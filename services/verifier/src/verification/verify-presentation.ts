@@ -47,6 +47,17 @@ export interface VerifyPresentationOptions {
   flow: PresentationFlow;
   /** The session's public encryption JWK when the response was encrypted (its thumbprint enters the mdoc handover). */
   encryptionJwk?: JWK;
+  /**
+   * DC API: the KB-JWT audiences accepted instead of `origin:<origin>` alone
+   * (`domain/dc-api-audience.ts`: a multi-signed request also accepts its signers' client ids).
+   */
+  dcApiAudiences?: readonly string[];
+  /**
+   * The SessionTranscript (plain CBOR) mdoc device signatures must cover when
+   * it is not an OpenID4VP one: the ISO/IEC 18013-7 Annex C transcript of an
+   * `org-iso-mdoc` answer (`annex-c-session-transcript.ts`).
+   */
+  mdocSessionTranscript?: Uint8Array;
   /** `transaction_data` entries exactly as sent in the request. */
   transactionData?: string[];
   /**
@@ -208,7 +219,8 @@ async function verifySdJwtEntry(
     requireHolderBinding: entry.requireHolderBinding,
     nonce: options.nonce,
     // OpenID4VP 1.0 Appendix A: over the DC API the audience is the origin, prefixed.
-    audience: options.flow.kind === 'dc_api' ? `origin:${options.flow.origin}` : options.clientId,
+    audience:
+      options.flow.kind === 'dc_api' ? (options.dcApiAudiences ?? `origin:${options.flow.origin}`) : options.clientId,
     now: options.now,
     ...settings,
     ...(options.tracer ? { tracer: options.tracer } : {}),
@@ -230,16 +242,18 @@ async function verifyMdocEntry(
 ) {
   try {
     const jwkThumbprint = options.encryptionJwk ? await computeJwkThumbprint(options.encryptionJwk) : null;
-    if (options.flow.kind === 'redirect' && !options.responseUri)
+    if (options.flow.kind === 'redirect' && !options.responseUri && !options.mdocSessionTranscript)
       throw new Error('a redirect session needs its response_uri for the mdoc handover');
-    const sessionTranscript = buildSessionTranscript({
-      flow:
-        options.flow.kind === 'dc_api'
-          ? { kind: 'dc_api', origin: options.flow.origin }
-          : { kind: 'redirect', clientId: options.clientId, responseUri: options.responseUri! },
-      nonce: options.nonce,
-      jwkThumbprint,
-    });
+    const sessionTranscript =
+      options.mdocSessionTranscript ??
+      buildSessionTranscript({
+        flow:
+          options.flow.kind === 'dc_api'
+            ? { kind: 'dc_api', origin: options.flow.origin }
+            : { kind: 'redirect', clientId: options.clientId, responseUri: options.responseUri! },
+        nonce: options.nonce,
+        jwkThumbprint,
+      });
     return await verifyMdoc({
       credentialQueryId: entry.credentialQueryId,
       presentation: entry.presentation,

@@ -24,8 +24,8 @@ export interface VerifySdJwtVcOptions {
   /** `require_cryptographic_holder_binding` of the credential query. */
   requireHolderBinding: boolean;
   nonce: string;
-  /** Expected KB-JWT `aud`. */
-  audience: string;
+  /** Expected KB-JWT `aud` (or the acceptable ones: see verify-key-binding.ts). */
+  audience: string | readonly string[];
   now: Date;
   kbMaxAgeSeconds: number;
   clockSkewSeconds: number;

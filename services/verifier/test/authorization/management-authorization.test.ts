@@ -25,6 +25,8 @@ const ROUTES: Array<[HttpMethod, string]> = [
   ['GET', 'verifier-presentation-events?id=00000000-0000-4000-8000-000000000000'],
   ['PUT', 'certificates/P256'],
   ['GET', 'certificates/ED25519'],
+  ['PUT', 'certificates/READER'],
+  ['GET', 'certificates/READER'],
   ['POST', 'trust-anchors'],
   ['GET', 'trust-anchors'],
   ['DELETE', 'trust-anchors/00000000-0000-4000-8000-000000000000'],

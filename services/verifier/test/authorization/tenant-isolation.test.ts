@@ -28,6 +28,7 @@ interface TenantA {
   dcSessionId: string;
   anchorId: string;
   fingerprint: string;
+  readerFingerprint: string;
   issuerCaPem: string;
 }
 
@@ -87,6 +88,8 @@ const ROUTES: Record<string, Plan> = {
     expect: 'own',
     body: () => ({ certificateChainPem: 'not a chain', privateKeyPem: 'not a key' }),
   },
+  'GET /certificates/READER': { expect: 'own' },
+  'PUT /certificates/READER': { expect: 'own', body: () => ({ certificateChainPem: 'not a chain' }) },
   'PUT /verifier/{verifierId}/webhook': {
     expect: 404,
     body: () => ({ url: 'https://taken-over.example/hooks', events: ['presentation.verified'] }),
@@ -128,6 +131,7 @@ const test = e2eTest().extend('tenantA', { scope: 'file' }, async ({ api, desk, 
     .id;
   const anchorId = (await api('GET', `/v1/orgs/${A}/oid4vp/trust-anchors`)).body.data.data[0].id;
   const fingerprint = (await api('GET', `/v1/orgs/${A}/oid4vp/certificates/P256`)).body.data.fingerprint;
+  const readerFingerprint = (await api('GET', `/v1/orgs/${A}/oid4vp/certificates/READER`)).body.data.fingerprint;
   const session = await e.createSession({ dcql: sdJwtQuery(), responseMode: 'direct_post' });
   const holder = await newHolder();
   const vpToken = {
@@ -163,6 +167,7 @@ const test = e2eTest().extend('tenantA', { scope: 'file' }, async ({ api, desk, 
     dcSessionId,
     anchorId,
     fingerprint,
+    readerFingerprint,
     issuerCaPem: e.issuer.ca.pem,
   };
 });
@@ -184,6 +189,7 @@ describe('tenant isolation (verifier)', () => {
         a.dcSessionId,
         a.anchorId,
         a.fingerprint,
+        a.readerFingerprint,
         'a-only-desk',
         'A template',
         'rp-a.example',

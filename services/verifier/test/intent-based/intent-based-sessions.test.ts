@@ -136,6 +136,28 @@ describe('intent-based presentations', () => {
     expect(overridden.body.data.clientId).toMatch(/^decentralized_identifier:did:jwk:/);
   });
 
+  test('takes dcApiProtocols as the direct body does: every protocol the template query allows, in order; checked before NATS', async ({
+    api,
+    ecosystem,
+  }) => {
+    const protocols = ['org-iso-mdoc', 'openid4vp-v1-unsigned', 'openid4vp-v1-multisigned', 'openid4vp-v1-signed'];
+    const created = await createIntent(api, 'age-check', {
+      responseMode: 'dc_api',
+      expectedOrigins: ['https://rp.example'],
+      dcApiProtocols: protocols,
+    });
+    expect(created.status, created.raw).toBe(201);
+    expect(created.body.data.dcApiProtocols).toEqual(protocols);
+    expect(created.body.data.dcApiRequests.map((request: { protocol: string }) => request.protocol)).toEqual(protocols);
+    expect(created.body.data.dcApiRequest.protocol).toBe('openid4vp-v1-signed');
+    expect(created.body.data.notice).toEqual(NOTICE);
+    const before = ecosystem.received.length;
+    const refused = await createIntent(api, 'age-check', { dcApiProtocols: ['openid4vp-v1-signed'] });
+    expect(refused.body).toMatchObject({ statusCode: 400, code: 'VALIDATION_FAILED' });
+    expect(refused.body.details[0].path).toBe('/dcApiProtocols');
+    expect(ecosystem.received.length).toBe(before);
+  });
+
   test('keeps the status and code of resolution errors, and answers 503 to a reply that breaks the contract', async ({
     api,
     ecosystem,

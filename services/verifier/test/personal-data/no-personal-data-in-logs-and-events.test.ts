@@ -157,7 +157,7 @@ const test = e2eTest({ logger: log.logger, config: { LOG_LEVEL: 'trace' } })
 
     for (const format of ['sd-jwt', 'mdoc'] as const) {
       const present = async (
-        session: { authorizationRequestUri?: string; dcApiRequest?: { data: { request: string } } },
+        session: { authorizationRequestUri?: string; dcApiRequest?: { data: Record<string, unknown> } },
         origin?: string,
         nonce?: string,
       ) => {

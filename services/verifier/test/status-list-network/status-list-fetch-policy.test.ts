@@ -121,7 +121,12 @@ describe('STATUS_LIST_INTERNAL_HOSTS lets a listed host be served inside the net
   }) => {
     const valid = await presentWithStatusAt(e, lists, 'localhost', 0);
     expect(valid.answered.status).toBe(200);
-    expect(valid.result.body.data.presentations[0].status).toEqual({ uri: valid.uri, idx: 0, status: 'VALID' });
+    expect(valid.result.body.data.presentations[0].status).toEqual({
+      uri: valid.uri,
+      idx: 0,
+      status: 'VALID',
+      format: 'jwt',
+    });
     expect(hitsOf(lists, valid.path)).toEqual([{ path: valid.path, host: `localhost:${lists.port}` }]);
     const revoked = await presentWithStatusAt(e, lists, 'localhost', 1);
     expect(revoked.record.error!.code).toBe('CREDENTIAL_REVOKED');

@@ -10,6 +10,7 @@ import type { E2e } from '../support/e2e.js';
 import type { Harness } from '../support/harness.js';
 import { presentPid } from '../support/holder.js';
 import { newHolder, type TestIssuer } from '../support/issuers.js';
+import { createStatusListCwt } from '../verification/support/status-list-cwt.js';
 import {
   createStatusListToken,
   type CreateStatusListTokenOptions,
@@ -27,19 +28,34 @@ export function newList(server: StatusListServer): { path: string; uri: string }
   return { path, uri: `${server.baseUrl}${path}` };
 }
 
-/** Serves a status list token at `path`: 2 bits, every entry VALID unless `statuses` says otherwise; issued now unless told. */
+/**
+ * Serves a status list token at `path`: 2 bits, every entry VALID unless `statuses` says otherwise; issued now unless
+ * told. `form: 'cwt'` serves it as a CWT (application/statuslist+cwt) with the same claims, `x5c` as the unprotected
+ * `x5chain` and `kid` as its UTF-8 bytes.
+ */
 export async function serveList(
   server: StatusListServer,
   path: string,
-  options: Partial<CreateStatusListTokenOptions> & Pick<CreateStatusListTokenOptions, 'signingKey'>,
+  options: Partial<CreateStatusListTokenOptions> &
+    Pick<CreateStatusListTokenOptions, 'signingKey'> & { form?: 'jwt' | 'cwt' },
 ): Promise<void> {
-  const body = await createStatusListToken({
+  const { form, ...claims } = options;
+  const token = {
     sub: `${server.baseUrl}${path}`,
     statuses: [VALID, VALID, VALID, VALID],
     iat: nowSeconds(),
-    ...options,
+    ...claims,
+  };
+  if (form !== 'cwt') {
+    server.routes.set(path, { body: await createStatusListToken(token) });
+    return;
+  }
+  const { x5c, typ: _typ, ...common } = token;
+  const body = await createStatusListCwt({
+    ...common,
+    ...(x5c ? { x5chain: x5c.map((certificate) => new Uint8Array(Buffer.from(certificate, 'base64'))) } : {}),
   });
-  server.routes.set(path, { body });
+  server.routes.set(path, { body, contentType: 'application/statuslist+cwt' });
 }
 
 /** An end-to-end setting and the clock of its service. */

@@ -14,7 +14,7 @@ import { memberCall, oid4vpPath, type MemberCall } from './management.js';
 /** Harness options, or a function making them when that needs I/O (a private server, a NATS connection). */
 export type HarnessSetup = HarnessOptions | (() => Promise<HarnessOptions>);
 
-interface FixtureHooks {
+export interface FixtureHooks {
   onCleanup(cleanup: () => Promise<void> | void): void;
 }
 

@@ -88,10 +88,10 @@ export function resolveRedirectRequest(
   });
 }
 
-/** A browser handing `dcApiRequest.data` to the wallet from `origin`. */
+/** A browser handing `dcApiRequest.data` (signed, or an unsigned request's parameters) to the wallet from `origin`. */
 export function resolveDcApiRequest(
   wallet: WalletContext,
-  data: { request: string },
+  data: Record<string, unknown>,
   origin: string,
 ): Promise<ResolvedRequest> {
   const parsed = parseOpenid4vpAuthorizationRequest({ authorizationRequest: data });

@@ -4,6 +4,7 @@
 import { deflateSync } from 'node:zlib';
 import { exportJWK, SignJWT, type JWK } from 'jose';
 import { issueMdoc, MDL_DOCTYPE, MDL_NAMESPACE } from '../verification/support/mdoc.js';
+import { createStatusListCwt } from '../verification/support/status-list-cwt.js';
 import { createCa, createLeaf, x509, type TestCertificate } from '../verification/support/pki.js';
 import { generateEs256, issueSdJwtVc, type IssuedSdJwtVc } from '../verification/support/sd-jwt.js';
 
@@ -59,8 +60,8 @@ export function issuePid(issuer: TestIssuer, holder: Holder, options: IssuePidOp
   });
 }
 
-/** An mDL with family_name and given_name, valid from yesterday to a year from now. */
-export function issueMdl(issuer: TestIssuer, holder: Holder) {
+/** An mDL with family_name and given_name, valid from yesterday to a year from now; its MSO names `status` when given. */
+export function issueMdl(issuer: TestIssuer, holder: Holder, options: { status?: { uri: string; idx: number } } = {}) {
   return issueMdoc({
     namespaces: { [MDL_NAMESPACE]: { family_name: 'Mustermann', given_name: 'Erika' } },
     signerPrivateJwk: issuer.leafPrivateJwk,
@@ -68,6 +69,7 @@ export function issueMdl(issuer: TestIssuer, holder: Holder) {
     devicePublicJwk: holder.publicJwk,
     validFrom: new Date(Date.now() - DAY),
     validUntil: new Date(Date.now() + 365 * DAY),
+    ...(options.status ? { status: { status_list: { idx: options.status.idx, uri: options.status.uri } } } : {}),
   });
 }
 
@@ -91,4 +93,26 @@ export async function signStatusList(
   })
     .setProtectedHeader({ alg: 'ES256', typ: 'statuslist+jwt', x5c: [issuer.leaf.x5c] })
     .sign(issuer.leaf.keys.privateKey);
+}
+
+/**
+ * The same list as a Status List Token in CWT form (application/statuslist+cwt), as an mdoc
+ * issuer publishes it: a COSE_Sign1 signed by the issuer's leaf, its certificate in the
+ * unprotected `x5chain`, issued now with ttl 1.
+ */
+export function signStatusListCwt(
+  issuer: TestIssuer,
+  options: { uri: string; bits: 1 | 2; statuses: Record<number, number>; size?: number },
+): Promise<Buffer> {
+  const statuses = new Array<number>(options.size ?? 1024).fill(0);
+  for (const [index, value] of Object.entries(options.statuses)) statuses[Number(index)] = value;
+  return createStatusListCwt({
+    signingKey: issuer.leaf.keys.privateKey,
+    x5chain: [issuer.leaf.der],
+    sub: options.uri,
+    bits: options.bits,
+    statuses,
+    iat: seconds(new Date()),
+    ttl: 1,
+  });
 }

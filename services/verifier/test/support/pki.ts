@@ -44,11 +44,17 @@ export interface IssueOptions {
   notAfter?: Date;
   notBefore?: Date;
   dns?: string[];
+  /** Certify this key (someone else's, e.g. an organisation's signing key) instead of a fresh one; `keys` then has no private key. */
+  publicKey?: webcrypto.CryptoKey;
+  /** extendedKeyUsage purposes (dotted OIDs), when the leaf should carry the extension. */
+  extendedKeyUsages?: string[];
 }
 
 export async function issue(options: IssueOptions): Promise<Issued> {
   const algorithm = options.keyAlgorithm === 'ED25519' ? { name: 'Ed25519' } : EC;
-  const keys = (await webcrypto.subtle.generateKey(algorithm, true, ['sign', 'verify'])) as Keys;
+  const keys = options.publicKey
+    ? ({ publicKey: options.publicKey } as Keys)
+    : ((await webcrypto.subtle.generateKey(algorithm, true, ['sign', 'verify'])) as Keys);
   const certificate = await x509.X509CertificateGenerator.create({
     serialNumber: serial(),
     subject: [{ CN: [options.name] }],
@@ -67,6 +73,7 @@ export async function issue(options: IssueOptions): Promise<Issued> {
       ...(options.dns
         ? [new x509.SubjectAlternativeNameExtension(options.dns.map((value) => ({ type: 'dns' as const, value })))]
         : []),
+      ...(options.extendedKeyUsages ? [new x509.ExtendedKeyUsageExtension(options.extendedKeyUsages, true)] : []),
     ],
   });
   return { certificate, keys };

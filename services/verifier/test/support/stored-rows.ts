@@ -11,6 +11,7 @@ import {
   presentationReads,
   presentationResults,
   presentationSessions,
+  readerCertificates,
   signingKeys,
   trustAnchors,
   verificationTemplates,
@@ -68,6 +69,7 @@ export async function organisationRows(database: VerifierDatabase, orgId: string
     await db.select().from(presentationReads).where(eq(presentationReads.orgId, orgId)),
     await db.select().from(trustAnchors).where(eq(trustAnchors.orgId, orgId)),
     await db.select().from(signingKeys).where(eq(signingKeys.orgId, orgId)),
+    await db.select().from(readerCertificates).where(eq(readerCertificates.orgId, orgId)),
     await db.select().from(webhooks).where(eq(webhooks.orgId, orgId)),
     await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.orgId, orgId)),
   ]);
@@ -87,6 +89,12 @@ export function storedTrustAnchors(database: VerifierDatabase, orgId: string) {
 export function storedSigningKeys(database: VerifierDatabase, orgId?: string) {
   const all = database.db.select().from(signingKeys);
   return orgId === undefined ? all : all.where(eq(signingKeys.orgId, orgId));
+}
+
+/** The stored reader-authentication chain of organisation `orgId`, or undefined. */
+export async function storedReaderCertificate(database: VerifierDatabase, orgId: string) {
+  const [row] = await database.db.select().from(readerCertificates).where(eq(readerCertificates.orgId, orgId));
+  return row;
 }
 
 /** Every session, of any organisation. */

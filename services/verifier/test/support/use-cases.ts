@@ -14,6 +14,7 @@ import type { VerifierDb } from '../../src/db/types.js';
 import type { WalletOutcome } from '../../src/domain/wallet-refusal.js';
 import { createVerifierMetrics } from '../../src/metrics/verifier-metrics.js';
 import { createDataKeyRing } from '../../src/state/data-key-ring.js';
+import { createReaderAuthMaterialLoader } from '../../src/state/reader-auth-material-loader.js';
 import { createSigningMaterialLoader } from '../../src/state/signing-material-loader.js';
 import { createStatusListChecker } from '../../src/state/status-list-checker.js';
 import { TrustListSnapshots } from '../../src/state/trust-list-snapshots.js';
@@ -59,6 +60,7 @@ export interface UseCaseDeps {
   ecosystemTimeoutMs: number;
   metrics: ReturnType<typeof createVerifierMetrics>;
   loadSigningMaterial: ReturnType<typeof createSigningMaterialLoader>;
+  loadReaderAuthMaterial: ReturnType<typeof createReaderAuthMaterialLoader>;
   dataKeys: ReturnType<typeof createDataKeyRing>;
   trustLists: TrustListSnapshots;
   statusLists: ReturnType<typeof createStatusListChecker>;
@@ -113,6 +115,7 @@ export const useCaseTest = databaseTest.extend(
     const { registry } = createServiceMetrics({ service: 'verifier' });
     const metrics = createVerifierMetrics(registry);
     const verificationCache = createVerificationCache();
+    const loadSigningMaterial = createSigningMaterialLoader({ db, keyEncryptionKey, ca, host, clock });
     const deps: UseCaseDeps = {
       db,
       bus,
@@ -125,7 +128,8 @@ export const useCaseTest = databaseTest.extend(
       sessionTtlSeconds: 300,
       ecosystemTimeoutMs: 2000,
       metrics,
-      loadSigningMaterial: createSigningMaterialLoader({ db, keyEncryptionKey, ca, host, clock }),
+      loadSigningMaterial,
+      loadReaderAuthMaterial: createReaderAuthMaterialLoader({ db, ca, host, clock, loadSigningMaterial }),
       dataKeys: createDataKeyRing({ db, keyEncryptionKey, clock }),
       trustLists: new TrustListSnapshots({
         bus,

@@ -272,7 +272,7 @@ describe('direct sessions naming an ecosystem', () => {
     expect(credentials[0]!.trusted_authorities).toEqual([{ type: 'aki', values: expected }]);
     // The DC API request object too (signed at creation, handed to the browser).
     const dcApi = await listSession(e, list, { responseMode: 'dc_api', expectedOrigins: [ORIGIN] });
-    const dcApiQuery = jwsPayload(dcApi.dcApiRequest!.data.request).dcql_query as {
+    const dcApiQuery = jwsPayload((dcApi.dcApiRequest!.data as { request: string }).request).dcql_query as {
       credentials: Array<Record<string, unknown>>;
     };
     expect(dcApiQuery.credentials[0]!.trusted_authorities).toEqual([{ type: 'aki', values: expected }]);

@@ -58,7 +58,7 @@ describe('presentation session use cases', () => {
       protocol: 'openid4vp-v1-signed',
       data: { request: expect.any(String) },
     });
-    expect(decodeJwt(created.dcApiRequest!.data.request)).toMatchObject({
+    expect(decodeJwt((created.dcApiRequest!.data as { request: string }).request)).toMatchObject({
       nonce: created.session.nonce,
       response_mode: 'dc_api',
       expected_origins: ['https://rp.example'],

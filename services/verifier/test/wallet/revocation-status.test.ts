@@ -1,49 +1,29 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect } from 'vitest';
-import { loadStatusListConfig, startStatusList } from '@tessera/status-list/server';
-import { silentLogger } from '@tessera/service-kit/testing';
 import { sdJwtQuery } from '../support/dcql-queries.js';
 import type { E2e } from '../support/e2e.js';
 import { e2eTest, temporaryDirectory } from '../support/fixtures.js';
 import { buildResponse, presentPid, requestFacts, resolveRedirectRequest, submitResponse } from '../support/holder.js';
 import { createIssuer, issuePid, newHolder, signStatusList, type TestIssuer } from '../support/issuers.js';
+import {
+  createList,
+  newListUri,
+  startStatusListService,
+  type StatusListService,
+} from '../support/status-list-service.js';
 
 // The project's own status list service, running for real on a loopback port
 // (PGlite under a temporary directory): the verifier fetches lists from it over HTTP.
-const API_KEY = 'status-list-test-api-key-0123456789';
-
-type StatusListService = Awaited<ReturnType<typeof startStatusList>>;
-
 const test = e2eTest()
   .extend('dataDir', { scope: 'file' }, temporaryDirectory('verifier-status-'))
-  .extend('statusList', { scope: 'file' }, async ({ dataDir }, { onCleanup }): Promise<StatusListService> => {
-    const service = await startStatusList(
-      loadStatusListConfig({
-        NODE_ENV: 'test',
-        PORT: '0',
-        HOST: '127.0.0.1',
-        API_KEY,
-        DATA_DIR: dataDir,
-        MIGRATE_ON_START: 'true',
-        LOG_LEVEL: 'silent',
-      }),
-      silentLogger(),
-    );
-    onCleanup(() => service.close());
-    return service;
-  });
+  .extend('statusList', { scope: 'file' }, startStatusListService);
 
 /** Publishes a 2-bit list signed by `issuer`: index 1 revoked (INVALID), index 2 suspended, the rest VALID. */
 async function publishList(statusList: StatusListService, issuer: TestIssuer): Promise<string> {
-  const id = randomUUID();
-  const uri = `${statusList.url}/status-lists/${id}`;
-  const jwt = await signStatusList(issuer, { uri, bits: 2, statuses: { 1: 0x01, 2: 0x02 } });
-  const response = await fetch(`${statusList.url}/status-lists`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-api-key': API_KEY },
-    body: JSON.stringify({ id, jwt }),
+  const { id, uri } = newListUri(statusList);
+  await createList(statusList, id, {
+    jwt: await signStatusList(issuer, { uri, bits: 2, statuses: { 1: 0x01, 2: 0x02 } }),
   });
-  expect(response.status).toBe(201);
   return uri;
 }
 
@@ -70,6 +50,7 @@ describe('status lists fetched from the status list service', () => {
       uri,
       idx: 0,
       status: 'VALID',
+      format: 'jwt',
     });
   });
 

@@ -2,7 +2,7 @@ import type { JWK } from 'jose';
 import type { ResponseMode } from '@tessera/contracts';
 import type { Logger } from '@tessera/service-kit';
 import { KeyDecryptionError, type KeyEncryptionKey } from '../../crypto/key-encryption.js';
-import { sessionKeyContext } from '../../crypto/sealing-contexts.js';
+import { annexCSessionKeyContext, sessionKeyContext } from '../../crypto/sealing-contexts.js';
 import type { SessionRow } from '../../db/schema.js';
 import { isEncryptedMode } from '../../domain/response-mode.js';
 
@@ -20,8 +20,22 @@ export interface OpenSessionDecryptionKeyDeps {
  */
 export function openSessionDecryptionKey(deps: OpenSessionDecryptionKeyDeps, session: SessionRow): JWK | undefined {
   if (!isEncryptedMode(session.responseMode as ResponseMode) || !session.encryptedEncryptionKey) return undefined;
+  return openSealedKey(deps, session, session.encryptedEncryptionKey, sessionKeyContext(session.id));
+}
+
+/**
+ * The session's ISO/IEC 18013-7 Annex C HPKE recipient private JWK (`org-iso-mdoc`
+ * offered and the session open), under the same rule: a sealed key that does not
+ * open is a server fault.
+ */
+export function openAnnexCSessionKey(deps: OpenSessionDecryptionKeyDeps, session: SessionRow): JWK | undefined {
+  if (!session.encryptedAnnexCKey) return undefined;
+  return openSealedKey(deps, session, session.encryptedAnnexCKey, annexCSessionKeyContext(session.id));
+}
+
+function openSealedKey(deps: OpenSessionDecryptionKeyDeps, session: SessionRow, sealed: string, context: string): JWK {
   try {
-    return JSON.parse(deps.keyEncryptionKey.open(session.encryptedEncryptionKey, sessionKeyContext(session.id))) as JWK;
+    return JSON.parse(deps.keyEncryptionKey.open(sealed, context)) as JWK;
   } catch (error) {
     if (error instanceof KeyDecryptionError)
       deps.logger.error(

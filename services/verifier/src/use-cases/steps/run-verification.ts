@@ -40,6 +40,10 @@ export interface RunVerificationInput {
   flow: PresentationFlow;
   /** True when the vp_token arrived inside the session's JWE: the key's thumbprint enters the mdoc handover. */
   encrypted: boolean;
+  /** DC API, `openid4vp-v1-multisigned`: the KB-JWT audiences accepted (the origin, or one of the request's signers). */
+  dcApiAudiences?: readonly string[];
+  /** DC API, `org-iso-mdoc`: the ISO/IEC 18013-7 Annex C SessionTranscript the device signatures cover. */
+  mdocSessionTranscript?: Uint8Array;
 }
 
 /**
@@ -66,6 +70,8 @@ export async function runVerification(
     flow: input.flow,
     ...(input.encrypted && session.encryptionPublicJwk ? { encryptionJwk: session.encryptionPublicJwk as JWK } : {}),
     ...(session.transactionData ? { transactionData: session.transactionData } : {}),
+    ...(input.dcApiAudiences ? { dcApiAudiences: input.dcApiAudiences } : {}),
+    ...(input.mdocSessionTranscript ? { mdocSessionTranscript: input.mdocSessionTranscript } : {}),
     trust: await loadSessionTrust(deps, session),
     cache: deps.verificationCache,
     statusLists: deps.statusLists,

@@ -3,6 +3,7 @@ import {
   ErrorCode,
   sessionUpdatedEvent,
   type ClientIdPrefix,
+  type DcApiProtocol,
   type DcApiRequest,
   type RequestSigner,
   type ResponseMode,
@@ -17,12 +18,19 @@ import type { SessionRow, VerifierRow } from '../../db/schema.js';
 import { insertSession } from '../../db/sessions.js';
 import type { VerifierDb } from '../../db/types.js';
 import type { Clock } from '../../domain/clock.js';
+import {
+  DEFAULT_DC_API_PROTOCOLS,
+  deviceRequestNotSupported,
+  primaryDcApiRequest,
+} from '../../domain/dc-api-protocols.js';
+import { planDeviceRequest } from '../../domain/device-request-plan.js';
 import { verifierNotFound } from '../../domain/errors.js';
 import { buildAuthorizationRequestUri, buildClientMetadata, buildRequestObject } from '../../domain/request-object.js';
 import { resolveRequestSigner } from '../../domain/request-signer.js';
 import { isDcApiMode, isEncryptedMode } from '../../domain/response-mode.js';
 import type { VerifierMetrics } from '../../metrics/verifier-metrics.js';
-import { prepareSessionSigner, type PrepareSessionSignerDeps } from './session-signer.js';
+import { buildDcApiRequests, type BuildDcApiRequestsDeps } from './build-dc-api-requests.js';
+import { prepareSessionSigner } from './session-signer.js';
 
 // Shared step of both create-session use cases: everything after their own
 // checks (response mode, DCQL, transaction data, the verifier's existence).
@@ -37,13 +45,15 @@ export interface SessionOptions {
   presentationDataTtlSeconds?: number;
   transactionData?: Array<Record<string, unknown>>;
   redirectUri?: string;
+  /** DC API modes: the protocols to offer (already checked with `checkDcApiProtocolOptions`). */
+  dcApiProtocols?: DcApiProtocol[];
 }
 
-export interface StartPresentationSessionDeps extends PrepareSessionSignerDeps {
+export interface StartPresentationSessionDeps extends BuildDcApiRequestsDeps {
   db: VerifierDb;
   bus: MessageBus;
   clock: Clock;
-  /** Seals the session's decryption key (encrypted modes). */
+  /** Seals the session's decryption keys (encrypted modes, `org-iso-mdoc`). */
   keyEncryptionKey: KeyEncryptionKey;
   /** PUBLIC_BASE_URL without a trailing slash: base of request_uri and response_uri. */
   baseUrl: string;
@@ -60,6 +70,8 @@ export interface StartPresentationSessionInput {
   options: SessionOptions;
   /** The query as sent to wallets (valid, without `combine`). */
   dcqlQuery: Record<string, unknown>;
+  /** JSON Pointer of the query in the caller's body or template, for `org-iso-mdoc` refusals. */
+  queryPointer: string;
   /** `encodeSessionTransactionData` of the body's entries. */
   transactionData: string[] | null;
   /** Intent-based: the template's signer, used when the body names none. */
@@ -76,7 +88,12 @@ export interface StartedPresentationSession {
   session: SessionRow;
   /** The creation time (the state is read at it). */
   createdAt: Date;
-  /** DC API modes: the signed request for the browser (redirect sessions store theirs for the wallet's fetch). */
+  /**
+   * DC API modes: one request per offered protocol, in order, for the browser, and
+   * `dcApiRequest`, the signed one when offered, else the first (redirect sessions
+   * store their request object for the wallet's fetch).
+   */
+  dcApiRequests?: DcApiRequest[];
   dcApiRequest?: DcApiRequest;
 }
 
@@ -99,12 +116,16 @@ export async function startPresentationSession(
     ...(options.requestSigner ? { requested: options.requestSigner } : {}),
     ...(input.fallbackSigner ? { fallback: input.fallbackSigner } : {}),
   });
+  const dcApi = isDcApiMode(options.responseMode);
+  const protocols = dcApi ? (options.dcApiProtocols ?? [...DEFAULT_DC_API_PROTOCOLS]) : null;
+  // What a DeviceRequest cannot express is refused before any key is made.
+  const annexCPlan = protocols?.includes('org-iso-mdoc') ? planDeviceRequest(input.dcqlQuery) : undefined;
+  if (annexCPlan && !annexCPlan.ok) throw deviceRequestNotSupported(annexCPlan, input.queryPointer);
   const prepared = await prepareSessionSigner(deps, { orgId: input.orgId, signer });
   const encryptionKey = isEncryptedMode(options.responseMode) ? await generateEncryptionKey() : undefined;
   const now = deps.clock();
   const id = randomUUID();
   const authorizationRequestId = randomToken();
-  const dcApi = isDcApiMode(options.responseMode);
   const requestUri = dcApi ? null : `${deps.baseUrl}/oid4vp/authorization-requests/${authorizationRequestId}`;
   const responseUri = dcApi ? null : `${deps.baseUrl}/oid4vp/authorization-responses/${authorizationRequestId}`;
   const expiresAt = new Date(now.getTime() + (options.expiresInSeconds ?? deps.sessionTtlSeconds) * 1000);
@@ -114,23 +135,36 @@ export async function startPresentationSession(
     display: verifier.clientMetadata,
     encryptionPublicJwk: encryptionKey?.publicJwk ?? null,
   });
-  // Signed once, here: every plain fetch serves this object (VERIFIER.md; a wallet_nonce gets a fresh one).
-  const requestObject = await signRequestObject({
-    key: prepared.key,
-    payload: buildRequestObject({
-      clientId: prepared.clientId,
-      responseMode: options.responseMode,
-      nonce,
-      state: payloadState,
-      ...(responseUri ? { responseUri } : {}),
-      dcqlQuery: input.dcqlQuery,
-      clientMetadata,
-      transactionData: input.transactionData,
-      expectedOrigins: options.expectedOrigins ?? null,
-      now,
-      expiresAt,
-    }),
+  const requestPayload = buildRequestObject({
+    clientId: prepared.clientId,
+    responseMode: options.responseMode,
+    nonce,
+    state: payloadState,
+    ...(responseUri ? { responseUri } : {}),
+    dcqlQuery: input.dcqlQuery,
+    clientMetadata,
+    transactionData: input.transactionData,
+    expectedOrigins: options.expectedOrigins ?? null,
+    now,
+    expiresAt,
   });
+  // Signed once, here: every plain fetch serves this object (VERIFIER.md; a wallet_nonce gets a fresh one).
+  const requestObject = await signRequestObject({ key: prepared.key, payload: requestPayload });
+  // Every DC API protocol's request derives from the same payload.
+  const dcApiRequests = protocols
+    ? await buildDcApiRequests(deps, {
+        orgId: input.orgId,
+        sessionId: id,
+        protocols,
+        requestObject: requestPayload,
+        signedRequestObject: requestObject,
+        signer,
+        prepared,
+        ...(annexCPlan?.ok
+          ? { annexC: { docRequests: annexCPlan.docRequests, origin: options.expectedOrigins![0]! } }
+          : {}),
+      })
+    : undefined;
 
   // The insert locks the verifier and template FOR SHARE (the race guard against a concurrent delete).
   const inserted = await insertSession(deps.db, {
@@ -166,6 +200,11 @@ export async function startPresentationSession(
     encryptedEncryptionKey: encryptionKey
       ? deps.keyEncryptionKey.seal(JSON.stringify(encryptionKey.privateJwk), sessionKeyContext(id))
       : null,
+    // As the relying party named them; null (the default, shown as nothing) keeps today's record for clients that name none.
+    dcApiProtocols: dcApi && options.dcApiProtocols ? [...options.dcApiProtocols] : null,
+    dcApiSignerClientIds: dcApiRequests?.signerClientIds ?? null,
+    annexCEncryptionInfo: dcApiRequests?.annexC?.encryptionInfo ?? null,
+    encryptedAnnexCKey: dcApiRequests?.annexC?.encryptedKey ?? null,
     state: 'RequestCreated',
     expiresAt,
     createdAt: now,
@@ -187,10 +226,11 @@ export async function startPresentationSession(
     { id: session.id, orgId: session.orgId, state: 'RequestCreated' },
     { requestId: input.requestId },
   );
-  if (!dcApi) return { session, createdAt: now };
+  if (!dcApiRequests) return { session, createdAt: now };
   return {
     session,
     createdAt: now,
-    dcApiRequest: { protocol: 'openid4vp-v1-signed', data: { request: requestObject } },
+    dcApiRequests: dcApiRequests.requests,
+    dcApiRequest: primaryDcApiRequest(dcApiRequests.requests),
   };
 }

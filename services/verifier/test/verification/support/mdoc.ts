@@ -2,7 +2,9 @@
 // with a node:crypto MdocContext: independent of @auth0/mdl and the code under test.
 import { createHash, createPrivateKey, randomBytes, sign } from 'node:crypto';
 import {
+  cborEncode,
   CoseKey,
+  DataItem,
   DeviceAuth,
   DeviceAuthentication,
   DeviceKey,
@@ -15,6 +17,7 @@ import {
   IssuerNamespaces,
   IssuerSigned,
   Issuer,
+  IssuerAuth,
   ProtectedHeaders,
   SessionTranscript,
   SignatureAlgorithm,
@@ -66,14 +69,20 @@ export interface IssueMdocOptions {
   validFrom: Date;
   validUntil: Date;
   signed?: Date;
+  /**
+   * The MSO's `status` (draft-ietf-oauth-status-list, Referenced Token in COSE; ISO/IEC
+   * 18013-5 MSO `status`): e.g. `{ status_list: { idx, uri } }`, written as CBOR maps.
+   */
+  status?: Record<string, unknown>;
 }
 
 export async function issueMdoc(options: IssueMdocOptions): Promise<IssuerSigned> {
   const issuer = new Issuer(options.docType ?? MDL_DOCTYPE, mdocContext);
   for (const [namespace, values] of Object.entries(options.namespaces)) issuer.addIssuerNamespace(namespace, values);
   const { kty, crv, x, y } = options.devicePublicJwk;
-  return issuer.sign({
-    signingKey: CoseKey.fromJwk(options.signerPrivateJwk as Record<string, unknown>),
+  const signingKey = CoseKey.fromJwk(options.signerPrivateJwk as Record<string, unknown>);
+  const issuerSigned = await issuer.sign({
+    signingKey,
     algorithm: SignatureAlgorithm.ES256,
     digestAlgorithm: 'SHA-256',
     validityInfo: {
@@ -85,6 +94,31 @@ export async function issueMdoc(options: IssueMdocOptions): Promise<IssuerSigned
     deviceKeyInfo: { deviceKey: DeviceKey.fromJwk({ kty, crv, x, y, alg: 'ES256' }) },
     certificates: options.certificates,
   });
+  if (!options.status) return issuerSigned;
+  // @owf/mdoc's MSO has no `status`: the issuer adds it to the MSO's map and signs the MSO again, as signed
+  // (a tag-24 data item), with the same headers.
+  const { issuerAuth } = issuerSigned;
+  const mso = new Map(issuerAuth.mobileSecurityObject.encodedStructure as Map<unknown, unknown>);
+  mso.set('status', toCborMaps(options.status));
+  return IssuerSigned.create({
+    issuerNamespaces: issuerSigned.issuerNamespaces!,
+    issuerAuth: await IssuerAuth.create(
+      {
+        payload: cborEncode(DataItem.fromData(mso)),
+        protectedHeaders: issuerAuth.protectedHeaders,
+        unprotectedHeaders: issuerAuth.unprotectedHeaders,
+        signingKey,
+        algorithm: SignatureAlgorithm.ES256,
+      },
+      mdocContext,
+    ),
+  });
+}
+
+/** Plain objects as CBOR maps with text keys (what an MSO holds). */
+function toCborMaps(value: unknown): unknown {
+  if (value === null || typeof value !== 'object' || value instanceof Uint8Array) return value;
+  return new Map(Object.entries(value).map(([key, entry]) => [key, toCborMaps(entry)]));
 }
 
 export type WalletHandover =
@@ -132,7 +166,25 @@ export async function presentMdoc(options: PresentMdocOptions): Promise<string> 
     if (options.reveal && !allowed) continue;
     disclosed.set(namespace, allowed ? items.filter((item) => allowed.includes(item.elementIdentifier)) : items);
   }
-  const sessionTranscript = await walletTranscript(options.handover);
+  const document = await signDocument({
+    issuerSigned: options.issuerSigned,
+    docType,
+    disclosed,
+    devicePrivateJwk: options.devicePrivateJwk,
+    sessionTranscript: await walletTranscript(options.handover),
+  });
+  return DeviceResponse.createSimple({ documents: [document] }).encodedForOid4Vp;
+}
+
+/** A Document disclosing `disclosed`, its device signature (ES256) over DeviceAuthentication with `sessionTranscript`. */
+export async function signDocument(options: {
+  issuerSigned: IssuerSigned;
+  docType: string;
+  disclosed: Map<string, ReturnType<IssuerNamespaces['getIssuerNamespace']> & object>;
+  devicePrivateJwk: JWK;
+  sessionTranscript: SessionTranscript;
+}): Promise<Document> {
+  const { docType, sessionTranscript } = options;
   const deviceNamespaces = DeviceNamespaces.create({ deviceNamespaces: new Map() });
   const deviceAuthentication = DeviceAuthentication.create({ sessionTranscript, docType, deviceNamespaces });
   const { kty, crv, x, y, d } = options.devicePrivateJwk;
@@ -147,13 +199,12 @@ export async function presentMdoc(options: PresentMdocOptions): Promise<string> 
     },
     mdocContext,
   );
-  const document = Document.create({
+  return Document.create({
     docType,
     issuerSigned: IssuerSigned.create({
-      issuerNamespaces: IssuerNamespaces.create({ issuerNamespaces: disclosed }),
+      issuerNamespaces: IssuerNamespaces.create({ issuerNamespaces: options.disclosed }),
       issuerAuth: options.issuerSigned.issuerAuth,
     }),
     deviceSigned: DeviceSigned.create({ deviceNamespaces, deviceAuth: DeviceAuth.create({ deviceSignature }) }),
   });
-  return DeviceResponse.createSimple({ documents: [document] }).encodedForOid4Vp;
 }

@@ -45,28 +45,36 @@ export interface Route {
   body: string | Buffer;
   status?: number;
   delayMs?: number;
+  /** Default `application/statuslist+jwt`. */
+  contentType?: string;
 }
 
 export interface StatusListServer {
   baseUrl: string;
   routes: Map<string, Route>;
   hits: Map<string, number>;
+  /** The `Accept` header of the last request for each path. */
+  accepts: Map<string, string | undefined>;
   close(): Promise<void>;
 }
 
 export async function startStatusListServer(): Promise<StatusListServer> {
   const routes = new Map<string, Route>();
   const hits = new Map<string, number>();
+  const accepts = new Map<string, string | undefined>();
   const server: Server = createServer((request, response) => {
     const path = request.url ?? '/';
     hits.set(path, (hits.get(path) ?? 0) + 1);
+    accepts.set(path, request.headers.accept);
     const route = routes.get(path);
     const answer = () => {
       if (!route) {
         response.writeHead(404).end();
         return;
       }
-      response.writeHead(route.status ?? 200, { 'content-type': 'application/statuslist+jwt' }).end(route.body);
+      response
+        .writeHead(route.status ?? 200, { 'content-type': route.contentType ?? 'application/statuslist+jwt' })
+        .end(route.body);
     };
     if (route?.delayMs) setTimeout(answer, route.delayMs);
     else answer();
@@ -77,6 +85,7 @@ export async function startStatusListServer(): Promise<StatusListServer> {
     baseUrl: `http://127.0.0.1:${port}`,
     routes,
     hits,
+    accepts,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
