@@ -51,6 +51,7 @@ import { createSigningMaterialLoader } from './state/signing-material-loader.js'
 import { createStatusListChecker } from './state/status-list-checker.js';
 import { TrustListSnapshots } from './state/trust-list-snapshots.js';
 import { createVerificationCache } from './state/verification-cache.js';
+import { createWebhookDeliverySlots } from './state/webhook-delivery-slots.js';
 import { persistSessionExpiry } from './use-cases/steps/persist-session-expiry.js';
 import { createTrustStoreLoader, type TrustedIssuer } from './use-cases/steps/load-trust-store.js';
 import type { VerificationCache } from './verification/index.js';
@@ -226,7 +227,14 @@ export async function buildApp(deps: VerifierAppDeps): Promise<App> {
         },
         // An attempt takes at most its timeout; the rest is room to record it before another replica may take the row.
         claimMs: config.WEBHOOK_TIMEOUT_MS + 60_000,
-        batchSize: config.WEBHOOK_CONCURRENCY,
+        // Each delivery in a slot of its own; a slot that frees wakes the worker (jobs is set by then).
+        slots: createWebhookDeliverySlots({
+          size: config.WEBHOOK_CONCURRENCY,
+          logger,
+          onFree: () => jobs.wakeDeliveries(),
+        }),
+        perTarget: config.WEBHOOK_TARGET_CONCURRENCY,
+        perOrganisation: config.WEBHOOK_ORG_CONCURRENCY,
         metrics,
       },
     },
@@ -301,6 +309,7 @@ export async function buildApp(deps: VerifierAppDeps): Promise<App> {
           keyEncryptionKey,
           webhookTargets: webhookTargetPolicyOf(config),
           wakeDeliveries: () => jobs.wakeDeliveries(),
+          redeliverLimit: config.WEBHOOK_REDELIVER_LIMIT,
         }),
     ],
   });

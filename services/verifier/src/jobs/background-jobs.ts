@@ -12,7 +12,7 @@ export interface BackgroundJobsDeps {
   logger: Logger;
   /** The session lifetimes job: expiry of open sessions and the personal-data purge, with their intervals. */
   lifetimes: SessionLifetimesJobDeps;
-  /** The webhook worker: its use case's deps, and how often it polls (WEBHOOK_POLL_INTERVAL_MS). */
+  /** The webhook worker: its use case's deps (its slots wake it as they free), and how often it polls (WEBHOOK_POLL_INTERVAL_MS). */
   webhooks: { deliveries: DeliverDueWebhooksDeps; pollIntervalMs: number };
   /** Run once at start: the trust lists of open sessions. */
   trustListsOfOpenSessions: FollowTrustListsOfOpenSessionsDeps;
@@ -37,7 +37,8 @@ export interface BackgroundJobs {
  * - the webhook worker (`use-cases/deliver-due-webhooks.ts`) every
  *   WEBHOOK_POLL_INTERVAL_MS, and at once when any replica publishes a session's
  *   end on NATS (`wakeDeliveries`) — the event is published after the outbox row
- *   committed, so the wake finds it. Without NATS the poll alone delivers;
+ *   committed, so the wake finds it — and whenever one of its slots frees. Without
+ *   NATS the poll alone delivers;
  * - once, at start, in the background: the trust lists of open sessions
  *   (`use-cases/follow-trust-lists-of-open-sessions.ts`).
  */
@@ -63,6 +64,8 @@ export function createBackgroundJobs(deps: BackgroundJobsDeps): BackgroundJobs {
     wakeDeliveries: () => worker.wake(),
     async stop() {
       await Promise.all([lifetimes.stop(), worker.stop()]);
+      // Deliveries still sending were aborted with the worker's signal: each records its attempt before the database closes.
+      await deps.webhooks.deliveries.slots.idle();
     },
   };
 }
