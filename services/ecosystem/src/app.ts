@@ -1,12 +1,10 @@
 import {
   createApp,
   createAuthHook,
-  createRateLimitMetrics,
   createServiceMetrics,
   instrumentBus,
   postgresRateLimitWindows,
   registerSharedRateLimit,
-  SharedRateLimitCounts,
   sharedRateLimitHook,
   type App,
   type Clock,
@@ -99,18 +97,13 @@ export async function buildApp(deps: EcosystemAppDeps): Promise<App> {
   });
   // Per-address counts of the public trust-list routes: judged in memory, shared through
   // PostgreSQL in the background (the kit's shared rate limits, as on the verifier's wallet routes).
-  const rateLimitMetrics = createRateLimitMetrics(metrics.registry);
-  const rateLimitCounts = new SharedRateLimitCounts({
+  const rateLimitCounts = await registerSharedRateLimit(app, {
     store: postgresRateLimitWindows(db, { schema: 'ecosystem' }),
     clock,
     logger,
+    registry: metrics.registry,
     syncIntervalMs: config.RATE_LIMIT_SYNC_MS,
-    metrics: rateLimitMetrics,
-  });
-  await registerSharedRateLimit(app, {
-    counts: rateLimitCounts,
     ipv6PrefixLength: config.RATE_LIMIT_IPV6_PREFIX,
-    metrics: rateLimitMetrics,
   });
   await app.register(async (v1: App) => {
     // Authentication first: a request without a valid token is 401 before anything else.

@@ -1,12 +1,10 @@
 import {
   createApp,
-  createRateLimitMetrics,
   createServiceMetrics,
   instrumentBus,
   postgresRateLimitWindows,
   registerSharedRateLimit,
   serviceTracer,
-  SharedRateLimitCounts,
   type App,
   type Database,
   type Logger,
@@ -138,15 +136,6 @@ export async function buildApp(deps: VerifierAppDeps): Promise<App> {
     resyncMs: config.SSE_HEARTBEAT_MS,
   });
   deps.onSessionEvents?.(sessionEvents);
-  // The per-address counts of the public routes (kit: in memory first, shared through rate_limit_windows).
-  const rateLimitMetrics = createRateLimitMetrics(serviceMetrics.registry);
-  const rateLimitCounts = new SharedRateLimitCounts({
-    store: postgresRateLimitWindows(db, { schema: 'verifier' }),
-    clock,
-    logger,
-    syncIntervalMs: config.RATE_LIMIT_SYNC_MS,
-    metrics: rateLimitMetrics,
-  });
   // Its token cache is shared by all verifications.
   const statusLists = createStatusListChecker({
     metrics,
@@ -258,10 +247,13 @@ export async function buildApp(deps: VerifierAppDeps): Promise<App> {
   });
   // Per-address counts judged in memory and shared through PostgreSQL in the background:
   // one limit for all replicas, and no statement on a limited request's path.
-  await registerSharedRateLimit(app, {
-    counts: rateLimitCounts,
+  const rateLimitCounts = await registerSharedRateLimit(app, {
+    store: postgresRateLimitWindows(db, { schema: 'verifier' }),
+    clock,
+    logger,
+    registry: serviceMetrics.registry,
+    syncIntervalMs: config.RATE_LIMIT_SYNC_MS,
     ipv6PrefixLength: config.RATE_LIMIT_IPV6_PREFIX,
-    metrics: rateLimitMetrics,
   });
   await registerManagementRoutes(app, {
     verifyToken: deps.verifyToken,

@@ -4,8 +4,12 @@ import type { FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { App } from '../create-app.js';
 import { AppError } from '../errors.js';
 import { clientAddressKey } from './client-address-key.js';
-import type { RateLimitMetrics } from './rate-limit-metrics.js';
-import type { SharedRateLimitCounts } from './shared-rate-limit-counts.js';
+import type { Registry } from 'prom-client';
+import type { Clock } from '../clock.js';
+import type { Logger } from '../logger.js';
+import { createRateLimitMetrics } from './rate-limit-metrics.js';
+import type { RateLimitWindowStore } from './rate-limit-window-store.js';
+import { SharedRateLimitCounts } from './shared-rate-limit-counts.js';
 
 /** What @fastify/rate-limit hands a store's `incr` callback. */
 type IncrCallback = (error: Error | null, result: { current: number; ttl: number } | null) => void;
@@ -16,12 +20,18 @@ interface RouteRateLimitOptions {
 }
 
 export interface SharedRateLimitOptions {
-  counts: SharedRateLimitCounts;
+  /** Where the replicas share their counts: `postgresRateLimitWindows(db, { schema })`. */
+  store: RateLimitWindowStore;
+  clock: Clock;
+  logger: Logger;
+  /** The service's metrics registry: the rate limits' series (`createRateLimitMetrics`) go there. */
+  registry: Registry;
+  /** RATE_LIMIT_SYNC_MS: how often the counts are shared (the staleness bound is twice this). */
+  syncIntervalMs: number;
   /** RATE_LIMIT_IPV6_PREFIX: IPv6 clients are counted by their network of this many bits. */
   ipv6PrefixLength: number;
   /** The error a refused request answers (429 in the scope's error shape); `rateLimitedError` unless given. `Retry-After` is set by the plugin. */
   errorResponseBuilder?: (request: FastifyRequest, context: { ttl: number }) => Error;
-  metrics?: RateLimitMetrics;
 }
 
 /** 429 `RATE_LIMITED` with the platform error body, saying when to retry. */
@@ -34,15 +44,27 @@ export function rateLimitedError(_request: FastifyRequest, context: { ttl: numbe
 }
 
 /**
- * Registers @fastify/rate-limit for the routes that ask for it (`config: { rateLimit:
+ * Makes the replica's shared counts (`SharedRateLimitCounts`, with their series) and
+ * registers @fastify/rate-limit for the routes that ask for it (`config: { rateLimit:
  * { max, timeWindow } }`, checked in the route's onRequest hooks) or whose scope adds
  * `sharedRateLimitHook` (checked before the scope's other hooks: a token check, say), per
  * client address (`request.ip`, IPv6 by network) and per route, counting in `counts`:
  * judged in memory, shared with the other replicas in the background. A limited request
- * costs no statement, refused or not.
+ * costs no statement, refused or not. Answers the counts: the caller starts them once the
+ * app is built and stops them before the database closes.
  */
-export async function registerSharedRateLimit(app: App, options: SharedRateLimitOptions): Promise<void> {
-  const { counts, metrics } = options;
+export async function registerSharedRateLimit(
+  app: App,
+  options: SharedRateLimitOptions,
+): Promise<SharedRateLimitCounts> {
+  const metrics = createRateLimitMetrics(options.registry);
+  const counts = new SharedRateLimitCounts({
+    store: options.store,
+    clock: options.clock,
+    logger: options.logger,
+    syncIntervalMs: options.syncIntervalMs,
+    metrics,
+  });
   class SharedRateLimitStore {
     constructor(
       _options: unknown,
@@ -66,8 +88,9 @@ export async function registerSharedRateLimit(app: App, options: SharedRateLimit
     keyGenerator: (request) =>
       `${request.method} ${routeOf(request)}\n${clientAddressKey(request.ip, options.ipv6PrefixLength)}`,
     errorResponseBuilder: (options.errorResponseBuilder ?? rateLimitedError) as never,
-    ...(metrics ? { onExceeded: (request: FastifyRequest) => metrics.refused.inc({ route: routeOf(request) }) } : {}),
+    onExceeded: (request: FastifyRequest) => metrics.refused.inc({ route: routeOf(request) }),
   });
+  return counts;
 }
 
 function routeOf(request: FastifyRequest): string {
