@@ -1,15 +1,28 @@
-import { createHash, createPrivateKey, randomBytes, sign, type JsonWebKeyInput } from 'node:crypto';
-import type { MdocContext } from '@owf/mdoc';
+import 'reflect-metadata';
+import {
+  createHash,
+  createPrivateKey,
+  createPublicKey,
+  randomBytes,
+  sign,
+  verify,
+  webcrypto,
+  type JsonWebKeyInput,
+} from 'node:crypto';
+import * as x509 from '@peculiar/x509';
+import { CoseKey, type MdocContext } from '@owf/mdoc';
+
+x509.cryptoProvider.set(webcrypto as never);
 
 const notUsed = (): never => {
-  throw new Error('the demo issuer and wallet only sign (ES256) and hash');
+  throw new Error('not used by the demo issuer and wallet');
 };
 
 /**
  * What @owf/mdoc needs from the platform to issue and present mdocs and sign COSE
  * (the demo issuer's mDL and its CWT status list, the wallet's device signature):
- * randomness, digests and ES256 signatures from node:crypto. Verification is the
- * verifier's job, never the demo's.
+ * randomness, digests and ES256 signatures from node:crypto. The one verification is
+ * the wallet's: an `org-iso-mdoc` request's ReaderAuth, with its x5chain leaf's key.
  */
 export const mdocContext: MdocContext = {
   crypto: {
@@ -26,13 +39,20 @@ export const mdocContext: MdocContext = {
         // COSE carries ECDSA signatures as r || s (RFC 9053 §2.1).
         return new Uint8Array(sign('sha256', toBeSigned, { key: privateKey, dsaEncoding: 'ieee-p1363' }));
       },
-      verify: notUsed,
+      verify: ({ sign1, key }) => {
+        const { kty, crv, x, y } = key.jwk as Record<string, string>;
+        const publicKey = createPublicKey({ key: { kty, crv, x, y }, format: 'jwk' } as JsonWebKeyInput);
+        return verify('sha256', sign1.toBeSigned, { key: publicKey, dsaEncoding: 'ieee-p1363' }, sign1.signature);
+      },
     },
     mac0: { sign: notUsed, verify: notUsed },
   },
   x509: {
     getIssuerNameField: notUsed,
-    getPublicKey: notUsed,
+    getPublicKey: async ({ certificate }) => {
+      const key = await new x509.X509Certificate(Buffer.from(certificate)).publicKey.export();
+      return CoseKey.fromJwk((await webcrypto.subtle.exportKey('jwk', key as webcrypto.CryptoKey)) as never);
+    },
     verifyCertificateChain: notUsed,
     getCertificateData: notUsed,
   },

@@ -77,12 +77,13 @@ export async function signStatusListCwt(
 
 /**
  * Issues an mDL bound to the holder's key, valid for a year, whose MSO names its status
- * list entry (`status: { status_list: { idx, uri } }`). @owf/mdoc writes MSOs without
- * `status`, so the issuer adds it to the MSO and signs the MSO (a tag-24 data item) again.
+ * list entry (`status: { status_list: { idx, uri } }`) when it has one. @owf/mdoc writes
+ * MSOs without `status`, so the issuer adds it to the MSO and signs the MSO (a tag-24
+ * data item) again.
  */
 export async function issueMdl(
   issuer: DemoIssuer,
-  options: { elements: Record<string, unknown>; holderPublicJwk: JWK; status: { idx: number; uri: string } },
+  options: { elements: Record<string, unknown>; holderPublicJwk: JWK; status?: { idx: number; uri: string } },
 ): Promise<IssuerSigned> {
   const signingKey = await signingKeyOf(issuer);
   const now = new Date();
@@ -100,6 +101,7 @@ export async function issueMdl(
     deviceKeyInfo: { deviceKey: DeviceKey.fromJwk({ kty, crv, x, y, alg: 'ES256' }) },
     certificates: [certificateOf(issuer)],
   });
+  if (!options.status) return signed;
   const mso = new Map(signed.issuerAuth.mobileSecurityObject.encodedStructure as Map<unknown, unknown>);
   mso.set('status', new Map([['status_list', new Map<string, unknown>(Object.entries(options.status))]]));
   const issuerAuth = await IssuerAuth.create(

@@ -20,6 +20,8 @@ import { mdocContext } from './mdoc-context.js';
 import { MDL_DOCTYPE } from './mdoc-issuer.js';
 import type { AuthorizationRequest } from './wallet.js';
 
+type IssuerSignedItems = NonNullable<ReturnType<IssuerNamespaces['getIssuerNamespace']>>;
+
 /**
  * The demo wallet's mdoc presentation for a `direct_post` request (OpenID4VP 1.0
  * Appendix B.2): a DeviceResponse disclosing the elements the query names
@@ -45,9 +47,29 @@ export async function presentMdoc(options: {
     { clientId: request.client_id, responseUri: request.response_uri, nonce: request.nonce },
     mdocContext,
   );
+  const document = await presentDocument({
+    issuerSigned,
+    holderPrivateJwk: options.holderPrivateJwk,
+    disclosed,
+    sessionTranscript,
+  });
+  return { [query.id]: [DeviceResponse.createSimple({ documents: [document] }).encodedForOid4Vp] };
+}
+
+/**
+ * The mDL Document a wallet hands over: the `disclosed` issuer-signed items, and the
+ * device key's signature over DeviceAuthentication for `sessionTranscript` (whichever
+ * handover it binds: OpenID4VP or the Digital Credentials API's Annex C).
+ */
+export async function presentDocument(options: {
+  issuerSigned: IssuerSigned;
+  holderPrivateJwk: JWK;
+  disclosed: Map<string, IssuerSignedItems>;
+  sessionTranscript: SessionTranscript;
+}): Promise<Document> {
   const deviceNamespaces = DeviceNamespaces.create({ deviceNamespaces: new Map() });
   const deviceAuthentication = DeviceAuthentication.create({
-    sessionTranscript,
+    sessionTranscript: options.sessionTranscript,
     docType: MDL_DOCTYPE,
     deviceNamespaces,
   });
@@ -63,13 +85,12 @@ export async function presentMdoc(options: {
     },
     mdocContext,
   );
-  const document = Document.create({
+  return Document.create({
     docType: MDL_DOCTYPE,
     issuerSigned: IssuerSigned.create({
-      issuerNamespaces: IssuerNamespaces.create({ issuerNamespaces: disclosed }),
-      issuerAuth: issuerSigned.issuerAuth,
+      issuerNamespaces: IssuerNamespaces.create({ issuerNamespaces: options.disclosed }),
+      issuerAuth: options.issuerSigned.issuerAuth,
     }),
     deviceSigned: DeviceSigned.create({ deviceNamespaces, deviceAuth: DeviceAuth.create({ deviceSignature }) }),
   });
-  return { [query.id]: [DeviceResponse.createSimple({ documents: [document] }).encodedForOid4Vp] };
 }

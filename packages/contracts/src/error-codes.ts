@@ -94,6 +94,16 @@ export const VerifierErrorCode = {
   WEBHOOK_NOT_FOUND: 'WEBHOOK_NOT_FOUND',
   /** No delivery with this id for the verifier's webhook. */
   WEBHOOK_DELIVERY_NOT_FOUND: 'WEBHOOK_DELIVERY_NOT_FOUND',
+  /** 400: a chain given without its key whose leaf does not certify the key of the pending CSR (or no CSR is pending). */
+  CERTIFICATE_KEY_MISMATCH: 'CERTIFICATE_KEY_MISMATCH',
+  /** 400: a registration certificate refused before it is stored; `details` gives the reason first (`UNTRUSTED: …`), then each problem. */
+  REGISTRATION_CERTIFICATE_INVALID: 'REGISTRATION_CERTIFICATE_INVALID',
+  /** 404: the verifier has no registration certificate. */
+  REGISTRATION_CERTIFICATE_NOT_FOUND: 'REGISTRATION_CERTIFICATE_NOT_FOUND',
+  /** 400: a template or session asks for a credential type or claim outside the verifier's registered intended uses; one `details` entry per path. */
+  OVER_ASKING: 'OVER_ASKING',
+  /** 400: a session of a `strictHaip` verifier that HAIP 1.0 does not allow (plain response mode, a signer other than X509_P256 with x509_hash). */
+  NOT_HAIP_COMPLIANT: 'NOT_HAIP_COMPLIANT',
 } as const;
 
 /** Why a presentation failed verification: the session's `error.code` (VERIFIER.md, Verification). */

@@ -7,6 +7,7 @@ export * from './intent-notice.js';
 export * from './inter-service.js';
 export * from './ecosystem.js';
 export * from './dc-api.js';
+export * from './relying-party-identity.js';
 export * from './verifier.js';
 export * from './verifier-responses.js';
 export * from './rpc.js';

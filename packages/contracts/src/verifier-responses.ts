@@ -8,6 +8,14 @@ import { MAX_PAGE_NUMBER, MAX_PAGE_SIZE } from './envelope.js';
  * presentation results and the DC API authorization-response call.
  */
 
+/** `GET trust-anchors`: a page, optionally of one purpose only. */
+export const TrustAnchorListQuerySchema = Type.Object({
+  pageNumber: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_NUMBER, default: 1 })),
+  pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, default: 10 })),
+  purpose: Type.Optional(Type.Union([Type.Literal('issuer'), Type.Literal('registrar')])),
+});
+export type TrustAnchorListQuery = Static<typeof TrustAnchorListQuerySchema>;
+
 /** Codes of the trust-anchor routes (the other verifier codes are in error-codes.ts). */
 export const TrustAnchorErrorCode = {
   /** The organisation already has an anchor with this fingerprint. */
@@ -26,13 +34,22 @@ export const CredentialTypesSchema = Type.Array(Type.String({ minLength: 1, maxL
   description: 'vct values and mdoc doctypes that credentials trusted through this anchor may have; absent = any',
 });
 
-/** `{ certificatePem, label?, credentialTypes? }` (a CA certificate) or `{ did, label?, credentialTypes? }` (`did:jwk` / `did:key`). */
+/**
+ * What an anchor is trusted for: `issuer` (credentials and their status lists; the default) or
+ * `registrar` (registration certificates of relying parties, ETSI TS 119 475; a CA certificate
+ * only, without `credentialTypes`). An anchor of one purpose is never used for the other.
+ */
+export const TrustAnchorPurposeSchema = Type.Union([Type.Literal('issuer'), Type.Literal('registrar')]);
+export type TrustAnchorPurpose = Static<typeof TrustAnchorPurposeSchema>;
+
+/** `{ certificatePem, label?, credentialTypes?, purpose? }` (a CA certificate) or `{ did, label?, credentialTypes? }` (`did:jwk` / `did:key`). */
 export const CreateTrustAnchorBodySchema = Type.Union([
   Type.Object(
     {
       certificatePem: Type.String({ minLength: 1, maxLength: 65536 }),
       label: Type.Optional(LabelSchema),
       credentialTypes: Type.Optional(CredentialTypesSchema),
+      purpose: Type.Optional(TrustAnchorPurposeSchema),
     },
     { additionalProperties: false },
   ),
@@ -53,6 +70,8 @@ export const TrustAnchorSchema = Type.Object({
   id: Type.String({ format: 'uuid' }),
   label: Type.Union([Type.String(), Type.Null()]),
   kind: TrustAnchorKindSchema,
+  /** `registrar` for a registrar anchor; absent for an issuer anchor (the default purpose). */
+  purpose: Type.Optional(TrustAnchorPurposeSchema),
   subject: Type.String({ description: 'certificate subject DN, or the DID' }),
   notAfter: Type.Optional(Type.String({ format: 'date-time' })),
   fingerprint: Type.String({ description: 'SHA-256 of the DER, or of the DID string, lowercase hex' }),

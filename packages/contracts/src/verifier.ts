@@ -2,6 +2,11 @@ import { Type, type Static } from 'typebox';
 import { UuidSchema } from './ecosystem.js';
 import { DcApiProtocolSchema, DcApiProtocolsSchema, DcApiRequestSchema } from './dc-api.js';
 import { IntentNoticeSchema } from './intent-notice.js';
+import {
+  OverAskingPathSchema,
+  OverAskingPolicySchema,
+  PendingCertificateSigningRequestSchema,
+} from './relying-party-identity.js';
 
 /**
  * Bodies and records of the verifier's management API (VERIFIER.md). The DCQL
@@ -34,8 +39,23 @@ export const VerifierIdSchema = Type.String({
   pattern: '^[A-Za-z0-9][A-Za-z0-9._:~-]*$',
 });
 
+/**
+ * Settings of a verifier beyond its display data (issue 25). `overAskingPolicy`: what a session
+ * or template asking for more than the verifier's registration certificate registered gets —
+ * `refuse` (400 OVER_ASKING, the default) or `warn` (created, `overAsking` lists the paths); no
+ * effect without a registration certificate. `strictHaip`: sessions must meet HAIP 1.0 —
+ * encrypted response modes (`direct_post.jwt`, `dc_api.jwt`) and requests signed with the P-256
+ * access certificate under `x509_hash` (400 NOT_HAIP_COMPLIANT otherwise); default false.
+ * On PUT an absent setting keeps its current value (unlike `clientMetadata`, which an absent
+ * value clears), so a client written before these settings existed cannot undo them.
+ */
+const VerifierSettingsProperties = {
+  overAskingPolicy: Type.Optional(OverAskingPolicySchema),
+  strictHaip: Type.Optional(Type.Boolean()),
+};
+
 export const CreateVerifierBodySchema = Type.Object(
-  { verifierId: VerifierIdSchema, clientMetadata: Type.Optional(ClientMetadataSchema) },
+  { verifierId: VerifierIdSchema, clientMetadata: Type.Optional(ClientMetadataSchema), ...VerifierSettingsProperties },
   { additionalProperties: false },
 );
 export type CreateVerifierBody = Static<typeof CreateVerifierBodySchema>;
@@ -51,6 +71,7 @@ export const UpdateVerifierBodySchema = Type.Object(
   {
     verifierId: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
     clientMetadata: Type.Optional(ClientMetadataSchema),
+    ...VerifierSettingsProperties,
   },
   { additionalProperties: false },
 );
@@ -60,6 +81,8 @@ export const VerifierSchema = Type.Object({
   id: Type.String({ format: 'uuid' }),
   verifierId: Type.String(),
   clientMetadata: Type.Optional(ClientMetadataSchema),
+  overAskingPolicy: OverAskingPolicySchema,
+  strictHaip: Type.Boolean(),
   createDateTime: Type.String({ format: 'date-time' }),
   lastChangedDateTime: Type.String({ format: 'date-time' }),
 });
@@ -92,6 +115,12 @@ export const VerificationTemplateBodySchema = Type.Object(
     templateJson: TemplateJsonSchema,
     signerOption: SignerOptionSchema,
     clientIdPrefix: Type.Optional(ClientIdPrefixSchema),
+    /**
+     * The organisation's verifier this template is for: its query is then judged when saved
+     * against that verifier's registration certificate (400 OVER_ASKING under `refuse`).
+     * Sessions are judged against their own verifier whatever the template names.
+     */
+    verifierId: Type.Optional(VerifierIdSchema),
   },
   { additionalProperties: false },
 );
@@ -103,6 +132,9 @@ export const VerificationTemplateSchema = Type.Object({
   templateJson: TemplateJsonSchema,
   signerOption: SignerOptionSchema,
   clientIdPrefix: Type.Optional(ClientIdPrefixSchema),
+  verifierId: Type.Optional(Type.String()),
+  /** Save answers only, under the `warn` policy: what the query asks beyond the named verifier's registration. */
+  overAsking: Type.Optional(Type.Array(OverAskingPathSchema)),
   createDateTime: Type.String({ format: 'date-time' }),
   lastChangedDateTime: Type.String({ format: 'date-time' }),
 });
@@ -144,7 +176,13 @@ export const TransactionDataInputSchema = Type.Object(
 const SessionOptionsProperties = {
   responseMode: ResponseModeSchema,
   expectedOrigins: Type.Optional(Type.Array(OriginSchema, { minItems: 1, maxItems: 20 })),
-  payloadState: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })),
+  /**
+   * Sent as the OAuth `state`: ASCII URL-safe characters only (OpenID4VP 1.0 §5.2). When a
+   * credential query does not require holder binding, a redirect-mode `state` must carry at
+   * least 128 bits of entropy: then a given value needs at least 22 characters (and must be
+   * random and fresh); absent, the service generates one.
+   */
+  payloadState: Type.Optional(Type.String({ minLength: 1, maxLength: 512, pattern: '^[A-Za-z0-9._~-]+$' })),
   requestSigner: Type.Optional(RequestSignerSchema),
   expiresInSeconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 86400 })),
   /**
@@ -201,6 +239,8 @@ export const PresentationSessionSchema = Type.Object({
   dcApiProtocols: Type.Optional(Type.Array(DcApiProtocolSchema)),
   state: SessionStateSchema,
   error: Type.Optional(SessionErrorSchema),
+  /** Under the verifier's `warn` policy: what the query asks beyond its registration certificate (judged at creation). */
+  overAsking: Type.Optional(Type.Array(OverAskingPathSchema)),
   createdAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' }),
   expiresAt: Type.String({ format: 'date-time' }),
@@ -215,6 +255,8 @@ export const SessionStateEventSchema = Type.Object({
   id: Type.String({ format: 'uuid' }),
   state: SessionStateSchema,
   error: Type.Optional(SessionErrorSchema),
+  /** As on the session record. */
+  overAsking: Type.Optional(Type.Array(OverAskingPathSchema)),
   changedAt: Type.String({ format: 'date-time' }),
 });
 export type SessionStateEvent = Static<typeof SessionStateEventSchema>;
@@ -253,10 +295,20 @@ export type SessionListQuery = Static<typeof SessionListQuerySchema>;
 export const CertificateKeyTypeSchema = Type.Union([Type.Literal('P256'), Type.Literal('ED25519')]);
 export type CertificateKeyType = Static<typeof CertificateKeyTypeSchema>;
 
+/**
+ * `PUT certificates/{P256|ED25519}`: a chain with its key, or — after `POST …/csr` — the chain
+ * alone, whose leaf must certify the pending key (400 CERTIFICATE_KEY_MISMATCH otherwise).
+ */
 export const ImportCertificateBodySchema = Type.Object(
   {
     certificateChainPem: Type.String({ minLength: 1, maxLength: 65536, description: 'PEM certificates, leaf first' }),
-    privateKeyPem: Type.String({ minLength: 1, maxLength: 16384, description: 'PKCS#8 PEM private key of the leaf' }),
+    privateKeyPem: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 16384,
+        description: 'PKCS#8 PEM private key of the leaf; absent: the leaf certifies the key of the pending CSR',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -265,8 +317,11 @@ export type ImportCertificateBody = Static<typeof ImportCertificateBodySchema>;
 /** The request-signing certificate of an organisation and key type (never the private key). */
 export const SigningCertificateSchema = Type.Object({
   keyType: CertificateKeyTypeSchema,
-  source: Type.Union([Type.Literal('platform'), Type.Literal('imported')]),
+  /** `platform`: a leaf of the platform CA; `imported`: a chain imported with its key; `csr`: a chain for a key made here (`POST …/csr`). */
+  source: Type.Union([Type.Literal('platform'), Type.Literal('imported'), Type.Literal('csr')]),
   subject: Type.String(),
+  /** The leaf's organizationIdentifier (else serialNumber): the identifier a registration certificate binds to (WRPAC). */
+  organizationIdentifier: Type.Optional(Type.String()),
   issuer: Type.String(),
   notBefore: Type.String({ format: 'date-time' }),
   notAfter: Type.String({ format: 'date-time' }),
@@ -276,3 +331,11 @@ export const SigningCertificateSchema = Type.Object({
   certificateChainPem: Type.String({ description: 'the chain sent as x5c, leaf first, without the trust anchor' }),
 });
 export type SigningCertificate = Static<typeof SigningCertificateSchema>;
+
+/** `GET certificates`: per key type, the signer in force and the certificate signing request waiting for its chain. */
+export const SigningCertificatesEntrySchema = Type.Object({
+  keyType: CertificateKeyTypeSchema,
+  signer: SigningCertificateSchema,
+  pendingCsr: Type.Union([PendingCertificateSigningRequestSchema, Type.Null()]),
+});
+export type SigningCertificatesEntry = Static<typeof SigningCertificatesEntrySchema>;

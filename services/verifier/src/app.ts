@@ -37,6 +37,7 @@ import { registerPresentationSessionEventRoutes } from './routes/presentation-se
 import { registerPresentationSessionRoutes } from './routes/presentation-sessions.js';
 import { registerPresentationRoutes } from './routes/presentations.js';
 import { registerReaderCertificateRoutes } from './routes/reader-certificates.js';
+import { registerRegistrationCertificateRoutes } from './routes/registration-certificates.js';
 import { registerTrustAnchorRoutes } from './routes/trust-anchors.js';
 import { registerVerificationTemplateRoutes } from './routes/verification-templates.js';
 import { registerVerifierRoutes } from './routes/verifiers.js';
@@ -68,6 +69,8 @@ export interface VerifierAppDeps {
   clock: Clock;
   /** Platform issuer anchors, from TRUSTED_ISSUERS_FILE (`loadTrustedIssuers`); a bare PEM string is an anchor for any credential type. */
   trustedIssuers?: Array<TrustedIssuer | string>;
+  /** Platform registrar anchors (PEM), from REGISTRAR_TRUST_ANCHORS_FILE (`loadRegistrarAnchors`). */
+  registrarAnchors?: string[];
   /** The fetch status lists are read with; the guarded fetch of the config's policy unless given. */
   statusListFetch?: typeof fetch;
   /** What this replica remembers between verifications; a fresh one unless given (tests look into it). */
@@ -227,6 +230,7 @@ export async function buildApp(deps: VerifierAppDeps): Promise<App> {
         metrics,
       },
     },
+    registrationCertificateExpiry: { db, clock, logger, metrics },
     trustListsOfOpenSessions: { db, clock, trustLists },
   });
 
@@ -259,7 +263,7 @@ export async function buildApp(deps: VerifierAppDeps): Promise<App> {
     verifyToken: deps.verifyToken,
     routes: [
       (api) => registerVerifierRoutes(api, { db, clock }),
-      (api) => registerVerificationTemplateRoutes(api, { db, clock }),
+      (api) => registerVerificationTemplateRoutes(api, { db, clock, metrics }),
       (api) =>
         registerPresentationRoutes(api, {
           db,
@@ -291,6 +295,14 @@ export async function buildApp(deps: VerifierAppDeps): Promise<App> {
       // Before certificates/{keyType}: its static path is the one that answers certificates/READER.
       (api) => registerReaderCertificateRoutes(api, { db, clock, loadSigningMaterial, loadReaderAuthMaterial }),
       (api) => registerCertificateRoutes(api, { db, keyEncryptionKey, clock, loadSigningMaterial }),
+      (api) =>
+        registerRegistrationCertificateRoutes(api, {
+          db,
+          clock,
+          clockSkewSeconds: config.CLOCK_SKEW_SECONDS,
+          registrarAnchors: deps.registrarAnchors ?? [],
+          metrics,
+        }),
       (api) => registerTrustAnchorRoutes(api, { db, clock }),
       (api) => registerPresentationResponseRoutes(api, answerDeps),
       (api) => registerPresentationReadRoutes(api, { db }),

@@ -90,6 +90,12 @@ export const VerifierConfigSchema = Type.Object({
    * anchor to the `vct` values and doctypes listed.
    */
   TRUSTED_ISSUERS_FILE: Type.Optional(Type.String({ minLength: 1 })),
+  /**
+   * CA certificates (PEM bundle, read once at start) every organisation's verifiers'
+   * registration certificates (ETSI TS 119 475) may validate to: the registrars' CAs.
+   * Organisations add their own as trust anchors of purpose `registrar`.
+   */
+  REGISTRAR_TRUST_ANCHORS_FILE: Type.Optional(Type.String({ minLength: 1 })),
   /** Largest age of a KB-JWT `iat` accepted. */
   KB_MAX_AGE_SECONDS: Type.Integer({ minimum: 1, maximum: 86400, default: 300 }),
   /** Clock skew tolerated on `iat`, `nbf` and `exp`. */

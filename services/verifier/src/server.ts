@@ -23,6 +23,7 @@ import { generateKeyEncryptionKey, KeyEncryptionKey } from './crypto/key-encrypt
 import { MIGRATIONS_FOLDER } from './db/migrations-folder.js';
 import { schema } from './db/schema.js';
 import type { Clock } from './domain/clock.js';
+import { loadRegistrarAnchors } from './use-cases/load-registrar-anchors.js';
 import { loadTrustedIssuers } from './use-cases/load-trusted-issuers.js';
 import { openKeyStore } from './use-cases/open-key-store.js';
 import { reissuePlatformLeaves } from './use-cases/reissue-platform-leaves.js';
@@ -52,6 +53,7 @@ export async function startVerifier(
   const clock: Clock = () => new Date();
   // Before any connection is opened: a bad bundle stops the start with one line.
   const trustedIssuers = loadTrustedIssuers(config.TRUSTED_ISSUERS_FILE);
+  const registrarAnchors = loadRegistrarAnchors(config.REGISTRAR_TRUST_ANCHORS_FILE);
   return startService({
     name: SERVICE_NAME,
     config,
@@ -89,6 +91,7 @@ export async function startVerifier(
         platformCa,
         clock,
         trustedIssuers,
+        registrarAnchors,
         metrics,
       });
     },

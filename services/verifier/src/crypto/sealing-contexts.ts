@@ -8,6 +8,15 @@ export function signingKeyContext(orgId: string, keyType: KeyType): string {
   return `signing-key:${orgId}:${keyType}`;
 }
 
+/**
+ * A key made for a certificate signing request, waiting for its chain (`pending_signing_keys`):
+ * bound to its organisation, key type and key id. When the chain arrives the key is opened with
+ * this context and sealed again as the organisation's signing key (`signingKeyContext`).
+ */
+export function pendingSigningKeyContext(orgId: string, keyType: KeyType, keyId: string): string {
+  return `pending-signing-key:${orgId}:${keyType}:${keyId}`;
+}
+
 /** A session's ephemeral ECDH-ES decryption key. */
 export function sessionKeyContext(sessionId: string): string {
   return `session-encryption-key:${sessionId}`;

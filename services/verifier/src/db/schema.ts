@@ -31,6 +31,10 @@ export const verifiers = verifierSchema.table(
     orgId: text('org_id').notNull(),
     verifierId: text('verifier_id').notNull(),
     clientMetadata: jsonb('client_metadata').$type<Record<string, unknown>>(),
+    /** `refuse` (400 OVER_ASKING) or `warn`: sessions and templates asking beyond the registration certificate. */
+    overAskingPolicy: text('over_asking_policy').notNull().default('refuse'),
+    /** Sessions must meet HAIP 1.0 (encrypted modes, X509_P256 with x509_hash). */
+    strictHaip: boolean('strict_haip').notNull().default(false),
     ...timestamps,
   },
   (t) => [
@@ -49,6 +53,8 @@ export const verificationTemplates = verifierSchema.table(
     templateJson: jsonb('template_json').$type<{ dcql: { query: Record<string, unknown> } }>().notNull(),
     signerOption: text('signer_option').notNull(),
     clientIdPrefix: text('client_id_prefix'),
+    /** The verifier the template is judged against when saved (over-asking); null when it names none or that verifier was deleted. */
+    verifierRef: uuid('verifier_ref').references(() => verifiers.id, { onDelete: 'set null' }),
     ...timestamps,
   },
   (t) => [index('templates_org_created_idx').on(t.orgId, t.createdAt.desc())],
@@ -67,10 +73,60 @@ export const signingKeys = verifierSchema.table(
     publicJwk: jsonb('public_jwk').$type<Record<string, unknown>>().notNull(),
     encryptedPrivateKey: text('encrypted_private_key').notNull(),
     certificateChain: jsonb('certificate_chain').$type<string[]>(),
+    /** `platform` (a leaf of the platform CA), `imported` (chain and key imported), `csr` (a chain for a key made here). */
     source: text('source').notNull(),
     ...timestamps,
   },
   (t) => [primaryKey({ columns: [t.orgId, t.keyType] })],
+);
+
+/**
+ * A key made for a certificate signing request (`POST certificates/{keyType}/csr`), waiting for
+ * the CA's chain: at most one per organisation and key type (a new request replaces it). The
+ * private JWK is sealed with KEY_ENCRYPTION_KEY, AAD `pending-signing-key:<org>:<keyType>:<keyId>`
+ * (crypto/sealing-contexts.ts); when the chain arrives the key is re-sealed as the signing key
+ * and this row deleted, in one transaction.
+ */
+export const pendingSigningKeys = verifierSchema.table(
+  'pending_signing_keys',
+  {
+    keyId: uuid('key_id').primaryKey(),
+    orgId: text('org_id').notNull(),
+    keyType: text('key_type').notNull(),
+    publicJwk: jsonb('public_jwk').$type<Record<string, unknown>>().notNull(),
+    encryptedPrivateKey: text('encrypted_private_key').notNull(),
+    /** The subject and SANs asked for: `{ subject, sanDns?, sanUri? }`. */
+    request: jsonb('request').$type<Record<string, unknown>>().notNull(),
+    csrPem: text('csr_pem').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [uniqueIndex('pending_signing_keys_org_key_type_key').on(t.orgId, t.keyType)],
+);
+
+/**
+ * A verifier's registration certificate (WRPRC, ETSI TS 119 475), checked before it was stored:
+ * the JWT as uploaded (sent as `verifier_info`) and what it registered (`summary`: form,
+ * registrar, relying party, intermediary, intended uses). Dropped with the verifier.
+ */
+export const registrationCertificates = verifierSchema.table(
+  'registration_certificates',
+  {
+    verifierRef: uuid('verifier_ref')
+      .primaryKey()
+      .references(() => verifiers.id, { onDelete: 'cascade' }),
+    orgId: text('org_id').notNull(),
+    jwt: text('jwt').notNull(),
+    summary: jsonb('summary').$type<Record<string, unknown>>().notNull(),
+    /** The identifier it is bound to (the access certificate's organizationIdentifier at upload). */
+    relyingPartyIdentifier: text('relying_party_identifier').notNull(),
+    notBefore: timestamp('not_before', { withTimezone: true, mode: 'date' }).notNull(),
+    notAfter: timestamp('not_after', { withTimezone: true, mode: 'date' }).notNull(),
+    /** When the day-ahead expiry warning was logged (once per certificate; a new upload clears it). */
+    expiryWarnedAt: timestamp('expiry_warned_at', { withTimezone: true, mode: 'date' }),
+    ...timestamps,
+  },
+  // The expiry job: certificates by their end.
+  (t) => [index('registration_certificates_not_after_idx').on(t.notAfter)],
 );
 
 /** Platform-wide values written once at first start: the key-check value and the generated CA. */
@@ -156,6 +212,13 @@ export const presentationSessions = verifierSchema.table(
     responseCodeHash: text('response_code_hash'),
     /** The body's `presentationDataTtlSeconds`: applied at verification when shorter than PRESENTATION_DATA_TTL_SECONDS. */
     presentationDataTtlSeconds: integer('presentation_data_ttl_seconds'),
+    /**
+     * What was judged at creation (issue 25): the `verifier_info` sent (the registration certificate
+     * and the credential queries it covers; null without one), and under the `warn` policy the
+     * over-asking paths. A re-signed request object (wallet_nonce) sends exactly this.
+     */
+    verifierInfo: jsonb('verifier_info').$type<Array<Record<string, unknown>>>(),
+    overAsking: jsonb('over_asking').$type<Array<Record<string, unknown>>>(),
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
     ...timestamps,
   },
@@ -296,9 +359,12 @@ export const trustAnchors = verifierSchema.table(
     did: text('did'),
     /** `vct` values and mdoc doctypes chains under this anchor may issue; null = any type. */
     credentialTypes: text('credential_types').array(),
+    /** `issuer` (credentials, status lists) or `registrar` (registration certificates): never used for the other. */
+    purpose: text('purpose').notNull().default('issuer'),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
   (t) => [
+    // One purpose per certificate in an organisation (and the index the previous release's insert names).
     uniqueIndex('trust_anchors_org_fingerprint_key').on(t.orgId, t.fingerprint),
     index('trust_anchors_org_created_idx').on(t.orgId, t.createdAt.desc()),
   ],
@@ -393,6 +459,8 @@ export type WebhookDeliveryRow = typeof webhookDeliveries.$inferSelect;
 export type WebhookDeliveryAttemptRow = typeof webhookDeliveryAttempts.$inferSelect;
 export type TemplateRow = typeof verificationTemplates.$inferSelect;
 export type SigningKeyRow = typeof signingKeys.$inferSelect;
+export type PendingSigningKeyRow = typeof pendingSigningKeys.$inferSelect;
+export type RegistrationCertificateRow = typeof registrationCertificates.$inferSelect;
 /**
  * Number of sessions per organisation, kept in the transaction that creates each
  * session and in the statement that deletes sessions past retention (the purge job),
@@ -421,6 +489,8 @@ export const schema = {
   verifiers,
   verificationTemplates,
   signingKeys,
+  pendingSigningKeys,
+  registrationCertificates,
   platformSettings,
   presentationSessions,
   presentationResults,

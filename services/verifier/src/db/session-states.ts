@@ -19,6 +19,7 @@ export type SessionStateRow = Pick<
   | 'requestRetrievedAt'
   | 'updatedAt'
   | 'expiresAt'
+  | 'overAsking'
 >;
 
 const stateColumns = {
@@ -31,6 +32,7 @@ const stateColumns = {
   requestRetrievedAt: presentationSessions.requestRetrievedAt,
   updatedAt: presentationSessions.updatedAt,
   expiresAt: presentationSessions.expiresAt,
+  overAsking: presentationSessions.overAsking,
 };
 
 export async function findSessionState(

@@ -103,6 +103,8 @@ function writtenSession(values: NewSession): SessionRow {
     responseCount: 0,
     limitWindowStartedAt: null,
     responseCodeHash: null,
+    verifierInfo: null,
+    overAsking: null,
     ...(Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as NewSession),
   } as SessionRow;
 }

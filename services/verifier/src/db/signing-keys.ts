@@ -60,7 +60,7 @@ export async function replaceCertificateChain(
   return rows.length > 0;
 }
 
-/** An organisation's own key and chain replace whatever was there. */
+/** An organisation's own key and chain (imported with its key, or certified after a CSR) replace whatever was there. */
 export async function upsertImportedSigningKey(
   db: VerifierDb,
   values: {
@@ -69,19 +69,20 @@ export async function upsertImportedSigningKey(
     publicJwk: Record<string, unknown>;
     encryptedPrivateKey: string;
     certificateChain: string[];
+    source: 'imported' | 'csr';
     now: Date;
   },
 ): Promise<SigningKeyRow> {
   const [row] = await db
     .insert(signingKeys)
-    .values({ ...values, source: 'imported', createdAt: values.now, updatedAt: values.now })
+    .values({ ...values, createdAt: values.now, updatedAt: values.now })
     .onConflictDoUpdate({
       target: [signingKeys.orgId, signingKeys.keyType],
       set: {
         publicJwk: values.publicJwk,
         encryptedPrivateKey: values.encryptedPrivateKey,
         certificateChain: values.certificateChain,
-        source: 'imported',
+        source: values.source,
         updatedAt: values.now,
       },
     })

@@ -1,9 +1,9 @@
 // Verification template queries. Tenant scoping: every query filters on `orgId`,
 // except `findTemplateById`, which the intent flow and the NATS responder use
 // (a template named by an ecosystem may belong to the ecosystem lead's organisation).
-import { and, count, desc, eq, gt, inArray } from 'drizzle-orm';
+import { and, count, desc, eq, getTableColumns, gt, inArray } from 'drizzle-orm';
 import { OPEN_STATES } from '../domain/session-state.js';
-import { presentationSessions, verificationTemplates, type TemplateRow } from './schema.js';
+import { presentationSessions, verificationTemplates, verifiers, type TemplateRow } from './schema.js';
 import type { VerifierDb } from './types.js';
 
 export interface TemplateValues {
@@ -11,7 +11,14 @@ export interface TemplateValues {
   templateJson: { dcql: { query: Record<string, unknown> } };
   signerOption: string;
   clientIdPrefix: string | null;
+  /** The verifier (row id) the template names, or null. */
+  verifierRef: string | null;
 }
+
+/** A template with the `verifierId` of the verifier it names (null when none, or when that verifier was deleted). */
+export type TemplateWithVerifier = TemplateRow & { verifierId: string | null };
+
+const templateWithVerifierColumns = { ...getTableColumns(verificationTemplates), verifierId: verifiers.verifierId };
 
 export async function insertTemplate(
   db: VerifierDb,
@@ -27,10 +34,11 @@ export async function insertTemplate(
 export async function listTemplates(
   db: VerifierDb,
   params: { orgId: string; limit: number; offset: number },
-): Promise<{ rows: TemplateRow[]; total: number }> {
+): Promise<{ rows: TemplateWithVerifier[]; total: number }> {
   const rows = await db
-    .select()
+    .select(templateWithVerifierColumns)
     .from(verificationTemplates)
+    .leftJoin(verifiers, eq(verifiers.id, verificationTemplates.verifierRef))
     .where(eq(verificationTemplates.orgId, params.orgId))
     .orderBy(desc(verificationTemplates.createdAt), desc(verificationTemplates.id))
     .limit(params.limit)
@@ -45,12 +53,16 @@ export async function listTemplates(
 export async function findTemplate(
   db: VerifierDb,
   params: { orgId: string; id: string; lock?: 'update' },
-): Promise<TemplateRow | undefined> {
-  const query = db
-    .select()
+): Promise<TemplateWithVerifier | undefined> {
+  const where = and(eq(verificationTemplates.orgId, params.orgId), eq(verificationTemplates.id, params.id));
+  // The lock is taken on the template alone (an outer join's nullable side cannot be locked), then read with its verifier's id.
+  if (params.lock === 'update')
+    await db.select({ id: verificationTemplates.id }).from(verificationTemplates).where(where).for('update');
+  const [row] = await db
+    .select(templateWithVerifierColumns)
     .from(verificationTemplates)
-    .where(and(eq(verificationTemplates.orgId, params.orgId), eq(verificationTemplates.id, params.id)));
-  const [row] = params.lock === 'update' ? await query.for('update') : await query;
+    .leftJoin(verifiers, eq(verifiers.id, verificationTemplates.verifierRef))
+    .where(where);
   return row;
 }
 

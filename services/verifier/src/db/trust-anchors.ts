@@ -16,11 +16,26 @@ export async function insertTrustAnchor(db: VerifierDb, values: NewTrustAnchor):
   return row;
 }
 
+/** The anchor the organisation has with this fingerprint, whatever its purpose (the conflict's message names it). */
+export async function findTrustAnchorByFingerprint(
+  db: VerifierDb,
+  params: { orgId: string; fingerprint: string },
+): Promise<TrustAnchorRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(trustAnchors)
+    .where(and(eq(trustAnchors.orgId, params.orgId), eq(trustAnchors.fingerprint, params.fingerprint)));
+  return row;
+}
+
 export async function listTrustAnchors(
   db: VerifierDb,
-  params: { orgId: string; limit: number; offset: number },
+  params: { orgId: string; limit: number; offset: number; purpose?: string },
 ): Promise<{ rows: TrustAnchorRow[]; total: number }> {
-  const where = eq(trustAnchors.orgId, params.orgId);
+  const where = and(
+    eq(trustAnchors.orgId, params.orgId),
+    params.purpose ? eq(trustAnchors.purpose, params.purpose) : undefined,
+  );
   const rows = await db
     .select()
     .from(trustAnchors)
@@ -50,7 +65,7 @@ export interface TrustAnchorMaterial {
   dids: Array<{ did: string; credentialTypes?: string[] }>;
 }
 
-/** All of an organisation's anchors as verification uses them, read fresh each time (no cache to go stale). */
+/** All of an organisation's issuer anchors as verification uses them, read fresh each time (no cache to go stale). */
 export async function readTrustAnchorMaterial(db: VerifierDb, orgId: string): Promise<TrustAnchorMaterial> {
   return toTrustAnchorMaterial(await selectTrustAnchorMaterial(db).execute({ orgId }));
 }
@@ -72,7 +87,7 @@ export interface TrustAnchorMaterialRow {
 export function trustAnchorMaterialOf(orgId: SQL) {
   return sql<
     TrustAnchorMaterialRow[]
-  >`(select coalesce(json_agg(json_build_object('certificatePem', anchor.certificate_pem, 'did', anchor.did, 'credentialTypes', anchor.credential_types)), '[]'::json) from ${trustAnchors} as anchor where anchor.org_id = ${orgId})`;
+  >`(select coalesce(json_agg(json_build_object('certificatePem', anchor.certificate_pem, 'did', anchor.did, 'credentialTypes', anchor.credential_types)), '[]'::json) from ${trustAnchors} as anchor where anchor.org_id = ${orgId} and anchor.purpose = 'issuer')`;
 }
 
 export function toTrustAnchorMaterial(rows: TrustAnchorMaterialRow[]): TrustAnchorMaterial {
@@ -94,6 +109,15 @@ const selectTrustAnchorMaterial = preparedFor((db: VerifierDb) =>
       credentialTypes: trustAnchors.credentialTypes,
     })
     .from(trustAnchors)
-    .where(eq(trustAnchors.orgId, sql.placeholder('orgId')))
+    .where(and(eq(trustAnchors.orgId, sql.placeholder('orgId')), eq(trustAnchors.purpose, 'issuer')))
     .prepare('read_trust_anchor_material'),
 );
+
+/** The organisation's registrar anchors (PEM): what its verifiers' registration certificates must validate to. */
+export async function listRegistrarAnchorPems(db: VerifierDb, params: { orgId: string }): Promise<string[]> {
+  const rows = await db
+    .select({ certificatePem: trustAnchors.certificatePem })
+    .from(trustAnchors)
+    .where(and(eq(trustAnchors.orgId, params.orgId), eq(trustAnchors.purpose, 'registrar')));
+  return rows.flatMap((row) => (row.certificatePem ? [row.certificatePem] : []));
+}

@@ -1,14 +1,21 @@
 // Verifier queries. Tenant scoping: every query takes `orgId` and filters on it.
-import { and, count, desc, eq, gt, inArray, sql } from 'drizzle-orm';
+import { and, count, desc, eq, getTableColumns, gt, inArray, sql } from 'drizzle-orm';
 import { preparedFor } from '@tessera/service-kit';
 import { OPEN_STATES } from '../domain/session-state.js';
-import { presentationSessions, verifiers, type VerifierRow } from './schema.js';
+import { presentationSessions, registrationCertificates, verifiers, type VerifierRow } from './schema.js';
 import type { VerifierDb } from './types.js';
+
+/** A verifier's settings as written: a setting not given keeps its column default (insert) or its value (update). */
+export interface VerifierSettings {
+  clientMetadata: Record<string, unknown> | null;
+  overAskingPolicy?: string;
+  strictHaip?: boolean;
+}
 
 /** Inserts the verifier; undefined when the organisation already has one with this `verifierId`. */
 export async function insertVerifier(
   db: VerifierDb,
-  values: { id: string; orgId: string; verifierId: string; clientMetadata: Record<string, unknown> | null; now: Date },
+  values: VerifierSettings & { id: string; orgId: string; verifierId: string; now: Date },
 ): Promise<VerifierRow | undefined> {
   const [row] = await db
     .insert(verifiers)
@@ -17,6 +24,8 @@ export async function insertVerifier(
       orgId: values.orgId,
       verifierId: values.verifierId,
       clientMetadata: values.clientMetadata,
+      ...(values.overAskingPolicy !== undefined ? { overAskingPolicy: values.overAskingPolicy } : {}),
+      ...(values.strictHaip !== undefined ? { strictHaip: values.strictHaip } : {}),
       createdAt: values.now,
       updatedAt: values.now,
     })
@@ -66,13 +75,60 @@ const selectVerifier = preparedFor((db: VerifierDb) =>
     .prepare('find_verifier'),
 );
 
+/** Replaces the display metadata; a setting not given keeps its value. */
+/** What a new session needs of its verifier's registration certificate. */
+export interface SessionRegistration {
+  jwt: string;
+  summary: Record<string, unknown>;
+  notAfter: Date;
+}
+
+/**
+ * The verifier and its registration certificate (null without one), in one statement: read for
+ * every session created, so the judgement of a session costs no round trip of its own.
+ */
+export async function findVerifierForSession(
+  db: VerifierDb,
+  params: { orgId: string; verifierId: string },
+): Promise<{ verifier: VerifierRow; registration: SessionRegistration | null } | undefined> {
+  const [row] = await selectVerifierForSession(db).execute(params);
+  if (!row) return undefined;
+  const { registrationJwt, registrationSummary, registrationNotAfter, ...verifier } = row;
+  return {
+    verifier,
+    registration:
+      registrationJwt && registrationSummary && registrationNotAfter
+        ? { jwt: registrationJwt, summary: registrationSummary, notAfter: registrationNotAfter }
+        : null,
+  };
+}
+
+const selectVerifierForSession = preparedFor((db: VerifierDb) =>
+  db
+    .select({
+      ...getTableColumns(verifiers),
+      registrationJwt: registrationCertificates.jwt,
+      registrationSummary: registrationCertificates.summary,
+      registrationNotAfter: registrationCertificates.notAfter,
+    })
+    .from(verifiers)
+    .leftJoin(registrationCertificates, eq(registrationCertificates.verifierRef, verifiers.id))
+    .where(and(eq(verifiers.orgId, sql.placeholder('orgId')), eq(verifiers.verifierId, sql.placeholder('verifierId'))))
+    .prepare('find_verifier_for_session'),
+);
+
 export async function updateVerifierMetadata(
   db: VerifierDb,
-  params: { orgId: string; verifierId: string; clientMetadata: Record<string, unknown> | null; now: Date },
+  params: VerifierSettings & { orgId: string; verifierId: string; now: Date },
 ): Promise<VerifierRow | undefined> {
   const [row] = await db
     .update(verifiers)
-    .set({ clientMetadata: params.clientMetadata, updatedAt: params.now })
+    .set({
+      clientMetadata: params.clientMetadata,
+      ...(params.overAskingPolicy !== undefined ? { overAskingPolicy: params.overAskingPolicy } : {}),
+      ...(params.strictHaip !== undefined ? { strictHaip: params.strictHaip } : {}),
+      updatedAt: params.now,
+    })
     .where(and(eq(verifiers.orgId, params.orgId), eq(verifiers.verifierId, params.verifierId)))
     .returning();
   return row;

@@ -12,6 +12,13 @@ export function verificationTemplateNotFound(): AppError {
   return notFound('The organisation has no such verification template.', ErrorCode.VERIFICATION_TEMPLATE_NOT_FOUND);
 }
 
+export function registrationCertificateNotFound(verifierId: string): AppError {
+  return notFound(
+    `Verifier "${verifierId}" has no registration certificate.`,
+    ErrorCode.REGISTRATION_CERTIFICATE_NOT_FOUND,
+  );
+}
+
 export function presentationSessionNotFound(): AppError {
   return notFound('The organisation has no presentation session with this id.', ErrorCode.NOT_FOUND);
 }

@@ -1,6 +1,7 @@
 import type { JWK, JWTPayload } from 'jose';
 import type { ResponseMode } from '@tessera/contracts';
 import { isDcApiMode, isEncryptedMode } from './response-mode.js';
+import type { VerifierInfoAttestation } from './verifier-info.js';
 
 /** `typ` and media type of a signed request object (OpenID4VP 1.0 §5, RFC 9101). */
 export const REQUEST_OBJECT_TYP = 'oauth-authz-req+jwt';
@@ -67,6 +68,12 @@ export interface BuildRequestObjectOptions {
   expectedOrigins?: string[] | null;
   /** Echoed from the wallet's POST to the request_uri (OpenID4VP 1.0 §5.10). */
   walletNonce?: string;
+  /**
+   * Attestations about the verifier (OpenID4VP 1.0 §5.1): its registration certificate, as judged
+   * when the session was created. In the payload of by-reference and DC API signed requests; a
+   * multi-signed DC API request carries it in each signature's protected header instead (A.3.2.2).
+   */
+  verifierInfo?: VerifierInfoAttestation[] | null;
   now: Date;
   expiresAt: Date;
 }
@@ -96,6 +103,7 @@ export function buildRequestObject(options: BuildRequestObjectOptions): JWTPaylo
     ...(options.transactionData && options.transactionData.length > 0
       ? { transaction_data: options.transactionData }
       : {}),
+    ...(options.verifierInfo && options.verifierInfo.length > 0 ? { verifier_info: options.verifierInfo } : {}),
     ...(options.walletNonce ? { wallet_nonce: options.walletNonce } : {}),
   };
 }

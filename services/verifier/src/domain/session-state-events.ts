@@ -1,4 +1,4 @@
-import { ErrorCode, type SessionState, type SessionStateEvent } from '@tessera/contracts';
+import { ErrorCode, type OverAskingPath, type SessionState, type SessionStateEvent } from '@tessera/contracts';
 import { isTerminalState, stateEventId } from './session-event-ids.js';
 import { effectiveSessionState, type StoredSessionState } from './session-state.js';
 
@@ -9,6 +9,12 @@ export interface SessionStateFacts extends StoredSessionState {
   /** When the wallet first fetched the request object; null when it never did. */
   requestRetrievedAt: Date | null;
   updatedAt: Date;
+  /** Under the verifier's `warn` policy, what the query asks beyond its registration (every event carries it). */
+  overAsking?: Array<Record<string, unknown>> | null;
+}
+
+function overAskingOf(session: SessionStateFacts): { overAsking?: OverAskingPath[] } {
+  return session.overAsking ? { overAsking: session.overAsking as OverAskingPath[] } : {};
 }
 
 /** A `state` event: its SSE id, its data, and whether the stream ends after it. */
@@ -28,7 +34,13 @@ export function toSessionStateEvent(session: SessionStateFacts, now: Date): Sess
   const changedAt = error?.code === ErrorCode.SESSION_EXPIRED ? session.expiresAt : session.updatedAt;
   return {
     eventId: stateEventId(state as SessionState),
-    data: { id: session.id, state, ...(error ? { error } : {}), changedAt: changedAt.toISOString() },
+    data: {
+      id: session.id,
+      state,
+      ...(error ? { error } : {}),
+      ...overAskingOf(session),
+      changedAt: changedAt.toISOString(),
+    },
     terminal: isTerminalState(state),
   };
 }
@@ -46,7 +58,7 @@ export function toSessionStateEvents(session: SessionStateFacts, now: Date): Ses
   const history: SessionStateEventOut[] = [];
   const passed = (state: SessionState, changedAt: Date) => ({
     eventId: stateEventId(state),
-    data: { id: session.id, state, changedAt: changedAt.toISOString() },
+    data: { id: session.id, state, ...overAskingOf(session), changedAt: changedAt.toISOString() },
     terminal: false,
   });
   if (current.eventId > stateEventId('RequestCreated')) history.push(passed('RequestCreated', session.createdAt));

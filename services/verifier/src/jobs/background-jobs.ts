@@ -1,11 +1,18 @@
 import type { Logger } from '@tessera/service-kit';
 import { deliverDueWebhooks, type DeliverDueWebhooksDeps } from '../use-cases/deliver-due-webhooks.js';
 import {
+  warnExpiringRegistrationCertificates,
+  type WarnExpiringRegistrationCertificatesDeps,
+} from '../use-cases/warn-expiring-registration-certificates.js';
+import {
   followTrustListsOfOpenSessions,
   type FollowTrustListsOfOpenSessionsDeps,
 } from '../use-cases/follow-trust-lists-of-open-sessions.js';
 import { createPeriodicJob } from './periodic-job.js';
 import { createSessionLifetimesJob, type SessionLifetimesJobDeps } from './session-lifetimes-job.js';
+
+// A day's notice leaves room for a run every few minutes; the gauge is as fresh as the last run.
+const REGISTRATION_EXPIRY_INTERVAL_MS = 300_000;
 
 /** What each job's use case takes, and how often it runs: `buildApp` hands each its own. */
 export interface BackgroundJobsDeps {
@@ -14,6 +21,8 @@ export interface BackgroundJobsDeps {
   lifetimes: SessionLifetimesJobDeps;
   /** The webhook worker: its use case's deps (its slots wake it as they free), and how often it polls (WEBHOOK_POLL_INTERVAL_MS). */
   webhooks: { deliveries: DeliverDueWebhooksDeps; pollIntervalMs: number };
+  /** The registration certificates' expiry: a warning a day ahead, once, and the gauge. */
+  registrationCertificateExpiry: WarnExpiringRegistrationCertificatesDeps;
   /** Run once at start: the trust lists of open sessions. */
   trustListsOfOpenSessions: FollowTrustListsOfOpenSessionsDeps;
 }
@@ -39,6 +48,8 @@ export interface BackgroundJobs {
  *   end on NATS (`wakeDeliveries`) — the event is published after the outbox row
  *   committed, so the wake finds it — and whenever one of its slots frees. Without
  *   NATS the poll alone delivers;
+ * - the registration certificates' expiry every five minutes: each certificate ending
+ *   within a day logged once (claimed by one replica), the expiring/expired gauge set;
  * - once, at start, in the background: the trust lists of open sessions
  *   (`use-cases/follow-trust-lists-of-open-sessions.ts`).
  */
@@ -51,10 +62,17 @@ export function createBackgroundJobs(deps: BackgroundJobsDeps): BackgroundJobs {
     logger,
     run: (signal) => deliverDueWebhooks(deps.webhooks.deliveries, { signal }),
   });
+  const registrationExpiry = createPeriodicJob({
+    name: 'registration certificate expiry',
+    intervalMs: REGISTRATION_EXPIRY_INTERVAL_MS,
+    logger,
+    run: () => warnExpiringRegistrationCertificates(deps.registrationCertificateExpiry),
+  });
   return {
     start() {
       lifetimes.start();
       worker.start();
+      registrationExpiry.start();
       // A start does not wait for (or fail on) the ecosystem service: a verification that
       // finds no current list fetches it then, or answers 503.
       void followTrustListsOfOpenSessions(deps.trustListsOfOpenSessions).catch((error: unknown) =>
@@ -63,7 +81,7 @@ export function createBackgroundJobs(deps: BackgroundJobsDeps): BackgroundJobs {
     },
     wakeDeliveries: () => worker.wake(),
     async stop() {
-      await Promise.all([lifetimes.stop(), worker.stop()]);
+      await Promise.all([lifetimes.stop(), worker.stop(), registrationExpiry.stop()]);
       // Deliveries still sending were aborted with the worker's signal: each records its attempt before the database closes.
       await deps.webhooks.deliveries.slots.idle();
     },

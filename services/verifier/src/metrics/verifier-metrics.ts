@@ -1,6 +1,7 @@
 import { VerificationErrorCode } from '@tessera/contracts';
 import {
   Counter,
+  Gauge,
   Histogram,
   LATENCY_BUCKETS,
   observeOutcome,
@@ -46,6 +47,12 @@ export interface VerifierMetrics {
    * `verified`, `failed` (settled in Error), or the code of the refusal that left the session open.
    */
   countDcApiAnswer(protocol: string, result: string): void;
+  /** A session or template asked beyond its verifier's registration certificate: refused or created with a warning. */
+  countOverAsking(policy: 'refuse' | 'warn', subject: 'session' | 'template'): void;
+  /** A registration certificate upload refused, by reason (the engine's refusal). */
+  countRegistrationCertificateRefused(reason: string): void;
+  /** How many stored registration certificates have expired, and how many end within a day (the expiry job). */
+  setRegistrationCertificatesByEnd(counts: { expired: number; expiring: number }): void;
 }
 
 const FORMATS: readonly PresentationFormat[] = ['dc+sd-jwt', 'mso_mdoc', 'mixed'];
@@ -129,6 +136,26 @@ export function createVerifierMetrics(registry: Registry): VerifierMetrics {
     help: 'Open sessions the session lifetimes job moved to Error/SESSION_EXPIRED.',
     registers,
   });
+  const overAsking = new Counter({
+    name: 'tessera_verifier_over_asking_total',
+    help: "Sessions and templates asking for more than the verifier's registration certificate registered, by the verifier's policy (refuse: 400 OVER_ASKING; warn: created) and subject.",
+    labelNames: ['policy', 'subject'],
+    registers,
+  });
+  const registrationRefusals = new Counter({
+    name: 'tessera_verifier_registration_certificates_refused_total',
+    help: 'Registration certificate uploads refused, by reason (UNTRUSTED, EXPIRED, RELYING_PARTY_MISMATCH, ...).',
+    labelNames: ['reason'],
+    registers,
+  });
+  const registrationsByEnd = new Gauge({
+    name: 'tessera_verifier_registration_certificates',
+    help: 'Stored registration certificates by end: expiring (within a day; still sent) and expired (no longer sent). Every replica reports the same counts: aggregate with max.',
+    labelNames: ['state'],
+    registers,
+  });
+  registrationsByEnd.set({ state: 'expiring' }, 0);
+  registrationsByEnd.set({ state: 'expired' }, 0);
   const timed = (counter: Counter<'result'>, histogram: Histogram<'result'>) => (result: string, seconds: number) => {
     counter.inc({ result });
     histogram.observe({ result }, seconds);
@@ -169,6 +196,12 @@ export function createVerifierMetrics(registry: Registry): VerifierMetrics {
     countPurgeFailure: () => purgeRuns.inc({ result: 'failed' }),
     countExpiredSessions: (count) => {
       if (count > 0) expired.inc(count);
+    },
+    countOverAsking: (policy, subject) => overAsking.inc({ policy, subject }),
+    countRegistrationCertificateRefused: (reason) => registrationRefusals.inc({ reason }),
+    setRegistrationCertificatesByEnd(counts) {
+      registrationsByEnd.set({ state: 'expiring' }, counts.expiring);
+      registrationsByEnd.set({ state: 'expired' }, counts.expired);
     },
   };
 }

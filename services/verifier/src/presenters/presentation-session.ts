@@ -3,6 +3,7 @@ import type {
   DcApiProtocol,
   DcApiRequest,
   IntentNotice,
+  OverAskingPath,
   PresentationSession,
   ResponseMode,
 } from '@tessera/contracts';
@@ -28,6 +29,7 @@ export function toPresentationSession(row: SessionRow, now: Date): PresentationS
     ...(row.dcApiProtocols ? { dcApiProtocols: row.dcApiProtocols as DcApiProtocol[] } : {}),
     state,
     ...(error ? { error } : {}),
+    ...(row.overAsking ? { overAsking: row.overAsking as OverAskingPath[] } : {}),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
     expiresAt: row.expiresAt.toISOString(),

@@ -6,6 +6,7 @@ export function toTrustAnchor(row: TrustAnchorRow): TrustAnchor {
     id: row.id,
     label: row.label,
     kind: row.kind as TrustAnchor['kind'],
+    ...(row.purpose === 'registrar' ? { purpose: 'registrar' as const } : {}),
     subject: row.subject,
     ...(row.notAfter ? { notAfter: row.notAfter.toISOString() } : {}),
     fingerprint: row.fingerprint,

@@ -1,7 +1,19 @@
+import type { FastifyRequest } from 'fastify';
 import { createAuthHook, principalOf, requireOrgRole, type App, type TokenVerifier } from '@tessera/service-kit';
 
 /** Roles that may manage an organisation's verifier resources (ARCHITECTURE.md). */
 export const VERIFIER_ROLES = ['owner', 'admin', 'verifier'] as const;
+
+/** Roles that may change who the organisation is to wallets: its access certificate's key (CSR) and its verifiers' registration certificates. */
+export const IDENTITY_MANAGER_ROLES = ['owner', 'admin'] as const;
+
+/**
+ * Route `onRequest` hook of the owner/admin routes: after the management scope's token and
+ * role check, before validation (403 first, as there).
+ */
+export async function requireIdentityManager(request: FastifyRequest): Promise<void> {
+  requireOrgRole(principalOf(request), (request.params as { orgId: string }).orgId, IDENTITY_MANAGER_ROLES);
+}
 
 /**
  * `/v1/orgs/{orgId}/oid4vp/...`: a bearer token first (401), then a role in

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { CreateTrustAnchorBodySchema, PagingQuerySchema, TrustAnchorSchema } from '@tessera/contracts';
+import { CreateTrustAnchorBodySchema, TrustAnchorListQuerySchema, TrustAnchorSchema } from '@tessera/contracts';
 import { envelope, pageWindow, routeSchema, toPage, type App } from '@tessera/service-kit';
 import { toTrustAnchor } from '../presenters/trust-anchor.js';
 import { createTrustAnchor, type CreateTrustAnchorDeps } from '../use-cases/create-trust-anchor.js';
@@ -21,7 +21,14 @@ export function registerTrustAnchorRoutes(app: App, deps: TrustAnchorRouteDeps):
     '/trust-anchors',
     {
       schema: routeSchema(
-        { summary: 'Trust an issuer CA certificate or DID', tags, security: MANAGEMENT, errors: [409] },
+        {
+          summary: 'Trust an issuer CA certificate or DID, or a registrar CA certificate',
+          description:
+            '`purpose` `issuer` (default): credentials and status lists under it are trusted; `registrar`: registration certificates of the organisation’s verifiers must validate to it (a CA certificate, no credentialTypes). An anchor serves its purpose only; a certificate has one purpose per organisation (409 TRUST_ANCHOR_EXISTS).',
+          tags,
+          security: MANAGEMENT,
+          errors: [409],
+        },
         {
           params: OrgParamsSchema,
           body: CreateTrustAnchorBodySchema,
@@ -42,14 +49,19 @@ export function registerTrustAnchorRoutes(app: App, deps: TrustAnchorRouteDeps):
         { summary: 'List the organisation’s trust anchors, newest first', tags, security: MANAGEMENT },
         {
           params: OrgParamsSchema,
-          querystring: PagingQuerySchema,
+          querystring: TrustAnchorListQuerySchema,
           response: { 200: pageEnvelopeOf(TrustAnchorSchema) },
         },
       ),
     },
     async (request) => {
-      const page = pageWindow(request.query);
-      const { rows, total } = await listTrustAnchors(deps, { orgId: request.params.orgId, page });
+      const { purpose, ...paging } = request.query;
+      const page = pageWindow(paging);
+      const { rows, total } = await listTrustAnchors(deps, {
+        orgId: request.params.orgId,
+        page,
+        ...(purpose ? { purpose } : {}),
+      });
       return envelope(200, 'Trust anchors.', toPage(rows.map(toTrustAnchor), total, page));
     },
   );

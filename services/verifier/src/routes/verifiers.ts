@@ -70,7 +70,7 @@ export function registerVerifierRoutes(app: App, deps: VerifierRouteDeps): void 
         {
           summary: 'Update a verifier',
           description:
-            'Replaces clientMetadata. A verifierId in the body must equal the path’s (400 VERIFIER_ID_IMMUTABLE otherwise).',
+            'Replaces clientMetadata (absent clears it); overAskingPolicy and strictHaip change only when given. A verifierId in the body must equal the path’s (400 VERIFIER_ID_IMMUTABLE otherwise).',
           tags,
           security: MANAGEMENT,
           errors: [404],
@@ -79,11 +79,13 @@ export function registerVerifierRoutes(app: App, deps: VerifierRouteDeps): void 
       ),
     },
     async (request) => {
-      const { verifierId: bodyVerifierId, clientMetadata } = request.body;
+      const { verifierId: bodyVerifierId, clientMetadata, overAskingPolicy, strictHaip } = request.body;
       const row = await updateVerifier(deps, {
         ...request.params,
         ...(bodyVerifierId !== undefined ? { bodyVerifierId } : {}),
         ...(clientMetadata ? { clientMetadata } : {}),
+        ...(overAskingPolicy !== undefined ? { overAskingPolicy } : {}),
+        ...(strictHaip !== undefined ? { strictHaip } : {}),
       });
       return envelope(200, 'Verifier updated.', toVerifier(row));
     },

@@ -6,6 +6,9 @@ import type { PlatformCa } from '../crypto/platform-ca.js';
 import { signingKeyContext } from '../crypto/sealing-contexts.js';
 import { generateSigningKeyPair, importSigningKey, jwsAlgorithmOf, type KeyType } from '../crypto/signing-key.js';
 import type { SigningKeyRow } from '../db/schema.js';
+
+/** Where the signer in force came from: a platform leaf, a chain imported with its key, or a chain for a key made here (CSR). */
+export type SigningKeySource = 'platform' | 'imported' | 'csr';
 import { findSigningKey, insertSigningKeyIfAbsent, replaceCertificateChain } from '../db/signing-keys.js';
 import type { VerifierDb } from '../db/types.js';
 import type { Clock } from '../domain/clock.js';
@@ -20,7 +23,7 @@ export interface SigningMaterial {
   publicJwk: JWK;
   /** x5c: base64 DER, leaf first, without the trust anchor. */
   chain: string[];
-  source: 'platform' | 'imported';
+  source: SigningKeySource;
 }
 
 export interface LoadSigningMaterialDeps {
@@ -110,7 +113,7 @@ export async function loadSigningMaterial(
     privateKey: await importSigningKey(privateJwk, keyType),
     publicJwk: row.publicJwk as JWK,
     chain: platform?.chain ?? row.certificateChain ?? [],
-    source: row.source === 'imported' ? 'imported' : 'platform',
+    source: row.source === 'imported' || row.source === 'csr' ? row.source : 'platform',
   };
   // A renewed chain is not yet what the row says: derive again from the stored row next time.
   if (derived && !platform?.renewed) {

@@ -8,13 +8,15 @@ import {
 } from '@tessera/contracts';
 import { callService, isUuid, notFound } from '@tessera/service-kit';
 import { findTemplateById } from '../db/templates.js';
-import { findVerifier } from '../db/verifiers.js';
+import { findVerifierForSession } from '../db/verifiers.js';
 import { requireSupportedTrustedAuthorities, walletDcqlQuery } from '../domain/dcql.js';
 import { verifierNotFound } from '../domain/errors.js';
 import { checkResponseModeOptions } from '../domain/response-mode.js';
 import { encodeSessionTransactionData } from '../domain/transaction-data.js';
+import type { VerifierMetrics } from '../metrics/verifier-metrics.js';
 import type { TrustLists } from '../state/trust-list-snapshots.js';
 import { applyTrustList } from './steps/apply-trust-list.js';
+import { judgeRegisteredUse } from './steps/judge-registered-use.js';
 import {
   startPresentationSession,
   type StartedPresentationSession,
@@ -26,6 +28,7 @@ export interface CreateIntentBasedSessionDeps extends StartPresentationSessionDe
   ecosystemTimeoutMs: number;
   /** The replica's ecosystem trust lists (sessions under the `ecosystem` trust policy). */
   trustLists: Pick<TrustLists, 'current' | 'currentForMember'>;
+  metrics: Pick<VerifierMetrics, 'countSessionCreated' | 'countOverAsking'>;
 }
 
 export interface CreateIntentBasedSessionInput {
@@ -55,6 +58,9 @@ export interface CreatedIntentBasedSession extends StartedPresentationSession {
  * session is verified against the ecosystem's trust list only, and its query
  * names the list's issuers in `trusted_authorities` (409 NO_TRUSTED_ISSUER
  * when a credential query has none; 503 when no current list can be read).
+ * The template's query is judged against this verifier's registration
+ * certificate (read with the verifier), whichever verifier the template names:
+ * 400 OVER_ASKING, whose paths point into the template (`/templateJson/dcql/query/…`).
  */
 export async function createIntentBasedSession(
   deps: CreateIntentBasedSessionDeps,
@@ -63,8 +69,9 @@ export async function createIntentBasedSession(
   const { orgId, verifierId, ecosystemId } = input;
   const { intent, ...options } = input.body;
   checkResponseModeOptions(options);
-  const verifier = await findVerifier(deps.db, { orgId, verifierId });
-  if (!verifier) throw verifierNotFound(verifierId);
+  const found = await findVerifierForSession(deps.db, { orgId, verifierId });
+  if (!found) throw verifierNotFound(verifierId);
+  const { verifier } = found;
   const resolved = await callService(
     deps.bus,
     intentResolveRpc,
@@ -81,6 +88,14 @@ export async function createIntentBasedSession(
     );
   requireSupportedTrustedAuthorities({ query: template.templateJson.dcql.query, pointer: '/templateJson/dcql/query' });
   const templateQuery = walletDcqlQuery(template.templateJson.dcql.query);
+  const judgement = judgeRegisteredUse(deps, {
+    verifier,
+    registration: found.registration,
+    dcqlQuery: templateQuery,
+    pointer: '/templateJson/dcql/query',
+    now: deps.clock(),
+    subject: 'session',
+  });
   const byList = (resolved.trustPolicy ?? 'organisation') === 'ecosystem';
   const dcqlQuery = byList
     ? applyTrustList({
@@ -104,6 +119,7 @@ export async function createIntentBasedSession(
     intentId: resolved.intentId,
     ecosystemId,
     ...(byList ? { trustEcosystemId: ecosystemId } : {}),
+    judgement,
     requestId: input.requestId,
   });
   return { ...started, ...(resolved.notice ? { notice: resolved.notice } : {}) };

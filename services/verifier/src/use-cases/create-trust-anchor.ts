@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { TrustAnchorErrorCode, type CreateTrustAnchorBody } from '@tessera/contracts';
 import { badRequest, conflict, splitPemCertificates } from '@tessera/service-kit';
 import type { TrustAnchorRow } from '../db/schema.js';
-import { insertTrustAnchor } from '../db/trust-anchors.js';
+import { findTrustAnchorByFingerprint, insertTrustAnchor } from '../db/trust-anchors.js';
 import type { VerifierDb } from '../db/types.js';
 import type { Clock } from '../domain/clock.js';
 import { parseTrustAnchor } from '../verification/index.js';
@@ -19,8 +19,11 @@ export interface CreateTrustAnchorInput {
 
 /**
  * Trusts an issuer CA certificate or DID for the organisation (VERIFIER.md,
- * Trust anchors), optionally only for some credential types: 400 for anything `parseTrustAnchor` refuses, 409
- * TRUST_ANCHOR_EXISTS for a fingerprint the organisation already trusts.
+ * Trust anchors), optionally only for some credential types, or — `purpose`
+ * `registrar` — a registrar's CA certificate (its verifiers' registration
+ * certificates must validate to one; no DID, no credential types): 400 for
+ * anything `parseTrustAnchor` refuses, 409 TRUST_ANCHOR_EXISTS for a
+ * fingerprint the organisation already trusts (for either purpose).
  */
 export async function createTrustAnchor(
   deps: CreateTrustAnchorDeps,
@@ -28,6 +31,11 @@ export async function createTrustAnchor(
 ): Promise<TrustAnchorRow> {
   const { body } = input;
   const isDid = 'did' in body;
+  const purpose = (!isDid && body.purpose) || 'issuer';
+  if (purpose === 'registrar' && body.credentialTypes)
+    throw badRequest('A registrar anchor trusts registration certificates, not credential types.', [
+      { path: '/credentialTypes', message: '/credentialTypes: is not allowed with purpose "registrar"' },
+    ]);
   const parsed = parseTrustAnchor(isDid ? { did: body.did } : { certificatePem: body.certificatePem });
   if (!parsed.ok)
     throw badRequest(`The trust anchor is not acceptable: ${parsed.message}.`, [
@@ -47,12 +55,18 @@ export async function createTrustAnchor(
     did: isDid ? body.did : null,
     // Kept as given minus repeats; no list means any type.
     credentialTypes: body.credentialTypes ? [...new Set(body.credentialTypes)] : null,
+    purpose,
     createdAt: deps.clock(),
   });
-  if (!row)
+  if (!row) {
+    const existing = await findTrustAnchorByFingerprint(deps.db, {
+      orgId: input.orgId,
+      fingerprint: anchor.fingerprint,
+    });
     throw conflict(
       TrustAnchorErrorCode.TRUST_ANCHOR_EXISTS,
-      `The organisation already trusts this ${anchor.kind === 'did' ? 'DID' : 'certificate'} (fingerprint ${anchor.fingerprint}).`,
+      `The organisation already trusts this ${anchor.kind === 'did' ? 'DID' : 'certificate'} (fingerprint ${anchor.fingerprint})${existing ? ` as ${existing.purpose === 'registrar' ? 'a registrar' : 'an issuer'} anchor` : ''}.`,
     );
+  }
   return row;
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ErrorCode, type ClientMetadata } from '@tessera/contracts';
+import { ErrorCode, type ClientMetadata, type OverAskingPolicy } from '@tessera/contracts';
 import { conflict } from '@tessera/service-kit';
 import type { VerifierRow } from '../db/schema.js';
 import type { VerifierDb } from '../db/types.js';
@@ -15,6 +15,10 @@ export interface CreateVerifierInput {
   orgId: string;
   verifierId: string;
   clientMetadata?: ClientMetadata;
+  /** Default `refuse` (it matters only once the verifier has a registration certificate). */
+  overAskingPolicy?: OverAskingPolicy;
+  /** Default false. */
+  strictHaip?: boolean;
 }
 
 /** A new verifier of the organisation; 409 VERIFIER_EXISTS when its `verifierId` is taken. */
@@ -24,6 +28,8 @@ export async function createVerifier(deps: CreateVerifierDeps, input: CreateVeri
     orgId: input.orgId,
     verifierId: input.verifierId,
     clientMetadata: input.clientMetadata ?? null,
+    ...(input.overAskingPolicy !== undefined ? { overAskingPolicy: input.overAskingPolicy } : {}),
+    ...(input.strictHaip !== undefined ? { strictHaip: input.strictHaip } : {}),
     now: deps.clock(),
   });
   if (!row) throw conflict(ErrorCode.VERIFIER_EXISTS, `The organisation already has a verifier "${input.verifierId}".`);

@@ -1,7 +1,11 @@
 import { ErrorCode } from '@tessera/contracts';
 import { conflict, isUuid } from '@tessera/service-kit';
-import type { TemplateRow } from '../db/schema.js';
-import { countOpenSessionsOfTemplate, deleteTemplateRow, findTemplate } from '../db/templates.js';
+import {
+  countOpenSessionsOfTemplate,
+  deleteTemplateRow,
+  findTemplate,
+  type TemplateWithVerifier,
+} from '../db/templates.js';
 import type { VerifierDb } from '../db/types.js';
 import type { Clock } from '../domain/clock.js';
 import { verificationTemplateNotFound } from '../domain/errors.js';
@@ -20,7 +24,7 @@ export interface DeleteVerificationTemplateInput {
 export async function deleteVerificationTemplate(
   deps: DeleteVerificationTemplateDeps,
   input: DeleteVerificationTemplateInput,
-): Promise<TemplateRow> {
+): Promise<TemplateWithVerifier> {
   const { orgId, templateId } = input;
   if (!isUuid(templateId)) throw verificationTemplateNotFound();
   return deps.db.transaction(async (tx) => {

@@ -7,6 +7,7 @@ import { markRequestRetrieved } from '../db/sessions.js';
 import type { Clock } from '../domain/clock.js';
 import { buildRequestObject } from '../domain/request-object.js';
 import { isDcApiMode } from '../domain/response-mode.js';
+import type { VerifierInfoAttestation } from '../domain/verifier-info.js';
 import type { SessionLimits } from '../domain/session-limits.js';
 import { refuse, type WalletOutcome } from '../domain/wallet-refusal.js';
 import { isWalletMetadata } from '../domain/wallet-metadata.js';
@@ -125,6 +126,8 @@ async function signFreshRequestObject(
       dcqlQuery: session.dcqlQuery,
       clientMetadata: session.clientMetadata,
       transactionData: session.transactionData,
+      // Exactly what was judged when the session was created.
+      verifierInfo: session.verifierInfo as VerifierInfoAttestation[] | null,
       ...(walletNonce ? { walletNonce } : {}),
       now,
       expiresAt: session.expiresAt,

@@ -1,5 +1,5 @@
 import type { KeyType } from '../crypto/signing-key.js';
-import type { LoadSigningMaterial } from '../state/signing-material-loader.js';
+import type { LoadSigningMaterial, SigningKeySource } from '../state/signing-material-loader.js';
 
 export interface GetSigningCertificateDeps {
   /** The replica's signing-material loader (creates the key and its platform leaf on first use). */
@@ -13,7 +13,7 @@ export interface GetSigningCertificateInput {
 
 export interface SigningChain {
   keyType: KeyType;
-  source: 'platform' | 'imported';
+  source: SigningKeySource;
   /** x5c: base64 DER, leaf first. */
   chain: string[];
 }

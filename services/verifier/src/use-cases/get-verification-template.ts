@@ -1,6 +1,5 @@
 import { isUuid } from '@tessera/service-kit';
-import type { TemplateRow } from '../db/schema.js';
-import { findTemplate } from '../db/templates.js';
+import { findTemplate, type TemplateWithVerifier } from '../db/templates.js';
 import type { VerifierDb } from '../db/types.js';
 import { verificationTemplateNotFound } from '../domain/errors.js';
 
@@ -13,7 +12,7 @@ export interface GetVerificationTemplateInput {
 export async function getVerificationTemplate(
   deps: { db: VerifierDb },
   input: GetVerificationTemplateInput,
-): Promise<TemplateRow> {
+): Promise<TemplateWithVerifier> {
   const row = isUuid(input.templateId)
     ? await findTemplate(deps.db, { orgId: input.orgId, id: input.templateId })
     : undefined;

@@ -1,6 +1,5 @@
 import type { PageWindow } from '@tessera/service-kit';
-import type { TemplateRow } from '../db/schema.js';
-import { listTemplates } from '../db/templates.js';
+import { listTemplates, type TemplateWithVerifier } from '../db/templates.js';
 import type { VerifierDb } from '../db/types.js';
 
 export interface ListVerificationTemplatesInput {
@@ -9,7 +8,7 @@ export interface ListVerificationTemplatesInput {
 }
 
 export interface ListVerificationTemplatesResult {
-  rows: TemplateRow[];
+  rows: TemplateWithVerifier[];
   total: number;
 }
 

@@ -1,16 +1,15 @@
 import { isUuid } from '@tessera/service-kit';
 import type { VerificationTemplateBody } from '@tessera/contracts';
-import type { TemplateRow } from '../db/schema.js';
 import { updateTemplate } from '../db/templates.js';
-import type { VerifierDb } from '../db/types.js';
-import type { Clock } from '../domain/clock.js';
 import { verificationTemplateNotFound } from '../domain/errors.js';
-import { readTemplateBody } from './steps/read-template-body.js';
+import {
+  readTemplateBody,
+  savedTemplateOf,
+  type ReadTemplateBodyDeps,
+  type SavedTemplate,
+} from './steps/read-template-body.js';
 
-export interface UpdateVerificationTemplateDeps {
-  db: VerifierDb;
-  clock: Clock;
-}
+export type UpdateVerificationTemplateDeps = ReadTemplateBodyDeps;
 
 export interface UpdateVerificationTemplateInput {
   orgId: string;
@@ -20,19 +19,22 @@ export interface UpdateVerificationTemplateInput {
 
 /**
  * Replaces a template, also while sessions use it (each session keeps its own
- * copy of the query it sent); 404 for an unknown id, 400 INVALID_DCQL.
+ * copy of the query it sent); 404 for an unknown id, 400 INVALID_DCQL; a body
+ * naming a `verifierId` is judged as on create. A replacement is whole: a
+ * `verifierId` it does not name is no longer named.
  */
 export async function updateVerificationTemplate(
   deps: UpdateVerificationTemplateDeps,
   input: UpdateVerificationTemplateInput,
-): Promise<TemplateRow> {
+): Promise<SavedTemplate> {
   if (!isUuid(input.templateId)) throw verificationTemplateNotFound();
+  const read = await readTemplateBody(deps, input);
   const row = await updateTemplate(deps.db, {
-    ...readTemplateBody(input.body),
+    ...read.values,
     orgId: input.orgId,
     id: input.templateId,
     now: deps.clock(),
   });
   if (!row) throw verificationTemplateNotFound();
-  return row;
+  return savedTemplateOf(row, read);
 }

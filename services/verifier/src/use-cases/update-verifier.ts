@@ -1,4 +1,4 @@
-import { ErrorCode, type ClientMetadata } from '@tessera/contracts';
+import { ErrorCode, type ClientMetadata, type OverAskingPolicy } from '@tessera/contracts';
 import { AppError } from '@tessera/service-kit';
 import type { VerifierRow } from '../db/schema.js';
 import type { VerifierDb } from '../db/types.js';
@@ -22,6 +22,10 @@ export interface UpdateVerifierInput {
   bodyVerifierId?: string;
   /** Replaces the display metadata; absent clears it. */
   clientMetadata?: ClientMetadata;
+  /** Absent keeps the current policy. */
+  overAskingPolicy?: OverAskingPolicy;
+  /** Absent keeps the current setting. */
+  strictHaip?: boolean;
 }
 
 export async function updateVerifier(deps: UpdateVerifierDeps, input: UpdateVerifierInput): Promise<VerifierRow> {
@@ -37,6 +41,8 @@ export async function updateVerifier(deps: UpdateVerifierDeps, input: UpdateVeri
     orgId: input.orgId,
     verifierId: input.verifierId,
     clientMetadata: input.clientMetadata ?? null,
+    ...(input.overAskingPolicy !== undefined ? { overAskingPolicy: input.overAskingPolicy } : {}),
+    ...(input.strictHaip !== undefined ? { strictHaip: input.strictHaip } : {}),
     now: deps.clock(),
   });
   if (!row) throw verifierNotFound(input.verifierId);

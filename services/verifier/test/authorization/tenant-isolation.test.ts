@@ -30,6 +30,8 @@ interface TenantA {
   fingerprint: string;
   readerFingerprint: string;
   issuerCaPem: string;
+  /** A's pending certificate signing request. */
+  csrKeyId: string;
 }
 
 type Expect = 404 | 'own';
@@ -84,6 +86,19 @@ const ROUTES: Record<string, Plan> = {
   'GET /trust-anchors': { expect: 'own' },
   'DELETE /trust-anchors/{id}': { expect: 404 },
   'GET /certificates/{keyType}': { expect: 'own' },
+  'GET /certificates': { expect: 'own' },
+  'POST /certificates/{keyType}/csr': {
+    expect: 'own',
+    body: () => ({
+      subject: { commonName: 'B', organizationName: 'B GmbH', organizationIdentifier: 'VATDE-222', countryName: 'DE' },
+    }),
+  },
+  'PUT /verifier/{verifierId}/registration-certificate': {
+    expect: 404,
+    body: () => ({ registrationCertificate: 'eyJ0eXAiOiJyYy13cnArand0In0.e30.c2ln' }),
+  },
+  'GET /verifier/{verifierId}/registration-certificate': { expect: 404 },
+  'DELETE /verifier/{verifierId}/registration-certificate': { expect: 404 },
   'PUT /certificates/{keyType}': {
     expect: 'own',
     body: () => ({ certificateChainPem: 'not a chain', privateKeyPem: 'not a key' }),
@@ -158,6 +173,16 @@ const test = e2eTest().extend('tenantA', { scope: 'file' }, async ({ api, desk, 
       })
     ).status,
   ).toBe(200);
+  // A's pending certificate signing request (its key never shown to anyone).
+  const csr = await api(
+    'POST',
+    `/v1/orgs/${A}/oid4vp/certificates/P256/csr`,
+    {
+      subject: { commonName: 'A', organizationName: 'A GmbH', organizationIdentifier: 'VATDE-111', countryName: 'DE' },
+    },
+    { roles: ['owner'] },
+  );
+  expect(csr.status, csr.raw).toBe(201);
   // B: its own verifier with A's public verifierId, so "same name" never means "same resource".
   expect((await api('POST', `/v1/orgs/${B}/oid4vp/verifier`, { verifierId: desk }, { org: B })).status).toBe(201);
   return {
@@ -169,6 +194,7 @@ const test = e2eTest().extend('tenantA', { scope: 'file' }, async ({ api, desk, 
     fingerprint,
     readerFingerprint,
     issuerCaPem: e.issuer.ca.pem,
+    csrKeyId: csr.body.data.keyId,
   };
 });
 
@@ -190,6 +216,7 @@ describe('tenant isolation (verifier)', () => {
         a.anchorId,
         a.fingerprint,
         a.readerFingerprint,
+        a.csrKeyId,
         'a-only-desk',
         'A template',
         'rp-a.example',

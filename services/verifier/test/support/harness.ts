@@ -101,6 +101,8 @@ export interface HarnessOptions {
   logger?: Logger;
   /** Platform issuer anchors (PEM, or `{ certificatePem, credentialTypes? }`), as TRUSTED_ISSUERS_FILE would give them. */
   trustedIssuers?: Array<string | { certificatePem: string; credentialTypes?: string[] }>;
+  /** Platform registrar anchors (PEM), as REGISTRAR_TRUST_ANCHORS_FILE would give them. */
+  registrarAnchors?: string[];
   /** A database of the test's own (an empty one on a private server a fault test stops), migrated here; by default a fresh test database. */
   databaseUrl?: string;
   /**
@@ -140,6 +142,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     platformCa: ca,
     clock: now,
     ...(options.trustedIssuers ? { trustedIssuers: options.trustedIssuers } : {}),
+    ...(options.registrarAnchors ? { registrarAnchors: options.registrarAnchors } : {}),
     ...(options.verificationCache ? { verificationCache: options.verificationCache } : {}),
     ...(options.metrics ? { metrics: options.metrics } : {}),
     onTrustLists: (built) => (trustLists = built),

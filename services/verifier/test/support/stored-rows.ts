@@ -7,11 +7,13 @@
 import { eq, inArray } from 'drizzle-orm';
 import type { Database } from '@tessera/service-kit';
 import {
+  pendingSigningKeys,
   platformSettings,
   presentationReads,
   presentationResults,
   presentationSessions,
   readerCertificates,
+  registrationCertificates,
   signingKeys,
   trustAnchors,
   verificationTemplates,
@@ -70,6 +72,8 @@ export async function organisationRows(database: VerifierDatabase, orgId: string
     await db.select().from(trustAnchors).where(eq(trustAnchors.orgId, orgId)),
     await db.select().from(signingKeys).where(eq(signingKeys.orgId, orgId)),
     await db.select().from(readerCertificates).where(eq(readerCertificates.orgId, orgId)),
+    await db.select().from(pendingSigningKeys).where(eq(pendingSigningKeys.orgId, orgId)),
+    await db.select().from(registrationCertificates).where(eq(registrationCertificates.orgId, orgId)),
     await db.select().from(webhooks).where(eq(webhooks.orgId, orgId)),
     await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.orgId, orgId)),
   ]);
@@ -95,6 +99,16 @@ export function storedSigningKeys(database: VerifierDatabase, orgId?: string) {
 export async function storedReaderCertificate(database: VerifierDatabase, orgId: string) {
   const [row] = await database.db.select().from(readerCertificates).where(eq(readerCertificates.orgId, orgId));
   return row;
+}
+
+/** The stored keys of pending certificate signing requests of organisation `orgId`. */
+export function storedPendingSigningKeys(database: VerifierDatabase, orgId: string) {
+  return database.db.select().from(pendingSigningKeys).where(eq(pendingSigningKeys.orgId, orgId));
+}
+
+/** The stored registration certificates of organisation `orgId`. */
+export function storedRegistrationCertificates(database: VerifierDatabase, orgId: string) {
+  return database.db.select().from(registrationCertificates).where(eq(registrationCertificates.orgId, orgId));
 }
 
 /** Every session, of any organisation. */

@@ -5,6 +5,7 @@ import {
   type ClientIdPrefix,
   type DcApiProtocol,
   type DcApiRequest,
+  type OverAskingPath,
   type RequestSigner,
   type ResponseMode,
   type SignerOption,
@@ -25,9 +26,12 @@ import {
 } from '../../domain/dc-api-protocols.js';
 import { planDeviceRequest } from '../../domain/device-request-plan.js';
 import { verifierNotFound } from '../../domain/errors.js';
+import { requireHaipCompliance } from '../../domain/haip-profile.js';
+import { checkPayloadState } from '../../domain/payload-state.js';
 import { buildAuthorizationRequestUri, buildClientMetadata, buildRequestObject } from '../../domain/request-object.js';
 import { resolveRequestSigner } from '../../domain/request-signer.js';
 import { isDcApiMode, isEncryptedMode } from '../../domain/response-mode.js';
+import type { VerifierInfoAttestation } from '../../domain/verifier-info.js';
 import type { VerifierMetrics } from '../../metrics/verifier-metrics.js';
 import { buildDcApiRequests, type BuildDcApiRequestsDeps } from './build-dc-api-requests.js';
 import { prepareSessionSigner } from './session-signer.js';
@@ -81,6 +85,8 @@ export interface StartPresentationSessionInput {
   ecosystemId?: string;
   /** The ecosystem whose trust list alone the session is verified against (its query already names the list's issuers). */
   trustEcosystemId?: string;
+  /** What `judgeRegisteredUse` found: sent (`verifier_info`) and stored (`overAsking`) as judged. */
+  judgement?: { verifierInfo: VerifierInfoAttestation[] | null; overAsking: OverAskingPath[] | null };
   requestId?: string;
 }
 
@@ -103,9 +109,12 @@ function randomToken(): string {
 }
 
 /**
- * Creates a presentation session: fixes the signer and its `client_id`, makes
- * the per-session encryption key for encrypted modes, and stores everything
- * verification will need, then publishes `verifier.v1.session.updated`.
+ * Creates a presentation session: checks the request's own rules (a `strictHaip`
+ * verifier's HAIP profile: 400 NOT_HAIP_COMPLIANT; a caller's `payloadState` when it
+ * is the answer's only binding), fixes the signer and its `client_id`, makes the
+ * per-session encryption key for encrypted modes, and stores everything verification
+ * will need (and what was judged of the verifier's registration), then publishes
+ * `verifier.v1.session.updated`.
  */
 export async function startPresentationSession(
   deps: StartPresentationSessionDeps,
@@ -116,6 +125,14 @@ export async function startPresentationSession(
     ...(options.requestSigner ? { requested: options.requestSigner } : {}),
     ...(input.fallbackSigner ? { fallback: input.fallbackSigner } : {}),
   });
+  if (verifier.strictHaip)
+    requireHaipCompliance({ verifierId: verifier.verifierId, responseMode: options.responseMode, signer });
+  checkPayloadState({
+    ...(options.payloadState !== undefined ? { payloadState: options.payloadState } : {}),
+    responseMode: options.responseMode,
+    dcqlQuery: input.dcqlQuery,
+  });
+  const verifierInfo = input.judgement?.verifierInfo ?? null;
   const dcApi = isDcApiMode(options.responseMode);
   const protocols = dcApi ? (options.dcApiProtocols ?? [...DEFAULT_DC_API_PROTOCOLS]) : null;
   // What a DeviceRequest cannot express is refused before any key is made.
@@ -145,6 +162,7 @@ export async function startPresentationSession(
     clientMetadata,
     transactionData: input.transactionData,
     expectedOrigins: options.expectedOrigins ?? null,
+    verifierInfo,
     now,
     expiresAt,
   });
@@ -195,6 +213,8 @@ export async function startPresentationSession(
     transactionData: input.transactionData,
     redirectUri: options.redirectUri ?? null,
     presentationDataTtlSeconds: options.presentationDataTtlSeconds ?? null,
+    verifierInfo: verifierInfo as Array<Record<string, unknown>> | null,
+    overAsking: (input.judgement?.overAsking as Array<Record<string, unknown>> | null | undefined) ?? null,
     clientMetadata,
     encryptionPublicJwk: (encryptionKey?.publicJwk as Record<string, unknown> | undefined) ?? null,
     encryptedEncryptionKey: encryptionKey
