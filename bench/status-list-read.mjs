@@ -22,6 +22,10 @@
 // BENCH_DATABASE_URL (a PostgreSQL server; one is started from the local binaries
 // otherwise), BENCH_PROFILE_DIR (CPU profiles of both servers: read them with
 // `node lib/profile-summary.mjs --from <s>`, the offset printed for each store).
+// BENCH_COMPARE_TREE=<another checkout of this repository, installed and built>: on PostgreSQL,
+// that tree's service also runs on the same database, and GET 200 and 304 are measured on this
+// build and on it in alternating slices: requests/s and server CPU per request of both, to
+// measure a change in one run (issue 27).
 import { createHash, generateKeyPairSync, randomBytes, randomUUID, sign } from 'node:crypto';
 import { createServer } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -43,6 +47,7 @@ const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const listCount = Number(process.env.BENCH_LISTS ?? 1000);
 const stores = (process.env.BENCH_STORES ?? 'postgres,pglite').split(',').map((store) => store.trim());
 const here = fileURLToPath(new URL('.', import.meta.url));
+const compareTree = process.env.BENCH_COMPARE_TREE;
 const apiKey = randomBytes(24).toString('base64url');
 const TARGET = 0.7;
 /** CWT GETs over JWT GETs on one service: the same cost, within the noise of a shared machine. */
@@ -175,6 +180,25 @@ async function compare(service, baseline, pickService, pickBaseline, expectStatu
   return { service: service_, baseline: baseline_, ratio: service_.requestsPerSecond / baseline_.requestsPerSecond };
 }
 
+/**
+ * This build's service against BENCH_COMPARE_TREE's on the same database (the lists seeded
+ * through this one), for each [name, pickRequest, status] in alternating slices.
+ */
+async function compareWithTree(service, serviceEnv, kinds) {
+  const other = await startChildServer(join(compareTree, 'bench/servers/status-list-server.mjs'), serviceEnv);
+  try {
+    const results = [];
+    for (const [kind, pickRequest, status] of kinds) {
+      // The other build has not served these lists yet: its cache warms as this one's did.
+      await runLoad({ url: other.url, connections, durationSeconds: 2, pickRequest, expectStatus: status });
+      results.push({ kind, ...(await compare(service, other, pickRequest, pickRequest, status)) });
+    }
+    return results;
+  } finally {
+    await other.stop();
+  }
+}
+
 /** Seeds a service on `store`, measures it against the baseline, stops both. */
 async function benchStore(store) {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-status-list-'));
@@ -278,6 +302,12 @@ async function benchStore(store) {
       const cwtOverJwt = await compare(service, service, getCwt, getService, 200);
       // PGlite is one process's database: the metrics-off twin needs a server to share.
       if (!databaseUrl) return { store, bodyBytes, cwtBodyBytes, measuredFrom, results, cwtOverJwt };
+      const builds = compareTree
+        ? await compareWithTree(service, serviceEnv, [
+            ['GET 200', getService, 200],
+            ['If-None-Match 304', revalidateService, 304],
+          ])
+        : undefined;
       const withoutMetrics = await startChildServer(join(here, 'servers/status-list-server.mjs'), {
         ...serviceEnv,
         METRICS_ENABLED: 'false',
@@ -300,6 +330,7 @@ async function benchStore(store) {
           results,
           cwtOverJwt,
           metrics: { ...metrics, scrapes: scraping.stop() },
+          builds,
         };
       } finally {
         await withoutMetrics.stop();
@@ -327,7 +358,7 @@ const cpu = (side) =>
 const rows = [];
 let serviceErrors = 0;
 for (const store of stores) {
-  const { bodyBytes, cwtBodyBytes, measuredFrom, results, cwtOverJwt, metrics } = await benchStore(store);
+  const { bodyBytes, cwtBodyBytes, measuredFrom, results, cwtOverJwt, metrics, builds } = await benchStore(store);
   const name = STORE_NAMES[store];
   console.log(
     `\nstatus-list-read on ${name}: ${listCount} lists of each form, ${bodyBytes}-byte JWTs and ${cwtBodyBytes}-byte CWTs, ${connections} connections, ${duration} s per side in ${sliceSeconds} s slices`,
@@ -360,6 +391,21 @@ for (const store of stores) {
       `metrics ratio on ${name}: ${metrics.ratio.toFixed(3)} = ${((1 - metrics.ratio) * 100).toFixed(1)} % overhead (target ratio >= ${METRICS_TARGET.toFixed(2)})`,
     );
     serviceErrors += metrics.service.errors + metrics.baseline.errors;
+  }
+  for (const build of builds ?? []) {
+    const ratioCpu = build.service.cpuMicrosPerRequest / build.baseline.cpuMicrosPerRequest;
+    console.log(
+      `  ${build.kind}, this build vs ${compareTree}: ${fmt(build.service.requestsPerSecond).trim()} vs ${fmt(build.baseline.requestsPerSecond).trim()} req/s (ratio ${build.ratio.toFixed(3)}), server CPU ${cpu(build.service).trim()} vs ${cpu(build.baseline).trim()}/request (this ÷ other ${ratioCpu.toFixed(3)})`,
+    );
+    serviceErrors += build.service.errors + build.baseline.errors;
+    rows.push({
+      metric: `${build.kind}: server CPU µs per request, this build over BENCH_COMPARE_TREE's, ${name}, alternating slices`,
+      value: build.service.cpuMicrosPerRequest?.toFixed(1) ?? 'n/a',
+      baseline: `${build.baseline.cpuMicrosPerRequest?.toFixed(1) ?? 'n/a'} µs (the other build)`,
+      ratio: ratioCpu,
+      target: 'informative',
+      pass: true,
+    });
   }
   const cpuNote = (r) =>
     r.service.cpuMicrosPerRequest === undefined

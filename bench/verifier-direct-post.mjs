@@ -21,6 +21,13 @@
 //      METRICS_ENABLED=false (same database, keys and identity provider), in alternating
 //      slices of BENCH_SLICE seconds (default 2) for BENCH_DURATION seconds each; the ratio is
 //      on over off (target >= 0.95: at most 5 % overhead).
+// Per operation, for each phase (issue 27 item 1): the verifier process's CPU µs (/proc/<pid>/stat
+// over the measured window), PostgreSQL's CPU µs (every process of the cluster, and the verifier's
+// backends alone) and the statements it executed (pg_stat_statements, counted:
+// bench/lib/postgres-observer.mjs), next to the crypto floor of the operation measured in this run
+// (bench/lib/crypto-floor.mjs: the signatures, verifications, key imports and AES-GCM seals it
+// needs, in-process with node:crypto). Phase d's line is the figure a platform team sizes by.
+// BENCH_LIST_STATEMENTS=1 also lists each phase's statements with their calls per operation.
 // (b) and (c) answer sessions created and fetched before the clock starts, with presentations
 // built beforehand, one credential and holder key per session; (d) builds each answer inside
 // the loop from a pool of issued credentials, signing only the KB-JWT. Every answer is checked
@@ -34,7 +41,22 @@
 // (seconds of d, default 10), BENCH_BASELINE_SECONDS (seconds of each in-process loop, 5),
 // BENCH_DATABASE_URL, BENCH_NATS_URL, BENCH_PROFILE_DIR (CPU profiles of the verifier: the
 // whole child with --cpu-prof, and verifier-phase-<x>.cpuprofile covering each measured phase
-// alone). A subset of phases prints its rows but leaves bench/results/ as it is.
+// alone, and verifier-phase-<x>.json with its operations and CPU figures, which
+// bench/lib/profile-summary.mjs reads to print µs per operation). A subset of phases prints its rows
+// but leaves bench/results/ as it is.
+// BENCH_COMPARE_TREE=<another checkout of this repository, installed and built> adds phase v:
+// whole verifications (as d) and then sessions created + fetched (as a) on this build and on a
+// twin running that tree's build (same database, keys, identity provider), in alternating slices
+// of BENCH_SLICE seconds for BENCH_DURATION seconds each; it prints both sides' rates and
+// verifier CPU µs per operation and their ratio (this build ÷ the other), to measure a change in
+// one run.
+// Phase q (not in the default set; root and a cgroup `cpu` hierarchy needed): whole verifications
+// (as d) with the verifier under a CPU limit of 1 CPU and of 2 CPUs (a CFS quota on its cgroup, as
+// Kubernetes applies a pod's limit), moved between the two in alternating slices of BENCH_SLICE
+// seconds for BENCH_DURATION seconds each: the rates, the verifier's CPU per second of wall time
+// under each limit, and their ratio (issue 27 item 4: does a pod with 2 CPUs complete more than
+// 1.6× the verifications of a pod with 1?). On a 2-core machine whose cores the load generator
+// and PostgreSQL share, the 2-CPU side cannot have two cores to itself: see bench/RESULTS.md.
 // BENCH_TRACING: `compare` runs the phases (default b,d) with tracing off and on in one run (ABBA,
 // BENCH_TRACING_ROUNDS pairs, default 2)
 // and prints the overhead (issue 16 item 5, bench/lib/tracing-overhead.mjs); `on` traces every
@@ -46,10 +68,14 @@ import {
   readResultStep as readResultStepOf,
 } from './lib/verification-steps.mjs';
 import postgres from 'postgres';
-import { measureEs256Sign, measureEs256Verify } from './lib/crypto-baselines.mjs';
+import { describeRecipe, FLOOR_RECIPES, floorMicros, measureCryptoPrimitives } from './lib/crypto-floor.mjs';
 import { runFlows } from './lib/flow-load.mjs';
 import { measureAsyncLoop } from './lib/measure-loop.mjs';
-import { cpuMicros } from './lib/process-cpu.mjs';
+import { writeFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { threadCpuMicros } from './lib/process-cpu.mjs';
+import { openPostgresObserver, spentBetween } from './lib/postgres-observer.mjs';
+import { openCpuQuotas } from './lib/cpu-quota.mjs';
 import { createDevice, issueMdl, mdlQuery, presentMdl } from './lib/mdoc-issuer.mjs';
 import { startProfileWindow } from './lib/profile-window.mjs';
 import { writeResult } from './lib/results.mjs';
@@ -59,8 +85,10 @@ import { pidQuery, startVerifierBench } from './lib/verifier-setup.mjs';
 import { startOtlpCollectorStub } from './lib/otlp-collector-stub.mjs';
 import { compareTracingOverhead, writeRows } from './lib/tracing-overhead.mjs';
 
-const ALL_PHASES = ['a', 'b', 'c', 'd', 'm'];
-const phases = (process.env.BENCH_PHASES ?? ALL_PHASES.join(','))
+const ALL_PHASES = ['a', 'b', 'c', 'd', 'm', 'v', 'q'];
+const compareTree = process.env.BENCH_COMPARE_TREE;
+const DEFAULT_PHASES = ['a', 'b', 'c', 'd', 'm', ...(compareTree ? ['v'] : [])];
+const phases = (process.env.BENCH_PHASES ?? DEFAULT_PHASES.join(','))
   .split(',')
   .map((phase) => phase.trim())
   .filter(Boolean);
@@ -68,6 +96,10 @@ if (phases.length === 0 || phases.some((phase) => !ALL_PHASES.includes(phase))) 
   console.error(
     `BENCH_PHASES must list some of ${ALL_PHASES.join(',')}; got ${JSON.stringify(process.env.BENCH_PHASES)}`,
   );
+  process.exit(2);
+}
+if (phases.includes('v') && !compareTree) {
+  console.error('phase v compares this build with another: set BENCH_COMPARE_TREE to that checkout');
   process.exit(2);
 }
 if (process.env.BENCH_TRACING === 'compare') {
@@ -88,8 +120,9 @@ const collector =
   process.env.BENCH_TRACING === 'on'
     ? await startOtlpCollectorStub({ protocol: process.env.BENCH_OTLP_PROTOCOL })
     : undefined;
-const bench = await startVerifierBench({ env: collector?.env ?? {} });
+const bench = await startVerifierBench({ env: collector?.env ?? {}, countStatements: true });
 const sql = postgres(bench.databaseUrl, { max: 1, onnotice: () => {} });
+const observer = await openPostgresObserver({ adminUrl: bench.pg.url, databaseUrl: bench.databaseUrl });
 /** Why each failed phase failed; any entry makes the run exit 1. */
 const problems = [];
 const rows = [];
@@ -142,13 +175,229 @@ async function answerWithMdl({ request }) {
   return { path: new URL(request.response_uri).pathname, body: formBody({ mdl: [presentation] }, request.state) };
 }
 
-/** Runs `measure` inside a CPU profile window of the verifier (BENCH_PROFILE_DIR). */
+/**
+ * What each measured phase cost, per phase: { operations, verifierMicros (every thread), mainMicros and
+ * mainSystemMicros (the event loop's thread, and of it the kernel's work), clusterMicros, backendsMicros,
+ * statements, byStatement }.
+ */
+const costs = {};
+
+/** Starts counting what process `pid` and PostgreSQL spend; `stop(operations)` resolves with the totals. */
+async function startCostWindow(pid) {
+  const pgBefore = await observer.snapshot();
+  const cpuBefore = threadCpuMicros(pid);
+  return {
+    async stop(operations) {
+      const cpuAfter = threadCpuMicros(pid);
+      const spent = (field) => (cpuBefore && cpuAfter ? cpuAfter[field] - cpuBefore[field] : Number.NaN);
+      return {
+        operations,
+        verifierMicros: spent('total'),
+        mainMicros: spent('mainUser') + spent('mainSystem'),
+        mainSystemMicros: spent('mainSystem'),
+        ...spentBetween(pgBefore, await observer.snapshot()),
+      };
+    },
+  };
+}
+
+/** The sum of two cost windows (the slices of one side of an alternating comparison). */
+function addCosts(sum, cost) {
+  if (!sum) return { ...cost, byStatement: [...cost.byStatement] };
+  const byQuery = new Map(sum.byStatement.map((entry) => [entry.query, { ...entry }]));
+  for (const entry of cost.byStatement) {
+    const known = byQuery.get(entry.query);
+    if (known) known.calls += entry.calls;
+    else byQuery.set(entry.query, { ...entry });
+  }
+  return {
+    operations: sum.operations + cost.operations,
+    verifierMicros: sum.verifierMicros + cost.verifierMicros,
+    mainMicros: sum.mainMicros + cost.mainMicros,
+    mainSystemMicros: sum.mainSystemMicros + cost.mainSystemMicros,
+    clusterMicros: sum.clusterMicros + cost.clusterMicros,
+    backendsMicros: sum.backendsMicros + cost.backendsMicros,
+    statements: sum.statements + cost.statements,
+    byStatement: [...byQuery.values()].sort((a, b) => b.calls - a.calls),
+  };
+}
+
+/**
+ * Runs `measure` (resolving with a runFlows result) inside a CPU profile window of the verifier
+ * (BENCH_PROFILE_DIR) and a cost window; records the phase's costs per completed flow.
+ */
 async function profiled(phase, measure) {
   const window = await startProfileWindow(bench.child, `verifier-phase-${phase}`);
+  const costWindow = await startCostWindow(bench.child.pid);
   const result = await measure();
+  costs[phase] = await costWindow.stop(result.completed);
   const path = await window.stop();
-  if (path) console.log(`  profile of phase (${phase}): ${path}`);
+  if (path) {
+    writeFileSync(path.replace(/\.cpuprofile$/, '.json'), JSON.stringify({ phase, ...costs[phase] }, null, 2));
+    console.log(`  profile of phase (${phase}): ${path}`);
+  }
   return result;
+}
+
+/** µs with thousands separators, or n/a. */
+const micros = (value) => (Number.isFinite(value) ? Math.round(value).toLocaleString('en-US') : 'n/a');
+
+/** Per-operation figures of a cost window. */
+function perOperation(cost) {
+  const per = (total) => total / cost.operations;
+  return {
+    verifier: per(cost.verifierMicros),
+    main: per(cost.mainMicros),
+    mainSystem: per(cost.mainSystemMicros),
+    cluster: per(cost.clusterMicros),
+    backends: per(cost.backendsMicros),
+    statements: per(cost.statements),
+  };
+}
+
+/** Prints the statements of a cost window with their calls per operation (BENCH_LIST_STATEMENTS). */
+function listStatements(label, cost) {
+  console.log(`  statements of ${label}, calls per operation (pg_stat_statements):`);
+  for (const { query, calls } of cost.byStatement) {
+    const text = query.replace(/\s+/g, ' ');
+    console.log(
+      `    ${(calls / cost.operations).toFixed(2).padStart(6)}  ${text.length > 150 ? `${text.slice(0, 149)}…` : text}`,
+    );
+  }
+}
+
+/** What one operation of `phase` is, in the cost lines. */
+const OPERATION = {
+  a: 'session created + request object fetched',
+  b: 'SD-JWT VC answer',
+  c: 'mdoc answer',
+  d: 'whole verification',
+};
+
+/** Prints a phase's cost per operation next to its crypto floor and returns its (informative) row. */
+function reportCost(phase, primitives) {
+  const cost = costs[phase];
+  const per = perOperation(cost);
+  const recipe = FLOOR_RECIPES[phase];
+  const floor = floorMicros(recipe, primitives);
+  console.log(
+    `      per ${OPERATION[phase]}: verifier CPU ${micros(per.verifier)} µs (event loop thread ${micros(per.main)} µs, of it kernel ${micros(per.mainSystem)} µs), PostgreSQL CPU ${micros(per.cluster)} µs (the verifier's backends ${micros(per.backends)} µs), ${per.statements.toFixed(2)} statements; crypto floor ${micros(floor)} µs (${describeRecipe(recipe)}): verifier ÷ floor ${(per.verifier / floor).toFixed(1)}`,
+  );
+  if (process.env.BENCH_LIST_STATEMENTS) listStatements(`(${phase})`, cost);
+  return {
+    metric: `(${phase}) cost per ${OPERATION[phase]}: verifier CPU µs (PostgreSQL CPU µs, statements)`,
+    value: `${micros(per.verifier)} (${micros(per.cluster)} µs, ${per.statements.toFixed(1)})`,
+    baseline: `${micros(floor)} µs crypto floor (${describeRecipe(recipe)})`,
+    ratio: per.verifier / floor,
+    target: 'informative',
+    kind: 'cost',
+    pass: true,
+  };
+}
+
+/** Issue 27's targets per whole verification (phase d): at most 1,500 µs of verifier CPU and 5 statements. */
+const TARGET_VERIFIER_MICROS = 1500;
+const TARGET_STATEMENTS = 5;
+
+/** The figures a platform team sizes by, per whole verification (phase d), as rows with their targets. */
+function sizingRows(primitives) {
+  const per = perOperation(costs.d);
+  const floor = floorMicros(FLOOR_RECIPES.d, primitives);
+  console.log(
+    `  sizing, per whole verification: verifier ${micros(per.verifier)} µs CPU (${micros(per.main)} µs of it on the event loop's thread), PostgreSQL ${micros(per.cluster)} µs CPU, ${per.statements.toFixed(2)} statements (crypto floor ${micros(floor)} µs)`,
+  );
+  return [
+    {
+      metric: '(d) verifier CPU µs per whole verification (/proc, measured window)',
+      value: micros(per.verifier).replace(/,/g, ''),
+      baseline: `${micros(floor)} µs crypto floor (node:crypto, same run)`,
+      ratio: per.verifier / floor,
+      target: `<= ${TARGET_VERIFIER_MICROS} µs`,
+      kind: 'cost',
+      pass: per.verifier <= TARGET_VERIFIER_MICROS,
+    },
+    {
+      metric: '(d) PostgreSQL CPU µs per whole verification (every process of the cluster)',
+      value: micros(per.cluster).replace(/,/g, ''),
+      baseline: `${micros(per.verifier)} µs verifier CPU`,
+      ratio: per.cluster / per.verifier,
+      target: 'reported',
+      kind: 'cost',
+      pass: true,
+    },
+    {
+      metric: '(d) statements per whole verification (pg_stat_statements, counted)',
+      value: per.statements.toFixed(2),
+      baseline: `${TARGET_STATEMENTS} (issue 27 target)`,
+      ratio: per.statements / TARGET_STATEMENTS,
+      target: `<= ${TARGET_STATEMENTS}`,
+      kind: 'cost',
+      pass: per.statements <= TARGET_STATEMENTS,
+    },
+  ];
+}
+
+/** The measured phases' costs per operation, one line each (the new columns of `npm run bench`). */
+function printCostTable(primitives) {
+  const measured = ['a', 'b', 'c', 'd'].filter((phase) => costs[phase]);
+  if (measured.length === 0) return;
+  console.log(
+    '\n  cost per operation       operations  verifier CPU µs (event loop)  PostgreSQL CPU µs (backends)  statements  crypto floor µs  verifier ÷ floor',
+  );
+  for (const phase of measured) {
+    const per = perOperation(costs[phase]);
+    const floor = floorMicros(FLOOR_RECIPES[phase], primitives);
+    console.log(
+      `  (${phase}) ${OPERATION[phase].padEnd(21).slice(0, 21)} ${String(costs[phase].operations).padStart(10)}  ${`${micros(per.verifier)} (${micros(per.main)})`.padStart(28)}  ${`${micros(per.cluster)} (${micros(per.backends)})`.padStart(28)}  ${per.statements.toFixed(2).padStart(10)}  ${micros(floor).padStart(15)}  ${(per.verifier / floor).toFixed(1).padStart(16)}`,
+    );
+  }
+}
+
+/**
+ * (q): whole verifications with the verifier limited to 1 CPU and to 2 CPUs (CFS quota), in
+ * alternating slices of the same process. Rows: the rate under 2 CPUs over the rate under 1.
+ */
+async function compareCpuLimits(steps) {
+  const quotas = openCpuQuotas(`tessera-bench-${process.pid}`, [1, 2]);
+  if (!quotas) {
+    problems.push('(q): no cgroup cpu hierarchy can be written here (root and cgroup v1 cpu or v2 needed)');
+    return [];
+  }
+  const pid = bench.child.pid;
+  try {
+    const { totals, sliceSeconds } = await alternateSlices(
+      'q',
+      [1, 2].map((cpus) => ({ name: cpus, url: bench.url, pid, enter: () => quotas.place(pid, cpus) })),
+      steps,
+    );
+    const rate = (cpus) => totals[cpus].completed / totals[cpus].seconds;
+    const used = (cpus) => totals[cpus].cost.verifierMicros / 1e6 / totals[cpus].seconds;
+    const ratio = rate(2) / rate(1);
+    const per = perOperation(totals[2].cost);
+    console.log(
+      `  (q) whole verifications under a CPU limit of 1 and 2 CPUs (CFS quota; alternating ${sliceSeconds} s slices, ${durationSeconds} s each):`,
+    );
+    for (const cpus of [1, 2])
+      console.log(
+        `      ${cpus} CPU${cpus > 1 ? 's' : ' '}: ${describeSide(totals[cpus])}; the verifier used ${used(cpus).toFixed(2)} CPUs`,
+      );
+    console.log(
+      `      2 CPUs ÷ 1 CPU: ${ratio.toFixed(2)}× the verifications; the event loop's share of the verifier's CPU ${((100 * per.main) / per.verifier).toFixed(0)} % (at most ${(per.verifier / per.main).toFixed(2)}× from a second core while one thread runs the JavaScript)`,
+    );
+    return [
+      {
+        metric: '(q) whole verifications/s with a 2-CPU limit over a 1-CPU limit (CFS quota), alternating slices',
+        value: rate(2).toFixed(0),
+        baseline: `${rate(1).toFixed(0)} (1 CPU)`,
+        ratio,
+        target: '> 1.6 (with cores to spare)',
+        kind: 'cost',
+        pass: ratio > 1.6,
+      },
+    ];
+  } finally {
+    quotas.remove(pid);
+  }
 }
 
 /** Records a phase's failures; true when it had none. */
@@ -221,41 +470,82 @@ function startScraping(url) {
   };
 }
 
+/**
+ * Drives `steps` against each of `sides` ({ name, url, pid }) in turn, BENCH_SLICE seconds at a time
+ * (the order reversed every other round, so a drift in the machine's load weighs on both alike) for
+ * BENCH_DURATION seconds each. Resolves with { [name]: { completed, seconds, cost, idleMicrosPerSecond } }.
+ *
+ * A verifier spends CPU on its own between requests (webhook polls, expiry sweeps, timers); per
+ * operation that weighs more the fewer operations a loaded machine lets through, and more on the
+ * slower of two sides. Where the sides are different processes, each one's CPU while the other is
+ * driven is that background rate (`idleMicrosPerSecond`), which `netVerifierMicros` subtracts.
+ */
+async function alternateSlices(label, sides, steps) {
+  const sliceSeconds = Math.min(durationSeconds, Number(process.env.BENCH_SLICE ?? 2));
+  const totals = Object.fromEntries(
+    sides.map((side) => [side.name, { completed: 0, seconds: 0, cost: undefined, idleMicros: 0, idleSeconds: 0 }]),
+  );
+  const slices = Math.max(1, Math.round(durationSeconds / sliceSeconds));
+  for (let i = 0; i < slices; i++) {
+    for (const side of i % 2 === 0 ? sides : [...sides].reverse()) {
+      side.enter?.();
+      const idle = sides.filter((other) => other.pid !== side.pid);
+      const idleBefore = idle.map((other) => threadCpuMicros(other.pid)?.total ?? Number.NaN);
+      const window = await startCostWindow(side.pid);
+      const run = await runFlows({ url: side.url, connections, steps, durationSeconds: sliceSeconds });
+      settle(`${label} (${side.name})`, run);
+      const total = totals[side.name];
+      total.completed += run.completed;
+      total.seconds += run.seconds;
+      total.cost = addCosts(total.cost, await window.stop(run.completed));
+      idle.forEach((other, index) => {
+        totals[other.name].idleMicros += (threadCpuMicros(other.pid)?.total ?? Number.NaN) - idleBefore[index];
+        totals[other.name].idleSeconds += run.seconds;
+      });
+    }
+  }
+  for (const total of Object.values(totals))
+    total.idleMicrosPerSecond = total.idleSeconds > 0 ? total.idleMicros / total.idleSeconds : Number.NaN;
+  return { totals, sliceSeconds };
+}
+
+/** A side's verifier CPU per operation less its background CPU over the same seconds (NaN without an idle rate). */
+const netVerifierMicros = (total) =>
+  (total.cost.verifierMicros - total.idleMicrosPerSecond * total.seconds) / total.completed;
+
+/** One side's cost per operation, for the comparison lines. */
+const describeSide = (total) => {
+  const per = perOperation(total.cost);
+  const net = netVerifierMicros(total);
+  return `${(total.completed / total.seconds).toFixed(0)}/s, verifier CPU ${micros(per.verifier)} µs${Number.isFinite(net) ? ` (${micros(net)} µs net of its ${micros(total.idleMicrosPerSecond / 1000)} ms/s in the background)` : ''}, PostgreSQL CPU ${micros(per.cluster)} µs, ${per.statements.toFixed(2)} statements per operation`;
+};
+
 /** (m): whole verifications with metrics on (this verifier, scraped) and off (a twin), in alternating slices. */
 async function measureMetricsCost(steps) {
-  const sliceSeconds = Math.min(durationSeconds, Number(process.env.BENCH_SLICE ?? 2));
   const twin = await bench.startTwin({ METRICS_ENABLED: 'false' });
   try {
     settle('m warm-up (metrics off)', await runFlows({ url: twin.url, connections, steps, flows: warmup }), warmup);
-    const sides = { on: { completed: 0, seconds: 0, cpu: 0 }, off: { completed: 0, seconds: 0, cpu: 0 } };
-    const pids = { on: bench.child.pid, off: twin.child.pid };
     const stopScraping = startScraping(bench.metricsUrl);
-    const slices = Math.max(1, Math.round(durationSeconds / sliceSeconds));
-    for (let i = 0; i < slices; i++) {
-      for (const side of i % 2 === 0 ? ['on', 'off'] : ['off', 'on']) {
-        const cpuBefore = cpuMicros(pids[side]);
-        const run = await runFlows({
-          url: side === 'on' ? bench.url : twin.url,
-          connections,
-          steps,
-          durationSeconds: sliceSeconds,
-        });
-        settle(`m (metrics ${side})`, run);
-        sides[side].completed += run.perSecond * run.seconds;
-        sides[side].seconds += run.seconds;
-        sides[side].cpu += (cpuMicros(pids[side]) ?? Number.NaN) - (cpuBefore ?? Number.NaN);
-      }
-    }
+    const { totals, sliceSeconds } = await alternateSlices(
+      'm',
+      [
+        { name: 'on', url: bench.url, pid: bench.child.pid },
+        { name: 'off', url: twin.url, pid: twin.child.pid },
+      ],
+      steps,
+    );
     const scrapes = stopScraping();
-    const on = sides.on.completed / sides.on.seconds;
-    const off = sides.off.completed / sides.off.seconds;
+    const on = totals.on.completed / totals.on.seconds;
+    const off = totals.off.completed / totals.off.seconds;
     const ratio = on / off;
     // Server CPU per verification: less disturbed by other work on the machine than the rates.
-    const cpuOn = sides.on.cpu / sides.on.completed;
-    const cpuOff = sides.off.cpu / sides.off.completed;
+    const cpuOn = perOperation(totals.on.cost).verifier;
+    const cpuOff = perOperation(totals.off.cost).verifier;
     console.log(
       `  (m) metrics on vs off            ${on.toFixed(0).padStart(7)} vs ${off.toFixed(0)} verifications/s, ratio ${ratio.toFixed(3)} = ${((1 - ratio) * 100).toFixed(1)} % overhead (${scrapes} scrapes)`,
     );
+    console.log(`      metrics on:  ${describeSide(totals.on)}`);
+    console.log(`      metrics off: ${describeSide(totals.off)}`);
     if (Number.isFinite(cpuOn))
       console.log(
         `      verifier CPU per verification: ${cpuOn.toFixed(0)} µs on vs ${cpuOff.toFixed(0)} µs off (${((cpuOn / cpuOff - 1) * 100).toFixed(1)} %)`,
@@ -273,6 +563,56 @@ async function measureMetricsCost(steps) {
   }
 }
 
+/**
+ * (v): this build against the one in BENCH_COMPARE_TREE (a twin on the same database, keys and
+ * identity provider), whole verifications first, then sessions created + fetched, each in
+ * alternating slices. Rows: verifier CPU µs per operation, this build over the other.
+ */
+async function compareBuilds(flows) {
+  const twin = await bench.startTwin({}, { tree: compareTree });
+  const other = basename(compareTree);
+  const result = [];
+  try {
+    for (const [phase, steps] of flows) {
+      settle(`v warm-up (${other})`, await runFlows({ url: twin.url, connections, steps, flows: warmup }), warmup);
+      settle('v warm-up (this build)', await runFlows({ url: bench.url, connections, steps, flows: warmup }), warmup);
+      const { totals, sliceSeconds } = await alternateSlices(
+        `v ${phase}`,
+        [
+          { name: 'this', url: bench.url, pid: bench.child.pid },
+          { name: 'other', url: twin.url, pid: twin.child.pid },
+        ],
+        steps,
+      );
+      const cpuThis = perOperation(totals.this.cost).verifier;
+      const cpuOther = perOperation(totals.other.cost).verifier;
+      const netThis = netVerifierMicros(totals.this);
+      const netOther = netVerifierMicros(totals.other);
+      const rateRatio = totals.this.completed / totals.this.seconds / (totals.other.completed / totals.other.seconds);
+      console.log(
+        `  (v) per ${OPERATION[phase]}, this build vs ${other} (alternating ${sliceSeconds} s slices, ${durationSeconds} s each):`,
+      );
+      console.log(`      this build: ${describeSide(totals.this)}`);
+      console.log(`      ${other}: ${describeSide(totals.other)}`);
+      console.log(
+        `      verifier CPU per operation, this ÷ other: ${(cpuThis / cpuOther).toFixed(3)}, net of the background ${(netThis / netOther).toFixed(3)}; rate, this ÷ other: ${rateRatio.toFixed(3)}`,
+      );
+      result.push({
+        metric: `(v) verifier CPU µs per ${OPERATION[phase]} net of its background, this build over BENCH_COMPARE_TREE's, alternating slices`,
+        value: micros(netThis).replace(/,/g, ''),
+        baseline: `${micros(netOther)} µs (${other})`,
+        ratio: netThis / netOther,
+        target: 'informative',
+        kind: 'cost',
+        pass: true,
+      });
+    }
+  } finally {
+    await twin.stop();
+  }
+  return result;
+}
+
 try {
   if ((await bench.call('POST', '/verifier', { verifierId: VERIFIER_ID })).status !== 201)
     throw new Error('verifier not created');
@@ -285,8 +625,12 @@ try {
   const samplePid = answerWithPid(sample).presentation;
   const [issuerJwt] = samplePid.split('~');
   const kbJwt = samplePid.slice(samplePid.lastIndexOf('~') + 1);
-  const es256Sign = measureEs256Sign(baselineSeconds, [sample.signingInputLength]);
-  const es256Verify = measureEs256Verify(baselineSeconds, [issuerJwt.lastIndexOf('.'), kbJwt.lastIndexOf('.')]);
+  const primitives = measureCryptoPrimitives(baselineSeconds, {
+    signInputLengths: [sample.signingInputLength],
+    verifyInputLengths: [issuerJwt.lastIndexOf('.'), kbJwt.lastIndexOf('.')],
+  });
+  const es256Sign = primitives.signPerSecond;
+  const es256Verify = primitives.verifyPerSecond;
   const verifyBound = es256Verify / 2;
   console.log(
     `\nverifier-direct-post: phases ${phases.join(',')}; ${sessions} sessions (+${warmup} warm-up) in a, b, c; (d) ${durationSeconds} s; ${connections} connections`,
@@ -294,6 +638,10 @@ try {
   console.log(
     `  node:crypto ES256 sign ${es256Sign.toFixed(0)}/s, verify ${es256Verify.toFixed(0)}/s (÷ 2 = ${verifyBound.toFixed(0)}/s)`,
   );
+  console.log(
+    `  crypto floor primitives, µs each: ES256 sign ${primitives.sign.toFixed(1)}, verify ${primitives.verify.toFixed(1)}, P-256 JWK import ${primitives.importKey.toFixed(1)}, AES-256-GCM seal ${primitives.seal.toFixed(1)}, open ${primitives.open.toFixed(1)}`,
+  );
+  for (const note of observer.notes) console.log(`  note: ${note}`);
 
   // ---- (a) create a session + the wallet fetches its request object --------------------------------
   if (phases.includes('a')) {
@@ -313,6 +661,7 @@ try {
       target: '>= 0.05',
       pass: ok && ratio >= 0.05,
     });
+    rows.push(reportCost('a', primitives));
   }
 
   // ---- (b) SD-JWT VC presentations verified via direct_post -----------------------------------------
@@ -351,6 +700,7 @@ try {
       target: 'informative',
       pass: ok,
     });
+    rows.push(reportCost('b', primitives));
   }
 
   // ---- (c) mdoc DeviceResponses verified via direct_post --------------------------------------------
@@ -376,11 +726,16 @@ try {
       target: '>= 0.25',
       pass: ok && ratio >= 0.25,
     });
+    rows.push(reportCost('c', primitives));
   }
 
   // ---- (d) whole verifications: create → fetch → direct_post → read the result; (m) their metrics cost --
+  const wholeSteps =
+    phases.includes('d') || phases.includes('m') || phases.includes('v') || phases.includes('q')
+      ? [createStep(pidQuery(PID_VCT)), fetchStep, respondStep(answerFromPool()), readResultStep]
+      : undefined;
   if (phases.includes('d') || phases.includes('m')) {
-    const steps = [createStep(pidQuery(PID_VCT)), fetchStep, respondStep(answerFromPool()), readResultStep];
+    const steps = wholeSteps;
     settle('d warm-up', await runFlows({ url: bench.url, connections, steps, flows: warmup }), warmup);
     if (phases.includes('d')) {
       const run = await profiled('d', () => runFlows({ url: bench.url, connections, steps, durationSeconds }));
@@ -396,10 +751,28 @@ try {
         target: '>= 700/s',
         pass: ok && run.perSecond >= 700,
       });
+      rows.push(reportCost('d', primitives), ...sizingRows(primitives));
     }
     if (phases.includes('m')) rows.push(await measureMetricsCost(steps));
   }
+
+  // ---- (q) the same verifier under a 1-CPU and a 2-CPU limit, in alternating slices ----------------
+  if (phases.includes('q')) {
+    settle('q warm-up', await runFlows({ url: bench.url, connections, steps: wholeSteps, flows: warmup }), warmup);
+    rows.push(...(await compareCpuLimits(wholeSteps)));
+  }
+
+  // ---- (v) this build against BENCH_COMPARE_TREE's, in alternating slices ---------------------------
+  if (phases.includes('v'))
+    rows.push(
+      ...(await compareBuilds([
+        ['d', wholeSteps],
+        ['a', [createStep(pidQuery(PID_VCT)), fetchStep]],
+      ])),
+    );
+  printCostTable(primitives);
 } finally {
+  await observer.close();
   await sql.end();
   await bench.stop();
   await collector?.stop();
@@ -411,7 +784,7 @@ if (collector)
 writeRows(rows);
 
 console.log('');
-if (phases.length === ALL_PHASES.length) writeResult('verifier-direct-post', rows);
+if (['a', 'b', 'c', 'd', 'm'].every((phase) => phases.includes(phase))) writeResult('verifier-direct-post', rows);
 else
   for (const row of rows)
     console.log(

@@ -4,10 +4,22 @@ import { randomBytes } from 'node:crypto';
 import postgres from 'postgres';
 import { startPrivateNats, startPrivatePostgres } from '@tessera/service-kit/testing/backends';
 
-export async function startBenchPostgres() {
+/**
+ * `countStatements`: a private cluster is restarted with pg_stat_statements loaded, so a
+ * benchmark can count the statements of a window (bench/lib/postgres-observer.mjs); a
+ * BENCH_DATABASE_URL server is used as it is (its shared_preload_libraries decide).
+ */
+export async function startBenchPostgres({ countStatements = false } = {}) {
   if (process.env.BENCH_DATABASE_URL) return { url: process.env.BENCH_DATABASE_URL, destroy: async () => {} };
   const server = await startPrivatePostgres();
   if (!server) throw new Error('benchmarks need PostgreSQL: set BENCH_DATABASE_URL or install the postgresql package');
+  if (countStatements) {
+    const admin = postgres(server.url, { max: 1, onnotice: () => {} });
+    await admin.unsafe(`alter system set shared_preload_libraries = 'pg_stat_statements'`);
+    await admin.end();
+    await server.stop();
+    await server.start();
+  }
   return server;
 }
 

@@ -31,11 +31,17 @@ export function freePort() {
 /**
  * Starts PostgreSQL (or uses BENCH_DATABASE_URL's server), a fresh database and the
  * verifier child. `env` adds or overrides variables (e.g. DB_POOL_SIZE). The token is
- * an admin of `orgId` and of `otherOrgs`.
+ * an admin of `orgId` and of `otherOrgs`. `countStatements` loads pg_stat_statements
+ * into a private cluster (bench/lib/postgres-observer.mjs).
  * Returns { url, child, metricsUrl, startTwin, pg, databaseUrl, orgId, call, token, managementPath, stop }.
  */
-export async function startVerifierBench({ orgId = 'org-bench', otherOrgs = [], env = {} } = {}) {
-  const pg = await startBenchPostgres();
+export async function startVerifierBench({
+  orgId = 'org-bench',
+  otherOrgs = [],
+  env = {},
+  countStatements = false,
+} = {}) {
+  const pg = await startBenchPostgres({ countStatements });
   const databaseUrl = await createBenchDatabase(pg.url, 'bench_verifier');
   const dir = mkdtempSync(join(tmpdir(), 'bench-verifier-'));
   const { publicKey, privateKey } = await generateKeyPair('ES256');
@@ -65,9 +71,9 @@ export async function startVerifierBench({ orgId = 'org-bench', otherOrgs = [], 
     ...(process.env.BENCH_NATS_URL ? { NATS_URL: process.env.BENCH_NATS_URL, NATS_ALLOW_INSECURE: 'true' } : {}),
     ...env,
   };
-  const startOn = (listenPort, extra = {}) =>
+  const startOn = (listenPort, extra = {}, script = serverScript) =>
     startChildServer(
-      serverScript,
+      script,
       { ...childEnv, PORT: String(listenPort), PUBLIC_BASE_URL: `http://localhost:${listenPort}`, ...extra },
       { ipc: Boolean(process.env.BENCH_PROFILE_DIR) },
     );
@@ -109,9 +115,14 @@ export async function startVerifierBench({ orgId = 'org-bench', otherOrgs = [], 
     child: service.child,
     /** The verifier's `/metrics` (on its METRICS_PORT). */
     metricsUrl: `http://127.0.0.1:${childEnv.METRICS_PORT}/metrics`,
-    /** Another verifier process on the same database, keys and identity provider, with `env` over the first one's (e.g. METRICS_ENABLED=false). */
-    async startTwin(extra = {}) {
-      return startOn(await freePort(), { METRICS_PORT: '0', ...extra });
+    /**
+     * Another verifier process on the same database, keys and identity provider, with `env` over the
+     * first one's (e.g. METRICS_ENABLED=false); with `tree`, the verifier built in that checkout of
+     * this repository (its bench/lib/verifier-server.mjs, installed and built), to compare two builds.
+     */
+    async startTwin(extra = {}, { tree } = {}) {
+      const script = tree ? join(tree, 'bench/lib/verifier-server.mjs') : serverScript;
+      return startOn(await freePort(), { METRICS_PORT: '0', ...extra }, script);
     },
     pg,
     databaseUrl,

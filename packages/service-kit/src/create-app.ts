@@ -49,6 +49,12 @@ export interface CreateAppOptions {
 /** Request ids we accept from callers: short and safe to log. Others are replaced. */
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 
+/** The caller's `x-request-id` when it is safe to log and echo, else a fresh UUID. */
+function requestIdOf(raw: IncomingMessage): string {
+  const given = raw.headers['x-request-id'];
+  return typeof given === 'string' && REQUEST_ID_PATTERN.test(given) ? given : randomUUID();
+}
+
 /**
  * The Fastify instance every service starts from: TypeBox type provider, request ids,
  * redacting logger, security headers, the platform error body for every error,
@@ -59,8 +65,10 @@ export async function createApp(options: CreateAppOptions): Promise<App> {
   const app = Fastify({
     loggerInstance: options.logger as FastifyBaseLogger,
     bodyLimit: options.bodyLimit,
-    requestIdHeader: 'x-request-id',
-    genReqId: () => randomUUID(),
+    // The id is chosen before anything else sees the request (its logger binds it): a
+    // caller's x-request-id when it is safe to log, else a fresh one.
+    requestIdHeader: false,
+    genReqId: requestIdOf,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     trustProxy: parseTrustProxy(options.trustProxy),
@@ -79,17 +87,14 @@ export async function createApp(options: CreateAppOptions): Promise<App> {
   installRequestTracing(app, options.name);
   if (options.metrics) installHttpMetrics(app, options.metrics);
 
-  // APIs answer JSON; the docs page sets its own CSP (swagger-ui staticCSP).
+  // APIs answer JSON; the docs page sets its own CSP (swagger-ui staticCSP). Computed once;
+  // a synchronous hook (no promise, no microtask per request) copies them onto every reply.
   const securityHeaders = computeSecurityHeaders({
     contentSecurityPolicy: { directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
   });
-  app.addHook('onRequest', async (request, reply) => {
-    // A request id we did not generate is echoed only when it is safe to log.
-    const given = request.headers['x-request-id'];
-    if (typeof given === 'string' && !REQUEST_ID_PATTERN.test(given)) {
-      (request as { id: string }).id = randomUUID();
-    }
-    void reply.headers(securityHeaders).header('x-request-id', request.id);
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.headers(securityHeaders).header('x-request-id', request.id);
+    done();
   });
 
   // Declared up front so every request object has the same shape (Fastify's decorateRequest).

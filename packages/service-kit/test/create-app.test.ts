@@ -201,6 +201,49 @@ describe('createApp', () => {
     expect(response.headers['strict-transport-security']).toBeDefined();
   });
 
+  it('sends every security header and the request id on every answer: success, 4xx, unmatched route, 500', async () => {
+    // The set the services have sent since helmet's defaults were adopted (API CSP), value for value.
+    const expected = {
+      'content-security-policy':
+        "default-src 'none';base-uri 'self';font-src 'self' https: data:;form-action 'self';frame-ancestors 'none';img-src 'self' data:;object-src 'none';script-src 'self';script-src-attr 'none';style-src 'self' https: 'unsafe-inline';upgrade-insecure-requests",
+      'cross-origin-opener-policy': 'same-origin',
+      'cross-origin-resource-policy': 'same-origin',
+      'origin-agent-cluster': '?1',
+      'referrer-policy': 'no-referrer',
+      'strict-transport-security': 'max-age=31536000; includeSubDomains',
+      'x-content-type-options': 'nosniff',
+      'x-dns-prefetch-control': 'off',
+      'x-download-options': 'noopen',
+      'x-frame-options': 'SAMEORIGIN',
+      'x-permitted-cross-domain-policies': 'none',
+      'x-xss-protection': '0',
+    };
+    const answers = [
+      await app.inject({ url: '/health', headers: { 'x-request-id': 'req-1' } }),
+      await app.inject({
+        method: 'POST',
+        url: '/things',
+        payload: { name: 'x' },
+        headers: { 'x-request-id': 'req-2' },
+      }),
+      await app.inject({ url: '/no-such-route', headers: { 'x-request-id': 'req-3' } }),
+      await app.inject({ url: '/boom', headers: { 'x-request-id': 'req-4' } }),
+    ];
+    expect(answers.map((answer) => answer.statusCode)).toEqual([200, 400, 404, 500]);
+    answers.forEach((answer, index) => {
+      expect(answer.headers).toMatchObject({ ...expected, 'x-request-id': `req-${index + 1}` });
+    });
+  });
+
+  it('logs the request id it answers with, never an unsafe one the caller sent', async () => {
+    const unsafe = 'bad id<script>';
+    const response = await app.inject({ url: '/boom', headers: { 'x-request-id': unsafe } });
+    const id = response.headers['x-request-id'];
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(logs.text()).toContain(id);
+    expect(logs.text()).not.toContain('bad id');
+  });
+
   it('redacts secrets in logged headers', async () => {
     app.log.info(
       { req: { headers: { authorization: 'Bearer abc.def.ghi', 'x-api-key': 'super-secret-key-123' } } },

@@ -6,10 +6,15 @@ import {
   jwtVerify,
   type JWTPayload,
   type JSONWebKeySet,
+  type JWTHeaderParameters,
+  type JWTVerifyGetKey,
 } from 'jose';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { systemClock, type Clock } from '../clock.js';
 import { unauthorized } from '../errors.js';
 import type { Principal } from './principal.js';
+import { checkAccessTokenClaims, type AccessTokenClaimRules } from './token-claims.js';
+import { VerifiedTokenCache, type VerifiedToken } from './verified-token-cache.js';
 
 export interface OidcSettings {
   issuer: string;
@@ -20,13 +25,34 @@ export interface OidcSettings {
   jwks?: JSONWebKeySet;
 }
 
+export interface TokenVerifierOptions {
+  /** Verified tokens a replica keeps (least recently used out first); 0 verifies every signature. */
+  cacheSize?: number;
+  /** The time `exp` and `nbf` are checked against on every use. */
+  clock?: Clock;
+}
+
 export type TokenVerifier = (token: string) => Promise<Principal>;
 
 /** Asymmetric algorithms only: a shared-secret or `none` token is never accepted. */
 const ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
+const CLOCK_TOLERANCE_SECONDS = 30;
+/** A replica's callers at once, with room: a token is one entry whatever its caller sends. */
+const DEFAULT_CACHE_SIZE = 10_000;
 
-/** Verifies bearer tokens with jose: signature against the JWKS, `iss`, `aud`, `exp`. */
-export function createTokenVerifier(settings: OidcSettings): TokenVerifier {
+/**
+ * Verifies bearer tokens with jose: signature against the JWKS, `iss`, `aud`, `exp`,
+ * `nbf`, `sub`. A token whose signature verified is kept (bounded LRU keyed by its
+ * SHA-256) until its `exp`, and its next uses skip the signature — nothing else:
+ * every use checks the claims against the clock again (`checkAccessTokenClaims`, the
+ * checks `jwtVerify` makes) and asks the key set for the token's key again, which
+ * must be the very key that verified it. So what is accepted does not change: a
+ * signature check is a pure function of the token's bytes and the key, a remote key
+ * set still reloads when stale (and a key it no longer holds, or a new key object
+ * after a reload, sends the token through the full verification), and an expired or
+ * not-yet-valid token is refused as before.
+ */
+export function createTokenVerifier(settings: OidcSettings, options: TokenVerifierOptions = {}): TokenVerifier {
   const keySet = settings.jwks
     ? createLocalJWKSet(settings.jwks)
     : settings.jwksFile
@@ -35,20 +61,67 @@ export function createTokenVerifier(settings: OidcSettings): TokenVerifier {
         ? createRemoteJWKSet(new URL(settings.jwksUri), { timeoutDuration: 3000, cooldownDuration: 30000 })
         : undefined;
   if (!keySet) throw new Error('OIDC settings need OIDC_JWKS_URI or OIDC_JWKS_FILE');
+  const clock = options.clock ?? systemClock;
+  const cacheSize = options.cacheSize ?? DEFAULT_CACHE_SIZE;
+  const cache = cacheSize > 0 ? new VerifiedTokenCache(cacheSize) : undefined;
+  const rules: AccessTokenClaimRules = {
+    issuer: settings.issuer,
+    audience: settings.audience,
+    clockToleranceSeconds: CLOCK_TOLERANCE_SECONDS,
+    requiredClaims: ['exp', 'sub'],
+  };
   return async (token) => {
+    const now = clock();
     try {
-      const { payload } = await jwtVerify(token, keySet, {
-        issuer: settings.issuer,
-        audience: settings.audience,
+      const cached = cache?.get(token, now.getTime());
+      if (cached && (await resolvesToSameKey(keySet, cached))) {
+        checkAccessTokenClaims(cached.payload, rules, now);
+        return cached.principal;
+      }
+      let key: unknown;
+      const resolveKey: JWTVerifyGetKey = async (header, jws) => (key = await keySet(header, jws));
+      const { payload, protectedHeader } = await jwtVerify(token, resolveKey, {
+        issuer: rules.issuer,
+        audience: rules.audience,
         algorithms: ALGORITHMS,
-        clockTolerance: 30,
-        requiredClaims: ['exp', 'sub'],
+        clockTolerance: rules.clockToleranceSeconds,
+        requiredClaims: [...rules.requiredClaims],
+        currentDate: now,
       });
-      return principalFromClaims(payload);
+      const principal = freezePrincipal(principalFromClaims(payload));
+      // jwtVerify required `exp`, a number.
+      cache?.set(token, {
+        protectedHeader,
+        payload,
+        key,
+        usableUntilMs: ((payload.exp as number) + rules.clockToleranceSeconds) * 1000,
+        principal,
+      });
+      return principal;
     } catch (error) {
       throw unauthorized(describeTokenError(error));
     }
   };
+}
+
+/** True when the key set still resolves the token's header to the key that verified it (no reload, key still there). */
+async function resolvesToSameKey(
+  keySet: (header: JWTHeaderParameters) => Promise<unknown>,
+  cached: VerifiedToken,
+): Promise<boolean> {
+  try {
+    return (await keySet(cached.protectedHeader)) === cached.key;
+  } catch {
+    // No such key any more, several candidates, a failed reload: the full verification decides and explains.
+    return false;
+  }
+}
+
+/** The same principal object answers every use of a cached token: nothing may change it. */
+function freezePrincipal(principal: Principal): Principal {
+  for (const roles of Object.values(principal.orgRoles)) Object.freeze(roles);
+  Object.freeze(principal.orgRoles);
+  return Object.freeze(principal);
 }
 
 function describeTokenError(error: unknown): string {
