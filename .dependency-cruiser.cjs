@@ -160,7 +160,7 @@ module.exports = {
     enhancedResolveOptions: {
       exportsFields: ['exports'],
       conditionNames: ['import', 'require', 'node', 'default', 'types'],
-      extensions: ['.ts', '.js', '.mjs', '.json'],
+      extensions: ['.ts', '.tsx', '.js', '.mjs', '.json'],
     },
     reporterOptions: { text: { highlightFocused: true } },
   },

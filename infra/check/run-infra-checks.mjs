@@ -85,7 +85,7 @@ import {
   stop,
   waitReady,
 } from './lib/smoke.mjs';
-import { assert, CheckFailure, freePort, REPO_ROOT, Reporter, SERVICE_NAMES } from './lib/util.mjs';
+import { assert, CheckFailure, freePort, hasDatabase, REPO_ROOT, Reporter, SERVICE_NAMES } from './lib/util.mjs';
 
 const argv = process.argv.slice(2);
 const staticOnly = argv.includes('--static-only');
@@ -157,7 +157,9 @@ await report.check('dockerignore', () => {
     needed.push(
       `services/${service}/src/main.ts`,
       `services/${service}/package.json`,
-      `services/${service}/drizzle/meta/_journal.json`,
+      ...(hasDatabase(service)
+        ? [`services/${service}/drizzle/meta/_journal.json`]
+        : [`services/${service}/public/console.css`]),
     );
   for (const path of needed) if (excluded(path)) problems.push(`${path} is needed by the image build but excluded`);
   return problemsOrOk(problems, 'dependencies and build output out, sources and manifests in');
@@ -445,8 +447,9 @@ async function smokeService(
     for (const path of [
       'package.json',
       'dist/main.js',
-      'dist/migrate.js',
-      'drizzle/meta/_journal.json',
+      ...(hasDatabase(service)
+        ? ['dist/migrate.js', 'drizzle/meta/_journal.json']
+        : ['public/console.css', 'dist/browser/page.js', 'node_modules/chart.js/dist/chart.umd.min.js']),
       'node_modules/@tessera/service-kit/dist/index.js',
       'node_modules/@tessera/contracts/dist/index.js',
     ]) {
@@ -488,8 +491,9 @@ async function smokeService(
   const secretKeys = provided.get(`${service}-secrets`) ?? [];
   let secrets;
   const migrated = await report.check(`migrate ${service}`, async () => {
-    const url = await createDatabase(adminUrl, database);
-    const generated = { DATABASE_URL: url, ...randomSecrets() };
+    // The console has no database: its Secret holds only generated values, and nothing migrates.
+    const url = hasDatabase(service) ? await createDatabase(adminUrl, database) : undefined;
+    const generated = { ...(url ? { DATABASE_URL: url } : {}), ...randomSecrets() };
     const unknownKeys = secretKeys.filter((key) => !(key in generated));
     assert(
       unknownKeys.length === 0,
@@ -502,6 +506,7 @@ async function smokeService(
       [`${service}-secrets`]: Object.fromEntries(secretKeys.map((key) => [key, generated[key]])),
       ...(await EXTRA_SECRETS[service]?.({ image, dir: extraDir })),
     };
+    if (!hasDatabase(service)) return 'no database: no migrate init container, nothing to migrate';
     // As the pod does: its init container first, with that container's env, before the server.
     const deployment = find('Deployment', service);
     const container = deployment && migrateContainerOf(deployment);
@@ -560,7 +565,7 @@ async function smokeService(
         delete env.OIDC_JWKS_URI;
       }
       assert(
-        env.NODE_ENV === 'production' && env.MIGRATE_ON_START === 'false',
+        env.NODE_ENV === 'production' && (env.MIGRATE_ON_START === 'false' || !hasDatabase(service)),
         'the Deployment must run with NODE_ENV=production and MIGRATE_ON_START=false',
       );
       handle = startInImage(image, env);

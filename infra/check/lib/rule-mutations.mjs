@@ -64,6 +64,26 @@ export const MUTATIONS = {
     policy(o, 'allow-nats-egress').spec.podSelector.matchExpressions[0].values.push('status-list'),
   'no NodeLocal DNSCache': (o) => o.splice(o.indexOf(policy(o, 'allow-node-local-dns-egress')), 1),
   'verifier cannot reach the internal status list host': (o) => policy(o, 'verifier').spec.egress.pop(),
+  // issue 29: the console
+  'the console on the public Ingress': (o) =>
+    ingress(o, 'tessera').spec.rules[0].http.paths.push({
+      path: '/oid4vp/platform-ca.pem',
+      pathType: 'Exact',
+      backend: { service: { name: 'console', port: { name: 'http' } } },
+    }),
+  'the console cannot reach the verifier': (o) => policy(o, 'console').spec.egress.shift(),
+  'the console behind the public ingress controller': (o) =>
+    policy(o, 'console').spec.ingress.push({
+      from: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'ingress-nginx' } } }],
+      ports: [{ protocol: 'TCP', port: 3004 }],
+    }),
+  'the console with a database': (o) =>
+    pod(o, 'console').containers[0].env.push({
+      name: 'DATABASE_URL',
+      valueFrom: { secretKeyRef: { name: 'verifier-secrets', key: 'DATABASE_URL' } },
+    }),
+  'the console reaching PostgreSQL': (o) =>
+    policy(o, 'allow-postgres-egress').spec.podSelector.matchExpressions[0].values.push('console'),
   // items 7 and 8: secrets, client address
   'prod overlay owns the Namespace': (o) =>
     o.push({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'tessera' } }),

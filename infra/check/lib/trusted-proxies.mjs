@@ -2,7 +2,7 @@
 // The rate limits count per client address: if TRUST_PROXY does not cover the ingress
 // controller's pods, every wallet is counted as the controller's address (one bucket for all);
 // if it covers too much, anyone can name any client. The base cannot know a cluster's pod
-// range, so it sets none: every Deployment takes TRUST_PROXY from the ConfigMap
+// range, so it sets none: every Deployment (the console's too) takes TRUST_PROXY from the ConfigMap
 // `tessera-trusted-proxies`, which only an overlay generates (a required reference: without it
 // no pod starts), and nothing else sets it.
 
@@ -11,7 +11,7 @@ import { collectProblems } from './util.mjs';
 
 /** The ConfigMap each overlay generates with TRUST_PROXY (the rendered name carries kustomize's hash). */
 export const TRUSTED_PROXIES_CONFIG_MAP = 'tessera-trusted-proxies';
-const SERVICES = ['verifier', 'ecosystem', 'status-list'];
+const SERVICES = ['verifier', 'ecosystem', 'status-list', 'console'];
 /** The broadest range a proxy list may hold: a pod CIDR, not the internet. */
 const BROADEST_PREFIX = { 4: 8, 6: 32 };
 

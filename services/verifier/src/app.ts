@@ -1,15 +1,16 @@
 import {
+  type App,
+  type Clock,
   createApp,
   createServiceMetrics,
-  instrumentBus,
-  postgresRateLimitWindows,
-  registerSharedRateLimit,
-  serviceTracer,
-  type App,
   type Database,
+  instrumentBus,
   type Logger,
   type MessageBus,
+  postgresRateLimitWindows,
+  registerSharedRateLimit,
   type ServiceMetrics,
+  serviceTracer,
   type TokenVerifier,
 } from '@tessera/service-kit';
 import { subscribeSessionUpdates } from './bus/session-updated-subscriber.js';
@@ -25,7 +26,6 @@ import {
 import type { KeyEncryptionKey } from './crypto/key-encryption.js';
 import type { PlatformCa } from './crypto/platform-ca.js';
 import type { VerifierDbSchema } from './db/schema.js';
-import type { Clock } from './domain/clock.js';
 import { createBackgroundJobs } from './jobs/background-jobs.js';
 import { createVerifierMetrics } from './metrics/verifier-metrics.js';
 import { registerCertificateRoutes } from './routes/certificates.js';

@@ -7,7 +7,16 @@ import {
   WebhookSchema,
   WebhookWithSecretSchema,
 } from '@tessera/contracts';
-import { AppError, envelope, pageWindow, routeSchema, toPage, type App } from '@tessera/service-kit';
+import {
+  type App,
+  AppError,
+  envelope,
+  envelopeOf,
+  pageEnvelopeOf,
+  pageWindow,
+  routeSchema,
+  toPage,
+} from '@tessera/service-kit';
 import type { FastifyRequest } from 'fastify';
 import { toWebhook, toWebhookDelivery, toWebhookWithSecret } from '../presenters/webhook.js';
 import { deleteWebhook, type DeleteWebhookDeps } from '../use-cases/delete-webhook.js';
@@ -19,7 +28,7 @@ import {
   type RedeliverWebhookDeliveryDeps,
 } from '../use-cases/redeliver-webhook-delivery.js';
 import { rotateWebhookSecret, type RotateWebhookSecretDeps } from '../use-cases/rotate-webhook-secret.js';
-import { envelopeOf, MANAGEMENT, OrgParamsSchema, pageEnvelopeOf } from './common.js';
+import { MANAGEMENT, OrgParamsSchema } from './common.js';
 
 // Path ids are checked loosely here (any verifierId the verifier routes take); an
 // unknown one is a 404 from the use case, as on the verifier routes.

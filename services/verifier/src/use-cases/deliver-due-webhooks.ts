@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Logger } from '@tessera/service-kit';
+import type { Clock, Logger } from '@tessera/service-kit';
 import type { KeyEncryptionKey } from '../crypto/key-encryption.js';
 import { webhookSecretContext } from '../crypto/sealing-contexts.js';
 import { signWebhook } from '../crypto/webhook-signature.js';
@@ -10,7 +10,6 @@ import {
   type ClaimedDelivery,
 } from '../db/webhook-deliveries.js';
 import type { VerifierDb } from '../db/types.js';
-import type { Clock } from '../domain/clock.js';
 import { webhookEventBody } from '../domain/webhook-events.js';
 import { nextWebhookAttempt, type WebhookRetryPolicy } from '../domain/webhook-retry.js';
 import type { WebhookSender, WebhookSendOutcome } from '../webhooks/create-webhook-sender.js';
