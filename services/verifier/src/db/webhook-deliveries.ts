@@ -34,7 +34,8 @@ const TARGET_OF_URL = `lower(substring(w.url from '^[A-Za-z][A-Za-z0-9+.-]*://([
 /**
  * $1 now, $2 cap per target, $3 cap per organisation, $4 limit, $5 rows looked at per organisation.
  * Which due deliveries a claim takes, fairly: each organisation's oldest due rows ($5 at
- * most, so one organisation's backlog never hides another's), less those whose target or
+ * most, so one organisation's backlog never hides another's; never a first attempt to a
+ * webhook while one of its deliveries waits for a retry), less those whose target or
  * organisation already has its cap in flight (claimed and not yet recorded, on any
  * replica); then round-robin — every organisation's first eligible row before any
  * organisation's second — oldest first within a round. Every CTE is materialized, so the
@@ -53,6 +54,11 @@ const PICK_DUE = `
       from "verifier"."webhook_deliveries" d join "verifier"."webhooks" w on w.id = d.webhook_id
       where d.org_id = orgs.org_id and d.status = 'pending' and d.next_attempt_at <= $1::timestamptz
         and (d.locked_until is null or d.locked_until <= $1::timestamptz)
+        -- A webhook backing off (a delivery waits for its retry) gets no new delivery tried meanwhile.
+        and not (d.retry_count = 0 and exists (
+          select 1 from "verifier"."webhook_deliveries" b
+          where b.webhook_id = d.webhook_id and b.status = 'pending' and b.retry_count > 0
+            and b.next_attempt_at > $1::timestamptz))
       order by d.next_attempt_at, d.id
       limit $5::integer
     ) x
@@ -76,7 +82,7 @@ const PICK_DUE = `
     limit $4::integer
   )
   select d.id from "verifier"."webhook_deliveries" d
-  where d.id in (select id from picked) and d.status = 'pending'
+  where d.id in (select id from picked) and d.status = 'pending' and d.next_attempt_at <= $1::timestamptz
     and (d.locked_until is null or d.locked_until <= $1::timestamptz)
   for update of d skip locked`;
 
@@ -147,7 +153,8 @@ export async function claimDueDeliveries(
  * Per-target backoff: after a failed attempt, the webhook's other pending deliveries
  * that no claim holds wait until `after` (the failed one's next attempt, plus a little:
  * that one goes first), so a target that fails is probed by one delivery at a time, with
- * that delivery's growing backoff, instead of by its whole queue. Answers how many moved.
+ * that delivery's growing backoff, instead of by its whole queue (deliveries written
+ * later wait too: `PICK_DUE` tries none while one waits for its retry). Answers how many moved.
  */
 export async function deferWebhookDeliveries(
   db: VerifierDb,

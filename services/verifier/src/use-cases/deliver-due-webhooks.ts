@@ -88,6 +88,15 @@ async function deliverOne(
       ? ({ giveUp: false, at: endedAt } as const)
       : nextWebhookAttempt({ policy: deps.retry, failedAt: endedAt, retryFrom: delivery.retryFrom, failures });
   const status = succeeded ? 'delivered' : next?.giveUp === false ? 'pending' : 'failed';
+  // Before the record: while this claim still counts as in flight for the target, no other
+  // claim can take the webhook's next delivery in between.
+  if (!succeeded && !outcome.abandoned && next && !next.giveUp)
+    await deferWebhookDeliveries(deps.db, {
+      webhookId: delivery.webhookId,
+      exceptId: delivery.id,
+      after: new Date(next.at.getTime() + DEFER_MARGIN_MS),
+      now: endedAt,
+    });
   await recordWebhookAttempt(deps.db, {
     deliveryId: delivery.id,
     claimToken,
@@ -104,13 +113,6 @@ async function deliverOne(
     retryCount: failures,
   });
   deps.metrics.countWebhookAttempt(status === 'pending' ? 'retrying' : status);
-  if (!succeeded && !outcome.abandoned && next && !next.giveUp)
-    await deferWebhookDeliveries(deps.db, {
-      webhookId: delivery.webhookId,
-      exceptId: delivery.id,
-      after: new Date(next.at.getTime() + DEFER_MARGIN_MS),
-      now: endedAt,
-    });
   // The target's origin only: a URL's path or query may carry the receiver's token.
   const facts = {
     deliveryId: delivery.id,
