@@ -37,6 +37,7 @@ import {
 } from './lib/dockerfile.mjs';
 import { buildLikeDockerfile, loadDockerignore, makeBuildContext, makeToolShims } from './lib/image-build.mjs';
 import { missedMutations, MUTATIONS } from './lib/rule-mutations.mjs';
+import { baseTrustedProxyRules } from './lib/trusted-proxies.mjs';
 import { externalSecretRules, loadExternalSecretExamples } from './lib/external-secrets.mjs';
 import { composeRules, loadCompose, runDclint, validateComposeSchema } from './lib/compose.mjs';
 import {
@@ -219,6 +220,14 @@ if (kubectlOk) {
       return `${objects.length} objects`;
     });
   }
+  const baseObjects = rendered.get('base');
+  if (baseObjects)
+    await report.check('k8s base trusted proxies', () =>
+      problemsOrOk(
+        baseTrustedProxyRules(baseObjects),
+        "no TRUST_PROXY in the base: each overlay generates tessera-trusted-proxies (the cluster's pod CIDRs)",
+      ),
+    );
   for (const overlay of OVERLAYS) {
     const objects = rendered.get(`overlays/${overlay}`);
     if (!objects) continue;

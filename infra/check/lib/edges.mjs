@@ -239,12 +239,6 @@ export function edgeRules(objects, { config }) {
           `${describe(ingress)}: the console must not be on a public Ingress (internal class and allowlist only)`,
         );
     }
-    // Behind the ingress controller, X-Forwarded-For is trusted from its addresses only (issue 17, item 8).
-    const trustProxy = String(config[service]?.TRUST_PROXY ?? '');
-    want(
-      /^[0-9a-fA-F.:]+\/\d+(\s*,\s*[0-9a-fA-F.:]+\/\d+)*$/.test(trustProxy),
-      `ConfigMap of ${service}: TRUST_PROXY must be the ingress controller's CIDRs (the pod CIDR), not "${trustProxy}" (a hop count or true trusts whoever connects)`,
-    );
   }
   return problems;
 }

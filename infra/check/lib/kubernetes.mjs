@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { edgeRules, selectorMatches } from './edges.mjs';
 import { keyRules } from './keys.mjs';
+import { trustedProxyRules } from './trusted-proxies.mjs';
 import { workloadRules } from './workload-rules.mjs';
 import { assert, CheckFailure, collectProblems, INFRA_ROOT, REPO_ROOT, run, hasDatabase } from './util.mjs';
 
@@ -354,6 +355,7 @@ export function checkRules(overlay, objects, { providedSecrets, ports, examples 
     )?.data ?? {};
   problems.push(...keyRules(overlay, objects, { examples }));
   problems.push(...workloadRules(overlay, objects));
+  problems.push(...trustedProxyRules(objects));
   problems.push(
     ...edgeRules(objects, { config: Object.fromEntries(SERVICES.map((service) => [service, configOf(service)])) }),
   );

@@ -6,6 +6,8 @@ const deployment = (objects, name) => objects.find((o) => o.kind === 'Deployment
 const policy = (objects, name) => objects.find((o) => o.kind === 'NetworkPolicy' && o.metadata.name === name);
 const ingress = (objects, name) => objects.find((o) => o.kind === 'Ingress' && o.metadata.name === name);
 const pod = (objects, name) => deployment(objects, name).spec.template.spec;
+const trustedProxies = (objects) =>
+  objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name.startsWith('tessera-trusted-proxies'));
 
 export const MUTATIONS = {
   // item 2: migrations
@@ -92,9 +94,17 @@ export const MUTATIONS = {
     }),
   'key files unreadable by the service': (o) =>
     (pod(o, 'verifier').volumes.find((v) => v.secret).secret.defaultMode = 0o400),
-  'TRUST_PROXY as a hop count': (o) =>
+  // issue 28, item 8: TRUST_PROXY is the overlay's, required, narrow and in one place
+  'TRUST_PROXY as a hop count': (o) => (trustedProxies(o).data.TRUST_PROXY = '1'),
+  'TRUST_PROXY trusting the internet': (o) => (trustedProxies(o).data.TRUST_PROXY = '10.244.0.0/16,0.0.0.0/0'),
+  'no trusted proxies ConfigMap': (o) => o.splice(o.indexOf(trustedProxies(o)), 1),
+  'trusted proxies optional': (o) =>
+    (pod(o, 'ecosystem').containers[0].envFrom.find((s) =>
+      s.configMapRef?.name.startsWith('tessera-trusted-proxies'),
+    ).configMapRef.optional = true),
+  'TRUST_PROXY back in a service ConfigMap': (o) =>
     Object.assign(o.find((x) => x.kind === 'ConfigMap' && x.metadata.name.startsWith('status-list-config')).data, {
-      TRUST_PROXY: '1',
+      TRUST_PROXY: '10.0.0.0/8',
     }),
   // item 9: workload rules
   'no spread over zones': (o) => pod(o, 'verifier').topologySpreadConstraints.pop(),
