@@ -1,5 +1,5 @@
 import { DataItem, DeviceSignedDocument, type IssuerSignedDocument } from '@auth0/mdl';
-import { encode, Tag } from 'cbor2';
+import { cborArray, cborEncodedDataItem, cborTextString } from './cbor-heads.js';
 import { importCosePublicKey } from './cose-key.js';
 import { verifyCoseSign1SignatureInPool } from './cose-sign1.js';
 import { coseSign1OfParsed } from './mdoc-cose-sign1.js';
@@ -7,6 +7,8 @@ import { coseSign1OfParsed } from './mdoc-cose-sign1.js';
 // Row 13 for an mdoc (ISO/IEC 18013-5 §9.1.3): the device signature over DeviceAuthenticationBytes
 // built from the OpenID4VP 1.0 SessionTranscript, by the device key the MSO names — imported once,
 // here, and verified with node:crypto (what @auth0/mdl's Verifier did with jose and cose-kit).
+
+const DEVICE_AUTHENTICATION = cborTextString('DeviceAuthentication');
 
 export type DeviceSignatureOutcome =
   | { kind: 'signed' }
@@ -57,13 +59,12 @@ function deviceAuthenticationBytes(
   const asMaps = new Map(
     Object.entries(nameSpaces).map(([namespace, items]) => [namespace, new Map(Object.entries(items))]),
   );
-  const deviceNameSpaces = Buffer.from(DataItem.fromData(asMaps).buffer);
-  const deviceAuthentication = Buffer.concat([
-    Uint8Array.of(0x84),
-    encode('DeviceAuthentication'),
+  const deviceNameSpaces = DataItem.fromData(asMaps).buffer;
+  const deviceAuthentication = cborArray([
+    DEVICE_AUTHENTICATION,
     sessionTranscript,
-    encode(docType),
-    encode(new Tag(24, new Uint8Array(deviceNameSpaces))),
+    cborTextString(docType),
+    cborEncodedDataItem(deviceNameSpaces),
   ]);
-  return encode(new Tag(24, new Uint8Array(deviceAuthentication)));
+  return cborEncodedDataItem(deviceAuthentication);
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { IssuerSignedDocument } from '@auth0/mdl';
-import { encode, Tag } from 'cbor2';
+import { cborEncodedDataItem } from './cbor-heads.js';
 import { verifyCoseSign1SignatureInPool } from './cose-sign1.js';
 import { coseSign1OfParsed } from './mdoc-cose-sign1.js';
 import { certificatePublicKey } from '../crypto/parsed-certificates.js';
@@ -62,10 +62,7 @@ function checkValueDigests(
     if (!digests) return `the MSO has no digests for namespace ${namespace}`;
     for (const item of items) {
       // IssuerSignedItemBytes: the item as presented, in its tag-24 byte string.
-      const presented = item.dataItem.buffer;
-      const itemBytes = encode(
-        new Tag(24, new Uint8Array(presented.buffer, presented.byteOffset, presented.byteLength)),
-      );
+      const itemBytes = cborEncodedDataItem(item.dataItem.buffer);
       const expected = digests.get(item.digestID);
       const actual = createHash(hash).update(itemBytes).digest();
       if (!(expected instanceof Uint8Array) || !actual.equals(expected))

@@ -1,5 +1,6 @@
 import { constants, verify, type KeyObject } from 'node:crypto';
-import { decode, encode, Tag, type DecodeOptions } from 'cbor2';
+import { decode, Tag, type DecodeOptions } from 'cbor2';
+import { cborArray, cborByteString, cborTextString } from './cbor-heads.js';
 
 // COSE_Sign1 (RFC 9052 §4.2, §4.4) as a verifier reads one from anyone on the
 // network: decoded strictly with cbor2, its signature checked with node:crypto
@@ -13,6 +14,7 @@ import { decode, encode, Tag, type DecodeOptions } from 'cbor2';
 const STRICT: DecodeOptions = { rejectDuplicateKeys: true, preferMap: true, maxDepth: 32 };
 
 const COSE_SIGN1_TAG = 18;
+const SIGNATURE1 = cborTextString('Signature1');
 const HEADER_ALG = 1;
 
 /** A decoded COSE_Sign1: the protected header as its exact bytes (what is signed) and as a map. */
@@ -147,11 +149,12 @@ function signatureCheckOf(sign1: CoseSign1, key: KeyObject) {
   if (!algorithm.keyTypes.includes(keyType) || (algorithm.curve !== undefined && curve !== algorithm.curve)) {
     throw new Error(`the signing key (${keyType}${curve ? ` ${curve}` : ''}) does not fit algorithm ${algorithm.name}`);
   }
-  const toBeSigned = encode([
-    'Signature1',
-    plainBytes(sign1.protectedBytes),
-    new Uint8Array(0),
-    plainBytes(sign1.payload),
+  // Sig_structure = ["Signature1", protected header bytes, external_aad (empty), payload].
+  const toBeSigned = cborArray([
+    SIGNATURE1,
+    cborByteString(sign1.protectedBytes),
+    cborByteString(new Uint8Array(0)),
+    cborByteString(sign1.payload),
   ]);
   const keyInput =
     algorithm.hash === null
