@@ -147,8 +147,8 @@ const GROUP_OF_PACKAGE = [
   ['crypto (jose, node:crypto, native jobs)', /^(jose|node:crypto|node:internal\/crypto|@noble\/.*)$/],
   ['X.509 / ASN.1 in JavaScript', /^(asn1js|pkijs|pvtsutils|pvutils|bytestreamjs|@peculiar\/.*|tsyringe)$/],
   [
-    'credential formats (@sd-jwt, @auth0/mdl, cose-kit, cbor-x, js-base64, dcql, valibot)',
-    /^(@sd-jwt\/.*|@auth0\/mdl|cose-kit|cbor-x|cbor-extract|js-base64|dcql|valibot|compare-versions|buffer-tag)$/,
+    'credential formats (@sd-jwt, @auth0/mdl, cose-kit, cbor-x, cbor2, js-base64, dcql, valibot)',
+    /^(@sd-jwt\/.*|@auth0\/mdl|cose-kit|cbor-x|cbor2|cbor-extract|js-base64|dcql|valibot|compare-versions|buffer-tag)$/,
   ],
   ['Tessera verifier code', /^@tessera\/verifier$/],
   ['Tessera kit and contracts', /^@tessera\/(service-kit|contracts)$/],
