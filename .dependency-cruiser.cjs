@@ -10,7 +10,7 @@
 //   presenters/                      results → response bodies
 //   use-cases/                       the only place that orchestrates
 //   state/                           long-lived per-replica state behind narrow interfaces
-//   db/, verification/, crypto/, network/, webhooks/, metrics/, rate-limits/   mechanisms
+//   db/, verification/, crypto/, network/, webhooks/, metrics/   mechanisms
 //   domain/                          pure rules
 //   config.ts                        the environment schema (read by main, server, app only)
 //   @tessera/contracts, @tessera/service-kit
@@ -118,8 +118,8 @@ module.exports = {
       name: 'mechanisms-below-use-cases',
       severity: 'error',
       comment:
-        'db/, crypto/, network/, webhooks/, metrics/ and rate-limits/ are mechanisms a use case, state object or app.ts calls.',
-      from: { path: `${SRC}(db|crypto|network|webhooks|metrics|rate-limits)/` },
+        'db/, crypto/, network/, webhooks/ and metrics/ are mechanisms a use case, state object or app.ts calls.',
+      from: { path: `${SRC}(db|crypto|network|webhooks|metrics)/` },
       to: { path: same('use-cases/|state/|presenters/|config\\.ts$') },
     },
     {
@@ -160,7 +160,7 @@ module.exports = {
     enhancedResolveOptions: {
       exportsFields: ['exports'],
       conditionNames: ['import', 'require', 'node', 'default', 'types'],
-      extensions: ['.ts', '.js', '.mjs', '.json'],
+      extensions: ['.ts', '.tsx', '.js', '.mjs', '.json'],
     },
     reporterOptions: { text: { highlightFocused: true } },
   },

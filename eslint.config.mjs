@@ -14,6 +14,7 @@ export default tseslint.config(
       '.turbo/**',
       'coverage/**',
       'demo/test-output/**',
+      'services/console/test-output/**',
       'bench/results/**',
       'infra/check/schemas/**',
       'tools/layering/test/fixtures/**',
@@ -63,7 +64,7 @@ export default tseslint.config(
     languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } },
   },
   {
-    files: ['**/*.ts'],
+    files: ['**/*.{ts,tsx}'],
     extends: [tseslint.configs.recommended],
     languageOptions: {
       parserOptions: {
@@ -115,6 +116,11 @@ export default tseslint.config(
         { args: 'none', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true },
       ],
     },
+  },
+  {
+    // The console's browser scripts are typed against the DOM by their own tsconfig (browser/tsconfig.json).
+    files: ['services/console/browser/**/*.ts'],
+    languageOptions: { globals: { document: 'readonly', window: 'readonly', EventSource: 'readonly' } },
   },
   {
     // The reference relying-party page's script runs in the browser.

@@ -16,6 +16,8 @@ const SERVICES = [
   { name: 'verifier', port: 3001, portVar: 'VERIFIER_PORT', definition: 'verifierService' },
   { name: 'ecosystem', port: 3002, portVar: 'ECOSYSTEM_PORT', definition: 'ecosystemService' },
   { name: 'status-list', port: 3003, portVar: 'STATUS_LIST_PORT', definition: 'statusListService' },
+  // The console calls the others over HTTP (their public APIs), so it can run anywhere; here beside them.
+  { name: 'console', port: 3004, portVar: 'CONSOLE_PORT', definition: 'consoleService' },
 ];
 
 function parseArgs(argv) {
@@ -48,11 +50,25 @@ for (const service of selected) {
   definitions.push(server[service.definition]);
 }
 
+/** The port a service listens on here (its variable, else its default). */
+const portOf = (name) => {
+  const service = SERVICES.find((s) => s.name === name);
+  return process.env[service.portVar] ?? String(service.port);
+};
+
 /** A service's environment in development mode: its port, base URL and the shared data directory. */
 function envFor(definition) {
   const service = SERVICES.find((s) => s.name === definition.name);
-  const port = process.env[service.portVar] ?? String(service.port);
+  const port = portOf(service.name);
   return {
+    // The console reaches the services at the ports they listen on here (unless told otherwise).
+    ...(service.name === 'console'
+      ? {
+          VERIFIER_URL: `http://localhost:${portOf('verifier')}`,
+          ECOSYSTEM_URL: `http://localhost:${portOf('ecosystem')}`,
+          STATUS_LIST_URL: `http://localhost:${portOf('status-list')}`,
+        }
+      : {}),
     ...process.env,
     NODE_ENV: process.env.NODE_ENV ?? 'development',
     DATA_DIR: dataDir,
@@ -70,8 +86,14 @@ const running = await runServiceMain(definitions, { envFor });
 const line = '─'.repeat(72);
 console.log(`\n${line}\nTessera is running (development mode; data in ${dataDir})\n`);
 for (const service of running) {
+  if (service.name === 'console') continue;
   console.log(`  ${service.name.padEnd(12)} ${service.url}    docs: ${service.url}/docs`);
 }
+const consoleService = running.find((s) => s.name === 'console');
+if (consoleService)
+  console.log(
+    `\n  console      ${consoleService.url}    (development sign-in: say who you are and which roles you hold)`,
+  );
 const statusList = running.find((s) => s.name === 'status-list');
 if (statusList?.devApiKey) console.log(`\n  status list API key (x-api-key): ${statusList.devApiKey}`);
 console.log(`\n  access token for the management APIs:`);

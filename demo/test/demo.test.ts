@@ -29,6 +29,8 @@ describe('npm start + npm run demo', () => {
 
   it('prints the base URLs, docs and the token command', () => {
     for (const port of ports) expect(output).toContain(`http://localhost:${port}/docs`);
+    // The console comes up with the rest.
+    expect(output).toContain(`console      ${services.consoleUrl}`);
     expect(output).toContain('npm run token --');
     expect(output).toContain(
       'reference relying-party page (demo/web): npm run demo -- --web, then http://localhost:3010/',

@@ -37,6 +37,7 @@ import {
 } from './lib/dockerfile.mjs';
 import { buildLikeDockerfile, loadDockerignore, makeBuildContext, makeToolShims } from './lib/image-build.mjs';
 import { missedMutations, MUTATIONS } from './lib/rule-mutations.mjs';
+import { baseTrustedProxyRules } from './lib/trusted-proxies.mjs';
 import { externalSecretRules, loadExternalSecretExamples } from './lib/external-secrets.mjs';
 import { composeRules, loadCompose, runDclint, validateComposeSchema } from './lib/compose.mjs';
 import {
@@ -84,7 +85,7 @@ import {
   stop,
   waitReady,
 } from './lib/smoke.mjs';
-import { assert, CheckFailure, freePort, REPO_ROOT, Reporter, SERVICE_NAMES } from './lib/util.mjs';
+import { assert, CheckFailure, freePort, hasDatabase, REPO_ROOT, Reporter, SERVICE_NAMES } from './lib/util.mjs';
 
 const argv = process.argv.slice(2);
 const staticOnly = argv.includes('--static-only');
@@ -156,7 +157,9 @@ await report.check('dockerignore', () => {
     needed.push(
       `services/${service}/src/main.ts`,
       `services/${service}/package.json`,
-      `services/${service}/drizzle/meta/_journal.json`,
+      ...(hasDatabase(service)
+        ? [`services/${service}/drizzle/meta/_journal.json`]
+        : [`services/${service}/public/console.css`]),
     );
   for (const path of needed) if (excluded(path)) problems.push(`${path} is needed by the image build but excluded`);
   return problemsOrOk(problems, 'dependencies and build output out, sources and manifests in');
@@ -217,6 +220,14 @@ if (kubectlOk) {
       return `${objects.length} objects`;
     });
   }
+  const baseObjects = rendered.get('base');
+  if (baseObjects)
+    await report.check('k8s base trusted proxies', () =>
+      problemsOrOk(
+        baseTrustedProxyRules(baseObjects),
+        "no TRUST_PROXY in the base: each overlay generates tessera-trusted-proxies (the cluster's pod CIDRs)",
+      ),
+    );
   for (const overlay of OVERLAYS) {
     const objects = rendered.get(`overlays/${overlay}`);
     if (!objects) continue;
@@ -436,8 +447,9 @@ async function smokeService(
     for (const path of [
       'package.json',
       'dist/main.js',
-      'dist/migrate.js',
-      'drizzle/meta/_journal.json',
+      ...(hasDatabase(service)
+        ? ['dist/migrate.js', 'drizzle/meta/_journal.json']
+        : ['public/console.css', 'dist/browser/page.js', 'node_modules/chart.js/dist/chart.umd.min.js']),
       'node_modules/@tessera/service-kit/dist/index.js',
       'node_modules/@tessera/contracts/dist/index.js',
     ]) {
@@ -479,8 +491,9 @@ async function smokeService(
   const secretKeys = provided.get(`${service}-secrets`) ?? [];
   let secrets;
   const migrated = await report.check(`migrate ${service}`, async () => {
-    const url = await createDatabase(adminUrl, database);
-    const generated = { DATABASE_URL: url, ...randomSecrets() };
+    // The console has no database: its Secret holds only generated values, and nothing migrates.
+    const url = hasDatabase(service) ? await createDatabase(adminUrl, database) : undefined;
+    const generated = { ...(url ? { DATABASE_URL: url } : {}), ...randomSecrets() };
     const unknownKeys = secretKeys.filter((key) => !(key in generated));
     assert(
       unknownKeys.length === 0,
@@ -493,6 +506,7 @@ async function smokeService(
       [`${service}-secrets`]: Object.fromEntries(secretKeys.map((key) => [key, generated[key]])),
       ...(await EXTRA_SECRETS[service]?.({ image, dir: extraDir })),
     };
+    if (!hasDatabase(service)) return 'no database: no migrate init container, nothing to migrate';
     // As the pod does: its init container first, with that container's env, before the server.
     const deployment = find('Deployment', service);
     const container = deployment && migrateContainerOf(deployment);
@@ -551,7 +565,7 @@ async function smokeService(
         delete env.OIDC_JWKS_URI;
       }
       assert(
-        env.NODE_ENV === 'production' && env.MIGRATE_ON_START === 'false',
+        env.NODE_ENV === 'production' && (env.MIGRATE_ON_START === 'false' || !hasDatabase(service)),
         'the Deployment must run with NODE_ENV=production and MIGRATE_ON_START=false',
       );
       handle = startInImage(image, env);

@@ -9,6 +9,8 @@ const root = fileURLToPath(new URL('../../..', import.meta.url));
 /** The services as `npm start` runs them: one process, embedded PGlite, in-process transport. */
 export interface ServicesProcess {
   urls: ServiceUrls;
+  /** The console, which `npm start` runs beside them. */
+  consoleUrl: string;
   ports: number[];
   /** Everything the process printed so far. */
   output(): string;
@@ -20,6 +22,7 @@ export interface ServicesProcess {
 export async function startServicesProcess(dataDir: string): Promise<ServicesProcess> {
   const ports = [await freePort(), await freePort(), await freePort()];
   const [verifier, ecosystem, statusList] = ports;
+  const consolePort = await freePort();
   const env = {
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? '',
@@ -27,6 +30,9 @@ export async function startServicesProcess(dataDir: string): Promise<ServicesPro
     VERIFIER_PORT: String(verifier),
     ECOSYSTEM_PORT: String(ecosystem),
     STATUS_LIST_PORT: String(statusList),
+    CONSOLE_PORT: String(consolePort),
+    // Ephemeral metrics ports: test files that each start the services run side by side.
+    METRICS_PORT: '0',
   };
   const child = spawn(process.execPath, [join(root, 'scripts/run-services.mjs')], {
     env,
@@ -49,6 +55,7 @@ export async function startServicesProcess(dataDir: string): Promise<ServicesPro
       ecosystem: `http://localhost:${ecosystem}`,
       statusList: `http://localhost:${statusList}`,
     },
+    consoleUrl: `http://localhost:${consolePort}`,
     ports,
     output: () => output,
     child,

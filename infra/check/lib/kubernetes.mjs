@@ -8,8 +8,9 @@ import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { edgeRules, selectorMatches } from './edges.mjs';
 import { keyRules } from './keys.mjs';
+import { trustedProxyRules } from './trusted-proxies.mjs';
 import { workloadRules } from './workload-rules.mjs';
-import { assert, CheckFailure, collectProblems, INFRA_ROOT, REPO_ROOT, run } from './util.mjs';
+import { assert, CheckFailure, collectProblems, INFRA_ROOT, REPO_ROOT, run, hasDatabase } from './util.mjs';
 
 const require = createRequire(import.meta.url);
 
@@ -147,7 +148,7 @@ export async function checkUnknownFields(objectsByOverlay) {
     });
 }
 
-const SERVICES = ['verifier', 'ecosystem', 'status-list'];
+const SERVICES = ['verifier', 'ecosystem', 'status-list', 'console'];
 const matches = (selector, labels) => Object.entries(selector ?? {}).every(([key, value]) => labels?.[key] === value);
 
 /**
@@ -256,10 +257,11 @@ export function checkRules(overlay, objects, { providedSecrets, ports, examples 
     want(!container.command, `Deployment ${service}: must not override the image's entrypoint (tini)`);
     const configName = container.envFrom?.find((s) => s.configMapRef)?.configMapRef.name;
     const config = configMaps.get(configName)?.data ?? {};
-    want(
-      config.MIGRATE_ON_START === 'false',
-      `Deployment ${service}: MIGRATE_ON_START must be "false" (the migrate init container migrates)`,
-    );
+    if (hasDatabase(service))
+      want(
+        config.MIGRATE_ON_START === 'false',
+        `Deployment ${service}: MIGRATE_ON_START must be "false" (the migrate init container migrates)`,
+      );
     want(config.NODE_ENV === 'production', `Deployment ${service}: NODE_ENV must be "production"`);
     want(
       String(config.PORT) === String(ports[service]),
@@ -267,7 +269,16 @@ export function checkRules(overlay, objects, { providedSecrets, ports, examples 
     );
 
     const migrate = migrateContainerOf(deployment);
-    if (
+    // The console has no database: nothing to migrate, and no DATABASE_URL anywhere in its pod.
+    if (!hasDatabase(service))
+      want(
+        !migrate &&
+          ![...(pod.spec.initContainers ?? []), ...pod.spec.containers].some((c) =>
+            c.env?.some((v) => v.name === 'DATABASE_URL'),
+          ),
+        `Deployment ${service}: has no database, so no migrate init container and no DATABASE_URL`,
+      );
+    else if (
       want(
         migrate,
         `Deployment ${service}: the first initContainer must be \`migrate\` (migrations before the server starts)`,
@@ -344,6 +355,7 @@ export function checkRules(overlay, objects, { providedSecrets, ports, examples 
     )?.data ?? {};
   problems.push(...keyRules(overlay, objects, { examples }));
   problems.push(...workloadRules(overlay, objects));
+  problems.push(...trustedProxyRules(objects));
   problems.push(
     ...edgeRules(objects, { config: Object.fromEntries(SERVICES.map((service) => [service, configOf(service)])) }),
   );

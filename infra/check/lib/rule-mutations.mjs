@@ -6,6 +6,8 @@ const deployment = (objects, name) => objects.find((o) => o.kind === 'Deployment
 const policy = (objects, name) => objects.find((o) => o.kind === 'NetworkPolicy' && o.metadata.name === name);
 const ingress = (objects, name) => objects.find((o) => o.kind === 'Ingress' && o.metadata.name === name);
 const pod = (objects, name) => deployment(objects, name).spec.template.spec;
+const trustedProxies = (objects) =>
+  objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name.startsWith('tessera-trusted-proxies'));
 
 export const MUTATIONS = {
   // item 2: migrations
@@ -62,6 +64,26 @@ export const MUTATIONS = {
     policy(o, 'allow-nats-egress').spec.podSelector.matchExpressions[0].values.push('status-list'),
   'no NodeLocal DNSCache': (o) => o.splice(o.indexOf(policy(o, 'allow-node-local-dns-egress')), 1),
   'verifier cannot reach the internal status list host': (o) => policy(o, 'verifier').spec.egress.pop(),
+  // issue 29: the console
+  'the console on the public Ingress': (o) =>
+    ingress(o, 'tessera').spec.rules[0].http.paths.push({
+      path: '/oid4vp/platform-ca.pem',
+      pathType: 'Exact',
+      backend: { service: { name: 'console', port: { name: 'http' } } },
+    }),
+  'the console cannot reach the verifier': (o) => policy(o, 'console').spec.egress.shift(),
+  'the console behind the public ingress controller': (o) =>
+    policy(o, 'console').spec.ingress.push({
+      from: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'ingress-nginx' } } }],
+      ports: [{ protocol: 'TCP', port: 3004 }],
+    }),
+  'the console with a database': (o) =>
+    pod(o, 'console').containers[0].env.push({
+      name: 'DATABASE_URL',
+      valueFrom: { secretKeyRef: { name: 'verifier-secrets', key: 'DATABASE_URL' } },
+    }),
+  'the console reaching PostgreSQL': (o) =>
+    policy(o, 'allow-postgres-egress').spec.podSelector.matchExpressions[0].values.push('console'),
   // items 7 and 8: secrets, client address
   'prod overlay owns the Namespace': (o) =>
     o.push({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'tessera' } }),
@@ -72,9 +94,17 @@ export const MUTATIONS = {
     }),
   'key files unreadable by the service': (o) =>
     (pod(o, 'verifier').volumes.find((v) => v.secret).secret.defaultMode = 0o400),
-  'TRUST_PROXY as a hop count': (o) =>
+  // issue 28, item 8: TRUST_PROXY is the overlay's, required, narrow and in one place
+  'TRUST_PROXY as a hop count': (o) => (trustedProxies(o).data.TRUST_PROXY = '1'),
+  'TRUST_PROXY trusting the internet': (o) => (trustedProxies(o).data.TRUST_PROXY = '10.244.0.0/16,0.0.0.0/0'),
+  'no trusted proxies ConfigMap': (o) => o.splice(o.indexOf(trustedProxies(o)), 1),
+  'trusted proxies optional': (o) =>
+    (pod(o, 'ecosystem').containers[0].envFrom.find((s) =>
+      s.configMapRef?.name.startsWith('tessera-trusted-proxies'),
+    ).configMapRef.optional = true),
+  'TRUST_PROXY back in a service ConfigMap': (o) =>
     Object.assign(o.find((x) => x.kind === 'ConfigMap' && x.metadata.name.startsWith('status-list-config')).data, {
-      TRUST_PROXY: '1',
+      TRUST_PROXY: '10.0.0.0/8',
     }),
   // item 9: workload rules
   'no spread over zones': (o) => pod(o, 'verifier').topologySpreadConstraints.pop(),

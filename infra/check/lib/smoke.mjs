@@ -206,11 +206,12 @@ export async function stop(handle, graceMs) {
   );
 }
 
-async function http(method, url, { headers = {}, body } = {}) {
+async function http(method, url, { headers = {}, body, redirect = 'follow' } = {}) {
   const response = await fetch(url, {
     method,
     headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...headers },
     body: body ? JSON.stringify(body) : undefined,
+    redirect,
     signal: AbortSignal.timeout(10_000),
   });
   const text = await response.text();
@@ -266,6 +267,30 @@ export const EXTRA_SECRETS = {
 
 /** One or two real calls per service; returns a short description of what answered. */
 export const SMOKE = {
+  async console({ baseUrl }) {
+    const ready = await http('GET', `${baseUrl}/health/ready`);
+    // Ready without the services (none runs here): it reports them and serves its pages.
+    assert(ready.status === 200, `GET /health/ready: ${ready.status} ${ready.text}`);
+    const home = await http('GET', `${baseUrl}/`, { redirect: 'manual' });
+    assert(
+      home.status === 303 && home.headers.get('location') === '/sign-in?returnTo=%2F',
+      `GET / without a session: ${home.status} ${home.headers.get('location')}, expected 303 to /sign-in`,
+    );
+    const signIn = await http('GET', `${baseUrl}/sign-in`);
+    assert(signIn.status === 200 && signIn.text.includes('/sign-in/start'), `GET /sign-in: ${signIn.status}`);
+    assert(!signIn.text.includes('/sign-in/development'), 'GET /sign-in offers the development sign-in in production');
+    assert(
+      signIn.headers.get('content-security-policy')?.includes("script-src 'self'"),
+      `GET /sign-in: content-security-policy ${signIn.headers.get('content-security-policy')}`,
+    );
+    for (const path of ['/assets/console.css', '/assets/scripts/page.js', '/assets/vendor/chart.umd.min.js']) {
+      const asset = await http('GET', `${baseUrl}${path}`);
+      assert(asset.status === 200 && asset.text.length > 0, `GET ${path}: ${asset.status}`);
+    }
+    const forged = await http('POST', `${baseUrl}/sign-out`, { body: {} });
+    assert(forged.status === 403, `POST /sign-out without the form token: ${forged.status}, expected 403`);
+    return 'ready without the services; GET / 303 to sign-in; the provider sign-in only (no development sign-in), CSP; its style sheet, scripts and Chart.js; a form without its token 403';
+  },
   async 'status-list'({ baseUrl, env }) {
     const id = randomUUID();
     const jwt = await statusListJwt(baseUrl, id);
@@ -340,5 +365,10 @@ export const SMOKE = {
 };
 
 export function randomSecrets() {
-  return { API_KEY: randomBytes(24).toString('base64url'), KEY_ENCRYPTION_KEY: randomBytes(32).toString('base64') };
+  return {
+    API_KEY: randomBytes(24).toString('base64url'),
+    KEY_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    SESSION_SECRET: randomBytes(36).toString('base64url'),
+    OIDC_CLIENT_SECRET: randomBytes(24).toString('base64url'),
+  };
 }

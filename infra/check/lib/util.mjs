@@ -6,8 +6,15 @@ import { fileURLToPath } from 'node:url';
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 export const INFRA_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-/** The three services, their workspace package names and default ports (services/<name>/src/config.ts). */
-export const SERVICE_NAMES = ['status-list', 'ecosystem', 'verifier'];
+/** The deployables, their workspace package names and default ports (services/<name>/src/config.ts). */
+export const SERVICE_NAMES = ['status-list', 'ecosystem', 'verifier', 'console'];
+
+/**
+ * The services with a database of their own: migrations in the image, the migrate init
+ * container and the `*-migrate` compose run. The console has none (it calls the others).
+ */
+export const DATABASE_SERVICES = ['status-list', 'ecosystem', 'verifier'];
+export const hasDatabase = (service) => DATABASE_SERVICES.includes(service);
 
 export class CheckFailure extends Error {}
 

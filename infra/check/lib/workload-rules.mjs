@@ -15,7 +15,7 @@ const MIB = 1024 * 1024;
  */
 export function measuredMemory(text = readFileSync(join(REPO_ROOT, 'bench', 'RESULTS.md'), 'utf8')) {
   const measured = {};
-  for (const service of ['verifier', 'ecosystem', 'status-list']) {
+  for (const service of ['verifier', 'ecosystem', 'status-list', 'console']) {
     const row = text.split('\n').find((line) => line.startsWith(`| ${service}-soak |`) && /resident memory/.test(line));
     if (!row) continue;
     const cells = row.split('|').map((cell) => cell.trim());

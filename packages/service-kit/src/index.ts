@@ -43,3 +43,4 @@ export * from './tracing/start-tracing.js';
 export { serviceTracer } from './tracing/service-tracer.js';
 export { traceBus } from './tracing/bus-tracing.js';
 export { summariseStatement } from './tracing/statement-summary.js';
+export * from './rate-limits/index.js';

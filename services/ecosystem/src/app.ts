@@ -3,6 +3,9 @@ import {
   createAuthHook,
   createServiceMetrics,
   instrumentBus,
+  postgresRateLimitWindows,
+  registerSharedRateLimit,
+  sharedRateLimitHook,
   type App,
   type Clock,
   type Database,
@@ -31,7 +34,7 @@ import { registerLeadInvitationRoutes } from './routes/lead-invitations.js';
 import { registerMembershipRoutes } from './routes/memberships.js';
 import { registerOrganisationRoutes } from './routes/organisations.js';
 import { registerTrustListCaRoute } from './routes/trust-list-ca.js';
-import { registerTrustListPreflight, registerTrustListRoute } from './routes/trust-list.js';
+import { registerTrustListPreflight, registerTrustListRoute, TRUST_LIST_CORS_HEADERS } from './routes/trust-list.js';
 import { registerTrustSettingsRoutes } from './routes/trust-settings.js';
 import { registerTrustedEntityRoutes } from './routes/trusted-entities.js';
 import type { IntentResolution } from './use-cases/resolve-intent.js';
@@ -92,6 +95,16 @@ export async function buildApp(deps: EcosystemAppDeps): Promise<App> {
     securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
     metrics: metrics.http,
   });
+  // Per-address counts of the public trust-list routes: judged in memory, shared through
+  // PostgreSQL in the background (the kit's shared rate limits, as on the verifier's wallet routes).
+  const rateLimitCounts = await registerSharedRateLimit(app, {
+    store: postgresRateLimitWindows(db, { schema: 'ecosystem' }),
+    clock,
+    logger,
+    registry: metrics.registry,
+    syncIntervalMs: config.RATE_LIMIT_SYNC_MS,
+    ipv6PrefixLength: config.RATE_LIMIT_IPV6_PREFIX,
+  });
   await app.register(async (v1: App) => {
     // Authentication first: a request without a valid token is 401 before anything else.
     v1.addHook('onRequest', createAuthHook(deps.verifyToken));
@@ -111,6 +124,18 @@ export async function buildApp(deps: EcosystemAppDeps): Promise<App> {
   });
   // The trust list and its CA, outside the token-only scope: a public list is served to anyone.
   await app.register(async (open: App) => {
+    // Every answer carries the CORS headers (a 429 too, so a page can read it); then the
+    // per-address limit, before the token check: a refused request costs nothing more.
+    open.addHook('onRequest', async (_request, reply) => {
+      void reply.headers(TRUST_LIST_CORS_HEADERS);
+    });
+    open.addHook(
+      'onRequest',
+      sharedRateLimitHook(open, {
+        max: config.TRUST_LIST_RATE_LIMIT_MAX,
+        timeWindow: config.TRUST_LIST_RATE_LIMIT_WINDOW_MS,
+      }),
+    );
     registerTrustListCaRoute(open, { certificatePem: deps.trustListCa.certificatePem });
     registerTrustListPreflight(open);
     await open.register(async (list: App) => {
@@ -122,8 +147,10 @@ export async function buildApp(deps: EcosystemAppDeps): Promise<App> {
   const stopBusAdapters: Array<() => void> = [];
   app.addHook('onClose', async () => {
     for (const stop of stopBusAdapters) stop();
+    await rateLimitCounts.stop();
   });
   await app.ready();
+  rateLimitCounts.start();
   // The bus adapters start once the app is built, so a failed build leaves nothing answering.
   stopBusAdapters.push(
     serveIntentResolve({ bus, logger, db, enabled, resolutions, metrics: ecosystemMetrics }),

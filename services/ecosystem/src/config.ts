@@ -8,6 +8,7 @@ import {
   natsConfigRule,
   oidcConfigProperties,
   oidcConfigRule,
+  rateLimitConfigProperties,
 } from '@tessera/service-kit';
 
 export const SERVICE_NAME = 'ecosystem';
@@ -45,6 +46,17 @@ export const EcosystemConfigSchema = Type.Object({
    * half of this has passed, so a list fetched any time has at least half of it left.
    */
   TRUST_LIST_VALIDITY_SECONDS: Type.Integer({ minimum: 60, maximum: 86400, default: 86400 }),
+  /**
+   * Requests per client address and window to each public trust-list route (the list, its
+   * CA, the CORS preflight), for all replicas together. Generous, as on the verifier's
+   * wallet routes: readers behind one carrier-grade NAT or one cluster's egress share an
+   * address, and a public list is meant to be cached (Cache-Control, ETag) rather than
+   * fetched again.
+   */
+  TRUST_LIST_RATE_LIMIT_MAX: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1000 }),
+  TRUST_LIST_RATE_LIMIT_WINDOW_MS: Type.Integer({ minimum: 100, maximum: 3_600_000, default: 60_000 }),
+  /** RATE_LIMIT_IPV6_PREFIX (IPv6 clients counted by network), RATE_LIMIT_SYNC_MS (how often replicas share their counts). */
+  ...rateLimitConfigProperties(),
 });
 
 export type EcosystemConfig = Static<typeof EcosystemConfigSchema>;

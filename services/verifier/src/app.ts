@@ -1,14 +1,16 @@
-import rateLimit from '@fastify/rate-limit';
 import {
+  type App,
+  type Clock,
   createApp,
   createServiceMetrics,
-  instrumentBus,
-  serviceTracer,
-  type App,
   type Database,
+  instrumentBus,
   type Logger,
   type MessageBus,
+  postgresRateLimitWindows,
+  registerSharedRateLimit,
   type ServiceMetrics,
+  serviceTracer,
   type TokenVerifier,
 } from '@tessera/service-kit';
 import { subscribeSessionUpdates } from './bus/session-updated-subscriber.js';
@@ -24,10 +26,8 @@ import {
 import type { KeyEncryptionKey } from './crypto/key-encryption.js';
 import type { PlatformCa } from './crypto/platform-ca.js';
 import type { VerifierDbSchema } from './db/schema.js';
-import type { Clock } from './domain/clock.js';
 import { createBackgroundJobs } from './jobs/background-jobs.js';
 import { createVerifierMetrics } from './metrics/verifier-metrics.js';
-import { createPostgresRateLimitStore } from './rate-limits/postgres-rate-limit-store.js';
 import { registerCertificateRoutes } from './routes/certificates.js';
 import { registerManagementRoutes } from './routes/management.js';
 import { registerPlatformCaRoute } from './routes/platform-ca.js';
@@ -38,7 +38,6 @@ import { registerPresentationSessionRoutes } from './routes/presentation-session
 import { registerPresentationRoutes } from './routes/presentations.js';
 import { registerReaderCertificateRoutes } from './routes/reader-certificates.js';
 import { registerRegistrationCertificateRoutes } from './routes/registration-certificates.js';
-import { rateLimitError } from './routes/public-errors.js';
 import { registerTrustAnchorRoutes } from './routes/trust-anchors.js';
 import { registerVerificationTemplateRoutes } from './routes/verification-templates.js';
 import { registerVerifierRoutes } from './routes/verifiers.js';
@@ -51,6 +50,7 @@ import { createSigningMaterialLoader } from './state/signing-material-loader.js'
 import { createStatusListChecker } from './state/status-list-checker.js';
 import { TrustListSnapshots } from './state/trust-list-snapshots.js';
 import { createVerificationCache } from './state/verification-cache.js';
+import { createWebhookDeliverySlots } from './state/webhook-delivery-slots.js';
 import { persistSessionExpiry } from './use-cases/steps/persist-session-expiry.js';
 import { createTrustStoreLoader, type TrustedIssuer } from './use-cases/steps/load-trust-store.js';
 import type { VerificationCache } from './verification/index.js';
@@ -186,7 +186,7 @@ export async function buildApp(deps: VerifierAppDeps): Promise<App> {
     ...(tracer ? { tracer } : {}),
   };
   const walletRateLimit = { max: config.WALLET_RATE_LIMIT_MAX, timeWindow: config.WALLET_RATE_LIMIT_WINDOW_MS };
-  // The session lifetimes job, the webhook worker, the rate-limit cleanup and the trust lists at start (jobs/).
+  // The session lifetimes job, the webhook worker and the trust lists at start (jobs/).
   const jobs = createBackgroundJobs({
     logger,
     lifetimes: {
@@ -219,11 +219,17 @@ export async function buildApp(deps: VerifierAppDeps): Promise<App> {
         },
         // An attempt takes at most its timeout; the rest is room to record it before another replica may take the row.
         claimMs: config.WEBHOOK_TIMEOUT_MS + 60_000,
-        batchSize: config.WEBHOOK_CONCURRENCY,
+        // Each delivery in a slot of its own; a slot that frees wakes the worker (jobs is set by then).
+        slots: createWebhookDeliverySlots({
+          size: config.WEBHOOK_CONCURRENCY,
+          logger,
+          onFree: () => jobs.wakeDeliveries(),
+        }),
+        perTarget: config.WEBHOOK_TARGET_CONCURRENCY,
+        perOrganisation: config.WEBHOOK_ORG_CONCURRENCY,
         metrics,
       },
     },
-    rateLimitWindows: { db },
     registrationCertificateExpiry: { db, clock, logger, metrics },
     trustListsOfOpenSessions: { db, clock, trustLists },
   });
@@ -243,11 +249,15 @@ export async function buildApp(deps: VerifierAppDeps): Promise<App> {
     securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
     metrics: serviceMetrics.http,
   });
-  // Per-address counts live in PostgreSQL, so the limit holds across replicas (not per pod).
-  await app.register(rateLimit, {
-    global: false,
-    store: createPostgresRateLimitStore(db) as never,
-    errorResponseBuilder: rateLimitError as never,
+  // Per-address counts judged in memory and shared through PostgreSQL in the background:
+  // one limit for all replicas, and no statement on a limited request's path.
+  const rateLimitCounts = await registerSharedRateLimit(app, {
+    store: postgresRateLimitWindows(db, { schema: 'verifier' }),
+    clock,
+    logger,
+    registry: serviceMetrics.registry,
+    syncIntervalMs: config.RATE_LIMIT_SYNC_MS,
+    ipv6PrefixLength: config.RATE_LIMIT_IPV6_PREFIX,
   });
   await registerManagementRoutes(app, {
     verifyToken: deps.verifyToken,
@@ -303,6 +313,7 @@ export async function buildApp(deps: VerifierAppDeps): Promise<App> {
           keyEncryptionKey,
           webhookTargets: webhookTargetPolicyOf(config),
           wakeDeliveries: () => jobs.wakeDeliveries(),
+          redeliverLimit: config.WEBHOOK_REDELIVER_LIMIT,
         }),
     ],
   });
@@ -320,6 +331,7 @@ export async function buildApp(deps: VerifierAppDeps): Promise<App> {
     // Before the database closes (resources close after the app): a run in progress records what it did.
     await jobs.stop();
     stopSessionEvents();
+    await rateLimitCounts.stop();
   });
   await app.ready();
   // Started once the app is built, so a failed build leaves nothing answering.
@@ -335,6 +347,7 @@ export async function buildApp(deps: VerifierAppDeps): Promise<App> {
     stopTrustListRefresh();
   };
   jobs.start();
+  rateLimitCounts.start();
   const stopSessionUpdates = subscribeSessionUpdates(bus, {
     logger,
     onUpdated: (sessionId) => sessionEvents.changed(sessionId),

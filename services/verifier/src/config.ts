@@ -9,6 +9,7 @@ import {
   natsConfigRule,
   oidcConfigProperties,
   oidcConfigRule,
+  rateLimitConfigProperties,
   withSecretFiles,
 } from '@tessera/service-kit';
 import type { WebhookTargetPolicy } from './domain/webhook-target-policy.js';
@@ -55,6 +56,8 @@ export const VerifierConfigSchema = Type.Object({
   WALLET_RATE_LIMIT_MAX: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1000 }),
   /** The window of the per-address limit, and of the per-session counts. */
   WALLET_RATE_LIMIT_WINDOW_MS: Type.Integer({ minimum: 100, maximum: 3_600_000, default: 60_000 }),
+  /** RATE_LIMIT_IPV6_PREFIX (IPv6 clients counted by network), RATE_LIMIT_SYNC_MS (how often replicas share their counts). */
+  ...rateLimitConfigProperties(),
   /** Request-object fetches (GET/POST request_uri) per session and window, counted in PostgreSQL across replicas. */
   SESSION_REQUEST_FETCH_LIMIT: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 10 }),
   /** Answers (wallet response endpoint, DC API verify-authorization-response) per session and window. */
@@ -145,8 +148,17 @@ export const VerifierConfigSchema = Type.Object({
   WEBHOOK_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60_000, default: 10_000 }),
   /** How often each replica looks for due webhook deliveries (session endings seen on NATS wake it sooner). */
   WEBHOOK_POLL_INTERVAL_MS: Type.Integer({ minimum: 10, maximum: 60_000, default: 1000 }),
-  /** Deliveries one replica sends at once. */
+  /** Deliveries one replica sends at once (its slots; a claim never takes more than the free ones). */
   WEBHOOK_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 100, default: 10 }),
+  /**
+   * Deliveries in flight at once to one target (a webhook URL's host), all replicas and
+   * organisations together: a receiver that never answers holds this many slots at most.
+   */
+  WEBHOOK_TARGET_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 100, default: 2 }),
+  /** Deliveries in flight at once for one organisation, all replicas together. */
+  WEBHOOK_ORG_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 1000, default: 5 }),
+  /** Redeliveries (`POST …/redeliver`) per organisation and minute, all replicas together; past it 429 RATE_LIMITED. */
+  WEBHOOK_REDELIVER_LIMIT: Type.Integer({ minimum: 1, maximum: 100_000, default: 60 }),
   /** How often each replica expires open sessions past their end that nobody read (state event and webhook). */
   SESSION_EXPIRY_SWEEP_MS: Type.Integer({ minimum: 100, maximum: 3_600_000, default: 5000 }),
   /** How long presentation data (claims) is kept after verification; a session's `presentationDataTtlSeconds` may shorten it. */

@@ -1,10 +1,11 @@
 import {
+  type Clock,
   createLogger,
   createTokenVerifier,
   ensureDevSecret,
-  resolveOidcSettings,
   type InProcessHub,
   type Logger,
+  resolveOidcSettings,
   type RunningService,
   type ServiceDefinition,
   startService,
@@ -22,7 +23,6 @@ import {
 import { generateKeyEncryptionKey, KeyEncryptionKey } from './crypto/key-encryption.js';
 import { MIGRATIONS_FOLDER } from './db/migrations-folder.js';
 import { schema } from './db/schema.js';
-import type { Clock } from './domain/clock.js';
 import { loadRegistrarAnchors } from './use-cases/load-registrar-anchors.js';
 import { loadTrustedIssuers } from './use-cases/load-trusted-issuers.js';
 import { openKeyStore } from './use-cases/open-key-store.js';

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { rateLimitWindowsTable } from '@tessera/service-kit';
 import {
   boolean,
   foreignKey,
@@ -312,6 +313,12 @@ export const trustedEntityHistory = ecosystemSchema.table(
   ],
 );
 
+/**
+ * Per-address rate-limit counts of the public trust-list routes, shared by every replica
+ * (the kit's `SharedRateLimitCounts`): one aligned window per hashed route and client key.
+ */
+export const rateLimitWindows = rateLimitWindowsTable(ecosystemSchema);
+
 export type OrganisationRow = typeof organisations.$inferSelect;
 export type EcosystemRow = typeof ecosystems.$inferSelect;
 export type InvitationRow = typeof invitations.$inferSelect;
@@ -336,5 +343,6 @@ export const schema = {
   trustedEntities,
   trustedEntityCertificates,
   trustedEntityHistory,
+  rateLimitWindows,
 };
 export type EcosystemDbSchema = typeof schema;

@@ -21,7 +21,7 @@ export function registerTrustListCaRoute(app: App, deps: TrustListCaRouteDeps): 
           summary: 'The trust-list CA certificate (PEM) every signed trust list chains to',
           tags: ['trust registry'],
           security: 'public',
-          errors: [503],
+          errors: [429, 503],
         },
         {
           response: {

@@ -45,10 +45,11 @@ export function registerTrustListRoute(app: App, deps: TrustListRouteDeps): void
       summary: "The ecosystem's signed trust list (ETSI TS 119 602 JSON, compact JWS)",
       description:
         'application/trustlist+jwt: ES256, typ trustlist+jwt, x5c chaining to /v1/trust-list-ca.pem. The lead and active members read it with a token; ' +
-        'a public list is served to anyone with ETag = "<sequence>", 304 on If-None-Match and Cache-Control public. A private list answers Cache-Control: private, no-store and no ETag.',
+        'a public list is served to anyone with ETag = "<sequence>", 304 on If-None-Match and Cache-Control public. A private list answers Cache-Control: private, no-store and no ETag. ' +
+        'Rate-limited per client address (TRUST_LIST_RATE_LIMIT_MAX per TRUST_LIST_RATE_LIMIT_WINDOW_MS, IPv6 by /64): past it 429 RATE_LIMITED with Retry-After, before any token check.',
       tags: ['trust registry'],
       security: 'bearer',
-      errors: [404, 503],
+      errors: [404, 429, 503],
     },
     {
       params: EcosystemIdParams,

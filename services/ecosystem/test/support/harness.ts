@@ -34,6 +34,8 @@ export interface Harness {
   call: AppCaller;
   idp: TestIdentityProvider;
   database: Database<EcosystemDbSchema>;
+  /** The database's URL (server PostgreSQL only): a second app on it is another replica. */
+  databaseUrl?: string;
   /** The app's bus: it answers `ecosystem.v1.intent.resolve` and follows organisation events on it. */
   bus: MessageBus;
   /** The hub of the default in-process bus: another `InProcessBus` on it reaches the app (a stub verifier, a resolve client). */
@@ -63,7 +65,7 @@ export interface HarnessOptions {
 
 export async function createHarness(options: HarnessOptions = {}): Promise<Harness> {
   const idp = await createTestIdentityProvider();
-  const { database, drop } = await openHarnessDatabase(options.databaseUrl);
+  const { database, url, drop } = await openHarnessDatabase(options.databaseUrl);
   const hub = new InProcessHub();
   const bus = options.bus ?? new InProcessBus(hub);
   const config = loadEcosystemConfig({
@@ -93,6 +95,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     call: appCaller(app),
     idp,
     database,
+    ...(url ? { databaseUrl: url } : {}),
     bus,
     hub,
     close: async () => {
@@ -107,13 +110,13 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
 
 async function openHarnessDatabase(
   url: string | undefined,
-): Promise<{ database: Database<EcosystemDbSchema>; drop: () => Promise<void> }> {
+): Promise<{ database: Database<EcosystemDbSchema>; url?: string; drop: () => Promise<void> }> {
   if (!url) {
     const testDb = await createTestDatabase({ schema, service: 'ecosystem', migrationsFolder: MIGRATIONS_FOLDER });
-    return { database: testDb.database, drop: () => testDb.drop() };
+    return { database: testDb.database, ...(testDb.url ? { url: testDb.url } : {}), drop: () => testDb.drop() };
   }
   // A short connect timeout: a fault test expects 503 quickly while its server is down.
   const database = await openDatabase({ schema, url, connectTimeoutSeconds: 2 });
   await migrateDatabase(database, { service: 'ecosystem', migrationsFolder: MIGRATIONS_FOLDER, url });
-  return { database, drop: () => database.close() };
+  return { database, url, drop: () => database.close() };
 }

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { rateLimitWindowsTable } from '@tessera/service-kit';
 import {
   bigint,
   bigserial,
@@ -471,19 +472,12 @@ export const sessionCounts = verifierSchema.table('session_counts', {
 });
 
 /**
- * Per-address rate-limit counters every replica shares (`rate-limits/postgres-rate-limit-store.ts`):
- * one fixed window per key, counted by one upsert per limited request. `key` is a hash of
- * route and client address, so no address is stored; expired windows are deleted in bounded batches.
+ * Per-address rate-limit counts every replica shares (the kit's `SharedRateLimitCounts` and
+ * `postgresRateLimitWindows`): one aligned window per key, to which each replica adds what
+ * it counted in one batched statement every RATE_LIMIT_SYNC_MS. `key` is a hash of route
+ * and client address, so no address is stored; ended windows are deleted in bounded batches.
  */
-export const rateLimitWindows = verifierSchema.table(
-  'rate_limit_windows',
-  {
-    key: text('key').primaryKey(),
-    count: integer('count').notNull(),
-    windowEndsAt: timestamp('window_ends_at', { withTimezone: true, mode: 'date' }).notNull(),
-  },
-  (t) => [index('rate_limit_windows_ends_idx').on(t.windowEndsAt)],
-);
+export const rateLimitWindows = rateLimitWindowsTable(verifierSchema);
 
 export type SessionRow = typeof presentationSessions.$inferSelect;
 export type PresentationResultRow = typeof presentationResults.$inferSelect;

@@ -2,7 +2,7 @@
 // writes take `orgId` and the webhook's id; the worker's claim and record work
 // across organisations by design (a replica delivers every organisation's events),
 // each row carrying its own webhook.
-import { and, count, desc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNull, lt, lte, ne, or, sql } from 'drizzle-orm';
 import { runRawStatement } from '@tessera/service-kit';
 import {
   webhookDeliveries,
@@ -28,43 +28,110 @@ export type ClaimedDelivery = Pick<
   | 'retryCount'
 > & { url: string; encryptedSecret: string };
 
+/** The host (and port) of a webhook URL in SQL, lower-cased: the target the per-target cap counts. */
+const TARGET_OF_URL = `lower(substring(w.url from '^[A-Za-z][A-Za-z0-9+.-]*://([^/?#]*)'))`;
+
 /**
- * Claims up to `limit` due pending deliveries for this worker until `lockedUntil`:
- * rows picked FOR UPDATE SKIP LOCKED, so two replicas polling together never take
- * the same row, and marked with `claimToken` so only this claim writes their
- * outcome. A claim that is never completed (the replica died) lapses at
- * `lockedUntil`, and another replica takes the row.
+ * $1 now, $2 cap per target, $3 cap per organisation, $4 limit, $5 rows looked at per organisation.
+ * Which due deliveries a claim takes, fairly: each organisation's oldest due rows ($5 at
+ * most, so one organisation's backlog never hides another's; never a first attempt to a
+ * webhook while one of its deliveries waits for a retry), less those whose target or
+ * organisation already has its cap in flight (claimed and not yet recorded, on any
+ * replica); then round-robin — every organisation's first eligible row before any
+ * organisation's second — oldest first within a round. Every CTE is materialized, so the
+ * limit is applied once (a subquery with LIMIT … SKIP LOCKED that the planner re-runs per
+ * row can take more rows than its limit); the rows are then locked, skipping any another
+ * replica locked meanwhile.
+ */
+const PICK_DUE = `
+  with orgs as materialized (
+    select distinct org_id from "verifier"."webhook_deliveries"
+    where status = 'pending' and next_attempt_at <= $1::timestamptz
+  ),
+  due as materialized (
+    select x.* from orgs cross join lateral (
+      select d.id, d.org_id, d.next_attempt_at, ${TARGET_OF_URL} as target
+      from "verifier"."webhook_deliveries" d join "verifier"."webhooks" w on w.id = d.webhook_id
+      where d.org_id = orgs.org_id and d.status = 'pending' and d.next_attempt_at <= $1::timestamptz
+        and (d.locked_until is null or d.locked_until <= $1::timestamptz)
+        -- A webhook backing off (a delivery waits for its retry) gets no new delivery tried meanwhile.
+        and not (d.retry_count = 0 and exists (
+          select 1 from "verifier"."webhook_deliveries" b
+          where b.webhook_id = d.webhook_id and b.status = 'pending' and b.retry_count > 0
+            and b.next_attempt_at > $1::timestamptz))
+      order by d.next_attempt_at, d.id
+      limit $5::integer
+    ) x
+  ),
+  busy as materialized (
+    select d.org_id, ${TARGET_OF_URL} as target
+    from "verifier"."webhook_deliveries" d join "verifier"."webhooks" w on w.id = d.webhook_id
+    where d.status = 'pending' and d.locked_until > $1::timestamptz
+  ),
+  ranked as materialized (
+    select due.id, due.next_attempt_at,
+      row_number() over (partition by due.target order by due.next_attempt_at, due.id)
+        + (select count(*) from busy where busy.target = due.target) as target_slot,
+      row_number() over (partition by due.org_id order by due.next_attempt_at, due.id)
+        + (select count(*) from busy where busy.org_id = due.org_id) as org_slot
+    from due
+  ),
+  picked as materialized (
+    select id from ranked where target_slot <= $2::integer and org_slot <= $3::integer
+    order by org_slot, next_attempt_at, id
+    limit $4::integer
+  )
+  select d.id from "verifier"."webhook_deliveries" d
+  where d.id in (select id from picked) and d.status = 'pending' and d.next_attempt_at <= $1::timestamptz
+    and (d.locked_until is null or d.locked_until <= $1::timestamptz)
+  for update of d skip locked`;
+
+/** How many due rows of each organisation a claim looks at, per row it may take. */
+const LOOK_AHEAD = 4;
+
+/**
+ * Claims at most `limit` due pending deliveries for this worker until `lockedUntil`,
+ * fairly across organisations and within the in-flight caps per target (the URL's host)
+ * and per organisation (`PICK_DUE`): rows locked FOR UPDATE SKIP LOCKED, so two replicas
+ * claiming together never take the same row, and marked with `claimToken` so only this
+ * claim writes their outcome. A claim that is never completed (the replica died) lapses
+ * at `lockedUntil`, and another replica takes the row.
  */
 export async function claimDueDeliveries(
   db: VerifierDb,
-  params: { now: Date; lockedUntil: Date; claimToken: string; limit: number },
+  params: {
+    now: Date;
+    lockedUntil: Date;
+    claimToken: string;
+    limit: number;
+    perTarget: number;
+    perOrganisation: number;
+  },
 ): Promise<ClaimedDelivery[]> {
+  if (params.limit <= 0) return [];
   const d = webhookDeliveries;
-  const due = db
-    .select({ id: d.id })
-    .from(d)
-    .where(
-      and(
-        eq(d.status, 'pending'),
-        lte(d.nextAttemptAt, params.now),
-        or(isNull(d.lockedUntil), lte(d.lockedUntil, params.now)),
-      ),
-    )
-    .orderBy(d.nextAttemptAt)
-    .limit(params.limit)
-    .for('update', { skipLocked: true });
-  const claimable = and(
-    eq(d.status, 'pending'),
-    lte(d.nextAttemptAt, params.now),
-    or(isNull(d.lockedUntil), lte(d.lockedUntil, params.now)),
-  );
-  return (
-    db
+  return db.transaction(async (tx) => {
+    const picked = await runRawStatement<{ id: string }>(tx, PICK_DUE, [
+      params.now.toISOString(),
+      params.perTarget,
+      params.perOrganisation,
+      params.limit,
+      params.limit * LOOK_AHEAD,
+    ]);
+    if (picked.length === 0) return [];
+    return tx
       .update(d)
       .set({ lockedUntil: params.lockedUntil, claimToken: params.claimToken })
       .from(webhooks)
-      // The rows picked are locked by this statement; the conditions are repeated for the row as updated.
-      .where(and(inArray(d.id, due), claimable, eq(webhooks.id, d.webhookId)))
+      .where(
+        and(
+          inArray(
+            d.id,
+            picked.map(({ id }) => id),
+          ),
+          eq(webhooks.id, d.webhookId),
+        ),
+      )
       .returning({
         id: d.id,
         webhookId: d.webhookId,
@@ -78,8 +145,36 @@ export async function claimDueDeliveries(
         retryCount: d.retryCount,
         url: webhooks.url,
         encryptedSecret: webhooks.encryptedSecret,
-      })
-  );
+      });
+  });
+}
+
+/**
+ * Per-target backoff: after a failed attempt, the webhook's other pending deliveries
+ * that no claim holds wait until `after` (the failed one's next attempt, plus a little:
+ * that one goes first), so a target that fails is probed by one delivery at a time, with
+ * that delivery's growing backoff, instead of by its whole queue (deliveries written
+ * later wait too: `PICK_DUE` tries none while one waits for its retry). Answers how many moved.
+ */
+export async function deferWebhookDeliveries(
+  db: VerifierDb,
+  params: { webhookId: string; exceptId: string; after: Date; now: Date },
+): Promise<number> {
+  const d = webhookDeliveries;
+  const moved = await db
+    .update(d)
+    .set({ nextAttemptAt: params.after })
+    .where(
+      and(
+        eq(d.webhookId, params.webhookId),
+        eq(d.status, 'pending'),
+        ne(d.id, params.exceptId),
+        lt(d.nextAttemptAt, params.after),
+        or(isNull(d.lockedUntil), lte(d.lockedUntil, params.now)),
+      ),
+    )
+    .returning({ id: d.id });
+  return moved.length;
 }
 
 export interface RecordWebhookAttemptParams {

@@ -1,5 +1,4 @@
 import type { Logger } from '@tessera/service-kit';
-import { cleanUpRateLimitWindows, type CleanUpRateLimitWindowsDeps } from '../use-cases/clean-up-rate-limit-windows.js';
 import { deliverDueWebhooks, type DeliverDueWebhooksDeps } from '../use-cases/deliver-due-webhooks.js';
 import {
   warnExpiringRegistrationCertificates,
@@ -12,9 +11,6 @@ import {
 import { createPeriodicJob } from './periodic-job.js';
 import { createSessionLifetimesJob, type SessionLifetimesJobDeps } from './session-lifetimes-job.js';
 
-// Ended windows only cost space (the upsert restarts them): a minute's delay is fine, and a bounded batch keeps each statement short.
-const RATE_LIMIT_CLEANUP_INTERVAL_MS = 60_000;
-const RATE_LIMIT_CLEANUP_BATCH = 1000;
 // A day's notice leaves room for a run every few minutes; the gauge is as fresh as the last run.
 const REGISTRATION_EXPIRY_INTERVAL_MS = 300_000;
 
@@ -23,10 +19,8 @@ export interface BackgroundJobsDeps {
   logger: Logger;
   /** The session lifetimes job: expiry of open sessions and the personal-data purge, with their intervals. */
   lifetimes: SessionLifetimesJobDeps;
-  /** The webhook worker: its use case's deps, and how often it polls (WEBHOOK_POLL_INTERVAL_MS). */
+  /** The webhook worker: its use case's deps (its slots wake it as they free), and how often it polls (WEBHOOK_POLL_INTERVAL_MS). */
   webhooks: { deliveries: DeliverDueWebhooksDeps; pollIntervalMs: number };
-  /** The per-address rate-limit windows' cleanup. */
-  rateLimitWindows: CleanUpRateLimitWindowsDeps;
   /** The registration certificates' expiry: a warning a day ahead, once, and the gauge. */
   registrationCertificateExpiry: WarnExpiringRegistrationCertificatesDeps;
   /** Run once at start: the trust lists of open sessions. */
@@ -52,9 +46,8 @@ export interface BackgroundJobs {
  * - the webhook worker (`use-cases/deliver-due-webhooks.ts`) every
  *   WEBHOOK_POLL_INTERVAL_MS, and at once when any replica publishes a session's
  *   end on NATS (`wakeDeliveries`) — the event is published after the outbox row
- *   committed, so the wake finds it. Without NATS the poll alone delivers;
- * - the rate-limit window cleanup every minute: ended per-address windows, deleted
- *   in batches of RATE_LIMIT_CLEANUP_BATCH (SKIP LOCKED, so replicas share the work);
+ *   committed, so the wake finds it — and whenever one of its slots frees. Without
+ *   NATS the poll alone delivers;
  * - the registration certificates' expiry every five minutes: each certificate ending
  *   within a day logged once (claimed by one replica), the expiring/expired gauge set;
  * - once, at start, in the background: the trust lists of open sessions
@@ -63,13 +56,6 @@ export interface BackgroundJobs {
 export function createBackgroundJobs(deps: BackgroundJobsDeps): BackgroundJobs {
   const { logger } = deps;
   const lifetimes = createSessionLifetimesJob(deps.lifetimes);
-  const rateLimitCleanup = createPeriodicJob({
-    name: 'rate-limit window cleanup',
-    intervalMs: RATE_LIMIT_CLEANUP_INTERVAL_MS,
-    logger,
-    run: async () =>
-      (await cleanUpRateLimitWindows(deps.rateLimitWindows, { batchSize: RATE_LIMIT_CLEANUP_BATCH })).more,
-  });
   const worker = createPeriodicJob({
     name: 'webhook worker',
     intervalMs: deps.webhooks.pollIntervalMs,
@@ -86,7 +72,6 @@ export function createBackgroundJobs(deps: BackgroundJobsDeps): BackgroundJobs {
     start() {
       lifetimes.start();
       worker.start();
-      rateLimitCleanup.start();
       registrationExpiry.start();
       // A start does not wait for (or fail on) the ecosystem service: a verification that
       // finds no current list fetches it then, or answers 503.
@@ -96,7 +81,9 @@ export function createBackgroundJobs(deps: BackgroundJobsDeps): BackgroundJobs {
     },
     wakeDeliveries: () => worker.wake(),
     async stop() {
-      await Promise.all([lifetimes.stop(), worker.stop(), rateLimitCleanup.stop(), registrationExpiry.stop()]);
+      await Promise.all([lifetimes.stop(), worker.stop(), registrationExpiry.stop()]);
+      // Deliveries still sending were aborted with the worker's signal: each records its attempt before the database closes.
+      await deps.webhooks.deliveries.slots.idle();
     },
   };
 }

@@ -1,6 +1,5 @@
-import type { Logger, MessageBus } from '@tessera/service-kit';
+import type { Clock, Logger, MessageBus } from '@tessera/service-kit';
 import type { VerifierDb } from '../db/types.js';
-import type { Clock } from '../domain/clock.js';
 import type { VerifierMetrics } from '../metrics/verifier-metrics.js';
 import { expireDueSessions } from '../use-cases/expire-due-sessions.js';
 import { purgePersonalData } from '../use-cases/purge-personal-data.js';

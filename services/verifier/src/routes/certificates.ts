@@ -7,7 +7,7 @@ import {
   SigningCertificateSchema,
   SigningCertificatesEntrySchema,
 } from '@tessera/contracts';
-import { envelope, routeSchema, type App } from '@tessera/service-kit';
+import { type App, envelope, envelopeOf, routeSchema } from '@tessera/service-kit';
 import { toPendingCertificateSigningRequest } from '../presenters/pending-certificate-signing-request.js';
 import { toSigningCertificate } from '../presenters/signing-certificate.js';
 import { getSigningCertificate, type GetSigningCertificateDeps } from '../use-cases/get-signing-certificate.js';
@@ -17,7 +17,7 @@ import {
   requestAccessCertificate,
   type RequestAccessCertificateDeps,
 } from '../use-cases/request-access-certificate.js';
-import { envelopeOf, MANAGEMENT, OrgParamsSchema } from './common.js';
+import { MANAGEMENT, OrgParamsSchema } from './common.js';
 import { requireIdentityManager } from './management.js';
 
 const CertificateParamsSchema = Type.Object({ ...OrgParamsSchema.properties, keyType: CertificateKeyTypeSchema });

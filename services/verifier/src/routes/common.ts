@@ -8,9 +8,6 @@ export const OrgParamsSchema = Type.Object({ orgId: Type.String({ minLength: 1, 
 /** Security of the management routes: a bearer token with a role in the path's organisation. */
 export const MANAGEMENT = 'bearer' as const;
 
-// The envelope and paging schemas are the kit's, one definition for every service.
-export { envelopeOf, pageEnvelopeOf } from '@tessera/service-kit';
-
 /**
  * Route `onError` hook: a RetryLaterError (a per-session limit on a management
  * route) carries its wait; the service's error handler writes the body, this

@@ -1,8 +1,17 @@
 import { PresentationReadSchema, PresentationReadsQuerySchema } from '@tessera/contracts';
-import { envelope, pageWindow, principalOf, requireOrgRole, routeSchema, toPage, type App } from '@tessera/service-kit';
+import {
+  type App,
+  envelope,
+  pageEnvelopeOf,
+  pageWindow,
+  principalOf,
+  requireOrgRole,
+  routeSchema,
+  toPage,
+} from '@tessera/service-kit';
 import { toPresentationRead } from '../presenters/presentation-read.js';
 import { listPresentationReads, type ListPresentationReadsDeps } from '../use-cases/list-presentation-reads.js';
-import { MANAGEMENT, OrgParamsSchema, pageEnvelopeOf } from './common.js';
+import { MANAGEMENT, OrgParamsSchema } from './common.js';
 
 const tags = ['presentations'];
 

@@ -4,11 +4,11 @@ import {
   PresentationResponseSchema,
   VerifyAuthorizationResponseBodySchema,
 } from '@tessera/contracts';
-import { envelope, principalOf, routeSchema, type App } from '@tessera/service-kit';
+import { type App, envelope, envelopeOf, principalOf, routeSchema } from '@tessera/service-kit';
 import { toAuthorizationResponseOutcome, toPresentationResponse } from '../presenters/presentation-response.js';
 import { readPresentationResponse } from '../use-cases/read-presentation-response.js';
 import { verifyDcApiResponse, type VerifyDcApiResponseDeps } from '../use-cases/verify-dc-api-response.js';
-import { envelopeOf, MANAGEMENT, OrgParamsSchema, setRetryAfter } from './common.js';
+import { MANAGEMENT, OrgParamsSchema, setRetryAfter } from './common.js';
 
 const tags = ['presentations'];
 

@@ -1,12 +1,12 @@
 import { Type } from 'typebox';
 import { Page, PresentationSessionSchema, SessionListQuerySchema } from '@tessera/contracts';
-import { envelope, pageWindow, routeSchema, toPage, type App } from '@tessera/service-kit';
+import { type App, envelope, envelopeOf, pageWindow, routeSchema, toPage } from '@tessera/service-kit';
 import { toPresentationSession } from '../presenters/presentation-session.js';
 import {
   readPresentationSessions,
   type ReadPresentationSessionsDeps,
 } from '../use-cases/read-presentation-sessions.js';
-import { envelopeOf, MANAGEMENT, OrgParamsSchema } from './common.js';
+import { MANAGEMENT, OrgParamsSchema } from './common.js';
 
 const tags = ['presentations'];
 

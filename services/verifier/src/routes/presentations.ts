@@ -4,14 +4,14 @@ import {
   CreateIntentPresentationBodySchema,
   CreatePresentationBodySchema,
 } from '@tessera/contracts';
-import { envelope, routeSchema, type App } from '@tessera/service-kit';
+import { type App, envelope, envelopeOf, routeSchema } from '@tessera/service-kit';
 import { toCreatedPresentation } from '../presenters/presentation-session.js';
 import {
   createIntentBasedSession,
   type CreateIntentBasedSessionDeps,
 } from '../use-cases/create-intent-based-session.js';
 import { createPresentationSession } from '../use-cases/create-presentation-session.js';
-import { envelopeOf, MANAGEMENT, OrgParamsSchema } from './common.js';
+import { MANAGEMENT, OrgParamsSchema } from './common.js';
 
 const tags = ['presentations'];
 const DirectQuerySchema = Type.Object({ verifierId: Type.String({ minLength: 1, maxLength: 200 }) });

@@ -1,16 +1,6 @@
-import { ErrorCode } from '@tessera/contracts';
-import { AppError, toErrorBody } from '@tessera/service-kit';
+import { toErrorBody } from '@tessera/service-kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { OAuthError } from './oauth-error.js';
-
-/** 429 as an error the scope's handler shapes; `Retry-After` is set by the rate-limit plugin. */
-export function rateLimitError(_request: FastifyRequest, context: { after: string; ttl: number }): AppError {
-  return new AppError(
-    429,
-    ErrorCode.RATE_LIMITED,
-    `Too many requests from this address: retry after ${Math.ceil(context.ttl / 1000)} s.`,
-  );
-}
 
 /** Wallet-facing errors: the OAuth shape (ARCHITECTURE.md), a generic sentence for 5xx. */
 export function oauthErrorHandler(error: unknown, request: FastifyRequest, reply: FastifyReply): void {

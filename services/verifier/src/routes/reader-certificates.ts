@@ -1,9 +1,9 @@
 import { ImportReaderCertificateBodySchema, ReaderCertificateSchema } from '@tessera/contracts';
-import { envelope, routeSchema, type App } from '@tessera/service-kit';
+import { type App, envelope, envelopeOf, routeSchema } from '@tessera/service-kit';
 import { toReaderCertificate } from '../presenters/reader-certificate.js';
 import { getReaderCertificate, type GetReaderCertificateDeps } from '../use-cases/get-reader-certificate.js';
 import { importReaderCertificate, type ImportReaderCertificateDeps } from '../use-cases/import-reader-certificate.js';
-import { envelopeOf, MANAGEMENT, OrgParamsSchema } from './common.js';
+import { MANAGEMENT, OrgParamsSchema } from './common.js';
 
 const tags = ['certificates'];
 

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { PutRegistrationCertificateBodySchema, RegistrationCertificateSchema } from '@tessera/contracts';
-import { envelope, routeSchema, type App } from '@tessera/service-kit';
+import { type App, envelope, envelopeOf, routeSchema } from '@tessera/service-kit';
 import { toRegistrationCertificate } from '../presenters/registration-certificate.js';
 import { deleteRegistrationCertificate } from '../use-cases/delete-registration-certificate.js';
 import {
@@ -11,7 +11,7 @@ import {
   putRegistrationCertificate,
   type PutRegistrationCertificateDeps,
 } from '../use-cases/put-registration-certificate.js';
-import { envelopeOf, MANAGEMENT, OrgParamsSchema } from './common.js';
+import { MANAGEMENT, OrgParamsSchema } from './common.js';
 import { requireIdentityManager } from './management.js';
 
 // An unknown verifierId is a 404 from the use case, as on the verifier routes.

@@ -1,11 +1,11 @@
 import { Type } from 'typebox';
 import { CreateTrustAnchorBodySchema, TrustAnchorListQuerySchema, TrustAnchorSchema } from '@tessera/contracts';
-import { envelope, pageWindow, routeSchema, toPage, type App } from '@tessera/service-kit';
+import { type App, envelope, envelopeOf, pageEnvelopeOf, pageWindow, routeSchema, toPage } from '@tessera/service-kit';
 import { toTrustAnchor } from '../presenters/trust-anchor.js';
 import { createTrustAnchor, type CreateTrustAnchorDeps } from '../use-cases/create-trust-anchor.js';
 import { deleteTrustAnchor } from '../use-cases/delete-trust-anchor.js';
 import { listTrustAnchors } from '../use-cases/list-trust-anchors.js';
-import { envelopeOf, MANAGEMENT, OrgParamsSchema, pageEnvelopeOf } from './common.js';
+import { MANAGEMENT, OrgParamsSchema } from './common.js';
 
 const tags = ['trust anchors'];
 const AnchorParamsSchema = Type.Object({

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { PagingQuerySchema, VerificationTemplateBodySchema, VerificationTemplateSchema } from '@tessera/contracts';
-import { envelope, pageWindow, routeSchema, toPage, type App } from '@tessera/service-kit';
+import { type App, envelope, envelopeOf, pageEnvelopeOf, pageWindow, routeSchema, toPage } from '@tessera/service-kit';
 import { toVerificationTemplate } from '../presenters/verification-template.js';
 import {
   createVerificationTemplate,
@@ -16,7 +16,7 @@ import {
   updateVerificationTemplate,
   type UpdateVerificationTemplateDeps,
 } from '../use-cases/update-verification-template.js';
-import { envelopeOf, MANAGEMENT, OrgParamsSchema, pageEnvelopeOf } from './common.js';
+import { MANAGEMENT, OrgParamsSchema } from './common.js';
 
 const TemplateParamsSchema = Type.Object({
   ...OrgParamsSchema.properties,

@@ -5,14 +5,14 @@ import {
   UpdateVerifierBodySchema,
   VerifierSchema,
 } from '@tessera/contracts';
-import { envelope, pageWindow, routeSchema, toPage, type App } from '@tessera/service-kit';
+import { type App, envelope, envelopeOf, pageEnvelopeOf, pageWindow, routeSchema, toPage } from '@tessera/service-kit';
 import { toVerifier } from '../presenters/verifier.js';
 import { createVerifier, type CreateVerifierDeps } from '../use-cases/create-verifier.js';
 import { deleteVerifier, type DeleteVerifierDeps } from '../use-cases/delete-verifier.js';
 import { getVerifier } from '../use-cases/get-verifier.js';
 import { listVerifiers } from '../use-cases/list-verifiers.js';
 import { updateVerifier, type UpdateVerifierDeps } from '../use-cases/update-verifier.js';
-import { envelopeOf, MANAGEMENT, OrgParamsSchema, pageEnvelopeOf } from './common.js';
+import { MANAGEMENT, OrgParamsSchema } from './common.js';
 
 const VerifierParamsSchema = Type.Object({
   ...OrgParamsSchema.properties,

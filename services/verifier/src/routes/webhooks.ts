@@ -1,12 +1,23 @@
 import { Type } from 'typebox';
 import {
+  ErrorCode,
   PagingQuerySchema,
   PutWebhookBodySchema,
   WebhookDeliverySchema,
   WebhookSchema,
   WebhookWithSecretSchema,
 } from '@tessera/contracts';
-import { envelope, pageWindow, routeSchema, toPage, type App } from '@tessera/service-kit';
+import {
+  type App,
+  AppError,
+  envelope,
+  envelopeOf,
+  pageEnvelopeOf,
+  pageWindow,
+  routeSchema,
+  toPage,
+} from '@tessera/service-kit';
+import type { FastifyRequest } from 'fastify';
 import { toWebhook, toWebhookDelivery, toWebhookWithSecret } from '../presenters/webhook.js';
 import { deleteWebhook, type DeleteWebhookDeps } from '../use-cases/delete-webhook.js';
 import { getWebhook, type GetWebhookDeps } from '../use-cases/get-webhook.js';
@@ -17,7 +28,7 @@ import {
   type RedeliverWebhookDeliveryDeps,
 } from '../use-cases/redeliver-webhook-delivery.js';
 import { rotateWebhookSecret, type RotateWebhookSecretDeps } from '../use-cases/rotate-webhook-secret.js';
-import { envelopeOf, MANAGEMENT, OrgParamsSchema, pageEnvelopeOf } from './common.js';
+import { MANAGEMENT, OrgParamsSchema } from './common.js';
 
 // Path ids are checked loosely here (any verifierId the verifier routes take); an
 // unknown one is a 404 from the use case, as on the verifier routes.
@@ -36,7 +47,12 @@ export type WebhookRouteDeps = PutWebhookDeps &
   DeleteWebhookDeps &
   RotateWebhookSecretDeps &
   ListWebhookDeliveriesDeps &
-  RedeliverWebhookDeliveryDeps;
+  RedeliverWebhookDeliveryDeps & {
+    /** Redeliveries per organisation and minute (WEBHOOK_REDELIVER_LIMIT), all replicas together. */
+    redeliverLimit: number;
+  };
+
+const REDELIVER_WINDOW_MS = 60_000;
 
 const SIGNING =
   'Each event is POSTed as JSON `{ type, id, sessionId, verifierId, state, occurredAt }` signed per Standard Webhooks: `webhook-id` (the event id), `webhook-timestamp` (seconds), `webhook-signature: v1,<base64 HMAC-SHA256 over "{id}.{timestamp}.{body}" keyed with the base64-decoded secret after whsec_>`. Any 2xx is success; otherwise retried with exponential backoff and jitter (WEBHOOK_RETRY_BASE_MS, doubling, capped at WEBHOOK_RETRY_MAX_DELAY_MS) for WEBHOOK_RETRY_PERIOD_MS (24 h), then marked failed.';
@@ -148,13 +164,30 @@ export function registerWebhookRoutes(app: App, deps: WebhookRouteDeps): void {
         {
           summary: 'Send a delivery again',
           description:
-            'The delivery becomes pending and due now, with a fresh retry period; the event id (`webhook-id`) is unchanged.',
+            'The delivery becomes pending and due now, with a fresh retry period; the event id (`webhook-id`) is unchanged. ' +
+            'At most WEBHOOK_REDELIVER_LIMIT (60) per organisation and minute, all verifiers and replicas together: past it 429 RATE_LIMITED with Retry-After.',
           tags,
           security: MANAGEMENT,
-          errors: [404],
+          errors: [404, 429],
         },
         { params: DeliveryParamsSchema, response: { 200: envelopeOf(WebhookDeliverySchema) } },
       ),
+      // Per organisation, counted once the caller is authorised (preHandler, after the token
+      // and role checks): a stranger cannot use up an organisation's redeliveries.
+      config: {
+        rateLimit: {
+          max: deps.redeliverLimit,
+          timeWindow: REDELIVER_WINDOW_MS,
+          hook: 'preHandler',
+          keyGenerator: (request: FastifyRequest) => `org ${(request.params as { orgId: string }).orgId}`,
+          errorResponseBuilder: (_request: FastifyRequest, context: { ttl: number }) =>
+            new AppError(
+              429,
+              ErrorCode.RATE_LIMITED,
+              `Too many redeliveries for this organisation: retry after ${Math.ceil(context.ttl / 1000)} s.`,
+            ),
+        },
+      },
     },
     async (request) =>
       envelope(

@@ -4,7 +4,7 @@ import type { KeyEncryptionKey } from '../crypto/key-encryption.js';
 import { dataKeyContext } from '../crypto/sealing-contexts.js';
 import { findDataKey, insertDataKeyIfAbsent } from '../db/data-keys.js';
 import type { VerifierDb } from '../db/types.js';
-import type { Clock } from '../domain/clock.js';
+import type { Clock } from '@tessera/service-kit';
 
 // Shared step: an organisation's data key, unwrapped (answer use cases seal
 // with it, result reads open with it).

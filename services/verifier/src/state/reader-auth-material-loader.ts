@@ -9,7 +9,7 @@ import {
 } from '../db/reader-certificates.js';
 import type { ReaderCertificateRow } from '../db/schema.js';
 import type { VerifierDb } from '../db/types.js';
-import type { Clock } from '../domain/clock.js';
+import type { Clock } from '@tessera/service-kit';
 import type { LoadSigningMaterial } from './signing-material-loader.js';
 
 // An organisation's mdoc reader authentication (ISO/IEC 18013-5 §9.1.4, used by

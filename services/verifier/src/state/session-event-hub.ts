@@ -1,7 +1,6 @@
-import type { Logger } from '@tessera/service-kit';
+import type { Clock, Logger } from '@tessera/service-kit';
 import { findSessionState, findSessionStates, type SessionStateRow } from '../db/session-states.js';
 import type { VerifierDb } from '../db/types.js';
-import type { Clock } from '../domain/clock.js';
 import { isOpenState } from '../domain/session-state.js';
 
 // The sessions this replica's event streams follow, one per app (made by `buildApp`).

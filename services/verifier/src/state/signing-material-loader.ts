@@ -11,7 +11,7 @@ import type { SigningKeyRow } from '../db/schema.js';
 export type SigningKeySource = 'platform' | 'imported' | 'csr';
 import { findSigningKey, insertSigningKeyIfAbsent, replaceCertificateChain } from '../db/signing-keys.js';
 import type { VerifierDb } from '../db/types.js';
-import type { Clock } from '../domain/clock.js';
+import type { Clock } from '@tessera/service-kit';
 
 // Shared step: an organisation's request-signing key and chain (session
 // creation, request-object fetch, `GET certificates/{keyType}`).

@@ -4,8 +4,7 @@ import {
   type TrustListEntity,
   type TrustListSnapshot,
 } from '@tessera/contracts';
-import { callService, dependencyUnavailable, type Logger, type MessageBus } from '@tessera/service-kit';
-import type { Clock } from '../domain/clock.js';
+import { callService, type Clock, dependencyUnavailable, type Logger, type MessageBus } from '@tessera/service-kit';
 import type { VerifierMetrics } from '../metrics/verifier-metrics.js';
 import { resolveTrustListTrust } from '../verification/resolve-trust-list-trust.js';
 import type { ResolvedTrustStore, VerificationCache } from '../verification/trust-store.js';

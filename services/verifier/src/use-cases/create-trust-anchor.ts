@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { TrustAnchorErrorCode, type CreateTrustAnchorBody } from '@tessera/contracts';
-import { badRequest, conflict, splitPemCertificates } from '@tessera/service-kit';
+import { badRequest, type Clock, conflict, splitPemCertificates } from '@tessera/service-kit';
 import type { TrustAnchorRow } from '../db/schema.js';
 import { findTrustAnchorByFingerprint, insertTrustAnchor } from '../db/trust-anchors.js';
 import type { VerifierDb } from '../db/types.js';
-import type { Clock } from '../domain/clock.js';
 import { parseTrustAnchor } from '../verification/index.js';
 
 export interface CreateTrustAnchorDeps {

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { ErrorCode, type ClientMetadata, type OverAskingPolicy } from '@tessera/contracts';
-import { conflict } from '@tessera/service-kit';
+import { type Clock, conflict } from '@tessera/service-kit';
 import type { VerifierRow } from '../db/schema.js';
 import type { VerifierDb } from '../db/types.js';
 import { insertVerifier } from '../db/verifiers.js';
-import type { Clock } from '../domain/clock.js';
 
 export interface CreateVerifierDeps {
   db: VerifierDb;

@@ -1,5 +1,5 @@
 import { ErrorCode } from '@tessera/contracts';
-import { conflict, isUuid } from '@tessera/service-kit';
+import { type Clock, conflict, isUuid } from '@tessera/service-kit';
 import {
   countOpenSessionsOfTemplate,
   deleteTemplateRow,
@@ -7,7 +7,6 @@ import {
   type TemplateWithVerifier,
 } from '../db/templates.js';
 import type { VerifierDb } from '../db/types.js';
-import type { Clock } from '../domain/clock.js';
 import { verificationTemplateNotFound } from '../domain/errors.js';
 
 export interface DeleteVerificationTemplateDeps {

@@ -1,9 +1,8 @@
 import { ErrorCode } from '@tessera/contracts';
-import { conflict } from '@tessera/service-kit';
+import { type Clock, conflict } from '@tessera/service-kit';
 import type { VerifierRow } from '../db/schema.js';
 import type { VerifierDb } from '../db/types.js';
 import { countOpenSessionsOfVerifier, deleteVerifierRow, findVerifier } from '../db/verifiers.js';
-import type { Clock } from '../domain/clock.js';
 import { verifierNotFound } from '../domain/errors.js';
 
 export interface DeleteVerifierDeps {

@@ -1,15 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import type { Logger } from '@tessera/service-kit';
+import type { Clock, Logger } from '@tessera/service-kit';
 import type { KeyEncryptionKey } from '../crypto/key-encryption.js';
 import { webhookSecretContext } from '../crypto/sealing-contexts.js';
 import { signWebhook } from '../crypto/webhook-signature.js';
-import { claimDueDeliveries, recordWebhookAttempt, type ClaimedDelivery } from '../db/webhook-deliveries.js';
+import {
+  claimDueDeliveries,
+  deferWebhookDeliveries,
+  recordWebhookAttempt,
+  type ClaimedDelivery,
+} from '../db/webhook-deliveries.js';
 import type { VerifierDb } from '../db/types.js';
-import type { Clock } from '../domain/clock.js';
 import { webhookEventBody } from '../domain/webhook-events.js';
 import { nextWebhookAttempt, type WebhookRetryPolicy } from '../domain/webhook-retry.js';
 import type { WebhookSender, WebhookSendOutcome } from '../webhooks/create-webhook-sender.js';
 import type { VerifierMetrics } from '../metrics/verifier-metrics.js';
+import type { WebhookDeliverySlots } from '../state/webhook-delivery-slots.js';
 
 export interface DeliverDueWebhooksDeps {
   db: VerifierDb;
@@ -20,40 +25,49 @@ export interface DeliverDueWebhooksDeps {
   retry: WebhookRetryPolicy;
   /** How long a claim holds a delivery: longer than an attempt can take (its timeout) plus recording it. */
   claimMs: number;
-  /** Deliveries claimed (and sent concurrently) per run. */
-  batchSize: number;
+  /** The replica's sending slots (WEBHOOK_CONCURRENCY): a run claims at most the free ones. */
+  slots: WebhookDeliverySlots;
+  /** Deliveries in flight at most, on all replicas together, per target (the URL's host) and per organisation. */
+  perTarget: number;
+  perOrganisation: number;
   metrics: Pick<VerifierMetrics, 'countWebhookAttempt'>;
 }
 
+/** A target's queued deliveries wait this much longer than its failed one's retry, so that one goes first. */
+const DEFER_MARGIN_MS = 1000;
+
 /**
  * The webhook worker (one run; `jobs/` repeats it on every replica, and wakes it
- * when a session ends): claims the due deliveries no other replica holds, POSTs
- * each signed per Standard Webhooks, and records every attempt with the
- * delivery's next state — delivered on any 2xx, otherwise retried with backoff
- * (`domain/webhook-retry.ts`) until the retry period ends, then failed. All state
- * is in PostgreSQL: a replica that stops mid-way loses nothing (an unrecorded
- * claim lapses and another replica sends again — at least once). Answers whether
- * the batch was full (more may be due).
+ * when a session ends or a slot frees): claims as many due deliveries as the replica
+ * has free slots, fairly across organisations and within the caps per target and per
+ * organisation (`claimDueDeliveries`), and starts each in a slot of its own without
+ * waiting for it — no delivery waits for a slower one. Each is POSTed signed per
+ * Standard Webhooks and its attempt recorded with the delivery's next state —
+ * delivered on any 2xx, otherwise retried with backoff (`domain/webhook-retry.ts`)
+ * until the retry period ends, then failed; after a failure the webhook's other
+ * queued deliveries wait for that one's retry (per-target backoff). All state is in
+ * PostgreSQL: a replica that stops mid-way loses nothing (an unrecorded claim lapses
+ * and another replica sends again — at least once). Answers whether it took every
+ * free slot (more may be due).
  */
 export async function deliverDueWebhooks(
   deps: DeliverDueWebhooksDeps,
   input: { signal?: AbortSignal } = {},
 ): Promise<boolean> {
+  const free = deps.slots.free();
+  if (free === 0) return false;
   const now = deps.clock();
   const claimToken = randomUUID();
   const claimed = await claimDueDeliveries(deps.db, {
     now,
     lockedUntil: new Date(now.getTime() + deps.claimMs),
     claimToken,
-    limit: deps.batchSize,
+    limit: free,
+    perTarget: deps.perTarget,
+    perOrganisation: deps.perOrganisation,
   });
-  // Every delivery finishes (and is recorded) before the run ends, even when another one's record failed.
-  const settled = await Promise.allSettled(
-    claimed.map((delivery) => deliverOne(deps, delivery, claimToken, input.signal)),
-  );
-  const failed = settled.find((result): result is PromiseRejectedResult => result.status === 'rejected');
-  if (failed) throw failed.reason;
-  return claimed.length === deps.batchSize;
+  for (const delivery of claimed) deps.slots.run(() => deliverOne(deps, delivery, claimToken, input.signal));
+  return claimed.length === free;
 }
 
 async function deliverOne(
@@ -74,6 +88,15 @@ async function deliverOne(
       ? ({ giveUp: false, at: endedAt } as const)
       : nextWebhookAttempt({ policy: deps.retry, failedAt: endedAt, retryFrom: delivery.retryFrom, failures });
   const status = succeeded ? 'delivered' : next?.giveUp === false ? 'pending' : 'failed';
+  // Before the record: while this claim still counts as in flight for the target, no other
+  // claim can take the webhook's next delivery in between.
+  if (!succeeded && !outcome.abandoned && next && !next.giveUp)
+    await deferWebhookDeliveries(deps.db, {
+      webhookId: delivery.webhookId,
+      exceptId: delivery.id,
+      after: new Date(next.at.getTime() + DEFER_MARGIN_MS),
+      now: endedAt,
+    });
   await recordWebhookAttempt(deps.db, {
     deliveryId: delivery.id,
     claimToken,

@@ -1,4 +1,4 @@
-import type { Clock } from '../domain/clock.js';
+import type { Clock } from '@tessera/service-kit';
 import { persistSessionExpiry, type PersistSessionExpiryDeps } from './steps/persist-session-expiry.js';
 
 export interface ExpireDueSessionsDeps extends PersistSessionExpiryDeps {

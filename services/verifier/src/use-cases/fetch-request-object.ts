@@ -1,10 +1,9 @@
 import { sessionUpdatedEvent, type ResponseMode } from '@tessera/contracts';
-import { publishEvent, type Logger } from '@tessera/service-kit';
+import { type Clock, type Logger, publishEvent } from '@tessera/service-kit';
 import { KeyDecryptionError } from '../crypto/key-encryption.js';
 import { signRequestObject } from '../crypto/sign-request-object.js';
 import type { SessionRow } from '../db/schema.js';
 import { markRequestRetrieved } from '../db/sessions.js';
-import type { Clock } from '../domain/clock.js';
 import { buildRequestObject } from '../domain/request-object.js';
 import { isDcApiMode } from '../domain/response-mode.js';
 import type { VerifierInfoAttestation } from '../domain/verifier-info.js';

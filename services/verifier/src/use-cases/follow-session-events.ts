@@ -1,6 +1,5 @@
-import { isUuid } from '@tessera/service-kit';
+import { type Clock, isUuid } from '@tessera/service-kit';
 import { findSessionState } from '../db/session-states.js';
-import type { Clock } from '../domain/clock.js';
 import { presentationSessionNotFound, RetryLaterError } from '../domain/errors.js';
 import { isOpenState } from '../domain/session-state.js';
 import { toSessionStateEvents, type SessionStateEventOut } from '../domain/session-state-events.js';

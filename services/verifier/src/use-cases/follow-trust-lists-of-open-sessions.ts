@@ -1,6 +1,6 @@
 import { listTrustEcosystemsOfOpenSessions } from '../db/sessions.js';
 import type { VerifierDb } from '../db/types.js';
-import type { Clock } from '../domain/clock.js';
+import type { Clock } from '@tessera/service-kit';
 import type { TrustLists } from '../state/trust-list-snapshots.js';
 
 export interface FollowTrustListsOfOpenSessionsDeps {

@@ -1,7 +1,7 @@
 import { findRegistrationCertificate } from '../db/registration-certificates.js';
 import type { VerifierDb } from '../db/types.js';
 import { findVerifier } from '../db/verifiers.js';
-import type { Clock } from '../domain/clock.js';
+import type { Clock } from '@tessera/service-kit';
 import { registrationCertificateNotFound, verifierNotFound } from '../domain/errors.js';
 import {
   readRegistrationCertificateView,

@@ -1,7 +1,7 @@
 import { createPrivateKey } from 'node:crypto';
 import type { JWK } from 'jose';
 import { ErrorCode, type ErrorDetail } from '@tessera/contracts';
-import { AppError, badRequest } from '@tessera/service-kit';
+import { AppError, badRequest, type Clock } from '@tessera/service-kit';
 import { REQUEST_SIGNER } from '../crypto/certificate-purposes.js';
 import type { KeyEncryptionKey } from '../crypto/key-encryption.js';
 import { pendingSigningKeyContext, signingKeyContext } from '../crypto/sealing-contexts.js';
@@ -10,7 +10,6 @@ import { subtle, type WebCryptoKey, type x509 } from '../crypto/x509.js';
 import { findPendingSigningKey, takePendingSigningKey } from '../db/pending-signing-keys.js';
 import { upsertImportedSigningKey } from '../db/signing-keys.js';
 import type { VerifierDb } from '../db/types.js';
-import type { Clock } from '../domain/clock.js';
 import type { SigningChain } from './get-signing-certificate.js';
 import { checkImportedLeaf, parseImportedChain, validateImportedChain } from './steps/imported-chain.js';
 

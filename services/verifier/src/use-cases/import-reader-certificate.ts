@@ -1,11 +1,10 @@
 import type { JWK } from 'jose';
-import { badRequest } from '@tessera/service-kit';
+import { badRequest, type Clock } from '@tessera/service-kit';
 import { MDOC_READER_AUTH_EKU, READER_AUTHENTICATION } from '../crypto/certificate-purposes.js';
 import { samePublicKey } from '../crypto/signing-key.js';
 import { subtle, x509, type WebCryptoKey } from '../crypto/x509.js';
 import { upsertImportedReaderCertificate } from '../db/reader-certificates.js';
 import type { VerifierDb } from '../db/types.js';
-import type { Clock } from '../domain/clock.js';
 import type { LoadSigningMaterial } from '../state/signing-material-loader.js';
 import type { ReaderChain } from './get-reader-certificate.js';
 import { checkImportedLeaf, parseImportedChain, validateImportedChain } from './steps/imported-chain.js';

@@ -1,4 +1,4 @@
-import { StartupError } from '@tessera/service-kit';
+import { type Clock, StartupError } from '@tessera/service-kit';
 import { KeyDecryptionError, type KeyEncryptionKey } from '../crypto/key-encryption.js';
 import { hasMultiValuedRdn } from '../crypto/certificate-names.js';
 import {
@@ -12,7 +12,6 @@ import { dataKeyContext, KEY_CHECK_CONTEXT, PLATFORM_CA_CONTEXT } from '../crypt
 import { listDataKeys, replaceWrappedDataKey } from '../db/data-keys.js';
 import { ensurePlatformSetting, findPlatformSetting, replacePlatformSetting } from '../db/signing-keys.js';
 import type { VerifierDb } from '../db/types.js';
-import type { Clock } from '../domain/clock.js';
 
 // A start step (server.ts, before the app serves): the key store is usable.
 

@@ -1,4 +1,4 @@
-import type { Logger } from '@tessera/service-kit';
+import type { Clock, Logger } from '@tessera/service-kit';
 import {
   deleteRetiredSessions,
   purgeExpiredClaims,
@@ -6,7 +6,6 @@ import {
   tryLockPurge,
 } from '../db/personal-data-purge.js';
 import type { VerifierDb } from '../db/types.js';
-import type { Clock } from '../domain/clock.js';
 
 export interface PurgePersonalDataDeps {
   db: VerifierDb;

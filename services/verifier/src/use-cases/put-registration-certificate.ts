@@ -1,11 +1,10 @@
 import { ErrorCode, type ErrorDetail } from '@tessera/contracts';
-import { AppError } from '@tessera/service-kit';
+import { AppError, type Clock } from '@tessera/service-kit';
 import { x509 } from '../crypto/x509.js';
 import { upsertRegistrationCertificate } from '../db/registration-certificates.js';
 import { listRegistrarAnchorPems } from '../db/trust-anchors.js';
 import type { VerifierDb } from '../db/types.js';
 import { findVerifier } from '../db/verifiers.js';
-import type { Clock } from '../domain/clock.js';
 import { verifierNotFound } from '../domain/errors.js';
 import type { RegistrationSummary } from '../domain/registration-summary.js';
 import type { VerifierMetrics } from '../metrics/verifier-metrics.js';

@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { WebhookEventType } from '@tessera/contracts';
-import { badRequest } from '@tessera/service-kit';
+import { badRequest, type Clock } from '@tessera/service-kit';
 import type { KeyEncryptionKey } from '../crypto/key-encryption.js';
 import { webhookSecretContext } from '../crypto/sealing-contexts.js';
 import { generateWebhookSecret } from '../crypto/webhook-signature.js';
 import type { VerifierRow, WebhookRow } from '../db/schema.js';
 import type { VerifierDb } from '../db/types.js';
 import { upsertWebhook } from '../db/webhooks.js';
-import type { Clock } from '../domain/clock.js';
 import type { WebhookTargetPolicy } from '../domain/webhook-target-policy.js';
 import { checkWebhookUrl } from '../network/webhook-url.js';
 import { findOwnVerifier } from './steps/find-verifier-webhook.js';

@@ -1,7 +1,6 @@
 import { ErrorCode } from '@tessera/contracts';
-import { AppError, isUuid } from '@tessera/service-kit';
+import { AppError, type Clock, isUuid, type Logger } from '@tessera/service-kit';
 import { responseCodeMatches } from '../crypto/response-code.js';
-import type { Logger } from '@tessera/service-kit';
 import { PresentationDataUnreadableError } from '../crypto/data-key.js';
 import { KeyDecryptionError } from '../crypto/key-encryption.js';
 import { readPresentationResultRecorded } from '../db/presentation-reads.js';
@@ -9,7 +8,6 @@ import type { SessionRow } from '../db/schema.js';
 import type { PresentationResult } from '../db/session-outcomes.js';
 import { findSession } from '../db/sessions.js';
 import type { VerifierDb } from '../db/types.js';
-import type { Clock } from '../domain/clock.js';
 import { presentationSessionNotFound } from '../domain/errors.js';
 import { readablePresentationData } from '../domain/presentation-data.js';
 import { effectiveSessionState } from '../domain/session-state.js';

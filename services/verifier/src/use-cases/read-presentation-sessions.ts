@@ -1,7 +1,6 @@
-import { isUuid, type PageWindow } from '@tessera/service-kit';
+import { type Clock, isUuid, type PageWindow } from '@tessera/service-kit';
 import type { SessionRow } from '../db/schema.js';
 import { findSession, listSessions, type SessionFilters } from '../db/sessions.js';
-import type { Clock } from '../domain/clock.js';
 import { presentationSessionNotFound } from '../domain/errors.js';
 import { persistSessionExpiry, type PersistSessionExpiryDeps } from './steps/persist-session-expiry.js';
 

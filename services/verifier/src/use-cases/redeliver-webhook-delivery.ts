@@ -1,8 +1,7 @@
 import { ErrorCode } from '@tessera/contracts';
-import { notFound } from '@tessera/service-kit';
+import { type Clock, notFound } from '@tessera/service-kit';
 import type { VerifierDb } from '../db/types.js';
 import { listWebhookDeliveries, requeueWebhookDelivery, type ListedDelivery } from '../db/webhook-deliveries.js';
-import type { Clock } from '../domain/clock.js';
 import { findVerifierWebhook } from './steps/find-verifier-webhook.js';
 
 export interface RedeliverWebhookDeliveryDeps {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { JWK } from 'jose';
-import type { Logger } from '@tessera/service-kit';
+import type { Clock, Logger } from '@tessera/service-kit';
 import { issueLeafCertificate, leafNeedsRenewal } from '../crypto/leaf-certificate.js';
 import type { PlatformCa } from '../crypto/platform-ca.js';
 import type { KeyType } from '../crypto/signing-key.js';
@@ -11,7 +11,6 @@ import {
   upsertPlatformSetting,
 } from '../db/signing-keys.js';
 import type { VerifierDb } from '../db/types.js';
-import type { Clock } from '../domain/clock.js';
 
 // A start step (server.ts, after `openKeyStore`): every platform-issued
 // request-signing leaf fits the CA in force and the current certificate profile.

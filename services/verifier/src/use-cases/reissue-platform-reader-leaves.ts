@@ -1,12 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { JWK } from 'jose';
-import type { Logger } from '@tessera/service-kit';
+import type { Clock, Logger } from '@tessera/service-kit';
 import type { PlatformCa } from '../crypto/platform-ca.js';
 import { issueReaderAuthLeafCertificate, readerAuthLeafNeedsRenewal } from '../crypto/reader-auth-leaf-certificate.js';
 import { listPlatformReaderCertificates, replaceWithPlatformReaderCertificate } from '../db/reader-certificates.js';
 import { findPlatformSetting, upsertPlatformSetting } from '../db/signing-keys.js';
 import type { VerifierDb } from '../db/types.js';
-import type { Clock } from '../domain/clock.js';
 
 // A start step (server.ts, after `reissuePlatformLeaves`): every platform-issued
 // mdoc reader-authentication leaf fits the CA in force, as request-signing leaves do.

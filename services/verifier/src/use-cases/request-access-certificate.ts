@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { CreateCertificateSigningRequestBody } from '@tessera/contracts';
-import { badRequest } from '@tessera/service-kit';
+import { badRequest, type Clock } from '@tessera/service-kit';
 import { createCertificateSigningRequest } from '../crypto/certificate-signing-request.js';
 import type { KeyEncryptionKey } from '../crypto/key-encryption.js';
 import { pendingSigningKeyContext } from '../crypto/sealing-contexts.js';
@@ -9,7 +9,6 @@ import { replacePendingSigningKey } from '../db/pending-signing-keys.js';
 import type { PendingSigningKeyRow } from '../db/schema.js';
 import type { VerifierDb } from '../db/types.js';
 import { checkAccessCertificateRequest } from '../domain/access-certificate-subject.js';
-import type { Clock } from '../domain/clock.js';
 
 export interface RequestAccessCertificateDeps {
   db: VerifierDb;

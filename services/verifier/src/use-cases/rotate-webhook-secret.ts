@@ -1,11 +1,10 @@
 import { ErrorCode } from '@tessera/contracts';
-import { notFound } from '@tessera/service-kit';
+import { type Clock, notFound } from '@tessera/service-kit';
 import type { KeyEncryptionKey } from '../crypto/key-encryption.js';
 import { webhookSecretContext } from '../crypto/sealing-contexts.js';
 import { generateWebhookSecret } from '../crypto/webhook-signature.js';
 import type { VerifierDb } from '../db/types.js';
 import { replaceWebhookSecret } from '../db/webhooks.js';
-import type { Clock } from '../domain/clock.js';
 import type { WebhookWithSecretResult } from './put-webhook.js';
 import { findVerifierWebhook } from './steps/find-verifier-webhook.js';
 

@@ -1,9 +1,8 @@
 import { ErrorCode, type ClientMetadata, type OverAskingPolicy } from '@tessera/contracts';
-import { AppError } from '@tessera/service-kit';
+import { AppError, type Clock } from '@tessera/service-kit';
 import type { VerifierRow } from '../db/schema.js';
 import type { VerifierDb } from '../db/types.js';
 import { updateVerifierMetadata } from '../db/verifiers.js';
-import type { Clock } from '../domain/clock.js';
 import { verifierNotFound } from '../domain/errors.js';
 
 export interface UpdateVerifierDeps {

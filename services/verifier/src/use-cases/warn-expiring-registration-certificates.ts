@@ -1,10 +1,9 @@
-import type { Logger } from '@tessera/service-kit';
+import type { Clock, Logger } from '@tessera/service-kit';
 import {
   claimRegistrationCertificateExpiryWarnings,
   countRegistrationCertificatesByEnd,
 } from '../db/registration-certificates.js';
 import type { VerifierDb } from '../db/types.js';
-import type { Clock } from '../domain/clock.js';
 import { REGISTRATION_EXPIRY_NOTICE_MS } from '../domain/registration-summary.js';
 import type { VerifierMetrics } from '../metrics/verifier-metrics.js';
 

@@ -75,6 +75,43 @@ describe('verifier_info', () => {
     expect(resolved.authorizationRequestPayload.verifier_info).toHaveLength(1);
   });
 
+  test('every OpenID4VP DC API protocol carries it: unsigned in its data, multi-signed in every protected header', async ({
+    api,
+    registered,
+  }) => {
+    const created = await create(api, {
+      dcql: pidQuery(),
+      responseMode: 'dc_api.jwt',
+      expectedOrigins: [ORIGIN],
+      dcApiProtocols: ['openid4vp-v1-unsigned', 'openid4vp-v1-multisigned', 'openid4vp-v1-signed'],
+    });
+    expect(created.status, created.raw).toBe(201);
+    const expected = [
+      { format: 'registration_cert', data: registered.registrationCertificate, credential_ids: ['pid'] },
+    ];
+    const [unsigned, multiSigned, signed] = created.body.data.dcApiRequests as Array<{
+      protocol: string;
+      data: Record<string, unknown>;
+    }>;
+    expect(unsigned!.protocol).toBe('openid4vp-v1-unsigned');
+    expect(unsigned!.data.verifier_info).toEqual(expected);
+    expect(multiSigned!.protocol).toBe('openid4vp-v1-multisigned');
+    const { payload, signatures } = multiSigned!.data.request as {
+      payload: string;
+      signatures: Array<{ protected: string }>;
+    };
+    expect(JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'))).not.toHaveProperty('verifier_info');
+    expect(signatures.length).toBeGreaterThan(0);
+    for (const signature of signatures) {
+      const header = JSON.parse(Buffer.from(signature.protected, 'base64url').toString('utf8')) as Record<
+        string,
+        unknown
+      >;
+      expect(header.verifier_info).toEqual(expected);
+    }
+    expect(decodeJwt(signed!.data.request as string).verifier_info).toEqual(expected);
+  });
+
   test('a verifier without one sends none; removing it stops it for new sessions, not for sessions already made', async ({
     harness: h,
     api,

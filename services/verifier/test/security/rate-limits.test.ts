@@ -1,5 +1,6 @@
 import { test as base, describe, expect } from 'vitest';
 import { harnessFixture } from '../support/fixtures.js';
+import { offsetToNextWindow } from '../support/rate-limit-windows.js';
 
 // Rate limits on the public OID4VP endpoints, per route and client address: two
 // apps, one allowing two requests per window and one allowing three.
@@ -21,6 +22,8 @@ describe('rate limits on the public OID4VP endpoints', () => {
   test('answers 429 with Retry-After and the error body once a client address is over the limit', async ({
     twoPerWindow: limited,
   }) => {
+    // At the start of a window (windows are aligned), so the test never straddles two.
+    limited.clock.offsetMs = offsetToNextWindow(60000);
     const url = '/oid4vp/authorization-requests/unknown';
     expect((await limited.call('GET', url)).status).toBe(404);
     expect((await limited.call('GET', url)).status).toBe(404);
@@ -44,6 +47,7 @@ describe('rate limits on the public OID4VP endpoints', () => {
   test('answers 429 with Retry-After and an OAuth body on the request and response endpoints, per client address', async ({
     threePerWindow: limited,
   }) => {
+    limited.clock.offsetMs = offsetToNextWindow(60000);
     const urls = [
       { method: 'POST' as const, url: '/oid4vp/authorization-responses/unknown' },
       { method: 'POST' as const, url: '/oid4vp/authorization-requests/unknown' },

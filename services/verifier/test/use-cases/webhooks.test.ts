@@ -8,6 +8,7 @@ import { redeliverWebhookDelivery } from '../../src/use-cases/redeliver-webhook-
 import { rotateWebhookSecret } from '../../src/use-cases/rotate-webhook-secret.js';
 import { createVerifier } from '../../src/use-cases/create-verifier.js';
 import { createWebhookSender } from '../../src/webhooks/create-webhook-sender.js';
+import { createWebhookDeliverySlots } from '../../src/state/webhook-delivery-slots.js';
 import { ORG } from '../support/management.js';
 import { useCaseTest, verifiedPidSession, type UseCaseWorld } from '../support/use-cases.js';
 import { startWebhookReceiver, verifyWithStandardWebhooks } from '../webhooks/receiver.js';
@@ -30,15 +31,20 @@ const test = useCaseTest
     return receiver;
   });
 
-/** One run of the webhook worker, with a real sender (plain http to loopback allowed here). */
-const runWorker = (world: UseCaseWorld) =>
-  deliverDueWebhooks({
+/** One run of the webhook worker, with a real sender (plain http to loopback allowed here), until what it claimed is recorded. */
+async function runWorker(world: UseCaseWorld): Promise<void> {
+  const slots = createWebhookDeliverySlots({ size: 10, logger: world.deps.logger, onFree: () => undefined });
+  await deliverDueWebhooks({
     ...world.deps,
     send: createWebhookSender({ denyPrivateAddresses: false, timeoutMs: 2000 }),
     retry: { baseMs: 100, maxDelayMs: 800, periodMs: 60_000 },
     claimMs: 62_000,
-    batchSize: 10,
+    slots,
+    perTarget: 2,
+    perOrganisation: 5,
   });
+  await slots.idle();
+}
 
 describe('webhook use cases', () => {
   test('put creates the webhook with a secret, a second put changes its target and keeps the secret', async ({

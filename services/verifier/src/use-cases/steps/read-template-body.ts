@@ -3,7 +3,7 @@ import type { TemplateRow } from '../../db/schema.js';
 import type { TemplateValues, TemplateWithVerifier } from '../../db/templates.js';
 import type { VerifierDb } from '../../db/types.js';
 import { findVerifierForSession } from '../../db/verifiers.js';
-import type { Clock } from '../../domain/clock.js';
+import type { Clock } from '@tessera/service-kit';
 import { requireValidDcqlQuery } from '../../domain/dcql.js';
 import { verifierNotFound } from '../../domain/errors.js';
 import { judgeRegisteredUse, type JudgeRegisteredUseDeps } from './judge-registered-use.js';

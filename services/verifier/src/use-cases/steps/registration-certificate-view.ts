@@ -3,7 +3,7 @@ import { parseCertificateDer } from '../../crypto/parsed-certificates.js';
 import type { RegistrationCertificateRow, VerifierRow } from '../../db/schema.js';
 import { findSigningKey } from '../../db/signing-keys.js';
 import type { VerifierDb } from '../../db/types.js';
-import type { Clock } from '../../domain/clock.js';
+import type { Clock } from '@tessera/service-kit';
 import {
   registrationCertificateStatus,
   type RegistrationCertificateStatus,

@@ -1,8 +1,7 @@
 import type { Tracer } from '@opentelemetry/api';
 import type { JWK } from 'jose';
-import { AppError, dependencyUnavailable } from '@tessera/service-kit';
+import { AppError, type Clock, dependencyUnavailable } from '@tessera/service-kit';
 import type { CountedSession } from '../../db/sessions.js';
-import type { Clock } from '../../domain/clock.js';
 import type { TrustLists } from '../../state/trust-list-snapshots.js';
 import {
   verifyPresentation,

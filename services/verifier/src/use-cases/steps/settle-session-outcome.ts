@@ -1,9 +1,8 @@
 import { sessionUpdatedEvent, type ErrorCode } from '@tessera/contracts';
-import { publishEvent, type MessageBus } from '@tessera/service-kit';
+import { type Clock, type MessageBus, publishEvent } from '@tessera/service-kit';
 import type { SessionRow } from '../../db/schema.js';
 import { markResponseFailed, markResponseVerified, type PresentationResult } from '../../db/session-outcomes.js';
 import type { VerifierDb } from '../../db/types.js';
-import type { Clock } from '../../domain/clock.js';
 import { presentationDataExpiresAt, summarisePresentations } from '../../domain/presentation-data.js';
 import { retainedPresentations, type VerifyPresentationResult } from '../../verification/index.js';
 import { presentationFormatOf, type VerifierMetrics } from '../../metrics/verifier-metrics.js';

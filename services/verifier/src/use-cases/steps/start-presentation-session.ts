@@ -10,7 +10,7 @@ import {
   type ResponseMode,
   type SignerOption,
 } from '@tessera/contracts';
-import { notFound, publishEvent, type MessageBus } from '@tessera/service-kit';
+import { type Clock, type MessageBus, notFound, publishEvent } from '@tessera/service-kit';
 import { generateEncryptionKey } from '../../crypto/encryption-key.js';
 import type { KeyEncryptionKey } from '../../crypto/key-encryption.js';
 import { sessionKeyContext } from '../../crypto/sealing-contexts.js';
@@ -18,7 +18,6 @@ import { signRequestObject } from '../../crypto/sign-request-object.js';
 import type { SessionRow, VerifierRow } from '../../db/schema.js';
 import { insertSession } from '../../db/sessions.js';
 import type { VerifierDb } from '../../db/types.js';
-import type { Clock } from '../../domain/clock.js';
 import {
   DEFAULT_DC_API_PROTOCOLS,
   deviceRequestNotSupported,

@@ -1,0 +1,41 @@
+import { decodeJwt } from 'jose';
+
+/** What a person checks of an ecosystem's signed list (ETSI TS 119 602, JSON binding): which version, until when. */
+export interface SignedTrustListSummary {
+  sequence: number;
+  issuedAt: string;
+  nextUpdate: string;
+  entities: number;
+  /** Served to anyone without a token (the service answers such lists `Cache-Control: public`). */
+  public: boolean;
+}
+
+interface ListAndSchemeInformation {
+  LoTESequenceNumber?: unknown;
+  ListIssueDateTime?: unknown;
+  NextUpdate?: unknown;
+}
+
+/**
+ * Reads the list's payload as served. Display only: the signature is the business of
+ * whoever relies on the list (the verifier checks it against the trust-list CA).
+ */
+export function summariseSignedTrustList(jws: string, cacheControl: string | null): SignedTrustListSummary | undefined {
+  let payload: Record<string, unknown>;
+  try {
+    payload = decodeJwt(jws.trim()) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+  const lote = payload.LoTE as
+    { ListAndSchemeInformation?: ListAndSchemeInformation; TrustedEntitiesList?: unknown } | undefined;
+  const info = lote?.ListAndSchemeInformation;
+  if (!info || typeof info.LoTESequenceNumber !== 'number') return undefined;
+  return {
+    sequence: info.LoTESequenceNumber,
+    issuedAt: typeof info.ListIssueDateTime === 'string' ? info.ListIssueDateTime : '',
+    nextUpdate: typeof info.NextUpdate === 'string' ? info.NextUpdate : '',
+    entities: Array.isArray(lote.TrustedEntitiesList) ? lote.TrustedEntitiesList.length : 0,
+    public: /(^|,)\s*public\b/i.test(cacheControl ?? ''),
+  };
+}

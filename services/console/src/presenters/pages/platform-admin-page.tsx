@@ -1,0 +1,80 @@
+import type { PlatformAdmin } from '../../use-cases/load-platform-admin.js';
+import { Empty, Facts, Pagination, Section, Time, TableScroll } from '../components/display.js';
+import { PostForm, TextField, problemAt, valueOf } from '../components/forms.js';
+import { InvitationStatusBadge } from '../components/invitation-status.js';
+import { Layout } from '../components/layout.js';
+import type { PageContext } from '../page-context.js';
+
+export function PlatformAdminPage(props: { context: PageContext; admin: PlatformAdmin }) {
+  const { context, admin } = props;
+  const flash = context.flash;
+  return (
+    <Layout context={context} frame={{ title: 'Platform administration' }}>
+      <Section title="The platform" id="summary">
+        <Facts
+          items={[
+            ['Ecosystems', String(admin.summary.ecosystem)],
+            ['Lead invitations', String(admin.summary.invitations)],
+            ['Active organisations', String(admin.summary.activeOrgs)],
+          ]}
+        />
+      </Section>
+      <Section title="Invite someone to lead an ecosystem" id="invite">
+        <p>
+          The person signs in with this e-mail address, as owner of the organisation that will lead, and forms the
+          ecosystem on its Ecosystems page.
+        </p>
+        <PostForm action="/admin/lead-invitations" csrfToken={context.csrfToken} label="Invite a lead">
+          <TextField
+            name="email"
+            label="E-mail address"
+            type="email"
+            required
+            value={valueOf(flash, 'email')}
+            problem={problemAt(flash, '/email')}
+            autocomplete="email"
+          />
+          <button type="submit">Send the invitation</button>
+        </PostForm>
+      </Section>
+      <Section title="Lead invitations you sent" id="invitations">
+        {admin.invitations.data.length === 0 ? (
+          <Empty>You have sent no lead invitation.</Empty>
+        ) : (
+          <TableScroll label="Lead invitations you sent">
+            <table>
+              <caption class="visually-hidden">Lead invitations you sent</caption>
+              <thead>
+                <tr>
+                  <th scope="col">E-mail</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Ecosystem</th>
+                  <th scope="col">Sent</th>
+                  <th scope="col">Changed</th>
+                </tr>
+              </thead>
+              <tbody>
+                {admin.invitations.data.map((invitation) => (
+                  <tr>
+                    <td>{invitation.email}</td>
+                    <td>
+                      <InvitationStatusBadge status={invitation.status} />
+                    </td>
+                    <td>{invitation.ecosystem?.name ?? <span class="muted">not formed yet</span>}</td>
+                    <td>
+                      <Time at={invitation.createDateTime} />
+                    </td>
+                    <td>
+                      <Time at={invitation.lastChangedDateTime} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableScroll>
+        )}
+        <Pagination page={admin.invitations} href={(n) => `/admin?page=${n}`} label="Lead invitations" />
+      </Section>
+    </Layout>
+  );
+}

@@ -1,0 +1,75 @@
+import type { PageOf, VerificationTemplate } from '@tessera/contracts';
+import { requestedCredentials } from '../../domain/requested-credentials.js';
+import { Empty, Pagination, Section, Time, TableScroll } from '../components/display.js';
+import { Layout } from '../components/layout.js';
+import type { PageContext } from '../page-context.js';
+
+export function TemplatesPage(props: { context: PageContext; orgId: string; templates: PageOf<VerificationTemplate> }) {
+  const { context, orgId, templates } = props;
+  const base = `/orgs/${encodeURIComponent(orgId)}/templates`;
+  return (
+    <Layout
+      context={context}
+      frame={{
+        title: 'Verification templates',
+        breadcrumbs: [
+          { label: `Organisation ${orgId}`, href: `/orgs/${encodeURIComponent(orgId)}` },
+          { label: 'Templates' },
+        ],
+      }}
+    >
+      <p>
+        <a class="button" href={`${base}/new`}>
+          New template
+        </a>
+      </p>
+      <Section title="Templates" id="templates">
+        {templates.data.length === 0 ? (
+          <Empty>No template yet.</Empty>
+        ) : (
+          <TableScroll label="Verification templates">
+            <table>
+              <caption class="visually-hidden">Verification templates</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Template</th>
+                  <th scope="col">Asks for</th>
+                  <th scope="col">Signed with</th>
+                  <th scope="col">Changed</th>
+                </tr>
+              </thead>
+              <tbody>
+                {templates.data.map((template) => (
+                  <tr>
+                    <td>
+                      <a href={`${base}/${encodeURIComponent(template.id)}`}>{template.name}</a>
+                      <div class="muted">
+                        <code>{template.id}</code>
+                      </div>
+                    </td>
+                    <td>
+                      {requestedCredentials(template.templateJson.dcql.query as Record<string, unknown>)
+                        .credentials.map(
+                          (credential) =>
+                            `${credential.types.join(' or ') || credential.format} (${credential.claims.length || 'all'} claims)`,
+                        )
+                        .join('; ')}
+                    </td>
+                    <td>
+                      {template.signerOption}
+                      {template.clientIdPrefix ? ` · ${template.clientIdPrefix}` : ''}
+                    </td>
+                    <td>
+                      <Time at={template.lastChangedDateTime} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableScroll>
+        )}
+        <Pagination page={templates} href={(n) => `${base}?page=${n}`} label="Templates" />
+      </Section>
+    </Layout>
+  );
+}

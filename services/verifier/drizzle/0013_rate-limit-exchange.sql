@@ -1,0 +1,2 @@
+ALTER TABLE "verifier"."rate_limit_windows" ADD COLUMN "updated_at" timestamp with time zone DEFAULT now() NOT NULL;--> statement-breakpoint
+CREATE INDEX "rate_limit_windows_updated_idx" ON "verifier"."rate_limit_windows" USING btree ("updated_at");
