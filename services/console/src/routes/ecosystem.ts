@@ -8,7 +8,7 @@ import { loadEcosystem, type LoadEcosystemDeps } from '../use-cases/load-ecosyst
 import { setTrustListVisibility, type SetTrustListVisibilityDeps } from '../use-cases/set-trust-list-visibility.js';
 import { setTrustPolicy, type SetTrustPolicyDeps } from '../use-cases/set-trust-policy.js';
 import { answerPage } from './page-errors.js';
-import { answerForm, formValues, pageContext, pageSchema, requireSignIn, sessionOf } from './web-session.js';
+import { answerForm, formValues, pageSchema, requireSignIn, sessionOf } from './web-session.js';
 
 export type EcosystemRouteDeps = LoadEcosystemDeps &
   InviteMemberDeps &
@@ -38,8 +38,8 @@ export function registerEcosystemRoutes(app: App, deps: EcosystemRouteDeps): voi
         ecosystemId,
         intentsPage: request.query.intents,
       });
-      return answerPage(request, reply, view, (value) =>
-        EcosystemPage({ context: pageContext(request, reply, { area: 'ecosystems', ecosystemId }), view: value }),
+      return answerPage(request, reply, view, { area: 'ecosystems', ecosystemId }, (value, context) =>
+        EcosystemPage({ context, view: value }),
       );
     },
   );

@@ -5,7 +5,7 @@ import { answerMemberInvitation, type AnswerMemberInvitationDeps } from '../use-
 import { formEcosystem, type FormEcosystemDeps } from '../use-cases/form-ecosystem.js';
 import { loadEcosystems, type LoadEcosystemsDeps } from '../use-cases/load-ecosystems.js';
 import { answerPage } from './page-errors.js';
-import { answerForm, formValues, pageContext, pageSchema, requireSignIn, sessionOf } from './web-session.js';
+import { answerForm, formValues, pageSchema, requireSignIn, sessionOf } from './web-session.js';
 
 export type EcosystemsRouteDeps = LoadEcosystemsDeps & FormEcosystemDeps & AnswerMemberInvitationDeps;
 
@@ -16,8 +16,8 @@ export function registerEcosystemsRoutes(app: App, deps: EcosystemsRouteDeps): v
   app.get('/ecosystems', { schema: pageSchema(), preHandler: requireSignIn }, async (request, reply) => {
     const session = sessionOf(request);
     const overview = await loadEcosystems(deps, { token: session.accessToken, user: session.user });
-    return answerPage(request, reply, overview, (value) =>
-      EcosystemsPage({ context: pageContext(request, reply, { area: 'ecosystems' }), overview: value }),
+    return answerPage(request, reply, overview, { area: 'ecosystems' }, (value, context) =>
+      EcosystemsPage({ context, overview: value }),
     );
   });
 

@@ -11,7 +11,7 @@ import { saveIntentNotice, type SaveIntentNoticeDeps } from '../use-cases/save-i
 import { updateIntentTemplate, type UpdateIntentTemplateDeps } from '../use-cases/update-intent-template.js';
 import { updateIntent, type UpdateIntentDeps } from '../use-cases/update-intent.js';
 import { answerPage } from './page-errors.js';
-import { answerForm, formValues, pageContext, pageSchema, requireSignIn, sessionOf } from './web-session.js';
+import { answerForm, formValues, pageSchema, requireSignIn, sessionOf } from './web-session.js';
 
 export type IntentRouteDeps = LoadIntentDeps &
   UpdateIntentDeps &
@@ -48,11 +48,16 @@ export function registerIntentRoutes(app: App, deps: IntentRouteDeps): void {
         intentId: request.params.intentId,
         ...(request.query.noticeVersion ? { noticeVersion: request.query.noticeVersion } : {}),
       });
-      return answerPage(request, reply, view, (value) =>
-        IntentPage({
-          context: pageContext(request, reply, { area: 'ecosystems', ecosystemId: value.intent.ecosystemId }),
-          view: value,
-        }),
+      return answerPage(
+        request,
+        reply,
+        view,
+        (value) => ({ area: 'ecosystems', ecosystemId: value.intent.ecosystemId }),
+        (value, context) =>
+          IntentPage({
+            context,
+            view: value,
+          }),
       );
     },
   );

@@ -2,7 +2,7 @@ import type { App } from '@tessera/service-kit';
 import { OverviewPage } from '../presenters/pages/overview-page.js';
 import { loadOverview, type LoadOverviewDeps } from '../use-cases/load-overview.js';
 import { answerPage } from './page-errors.js';
-import { OrgParams, pageContext, pageSchema, requireSignIn, sessionOf } from './web-session.js';
+import { OrgParams, pageSchema, requireSignIn, sessionOf } from './web-session.js';
 
 /** The organisation's overview: its last 24 hours in four charts, each with its table. */
 export function registerOverviewRoutes(app: App, deps: LoadOverviewDeps): void {
@@ -12,9 +12,9 @@ export function registerOverviewRoutes(app: App, deps: LoadOverviewDeps): void {
     async (request, reply) => {
       const { orgId } = request.params;
       const overview = await loadOverview(deps, { token: sessionOf(request).accessToken, orgId });
-      return answerPage(request, reply, overview, (value) =>
+      return answerPage(request, reply, overview, { area: 'organisation', orgId, item: 'overview' }, (value, context) =>
         OverviewPage({
-          context: pageContext(request, reply, { area: 'organisation', orgId, item: 'overview' }),
+          context,
           orgId,
           overview: value,
         }),

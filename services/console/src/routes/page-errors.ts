@@ -2,6 +2,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { toErrorBody, type App } from '@tessera/service-kit';
 import type { VNode } from 'preact';
 import type { ServiceProblem, ServiceResult } from '../domain/service-problem.js';
+import type { NavPlace, PageContext } from '../presenters/page-context.js';
 import { ErrorPage, titleOfStatus } from '../presenters/pages/error-page.js';
 import { formValues, pageContext, pageSchema, problemFlash, sendPage } from './web-session.js';
 
@@ -26,15 +27,21 @@ export function sendProblemPage(request: FastifyRequest, reply: FastifyReply, pr
   );
 }
 
-/** A page from what its use case loaded, or the page of the problem a service answered. */
+/**
+ * A page from what its use case loaded, framed at `place` (which may depend on what was
+ * loaded), or the page of the problem a service answered. The frame's context is made
+ * only for the page sent: it takes the flash, which is shown once.
+ */
 export function answerPage<T>(
   request: FastifyRequest,
   reply: FastifyReply,
   loaded: ServiceResult<T>,
-  render: (value: T) => VNode,
+  place: NavPlace | ((value: T) => NavPlace),
+  render: (value: T, context: PageContext) => VNode,
 ): FastifyReply {
   if (!loaded.ok) return sendProblemPage(request, reply, loaded.problem);
-  return sendPage(reply, render(loaded.value));
+  const at = typeof place === 'function' ? place(loaded.value) : place;
+  return sendPage(reply, render(loaded.value, pageContext(request, reply, at)));
 }
 
 /** The page scope's error handler and its not-found page. */

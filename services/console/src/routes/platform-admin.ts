@@ -4,7 +4,7 @@ import { PlatformAdminPage } from '../presenters/pages/platform-admin-page.js';
 import { inviteEcosystemLead, type InviteEcosystemLeadDeps } from '../use-cases/invite-ecosystem-lead.js';
 import { loadPlatformAdmin, type LoadPlatformAdminDeps } from '../use-cases/load-platform-admin.js';
 import { answerPage } from './page-errors.js';
-import { answerForm, formValues, pageContext, PageQuery, pageSchema, requireSignIn, sessionOf } from './web-session.js';
+import { answerForm, formValues, PageQuery, pageSchema, requireSignIn, sessionOf } from './web-session.js';
 
 export type PlatformAdminRouteDeps = LoadPlatformAdminDeps & InviteEcosystemLeadDeps;
 
@@ -16,8 +16,8 @@ export function registerPlatformAdminRoutes(app: App, deps: PlatformAdminRouteDe
     async (request, reply) => {
       const session = sessionOf(request);
       const admin = await loadPlatformAdmin(deps, { token: session.accessToken, pageNumber: request.query.page });
-      return answerPage(request, reply, admin, (value) =>
-        PlatformAdminPage({ context: pageContext(request, reply, { area: 'admin' }), admin: value }),
+      return answerPage(request, reply, admin, { area: 'admin' }, (value, context) =>
+        PlatformAdminPage({ context, admin: value }),
       );
     },
   );

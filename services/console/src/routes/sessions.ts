@@ -1,4 +1,5 @@
-import { Type } from 'typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Type, type Static } from 'typebox';
 import { DcApiProtocolSchema, ResponseModeSchema, SessionStateSchema } from '@tessera/contracts';
 import { startEventStream, type App } from '@tessera/service-kit';
 import type { Clock } from '@tessera/service-kit';
@@ -10,7 +11,7 @@ import { SessionLive } from '../presenters/components/session-live.js';
 import { SessionRow } from '../presenters/components/session-row.js';
 import { describeState } from '../presenters/components/session-state.js';
 import { NewRequestPage } from '../presenters/pages/new-request-page.js';
-import { SessionPage } from '../presenters/pages/session-page.js';
+import { SessionPage, type SessionPageClaims } from '../presenters/pages/session-page.js';
 import { SessionsPage } from '../presenters/pages/sessions-page.js';
 import { qrCodeSvg } from '../presenters/qr-code.js';
 import { renderFragment } from '../presenters/render-document.js';
@@ -34,7 +35,6 @@ import {
   listOf,
   OrgParams,
   orgPath,
-  pageContext,
   pageSchema,
   problemFlash,
   requireSignIn,
@@ -93,9 +93,9 @@ export function registerSessionRoutes(app: App, deps: SessionRouteDeps): void {
         filter,
         pageNumber: request.query.page,
       });
-      return answerPage(request, reply, list, (value) =>
+      return answerPage(request, reply, list, { area: 'organisation', orgId, item: 'sessions' }, (value, context) =>
         SessionsPage({
-          context: pageContext(request, reply, { area: 'organisation', orgId, item: 'sessions' }),
+          context,
           orgId,
           filter,
           list: value,
@@ -146,15 +146,34 @@ export function registerSessionRoutes(app: App, deps: SessionRouteDeps): void {
     },
   );
 
+  /** A session's page (its read audit for those who may audit reads), with the claims just read, if any. */
+  async function answerSessionPage(
+    request: FastifyRequest & { params: Static<typeof SessionParams> },
+    reply: FastifyReply,
+    claims?: SessionPageClaims,
+  ): Promise<FastifyReply> {
+    const { orgId, sessionId } = request.params;
+    const session = sessionOf(request);
+    const view = await loadSession(deps, {
+      token: session.accessToken,
+      orgId,
+      sessionId,
+      auditReads: can.auditReads(session.user.orgRoles[orgId] ?? []),
+    });
+    return answerPage(request, reply, view, { area: 'organisation', orgId, item: 'sessions' }, (value, context) =>
+      SessionPage({ context, orgId, view: value, ...(claims ? { claims } : {}) }),
+    );
+  }
+
   app.get(
     '/orgs/:orgId/sessions/new',
     { schema: pageSchema({ params: OrgParams }), preHandler: requireSignIn },
     async (request, reply) => {
       const { orgId } = request.params;
       const form = await loadRequestForm(deps, { token: sessionOf(request).accessToken, orgId });
-      return answerPage(request, reply, form, (value) =>
+      return answerPage(request, reply, form, { area: 'organisation', orgId, item: 'sessions' }, (value, context) =>
         NewRequestPage({
-          context: pageContext(request, reply, { area: 'organisation', orgId, item: 'sessions' }),
+          context,
           orgId,
           form: value,
         }),
@@ -233,23 +252,7 @@ export function registerSessionRoutes(app: App, deps: SessionRouteDeps): void {
   app.get(
     '/orgs/:orgId/sessions/:sessionId',
     { schema: pageSchema({ params: SessionParams }), preHandler: requireSignIn },
-    async (request, reply) => {
-      const { orgId, sessionId } = request.params;
-      const session = sessionOf(request);
-      const view = await loadSession(deps, {
-        token: session.accessToken,
-        orgId,
-        sessionId,
-        auditReads: can.auditReads(session.user.orgRoles[orgId] ?? []),
-      });
-      return answerPage(request, reply, view, (value) =>
-        SessionPage({
-          context: pageContext(request, reply, { area: 'organisation', orgId, item: 'sessions' }),
-          orgId,
-          view: value,
-        }),
-      );
-    },
+    async (request, reply) => answerSessionPage(request, reply),
   );
 
   app.get(
@@ -318,25 +321,10 @@ export function registerSessionRoutes(app: App, deps: SessionRouteDeps): void {
     { schema: pageSchema({ params: SessionParams }), preHandler: requireSignIn },
     async (request, reply) => {
       const { orgId, sessionId } = request.params;
-      const session = sessionOf(request);
-      const token = session.accessToken;
-      const claims = await readSessionClaims(deps, { token, orgId, sessionId });
-      // After the read, so the page's read audit lists it.
-      const view = await loadSession(deps, {
-        token,
-        orgId,
-        sessionId,
-        auditReads: can.auditReads(session.user.orgRoles[orgId] ?? []),
-      });
-      // Shown in this answer only: claims are never kept by the console, not even for one redirect.
-      return answerPage(request, reply, view, (value) =>
-        SessionPage({
-          context: pageContext(request, reply, { area: 'organisation', orgId, item: 'sessions' }),
-          orgId,
-          view: value,
-          claims: claims.ok ? { response: claims.value } : { problem: claims.problem },
-        }),
-      );
+      const claims = await readSessionClaims(deps, { token: sessionOf(request).accessToken, orgId, sessionId });
+      // The page is loaded after the read, so its read audit lists it. Claims are shown in
+      // this answer only: never kept by the console, not even for one redirect.
+      return answerSessionPage(request, reply, claims.ok ? { response: claims.value } : { problem: claims.problem });
     },
   );
 }

@@ -17,16 +17,7 @@ import {
   type RequestAccessCertificateDeps,
 } from '../use-cases/request-access-certificate.js';
 import { answerPage, sendProblemPage } from './page-errors.js';
-import {
-  answerForm,
-  formValues,
-  OrgParams,
-  orgPath,
-  pageContext,
-  pageSchema,
-  requireSignIn,
-  sessionOf,
-} from './web-session.js';
+import { answerForm, formValues, OrgParams, orgPath, pageSchema, requireSignIn, sessionOf } from './web-session.js';
 
 export type SigningCertificateRouteDeps = LoadSigningCertificatesDeps &
   ImportSigningCertificateDeps &
@@ -52,9 +43,9 @@ export function registerSigningCertificateRoutes(app: App, deps: SigningCertific
       const { orgId } = request.params;
       const session = sessionOf(request);
       const view = await loadSigningCertificates(deps, { token: session.accessToken, orgId });
-      return answerPage(request, reply, view, (value) =>
+      return answerPage(request, reply, view, { area: 'organisation', orgId, item: 'certificates' }, (value, context) =>
         SigningCertificatesPage({
-          context: pageContext(request, reply, { area: 'organisation', orgId, item: 'certificates' }),
+          context,
           orgId,
           view: value,
           manageIdentity: can.manageIdentity(session.user.orgRoles[orgId] ?? []),

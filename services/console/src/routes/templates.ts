@@ -12,17 +12,8 @@ import { loadTemplateEditor, type LoadTemplateEditorDeps } from '../use-cases/lo
 import { loadTemplates, type LoadTemplatesDeps } from '../use-cases/load-templates.js';
 import { saveTemplate, type SaveTemplateDeps } from '../use-cases/save-template.js';
 import { answerPage } from './page-errors.js';
-import {
-  answerForm,
-  formValues,
-  OrgParams,
-  orgPath,
-  pageContext,
-  PageQuery,
-  pageSchema,
-  requireSignIn,
-  sessionOf,
-} from './web-session.js';
+import { registerOrgListPage } from './org-list-page.js';
+import { answerForm, formValues, OrgParams, orgPath, pageSchema, requireSignIn, sessionOf } from './web-session.js';
 
 export type TemplateRouteDeps = LoadTemplatesDeps &
   LoadTemplateEditorDeps &
@@ -47,24 +38,11 @@ const templatePath = (orgId: string, templateId?: string) =>
 
 /** Verification templates: the list, the DCQL editor with its live check and preview, saving and deleting. */
 export function registerTemplateRoutes(app: App, deps: TemplateRouteDeps): void {
-  app.get(
-    '/orgs/:orgId/templates',
-    { schema: pageSchema({ params: OrgParams, querystring: PageQuery }), preHandler: requireSignIn },
-    async (request, reply) => {
-      const { orgId } = request.params;
-      const templates = await loadTemplates(deps, {
-        token: sessionOf(request).accessToken,
-        orgId,
-        pageNumber: request.query.page,
-      });
-      return answerPage(request, reply, templates, (value) =>
-        TemplatesPage({
-          context: pageContext(request, reply, { area: 'organisation', orgId, item: 'templates' }),
-          orgId,
-          templates: value,
-        }),
-      );
-    },
+  registerOrgListPage(
+    app,
+    'templates',
+    (input) => loadTemplates(deps, input),
+    ({ context, orgId, value }) => TemplatesPage({ context, orgId, templates: value }),
   );
 
   const showEditor = (templateId?: string) =>
@@ -78,9 +56,9 @@ export function registerTemplateRoutes(app: App, deps: TemplateRouteDeps): void 
         orgId,
         ...((templateId ?? request.params.templateId) ? { templateId: templateId ?? request.params.templateId } : {}),
       });
-      return answerPage(request, reply, editor, (value) =>
+      return answerPage(request, reply, editor, { area: 'organisation', orgId, item: 'templates' }, (value, context) =>
         TemplateEditorPage({
-          context: pageContext(request, reply, { area: 'organisation', orgId, item: 'templates' }),
+          context,
           orgId,
           editor: value,
         }),

@@ -6,15 +6,13 @@ import { TrustAnchorsPage } from '../presenters/pages/trust-anchors-page.js';
 import { addTrustAnchor, type AddTrustAnchorDeps } from '../use-cases/add-trust-anchor.js';
 import { loadTrustAnchors, type LoadTrustAnchorsDeps } from '../use-cases/load-trust-anchors.js';
 import { removeTrustAnchor, type RemoveTrustAnchorDeps } from '../use-cases/remove-trust-anchor.js';
-import { answerPage } from './page-errors.js';
+import { registerOrgListPage } from './org-list-page.js';
 import {
   answerForm,
   formValues,
   OrgParams,
   problemFlash,
   orgPath,
-  pageContext,
-  PageQuery,
   pageSchema,
   requireSignIn,
   sessionOf,
@@ -24,25 +22,11 @@ export type TrustAnchorRouteDeps = LoadTrustAnchorsDeps & AddTrustAnchorDeps & R
 
 /** The organisation's trust anchors. */
 export function registerTrustAnchorRoutes(app: App, deps: TrustAnchorRouteDeps): void {
-  app.get(
-    '/orgs/:orgId/trust-anchors',
-    { schema: pageSchema({ params: OrgParams, querystring: PageQuery }), preHandler: requireSignIn },
-    async (request, reply) => {
-      const { orgId } = request.params;
-      const anchors = await loadTrustAnchors(deps, {
-        token: sessionOf(request).accessToken,
-        orgId,
-        pageNumber: request.query.page,
-      });
-      return answerPage(request, reply, anchors, (value) =>
-        TrustAnchorsPage({
-          context: pageContext(request, reply, { area: 'organisation', orgId, item: 'trust-anchors' }),
-          orgId,
-          anchors: value,
-          now: deps.clock(),
-        }),
-      );
-    },
+  registerOrgListPage(
+    app,
+    'trust-anchors',
+    (input) => loadTrustAnchors(deps, input),
+    ({ context, orgId, value }) => TrustAnchorsPage({ context, orgId, anchors: value, now: deps.clock() }),
   );
 
   app.post(

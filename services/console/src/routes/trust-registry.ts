@@ -15,15 +15,7 @@ import { retireEntityCertificate, type RetireEntityCertificateDeps } from '../us
 import { updateTrustedEntity, type UpdateTrustedEntityDeps } from '../use-cases/update-trusted-entity.js';
 import { EcosystemParams } from './ecosystem.js';
 import { answerPage } from './page-errors.js';
-import {
-  answerForm,
-  formValues,
-  pageContext,
-  pageSchema,
-  problemFlash,
-  requireSignIn,
-  sessionOf,
-} from './web-session.js';
+import { answerForm, formValues, pageSchema, problemFlash, requireSignIn, sessionOf } from './web-session.js';
 
 export type TrustRegistryRouteDeps = LoadTrustRegistryDeps &
   LoadTrustedEntityDeps &
@@ -73,9 +65,9 @@ export function registerTrustRegistryRoutes(app: App, deps: TrustRegistryRouteDe
         filter,
         pageNumber: page,
       });
-      return answerPage(request, reply, view, (value) =>
+      return answerPage(request, reply, view, { area: 'ecosystems', ecosystemId }, (value, context) =>
         TrustRegistryPage({
-          context: pageContext(request, reply, { area: 'ecosystems', ecosystemId }),
+          context,
           view: value,
         }),
       );
@@ -142,9 +134,9 @@ export function registerTrustRegistryRoutes(app: App, deps: TrustRegistryRouteDe
         entityId,
         historyPage: request.query.history,
       });
-      return answerPage(request, reply, view, (value) =>
+      return answerPage(request, reply, view, { area: 'ecosystems', ecosystemId }, (value, context) =>
         TrustedEntityPage({
-          context: pageContext(request, reply, { area: 'ecosystems', ecosystemId }),
+          context,
           view: value,
           now: deps.clock(),
         }),

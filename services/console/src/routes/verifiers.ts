@@ -26,14 +26,13 @@ import { saveVerifierSettings, type SaveVerifierSettingsDeps } from '../use-case
 import { saveWebhook, type SaveWebhookDeps } from '../use-cases/save-webhook.js';
 import { updateVerifier, type UpdateVerifierDeps } from '../use-cases/update-verifier.js';
 import { answerPage } from './page-errors.js';
+import { registerOrgListPage } from './org-list-page.js';
 import {
   answerForm,
   formValues,
   listOf,
   OrgParams,
   orgPath,
-  pageContext,
-  PageQuery,
   pageSchema,
   requireSignIn,
   sessionOf,
@@ -70,24 +69,11 @@ function clientMetadataOf(body: { clientName?: string; logoUri?: string }): Clie
 
 /** Verifiers, their display data and their webhooks. */
 export function registerVerifierRoutes(app: App, deps: VerifierRouteDeps): void {
-  app.get(
-    '/orgs/:orgId/verifiers',
-    { schema: pageSchema({ params: OrgParams, querystring: PageQuery }), preHandler: requireSignIn },
-    async (request, reply) => {
-      const { orgId } = request.params;
-      const verifiers = await loadVerifiers(deps, {
-        token: sessionOf(request).accessToken,
-        orgId,
-        pageNumber: request.query.page,
-      });
-      return answerPage(request, reply, verifiers, (value) =>
-        VerifiersPage({
-          context: pageContext(request, reply, { area: 'organisation', orgId, item: 'verifiers' }),
-          orgId,
-          verifiers: value,
-        }),
-      );
-    },
+  registerOrgListPage(
+    app,
+    'verifiers',
+    (input) => loadVerifiers(deps, input),
+    ({ context, orgId, value }) => VerifiersPage({ context, orgId, verifiers: value }),
   );
 
   app.post(
@@ -134,9 +120,9 @@ export function registerVerifierRoutes(app: App, deps: VerifierRouteDeps): void 
         verifierId,
         deliveriesPage: request.query.deliveries,
       });
-      return answerPage(request, reply, view, (value) =>
+      return answerPage(request, reply, view, { area: 'organisation', orgId, item: 'verifiers' }, (value, context) =>
         VerifierPage({
-          context: pageContext(request, reply, { area: 'organisation', orgId, item: 'verifiers' }),
+          context,
           orgId,
           view: value,
           manageIdentity: can.manageIdentity(session.user.orgRoles[orgId] ?? []),

@@ -27,6 +27,27 @@ function describedBy(id: string, field: FieldBase): string | undefined {
   return ids.length > 0 ? ids.join(' ') : undefined;
 }
 
+/** The accessibility state of a control: what describes it, and whether the last submission was refused for it. */
+function fieldState(id: string, field: FieldBase) {
+  return {
+    'aria-describedby': describedBy(id, field),
+    'aria-invalid': field.problem ? ('true' as const) : undefined,
+  };
+}
+
+/** A control's label (marked when required), then its hint and problem. */
+function FieldHead(props: { id: string; field: FieldBase }) {
+  return (
+    <>
+      <label for={props.id}>
+        {props.field.label}
+        {props.field.required ? <span class="required"> (required)</span> : null}
+      </label>
+      <FieldNotes id={props.id} field={props.field} />
+    </>
+  );
+}
+
 function FieldNotes(props: { id: string; field: FieldBase }) {
   return (
     <>
@@ -58,11 +79,7 @@ export function TextField(
   const id = props.id ?? props.name;
   return (
     <div class="field">
-      <label for={id}>
-        {props.label}
-        {props.required ? <span class="required"> (required)</span> : null}
-      </label>
-      <FieldNotes id={id} field={props} />
+      <FieldHead id={id} field={props} />
       <input
         id={id}
         name={props.name}
@@ -75,8 +92,7 @@ export function TextField(
         min={props.min}
         max={props.max}
         step={props.step}
-        aria-describedby={describedBy(id, props)}
-        aria-invalid={props.problem ? 'true' : undefined}
+        {...fieldState(id, props)}
       />
     </div>
   );
@@ -86,11 +102,7 @@ export function TextArea(props: FieldBase & { value?: string; rows?: number; cod
   const id = props.id ?? props.name;
   return (
     <div class="field">
-      <label for={id}>
-        {props.label}
-        {props.required ? <span class="required"> (required)</span> : null}
-      </label>
-      <FieldNotes id={id} field={props} />
+      <FieldHead id={id} field={props} />
       <textarea
         id={id}
         name={props.name}
@@ -99,8 +111,7 @@ export function TextArea(props: FieldBase & { value?: string; rows?: number; cod
         readOnly={props.readOnly}
         spellcheck={props.code ? false : undefined}
         class={props.code ? 'code' : undefined}
-        aria-describedby={describedBy(id, props)}
-        aria-invalid={props.problem ? 'true' : undefined}
+        {...fieldState(id, props)}
       >
         {props.value ?? ''}
       </textarea>
@@ -114,18 +125,8 @@ export function SelectField(
   const id = props.id ?? props.name;
   return (
     <div class="field">
-      <label for={id}>
-        {props.label}
-        {props.required ? <span class="required"> (required)</span> : null}
-      </label>
-      <FieldNotes id={id} field={props} />
-      <select
-        id={id}
-        name={props.name}
-        required={props.required}
-        aria-describedby={describedBy(id, props)}
-        aria-invalid={props.problem ? 'true' : undefined}
-      >
+      <FieldHead id={id} field={props} />
+      <select id={id} name={props.name} required={props.required} {...fieldState(id, props)}>
         {props.blank !== undefined ? <option value="">{props.blank}</option> : null}
         {props.options.map((option) => (
           <option value={option.value} selected={option.value === props.value}>

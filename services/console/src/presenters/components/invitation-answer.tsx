@@ -1,5 +1,6 @@
 import type { Invitation } from '@tessera/contracts';
-import { Empty, TableScroll, Time } from './display.js';
+import { DataTable } from './data-table.js';
+import { Empty, Time } from './display.js';
 import { ActionButton } from './forms.js';
 import { InvitationStatusBadge } from './invitation-status.js';
 
@@ -37,40 +38,29 @@ export function ReceivedInvitations(props: {
 }) {
   if (props.invitations.length === 0) return <Empty>No invitation is waiting.</Empty>;
   return (
-    <TableScroll label={props.label}>
-      <table>
-        <caption class="visually-hidden">{props.label}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Ecosystem</th>
-            <th scope="col">For organisation</th>
-            {props.withStatus ? <th scope="col">Status</th> : null}
-            <th scope="col">Sent</th>
-            <th scope="col">Answer</th>
-          </tr>
-        </thead>
-        <tbody>
-          {props.invitations.map((invitation) => (
-            <tr>
-              <td>{invitation.ecosystem?.name ?? invitation.ecosystemId}</td>
-              <td>{invitation.orgId}</td>
-              {props.withStatus ? (
-                <td>
-                  <InvitationStatusBadge status={invitation.status} />
-                </td>
-              ) : null}
-              <td>
-                <Time at={invitation.createDateTime} />
-              </td>
-              <td class="actions">
-                {invitation.status === 'pending' ? (
-                  <InvitationAnswer invitation={invitation} csrfToken={props.csrfToken} />
-                ) : null}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </TableScroll>
+    <DataTable
+      label={props.label}
+      columns={['Ecosystem', 'For organisation', props.withStatus ? 'Status' : null, 'Sent', 'Answer']}
+    >
+      {props.invitations.map((invitation) => (
+        <tr>
+          <td>{invitation.ecosystem?.name ?? invitation.ecosystemId}</td>
+          <td>{invitation.orgId}</td>
+          {props.withStatus ? (
+            <td>
+              <InvitationStatusBadge status={invitation.status} />
+            </td>
+          ) : null}
+          <td>
+            <Time at={invitation.createDateTime} />
+          </td>
+          <td class="actions">
+            {invitation.status === 'pending' ? (
+              <InvitationAnswer invitation={invitation} csrfToken={props.csrfToken} />
+            ) : null}
+          </td>
+        </tr>
+      ))}
+    </DataTable>
   );
 }

@@ -3,7 +3,8 @@ import type { ServiceProblem } from '../../domain/service-problem.js';
 import { isOpen, STATE_RANK } from '../../domain/session-timeline.js';
 import type { SessionView } from '../../use-cases/load-session.js';
 import { ClaimsView } from './claims-view.js';
-import { Facts, Section, Time, TableScroll } from './display.js';
+import { DataTable } from './data-table.js';
+import { Facts, Section, Time } from './display.js';
 import { PostForm } from './forms.js';
 import { describeState, SessionStateBadge } from './session-state.js';
 
@@ -106,29 +107,17 @@ export function SessionLive(props: {
           {reads.length === 0 ? (
             <p class="empty">Nobody has read this session's presentation data.</p>
           ) : (
-            <TableScroll label="Reads of the presentation data">
-              <table>
-                <caption class="visually-hidden">Reads of the presentation data</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Who</th>
-                    <th scope="col">Through</th>
-                    <th scope="col">When</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {reads.map((read) => (
-                    <tr>
-                      <td>{read.subject}</td>
-                      <td>{read.route}</td>
-                      <td>
-                        <Time at={read.readAt} />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </TableScroll>
+            <DataTable label="Reads of the presentation data" columns={['Who', 'Through', 'When']}>
+              {reads.map((read) => (
+                <tr>
+                  <td>{read.subject}</td>
+                  <td>{read.route}</td>
+                  <td>
+                    <Time at={read.readAt} />
+                  </td>
+                </tr>
+              ))}
+            </DataTable>
           )}
         </Section>
       ) : null}

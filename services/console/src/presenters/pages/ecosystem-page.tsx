@@ -1,5 +1,6 @@
 import type { EcosystemView } from '../../use-cases/load-ecosystem.js';
-import { Badge, Empty, Facts, Pagination, Section, Time, TableScroll } from '../components/display.js';
+import { DataTable } from '../components/data-table.js';
+import { Badge, Empty, Facts, Pagination, Section, Time } from '../components/display.js';
 import { ChoiceGroup, PostForm, TextArea, TextField, problemAt, valueOf } from '../components/forms.js';
 import { InvitationStatusBadge } from '../components/invitation-status.js';
 import { Layout } from '../components/layout.js';
@@ -117,37 +118,23 @@ export function EcosystemPage(props: { context: PageContext; view: EcosystemView
       </Section>
       <Section title="Organisations" id="organisations">
         {view.members ? (
-          <TableScroll label="Memberships">
-            <table>
-              <caption class="visually-hidden">Memberships</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Organisation</th>
-                  <th scope="col">Role</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Contact</th>
-                  <th scope="col">Since</th>
-                </tr>
-              </thead>
-              <tbody>
-                {view.members.map((member) => (
-                  <tr>
-                    <td>
-                      {member.organisation.name} <span class="muted">({member.organisation.id})</span>
-                    </td>
-                    <td>{member.role}</td>
-                    <td>
-                      <Badge tone={member.status === 'ACTIVE' ? 'good' : 'neutral'}>{member.status}</Badge>
-                    </td>
-                    <td>{member.user.email ?? member.user.id}</td>
-                    <td>
-                      <Time at={member.createDateTime} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableScroll>
+          <DataTable label="Memberships" columns={['Organisation', 'Role', 'Status', 'Contact', 'Since']}>
+            {view.members.map((member) => (
+              <tr>
+                <td>
+                  {member.organisation.name} <span class="muted">({member.organisation.id})</span>
+                </td>
+                <td>{member.role}</td>
+                <td>
+                  <Badge tone={member.status === 'ACTIVE' ? 'good' : 'neutral'}>{member.status}</Badge>
+                </td>
+                <td>{member.user.email ?? member.user.id}</td>
+                <td>
+                  <Time at={member.createDateTime} />
+                </td>
+              </tr>
+            ))}
+          </DataTable>
         ) : (
           <ul class="cards">
             {view.organisations.map((organisation) => (
@@ -165,36 +152,23 @@ export function EcosystemPage(props: { context: PageContext; view: EcosystemView
           {view.invitations.length === 0 ? (
             <Empty>No member invitation sent.</Empty>
           ) : (
-            <TableScroll label="Invitations sent">
-              <table>
-                <caption class="visually-hidden">Invitations sent</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Organisation</th>
-                    <th scope="col">Sent to</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">Changed</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {view.invitations.map((invitation) => (
-                    <tr>
-                      <td>
-                        {invitation.organisation?.name ?? invitation.invitedOrg}{' '}
-                        <span class="muted">({invitation.invitedOrg})</span>
-                      </td>
-                      <td>{invitation.email}</td>
-                      <td>
-                        <InvitationStatusBadge status={invitation.status} />
-                      </td>
-                      <td>
-                        <Time at={invitation.lastChangedDateTime} />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </TableScroll>
+            <DataTable label="Invitations sent" columns={['Organisation', 'Sent to', 'Status', 'Changed']}>
+              {view.invitations.map((invitation) => (
+                <tr>
+                  <td>
+                    {invitation.organisation?.name ?? invitation.invitedOrg}{' '}
+                    <span class="muted">({invitation.invitedOrg})</span>
+                  </td>
+                  <td>{invitation.email}</td>
+                  <td>
+                    <InvitationStatusBadge status={invitation.status} />
+                  </td>
+                  <td>
+                    <Time at={invitation.lastChangedDateTime} />
+                  </td>
+                </tr>
+              ))}
+            </DataTable>
           )}
           <PostForm action={`${base}/invitations`} csrfToken={context.csrfToken} label="Invite an organisation">
             <TextField

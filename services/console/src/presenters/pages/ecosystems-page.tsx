@@ -1,5 +1,6 @@
 import type { EcosystemsOverview } from '../../use-cases/load-ecosystems.js';
-import { Badge, Empty, Section, Time, TableScroll } from '../components/display.js';
+import { DataTable } from '../components/data-table.js';
+import { Badge, Empty, Section, Time } from '../components/display.js';
 import { PostForm, SelectField, TextArea, TextField, problemAt, valueOf } from '../components/forms.js';
 import { ReceivedInvitations } from '../components/invitation-answer.js';
 import { Layout } from '../components/layout.js';
@@ -14,40 +15,27 @@ export function EcosystemsPage(props: { context: PageContext; overview: Ecosyste
         {overview.ecosystems.length === 0 ? (
           <Empty>None of your organisations leads or belongs to an ecosystem.</Empty>
         ) : (
-          <TableScroll label="Your ecosystems">
-            <table>
-              <caption class="visually-hidden">Your ecosystems</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Ecosystem</th>
-                  <th scope="col">Your role</th>
-                  <th scope="col">Led by</th>
-                  <th scope="col" class="number">
-                    Members
-                  </th>
-                  <th scope="col">Formed</th>
-                </tr>
-              </thead>
-              <tbody>
-                {overview.ecosystems.map((ecosystem) => (
-                  <tr>
-                    <td>
-                      <a href={`/ecosystems/${encodeURIComponent(ecosystem.id)}`}>{ecosystem.name}</a>
-                      <div class="muted">{ecosystem.description}</div>
-                    </td>
-                    <td>
-                      <Badge tone={ecosystem.role === 'Ecosystem Lead' ? 'info' : 'neutral'}>{ecosystem.role}</Badge>
-                    </td>
-                    <td>{ecosystem.leadOrg.name}</td>
-                    <td class="number">{ecosystem.memberCount}</td>
-                    <td>
-                      <Time at={ecosystem.createDateTime} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableScroll>
+          <DataTable
+            label="Your ecosystems"
+            columns={['Ecosystem', 'Your role', 'Led by', { heading: 'Members', numeric: true }, 'Formed']}
+          >
+            {overview.ecosystems.map((ecosystem) => (
+              <tr>
+                <td>
+                  <a href={`/ecosystems/${encodeURIComponent(ecosystem.id)}`}>{ecosystem.name}</a>
+                  <div class="muted">{ecosystem.description}</div>
+                </td>
+                <td>
+                  <Badge tone={ecosystem.role === 'Ecosystem Lead' ? 'info' : 'neutral'}>{ecosystem.role}</Badge>
+                </td>
+                <td>{ecosystem.leadOrg.name}</td>
+                <td class="number">{ecosystem.memberCount}</td>
+                <td>
+                  <Time at={ecosystem.createDateTime} />
+                </td>
+              </tr>
+            ))}
+          </DataTable>
         )}
       </Section>
       {overview.ownedOrganisations.length > 0 ? (

@@ -1,9 +1,10 @@
 import type { IntentTemplate, TemplateRole } from '@tessera/contracts';
-import { formOfNotice, type NoticeForm } from '../../domain/notice-form.js';
 import type { IntentView } from '../../use-cases/load-intent.js';
-import { Empty, Facts, Section, Time, TableScroll } from '../components/display.js';
+import { DataTable } from '../components/data-table.js';
+import { Empty, Facts, Section, Time } from '../components/display.js';
 import { ActionButton, PostForm, SelectField, TextArea, TextField, problemAt, valueOf } from '../components/forms.js';
 import { Layout } from '../components/layout.js';
+import { NoticeEditor } from '../components/notice-editor.js';
 import { NoticeView } from '../components/notice-view.js';
 import type { PageContext } from '../page-context.js';
 
@@ -83,67 +84,58 @@ export function IntentPage(props: { context: PageContext; view: IntentView }) {
             {templates.length === 0 ? (
               <Empty>None mapped.</Empty>
             ) : (
-              <TableScroll label={`${title}: the mappings`}>
-                <table>
-                  <caption class="visually-hidden">{title}</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">Template</th>
-                      <th scope="col">For</th>
-                      <th scope="col">Why</th>
-                      {view.lead ? <th scope="col">Change</th> : null}
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {templates.map((template) => (
-                      <tr>
-                        <td>
-                          {nameOf(template)?.name ?? ''} <code>{template.templateId}</code>
-                        </td>
-                        <td>{template.orgId ?? 'every member'}</td>
-                        <td>{template.description ?? '—'}</td>
-                        {view.lead ? (
-                          <td>
-                            <PostForm
-                              action={`${base}/templates/${encodeURIComponent(template.id)}`}
-                              csrfToken={context.csrfToken}
-                              label={`Change the mapping of ${template.templateId}`}
-                              class="inline-action"
-                            >
-                              <SelectField
-                                id={`role-${template.id}`}
-                                name="role"
-                                label="Role"
-                                value={template.role}
-                                options={[
-                                  { value: 'verifier', label: 'verifier' },
-                                  { value: 'issuer', label: 'issuer' },
-                                ]}
-                              />
-                              <TextField
-                                id={`description-${template.id}`}
-                                name="description"
-                                label="Why"
-                                value={template.description ?? ''}
-                              />
-                              <button type="submit" class="secondary">
-                                Save
-                              </button>
-                            </PostForm>
-                            <ActionButton
-                              action={`${base}/templates/${encodeURIComponent(template.id)}/delete`}
-                              csrfToken={context.csrfToken}
-                              label="Remove"
-                              accessibleLabel={`Remove the mapping of ${template.templateId}`}
-                              danger
-                            />
-                          </td>
-                        ) : null}
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </TableScroll>
+              <DataTable
+                label={`${title}: the mappings`}
+                caption={title}
+                columns={['Template', 'For', 'Why', view.lead ? 'Change' : null]}
+              >
+                {templates.map((template) => (
+                  <tr>
+                    <td>
+                      {nameOf(template)?.name ?? ''} <code>{template.templateId}</code>
+                    </td>
+                    <td>{template.orgId ?? 'every member'}</td>
+                    <td>{template.description ?? '—'}</td>
+                    {view.lead ? (
+                      <td>
+                        <PostForm
+                          action={`${base}/templates/${encodeURIComponent(template.id)}`}
+                          csrfToken={context.csrfToken}
+                          label={`Change the mapping of ${template.templateId}`}
+                          class="inline-action"
+                        >
+                          <SelectField
+                            id={`role-${template.id}`}
+                            name="role"
+                            label="Role"
+                            value={template.role}
+                            options={[
+                              { value: 'verifier', label: 'verifier' },
+                              { value: 'issuer', label: 'issuer' },
+                            ]}
+                          />
+                          <TextField
+                            id={`description-${template.id}`}
+                            name="description"
+                            label="Why"
+                            value={template.description ?? ''}
+                          />
+                          <button type="submit" class="secondary">
+                            Save
+                          </button>
+                        </PostForm>
+                        <ActionButton
+                          action={`${base}/templates/${encodeURIComponent(template.id)}/delete`}
+                          csrfToken={context.csrfToken}
+                          label="Remove"
+                          accessibleLabel={`Remove the mapping of ${template.templateId}`}
+                          danger
+                        />
+                      </td>
+                    ) : null}
+                  </tr>
+                ))}
+              </DataTable>
             )}
           </Section>
         );
@@ -226,137 +218,5 @@ export function IntentPage(props: { context: PageContext; view: IntentView }) {
         />
       </Section>
     </Layout>
-  );
-}
-
-function NoticeEditor(props: { context: PageContext; action: string; current: IntentView['notice']; exists: boolean }) {
-  const flash = props.context.flash;
-  const current = formOfNotice(props.current);
-  const field = (name: keyof NoticeForm) => valueOf(flash, name, current[name]);
-  return (
-    <PostForm action={props.action} csrfToken={props.context.csrfToken} label="Write the notice">
-      <h3>{props.exists ? 'Write the next version' : 'Write the notice'}</h3>
-      <input type="hidden" name="exists" value={props.exists ? 'true' : 'false'} />
-      <TextField
-        id="notice-title-field"
-        name="title"
-        label="Title"
-        required
-        value={field('title')}
-        problem={problemAt(flash, '/title')}
-      />
-      <TextArea
-        name="description"
-        label="What happens"
-        rows={2}
-        value={field('description')}
-        problem={problemAt(flash, '/description')}
-      />
-      <TextField
-        name="language"
-        label="Language"
-        value={field('language')}
-        problem={problemAt(flash, '/language')}
-        hint="A BCP 47 tag, e.g. en or de-AT."
-      />
-      <TextField
-        name="controllerName"
-        label="Controller"
-        required
-        value={field('controllerName')}
-        problem={problemAt(flash, '/controller/name')}
-      />
-      <TextField
-        name="controllerContact"
-        label="Controller contact"
-        required
-        value={field('controllerContact')}
-        problem={problemAt(flash, '/controller/contact')}
-        hint="An e-mail address or a web address."
-      />
-      <TextField
-        name="controllerUrl"
-        label="Controller web site"
-        type="url"
-        value={field('controllerUrl')}
-        problem={problemAt(flash, '/controller/url')}
-      />
-      <TextArea
-        name="purposes"
-        label="Purposes"
-        required
-        rows={3}
-        value={field('purposes')}
-        problem={problemAt(flash, '/purposes')}
-        hint="One per line: a DPV purpose term, a colon, what it means to the person. E.g. dpv:ServiceProvision: To let you buy age-restricted goods."
-      />
-      <TextField
-        name="personalDataCategories"
-        label="Personal data categories"
-        required
-        value={field('personalDataCategories')}
-        problem={problemAt(flash, '/personalDataCategories')}
-        hint="DPV terms separated by commas, e.g. pd:Age, pd:Name."
-      />
-      <TextField
-        name="processingOperations"
-        label="Processing operations"
-        value={field('processingOperations')}
-        problem={problemAt(flash, '/processingOperations')}
-        hint="DPV terms separated by commas, e.g. dpv:Collect, dpv:Use."
-      />
-      <TextField
-        name="legalBasis"
-        label="Legal basis"
-        required
-        value={field('legalBasis')}
-        problem={problemAt(flash, '/legalBasis')}
-        hint="A DPV term, e.g. dpv:Consent."
-      />
-      <TextField
-        name="retention"
-        label="Kept for"
-        required
-        value={field('retention')}
-        problem={problemAt(flash, '/retention')}
-        hint="An ISO 8601 duration, e.g. P30D (30 days) or PT1H (one hour)."
-      />
-      <TextArea
-        name="recipients"
-        label="Recipients"
-        rows={2}
-        value={field('recipients')}
-        problem={problemAt(flash, '/recipients')}
-        hint="One per line: name: role."
-      />
-      <TextField
-        name="storageLocations"
-        label="Stored in"
-        value={field('storageLocations')}
-        problem={problemAt(flash, '/storageLocations')}
-        hint="Country codes separated by commas, e.g. DE, AT."
-      />
-      <TextField
-        name="rightsUrl"
-        label="Rights page"
-        type="url"
-        value={field('rightsUrl')}
-        problem={problemAt(flash, '/rightsUrl')}
-      />
-      <TextField
-        name="withdrawalMethod"
-        label="How to withdraw consent"
-        value={field('withdrawalMethod')}
-        problem={problemAt(flash, '/withdrawalMethod')}
-      />
-      <TextField
-        name="noticeUrl"
-        label="Full notice"
-        type="url"
-        value={field('noticeUrl')}
-        problem={problemAt(flash, '/noticeUrl')}
-      />
-      <button type="submit">{props.exists ? 'Issue the next version' : 'Issue the notice'}</button>
-    </PostForm>
   );
 }

@@ -1,5 +1,6 @@
 import type { PlatformAdmin } from '../../use-cases/load-platform-admin.js';
-import { Empty, Facts, Pagination, Section, Time, TableScroll } from '../components/display.js';
+import { DataTable } from '../components/data-table.js';
+import { Empty, Facts, Pagination, Section, Time } from '../components/display.js';
 import { PostForm, TextField, problemAt, valueOf } from '../components/forms.js';
 import { InvitationStatusBadge } from '../components/invitation-status.js';
 import { Layout } from '../components/layout.js';
@@ -41,37 +42,23 @@ export function PlatformAdminPage(props: { context: PageContext; admin: Platform
         {admin.invitations.data.length === 0 ? (
           <Empty>You have sent no lead invitation.</Empty>
         ) : (
-          <TableScroll label="Lead invitations you sent">
-            <table>
-              <caption class="visually-hidden">Lead invitations you sent</caption>
-              <thead>
-                <tr>
-                  <th scope="col">E-mail</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Ecosystem</th>
-                  <th scope="col">Sent</th>
-                  <th scope="col">Changed</th>
-                </tr>
-              </thead>
-              <tbody>
-                {admin.invitations.data.map((invitation) => (
-                  <tr>
-                    <td>{invitation.email}</td>
-                    <td>
-                      <InvitationStatusBadge status={invitation.status} />
-                    </td>
-                    <td>{invitation.ecosystem?.name ?? <span class="muted">not formed yet</span>}</td>
-                    <td>
-                      <Time at={invitation.createDateTime} />
-                    </td>
-                    <td>
-                      <Time at={invitation.lastChangedDateTime} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableScroll>
+          <DataTable label="Lead invitations you sent" columns={['E-mail', 'Status', 'Ecosystem', 'Sent', 'Changed']}>
+            {admin.invitations.data.map((invitation) => (
+              <tr>
+                <td>{invitation.email}</td>
+                <td>
+                  <InvitationStatusBadge status={invitation.status} />
+                </td>
+                <td>{invitation.ecosystem?.name ?? <span class="muted">not formed yet</span>}</td>
+                <td>
+                  <Time at={invitation.createDateTime} />
+                </td>
+                <td>
+                  <Time at={invitation.lastChangedDateTime} />
+                </td>
+              </tr>
+            ))}
+          </DataTable>
         )}
         <Pagination page={admin.invitations} href={(n) => `/admin?page=${n}`} label="Lead invitations" />
       </Section>

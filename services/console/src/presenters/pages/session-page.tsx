@@ -8,12 +8,14 @@ import { Layout } from '../components/layout.js';
 import { SessionLive } from '../components/session-live.js';
 import type { PageContext } from '../page-context.js';
 
+/** The claims, when the person asked to read them (a POST), or why they could not be read. */
+export type SessionPageClaims = { response?: PresentationResponse; problem?: ServiceProblem };
+
 export function SessionPage(props: {
   context: PageContext;
   orgId: string;
   view: SessionView;
-  /** The claims, when the person asked to read them (a POST), or why they could not be read. */
-  claims?: { response?: PresentationResponse; problem?: ServiceProblem };
+  claims?: SessionPageClaims;
 }) {
   const { context, orgId, view } = props;
   const { session } = view;

@@ -3,7 +3,8 @@ import { utcFieldOfUnixSeconds } from '../../domain/format.js';
 import { countStatuses, searchEntries, statusName, type DecodedStatusList } from '../../domain/status-list-token.js';
 import type { ServiceProblem } from '../../domain/service-problem.js';
 import type { AggregatedList } from '../../use-cases/load-status-list.js';
-import { Badge, Empty, Facts, Pagination, Section, Time, TableScroll } from '../components/display.js';
+import { DataTable } from '../components/data-table.js';
+import { Badge, Empty, Facts, Pagination, Section, Time } from '../components/display.js';
 import { SelectField, TextField } from '../components/forms.js';
 import { Layout } from '../components/layout.js';
 import type { PageContext } from '../page-context.js';
@@ -94,31 +95,24 @@ export function StatusListPage(props: {
           {props.lists.data.length === 0 ? (
             <Empty>The status list service holds no list yet.</Empty>
           ) : (
-            <TableScroll label="The platform's status lists">
-              <table>
-                <caption class="visually-hidden">The platform's status lists: each list's id and address</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">List</th>
-                    <th scope="col">Address</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {props.lists.data.map((entry) => (
-                    <tr>
-                      <td>
-                        <a href={`/status-lists?${new URLSearchParams({ list: entry.uri }).toString()}`}>
-                          {entry.listId ?? 'Open'}
-                        </a>
-                      </td>
-                      <td>
-                        <code class="fingerprint">{entry.uri}</code>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </TableScroll>
+            <DataTable
+              label="The platform's status lists"
+              caption="The platform's status lists: each list's id and address"
+              columns={['List', 'Address']}
+            >
+              {props.lists.data.map((entry) => (
+                <tr>
+                  <td>
+                    <a href={`/status-lists?${new URLSearchParams({ list: entry.uri }).toString()}`}>
+                      {entry.listId ?? 'Open'}
+                    </a>
+                  </td>
+                  <td>
+                    <code class="fingerprint">{entry.uri}</code>
+                  </td>
+                </tr>
+              ))}
+            </DataTable>
           )}
           <Pagination page={props.lists} href={(page) => `/status-lists?page=${page}`} label="The platform's lists" />
         </Section>
@@ -165,29 +159,20 @@ export function StatusListPage(props: {
             {found.entries.length === 0 ? (
               <p class="empty">No entry matches.</p>
             ) : (
-              <TableScroll label="Entries: index and status">
-                <table class="status-grid">
-                  <caption class="visually-hidden">Entries: index and status</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col" class="number">
-                        Index
-                      </th>
-                      <th scope="col">Status</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {found.entries.map((entry) => (
-                      <tr data-index={entry.index}>
-                        <td class="number">{entry.index}</td>
-                        <td>
-                          <Badge tone={TONES[entry.status] ?? 'info'}>{statusName(entry.status)}</Badge>
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </TableScroll>
+              <DataTable
+                label="Entries: index and status"
+                class="status-grid"
+                columns={[{ heading: 'Index', numeric: true }, 'Status']}
+              >
+                {found.entries.map((entry) => (
+                  <tr data-index={entry.index}>
+                    <td class="number">{entry.index}</td>
+                    <td>
+                      <Badge tone={TONES[entry.status] ?? 'info'}>{statusName(entry.status)}</Badge>
+                    </td>
+                  </tr>
+                ))}
+              </DataTable>
             )}
             {search.index === undefined && pages > 1 ? (
               <nav class="pagination" aria-label="Entries: pages">

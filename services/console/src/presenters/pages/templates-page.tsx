@@ -1,6 +1,7 @@
 import type { PageOf, VerificationTemplate } from '@tessera/contracts';
 import { requestedCredentials } from '../../domain/requested-credentials.js';
-import { Empty, Pagination, Section, Time, TableScroll } from '../components/display.js';
+import { DataTable } from '../components/data-table.js';
+import { Empty, Pagination, Section, Time } from '../components/display.js';
 import { Layout } from '../components/layout.js';
 import type { PageContext } from '../page-context.js';
 
@@ -27,46 +28,33 @@ export function TemplatesPage(props: { context: PageContext; orgId: string; temp
         {templates.data.length === 0 ? (
           <Empty>No template yet.</Empty>
         ) : (
-          <TableScroll label="Verification templates">
-            <table>
-              <caption class="visually-hidden">Verification templates</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Template</th>
-                  <th scope="col">Asks for</th>
-                  <th scope="col">Signed with</th>
-                  <th scope="col">Changed</th>
-                </tr>
-              </thead>
-              <tbody>
-                {templates.data.map((template) => (
-                  <tr>
-                    <td>
-                      <a href={`${base}/${encodeURIComponent(template.id)}`}>{template.name}</a>
-                      <div class="muted">
-                        <code>{template.id}</code>
-                      </div>
-                    </td>
-                    <td>
-                      {requestedCredentials(template.templateJson.dcql.query as Record<string, unknown>)
-                        .credentials.map(
-                          (credential) =>
-                            `${credential.types.join(' or ') || credential.format} (${credential.claims.length || 'all'} claims)`,
-                        )
-                        .join('; ')}
-                    </td>
-                    <td>
-                      {template.signerOption}
-                      {template.clientIdPrefix ? ` · ${template.clientIdPrefix}` : ''}
-                    </td>
-                    <td>
-                      <Time at={template.lastChangedDateTime} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableScroll>
+          <DataTable label="Verification templates" columns={['Template', 'Asks for', 'Signed with', 'Changed']}>
+            {templates.data.map((template) => (
+              <tr>
+                <td>
+                  <a href={`${base}/${encodeURIComponent(template.id)}`}>{template.name}</a>
+                  <div class="muted">
+                    <code>{template.id}</code>
+                  </div>
+                </td>
+                <td>
+                  {requestedCredentials(template.templateJson.dcql.query as Record<string, unknown>)
+                    .credentials.map(
+                      (credential) =>
+                        `${credential.types.join(' or ') || credential.format} (${credential.claims.length || 'all'} claims)`,
+                    )
+                    .join('; ')}
+                </td>
+                <td>
+                  {template.signerOption}
+                  {template.clientIdPrefix ? ` · ${template.clientIdPrefix}` : ''}
+                </td>
+                <td>
+                  <Time at={template.lastChangedDateTime} />
+                </td>
+              </tr>
+            ))}
+          </DataTable>
         )}
         <Pagination page={templates} href={(n) => `${base}?page=${n}`} label="Templates" />
       </Section>

@@ -1,6 +1,7 @@
 import type { PageOf, TrustAnchor } from '@tessera/contracts';
 import { validityOf } from '../../domain/certificate-validity.js';
-import { Badge, Empty, Pagination, Section, Time, TableScroll } from '../components/display.js';
+import { DataTable } from '../components/data-table.js';
+import { Badge, Empty, Pagination, Section, Time } from '../components/display.js';
 import { ActionButton, ChoiceGroup, PostForm, TextArea, TextField, problemAt, valueOf } from '../components/forms.js';
 import { Layout } from '../components/layout.js';
 import { ValidityBadge } from '../components/validity-badge.js';
@@ -41,70 +42,59 @@ export function TrustAnchorsPage(props: {
         {anchors.data.length === 0 ? (
           <Empty>No anchor: only the platform's trusted issuers are accepted.</Empty>
         ) : (
-          <TableScroll label="Trust anchors">
-            <table>
-              <caption class="visually-hidden">Trust anchors</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Anchor</th>
-                  <th scope="col">Valid until</th>
-                  <th scope="col">Trusted for</th>
-                  <th scope="col">SHA-256 fingerprint</th>
-                  <th scope="col">Remove</th>
-                </tr>
-              </thead>
-              <tbody>
-                {anchors.data.map((anchor) => (
-                  <tr>
-                    <td>
-                      <strong>{anchor.label ?? (anchor.kind === 'did' ? 'DID' : 'CA certificate')}</strong>
-                      <div class="muted">{anchor.subject}</div>
+          <DataTable
+            label="Trust anchors"
+            columns={['Anchor', 'Valid until', 'Trusted for', 'SHA-256 fingerprint', 'Remove']}
+          >
+            {anchors.data.map((anchor) => (
+              <tr>
+                <td>
+                  <strong>{anchor.label ?? (anchor.kind === 'did' ? 'DID' : 'CA certificate')}</strong>
+                  <div class="muted">{anchor.subject}</div>
+                  <div class="muted">
+                    added <Time at={anchor.createdAt} />
+                  </div>
+                </td>
+                <td>
+                  {anchor.notAfter ? (
+                    <>
+                      <ValidityBadge notAfter={anchor.notAfter} now={now} />
                       <div class="muted">
-                        added <Time at={anchor.createdAt} />
+                        <Time at={anchor.notAfter} />
                       </div>
-                    </td>
-                    <td>
-                      {anchor.notAfter ? (
-                        <>
-                          <ValidityBadge notAfter={anchor.notAfter} now={now} />
-                          <div class="muted">
-                            <Time at={anchor.notAfter} />
-                          </div>
-                        </>
-                      ) : (
-                        <span class="muted">no expiry (DID)</span>
-                      )}
-                    </td>
-                    <td>
-                      {anchor.purpose === 'registrar' ? (
-                        <Badge tone="info">registration certificates</Badge>
-                      ) : anchor.credentialTypes ? (
-                        anchor.credentialTypes.map((type) => (
-                          <div>
-                            <code>{type}</code>
-                          </div>
-                        ))
-                      ) : (
-                        'credentials of any type'
-                      )}
-                    </td>
-                    <td>
-                      <code class="fingerprint">{anchor.fingerprint}</code>
-                    </td>
-                    <td>
-                      <ActionButton
-                        action={`${base}/${encodeURIComponent(anchor.id)}/delete`}
-                        csrfToken={context.csrfToken}
-                        label="Remove"
-                        accessibleLabel={`Remove the trust anchor ${anchor.label ?? anchor.subject}`}
-                        danger
-                      />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableScroll>
+                    </>
+                  ) : (
+                    <span class="muted">no expiry (DID)</span>
+                  )}
+                </td>
+                <td>
+                  {anchor.purpose === 'registrar' ? (
+                    <Badge tone="info">registration certificates</Badge>
+                  ) : anchor.credentialTypes ? (
+                    anchor.credentialTypes.map((type) => (
+                      <div>
+                        <code>{type}</code>
+                      </div>
+                    ))
+                  ) : (
+                    'credentials of any type'
+                  )}
+                </td>
+                <td>
+                  <code class="fingerprint">{anchor.fingerprint}</code>
+                </td>
+                <td>
+                  <ActionButton
+                    action={`${base}/${encodeURIComponent(anchor.id)}/delete`}
+                    csrfToken={context.csrfToken}
+                    label="Remove"
+                    accessibleLabel={`Remove the trust anchor ${anchor.label ?? anchor.subject}`}
+                    danger
+                  />
+                </td>
+              </tr>
+            ))}
+          </DataTable>
         )}
         <Pagination page={anchors} href={(n) => `${base}?page=${n}`} label="Trust anchors" />
       </Section>

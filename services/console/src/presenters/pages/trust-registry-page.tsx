@@ -1,5 +1,6 @@
 import type { TrustRegistryView } from '../../use-cases/load-trust-registry.js';
-import { Empty, Pagination, Section, TableScroll } from '../components/display.js';
+import { DataTable } from '../components/data-table.js';
+import { Empty, Pagination, Section } from '../components/display.js';
 import { PostForm, SelectField, TextArea, TextField, problemAt, valueOf } from '../components/forms.js';
 import { Layout } from '../components/layout.js';
 import { TrustedEntityStatusBadge } from '../components/trusted-entity-status.js';
@@ -56,47 +57,40 @@ export function TrustRegistryPage(props: { context: PageContext; view: TrustRegi
         {view.entities.data.length === 0 ? (
           <Empty>No entity matches.</Empty>
         ) : (
-          <TableScroll label="Trusted entities">
-            <table>
-              <caption class="visually-hidden">Trusted entities</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Entity</th>
-                  <th scope="col">Role</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Allowed credential types</th>
-                  <th scope="col" class="number">
-                    Certificates
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {view.entities.data.map((entity) => (
-                  <tr>
-                    <td>
-                      <a href={`${base}/${encodeURIComponent(entity.id)}`}>{entity.name}</a>
-                      {entity.orgId ? <div class="muted">organisation {entity.orgId}</div> : null}
-                    </td>
-                    <td>{entity.role}</td>
-                    <td>
-                      <TrustedEntityStatusBadge status={entity.status} />
-                      {entity.statusReason ? <div class="muted">{entity.statusReason}</div> : null}
-                    </td>
-                    <td>
-                      {entity.allowedCredentialTypes.length === 0
-                        ? '—'
-                        : entity.allowedCredentialTypes.map((type) => (
-                            <div>
-                              <code>{type.format === 'dc+sd-jwt' ? type.vct : type.doctype}</code>
-                            </div>
-                          ))}
-                    </td>
-                    <td class="number">{entity.certificates.length}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableScroll>
+          <DataTable
+            label="Trusted entities"
+            columns={[
+              'Entity',
+              'Role',
+              'Status',
+              'Allowed credential types',
+              { heading: 'Certificates', numeric: true },
+            ]}
+          >
+            {view.entities.data.map((entity) => (
+              <tr>
+                <td>
+                  <a href={`${base}/${encodeURIComponent(entity.id)}`}>{entity.name}</a>
+                  {entity.orgId ? <div class="muted">organisation {entity.orgId}</div> : null}
+                </td>
+                <td>{entity.role}</td>
+                <td>
+                  <TrustedEntityStatusBadge status={entity.status} />
+                  {entity.statusReason ? <div class="muted">{entity.statusReason}</div> : null}
+                </td>
+                <td>
+                  {entity.allowedCredentialTypes.length === 0
+                    ? '—'
+                    : entity.allowedCredentialTypes.map((type) => (
+                        <div>
+                          <code>{type.format === 'dc+sd-jwt' ? type.vct : type.doctype}</code>
+                        </div>
+                      ))}
+                </td>
+                <td class="number">{entity.certificates.length}</td>
+              </tr>
+            ))}
+          </DataTable>
         )}
         <Pagination page={view.entities} href={query} label="Trusted entities" />
       </Section>

@@ -1,7 +1,8 @@
 import type { TrustedEntityHistoryEntry } from '@tessera/contracts';
 import { credentialTypeLines } from '../../domain/credential-type-lines.js';
 import type { TrustedEntityView } from '../../use-cases/load-trusted-entity.js';
-import { Empty, Facts, Pagination, Section, Time, TableScroll } from '../components/display.js';
+import { DataTable } from '../components/data-table.js';
+import { Empty, Facts, Pagination, Section, Time } from '../components/display.js';
 import { ActionButton, PostForm, SelectField, TextArea, TextField, problemAt, valueOf } from '../components/forms.js';
 import { Layout } from '../components/layout.js';
 import { TrustedEntityStatusBadge } from '../components/trusted-entity-status.js';
@@ -63,48 +64,37 @@ export function TrustedEntityPage(props: { context: PageContext; view: TrustedEn
         {entity.certificates.length === 0 ? (
           <Empty>No current certificate: the entity matches nothing until one is added.</Empty>
         ) : (
-          <TableScroll label="Current certificates">
-            <table>
-              <caption class="visually-hidden">Current certificates</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Subject</th>
-                  <th scope="col">Kind</th>
-                  <th scope="col">Valid</th>
-                  <th scope="col">SHA-256 fingerprint</th>
-                  {view.lead && !withdrawn ? <th scope="col">Retire</th> : null}
-                </tr>
-              </thead>
-              <tbody>
-                {entity.certificates.map((certificate) => (
-                  <tr>
-                    <td>{certificate.subject}</td>
-                    <td>{certificate.kind === 'ca' ? 'CA' : 'leaf'}</td>
-                    <td>
-                      <ValidityBadge notAfter={certificate.notAfter} notBefore={certificate.notBefore} now={now} />
-                      <div class="muted">
-                        <Time at={certificate.notBefore} /> to <Time at={certificate.notAfter} />
-                      </div>
-                    </td>
-                    <td>
-                      <code class="fingerprint">{certificate.fingerprint}</code>
-                    </td>
-                    {view.lead && !withdrawn ? (
-                      <td>
-                        <ActionButton
-                          action={`${base}/certificates/${encodeURIComponent(certificate.id)}/retire`}
-                          csrfToken={context.csrfToken}
-                          label="Retire"
-                          accessibleLabel={`Retire the certificate ${certificate.subject}`}
-                          danger
-                        />
-                      </td>
-                    ) : null}
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableScroll>
+          <DataTable
+            label="Current certificates"
+            columns={['Subject', 'Kind', 'Valid', 'SHA-256 fingerprint', view.lead && !withdrawn ? 'Retire' : null]}
+          >
+            {entity.certificates.map((certificate) => (
+              <tr>
+                <td>{certificate.subject}</td>
+                <td>{certificate.kind === 'ca' ? 'CA' : 'leaf'}</td>
+                <td>
+                  <ValidityBadge notAfter={certificate.notAfter} notBefore={certificate.notBefore} now={now} />
+                  <div class="muted">
+                    <Time at={certificate.notBefore} /> to <Time at={certificate.notAfter} />
+                  </div>
+                </td>
+                <td>
+                  <code class="fingerprint">{certificate.fingerprint}</code>
+                </td>
+                {view.lead && !withdrawn ? (
+                  <td>
+                    <ActionButton
+                      action={`${base}/certificates/${encodeURIComponent(certificate.id)}/retire`}
+                      csrfToken={context.csrfToken}
+                      label="Retire"
+                      accessibleLabel={`Retire the certificate ${certificate.subject}`}
+                      danger
+                    />
+                  </td>
+                ) : null}
+              </tr>
+            ))}
+          </DataTable>
         )}
         {view.lead && !withdrawn ? (
           <PostForm action={`${base}/certificates`} csrfToken={context.csrfToken} label="Add certificates">

@@ -1,7 +1,8 @@
 import { WEBHOOK_EVENT_TYPES, type RegistrationCertificate, type WebhookDelivery } from '@tessera/contracts';
 import type { VerifierView } from '../../use-cases/load-verifier.js';
 import { ClientDisplay } from '../components/client-display.js';
-import { Badge, Empty, Facts, Pagination, Section, Time, TableScroll } from '../components/display.js';
+import { DataTable } from '../components/data-table.js';
+import { Badge, Empty, Facts, Pagination, Section, Time } from '../components/display.js';
 import { ActionButton, ChoiceGroup, PostForm, TextArea, TextField, problemAt, valueOf } from '../components/forms.js';
 import { Layout } from '../components/layout.js';
 import type { PageContext } from '../page-context.js';
@@ -196,57 +197,46 @@ export function VerifierPage(props: {
           {view.deliveries.data.length === 0 ? (
             <Empty>Nothing sent yet: a delivery is made when one of the verifier's sessions ends.</Empty>
           ) : (
-            <TableScroll label="Webhook deliveries, newest first">
-              <table>
-                <caption class="visually-hidden">Webhook deliveries, newest first</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Event</th>
-                    <th scope="col">Session</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">Last attempt</th>
-                    <th scope="col">Redeliver</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {view.deliveries.data.map((delivery) => (
-                    <tr>
-                      <td>
-                        {delivery.event.type}
-                        <div class="muted">
-                          <Time at={delivery.event.occurredAt} />
-                        </div>
-                      </td>
-                      <td>
-                        <a href={`${org}/sessions/${encodeURIComponent(delivery.event.sessionId)}`}>
-                          {delivery.event.sessionId.slice(0, 8)}
-                        </a>
-                      </td>
-                      <td>
-                        <Badge tone={DELIVERY_TONES[delivery.status]}>{delivery.status}</Badge>
-                        <div class="muted">
-                          {delivery.attemptCount} attempt{delivery.attemptCount === 1 ? '' : 's'}
-                          {delivery.nextAttemptAt ? (
-                            <>
-                              , next <Time at={delivery.nextAttemptAt} />
-                            </>
-                          ) : null}
-                        </div>
-                      </td>
-                      <td>{lastAttempt(delivery)}</td>
-                      <td>
-                        <ActionButton
-                          action={`${base}/webhook/deliveries/${encodeURIComponent(delivery.id)}/redeliver`}
-                          csrfToken={context.csrfToken}
-                          label="Redeliver"
-                          accessibleLabel={`Redeliver ${delivery.event.type} of session ${delivery.event.sessionId.slice(0, 8)}`}
-                        />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </TableScroll>
+            <DataTable
+              label="Webhook deliveries, newest first"
+              columns={['Event', 'Session', 'Status', 'Last attempt', 'Redeliver']}
+            >
+              {view.deliveries.data.map((delivery) => (
+                <tr>
+                  <td>
+                    {delivery.event.type}
+                    <div class="muted">
+                      <Time at={delivery.event.occurredAt} />
+                    </div>
+                  </td>
+                  <td>
+                    <a href={`${org}/sessions/${encodeURIComponent(delivery.event.sessionId)}`}>
+                      {delivery.event.sessionId.slice(0, 8)}
+                    </a>
+                  </td>
+                  <td>
+                    <Badge tone={DELIVERY_TONES[delivery.status]}>{delivery.status}</Badge>
+                    <div class="muted">
+                      {delivery.attemptCount} attempt{delivery.attemptCount === 1 ? '' : 's'}
+                      {delivery.nextAttemptAt ? (
+                        <>
+                          , next <Time at={delivery.nextAttemptAt} />
+                        </>
+                      ) : null}
+                    </div>
+                  </td>
+                  <td>{lastAttempt(delivery)}</td>
+                  <td>
+                    <ActionButton
+                      action={`${base}/webhook/deliveries/${encodeURIComponent(delivery.id)}/redeliver`}
+                      csrfToken={context.csrfToken}
+                      label="Redeliver"
+                      accessibleLabel={`Redeliver ${delivery.event.type} of session ${delivery.event.sessionId.slice(0, 8)}`}
+                    />
+                  </td>
+                </tr>
+              ))}
+            </DataTable>
           )}
           <Pagination page={view.deliveries} href={(n) => `${base}?deliveries=${n}#deliveries`} label="Deliveries" />
         </Section>

@@ -1,6 +1,7 @@
 import type { PageOf, Verifier } from '@tessera/contracts';
 import { ClientDisplay } from '../components/client-display.js';
-import { Empty, Pagination, Section, Time, TableScroll } from '../components/display.js';
+import { DataTable } from '../components/data-table.js';
+import { Empty, Pagination, Section, Time } from '../components/display.js';
 import { PostForm, TextField, problemAt, valueOf } from '../components/forms.js';
 import { Layout } from '../components/layout.js';
 import type { PageContext } from '../page-context.js';
@@ -24,33 +25,21 @@ export function VerifiersPage(props: { context: PageContext; orgId: string; veri
         {verifiers.data.length === 0 ? (
           <Empty>No verifier yet: add one below, then ask for presentations with it.</Empty>
         ) : (
-          <TableScroll label="Verifiers">
-            <table>
-              <caption class="visually-hidden">Verifiers</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Verifier</th>
-                  <th scope="col">Shown to wallets as</th>
-                  <th scope="col">Changed</th>
-                </tr>
-              </thead>
-              <tbody>
-                {verifiers.data.map((verifier) => (
-                  <tr>
-                    <td>
-                      <a href={`${base}/${encodeURIComponent(verifier.verifierId)}`}>{verifier.verifierId}</a>
-                    </td>
-                    <td>
-                      <ClientDisplay verifierId={verifier.verifierId} metadata={verifier.clientMetadata} />
-                    </td>
-                    <td>
-                      <Time at={verifier.lastChangedDateTime} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableScroll>
+          <DataTable label="Verifiers" columns={['Verifier', 'Shown to wallets as', 'Changed']}>
+            {verifiers.data.map((verifier) => (
+              <tr>
+                <td>
+                  <a href={`${base}/${encodeURIComponent(verifier.verifierId)}`}>{verifier.verifierId}</a>
+                </td>
+                <td>
+                  <ClientDisplay verifierId={verifier.verifierId} metadata={verifier.clientMetadata} />
+                </td>
+                <td>
+                  <Time at={verifier.lastChangedDateTime} />
+                </td>
+              </tr>
+            ))}
+          </DataTable>
         )}
         <Pagination page={verifiers} href={(n) => `${base}?page=${n}`} label="Verifiers" />
       </Section>
