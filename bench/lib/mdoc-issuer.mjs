@@ -2,7 +2,8 @@
 // issued and DeviceResponses built with @owf/mdoc (the verifier uses @auth0/mdl), signed
 // with node:crypto. The document signer is the SD-JWT issuer's leaf (bench/lib/sd-jwt-issuer.mjs),
 // so one organisation trust anchor covers both formats, as a PID provider's does.
-import { createHash, createPrivateKey, generateKeyPairSync, randomBytes, sign } from 'node:crypto';
+import { createHash, createPrivateKey, randomBytes, sign } from 'node:crypto';
+import { generateEs256PrivateKey } from './key-pairs.mjs';
 import {
   CoseKey,
   DeviceAuth,
@@ -63,8 +64,7 @@ const mdocContext = {
 
 /** A device key pair as JWKs (the mdoc's DeviceKey and the wallet's signing key). */
 export function createDevice() {
-  const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  const privateJwk = privateKey.export({ format: 'jwk' });
+  const privateJwk = generateEs256PrivateKey().export({ format: 'jwk' });
   const { kty, crv, x, y } = privateJwk;
   return { privateJwk, publicJwk: { kty, crv, x, y } };
 }

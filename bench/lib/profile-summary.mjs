@@ -29,7 +29,11 @@
 // Waiting that the profile shows as work: when JavaScript hands a crypto job to the libuv thread
 // pool (webcrypto, which jose uses: native `run` called from node:internal/crypto/util), waking
 // the pool's thread often deschedules the event-loop thread on a busy machine, and the next sample
-// lands in `run`. Those samples are set apart ("crypto job hand-off") and left out of the busy
+// lands in `run`. The same holds for node:crypto's callback forms of `verify` and `sign`
+// (native `run` under `verifyOneShot`/`signOneShot` of node:internal/crypto/sig), which the
+// verifier uses for mdoc and KB-JWT signatures; a synchronous `verify`/`sign` runs in that frame
+// too, so a profile of code calling them synchronously on its hot path must not be read this way.
+// Those samples are set apart ("crypto job hand-off") and left out of the busy
 // time the shares are taken of: the signature itself is counted in the process's CPU (its other
 // threads), not the event loop's. Socket writes (`writev`, `writeBuffer`) wake the process at the
 // other end in the same way; they cannot be told apart from the write's own kernel work and stay in.
@@ -43,6 +47,9 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+/** node:internal/crypto/sig functions whose native `run` hands a job to the thread pool in callback form. */
+const ONE_SHOT_JOBS = ['verifyOneShot', 'signOneShot'];
 
 /** Reads a `.cpuprofile` and returns the self time in microseconds of each node id, plus the nodes. */
 export function readSelfTimes(path, { fromSeconds = 0, toSeconds = Infinity } = {}) {
@@ -140,8 +147,8 @@ const GROUP_OF_PACKAGE = [
   ['crypto (jose, node:crypto, native jobs)', /^(jose|node:crypto|node:internal\/crypto|@noble\/.*)$/],
   ['X.509 / ASN.1 in JavaScript', /^(asn1js|pkijs|pvtsutils|pvutils|bytestreamjs|@peculiar\/.*|tsyringe)$/],
   [
-    'credential formats (@sd-jwt, @auth0/mdl, cose-kit, cbor-x, js-base64, dcql, valibot)',
-    /^(@sd-jwt\/.*|@auth0\/mdl|cose-kit|cbor-x|cbor-extract|js-base64|dcql|valibot|compare-versions|buffer-tag)$/,
+    'credential formats (@sd-jwt, @auth0/mdl, cose-kit, cbor-x, cbor2, js-base64, dcql, valibot)',
+    /^(@sd-jwt\/.*|@auth0\/mdl|cose-kit|cbor-x|cbor2|cbor-extract|js-base64|dcql|valibot|compare-versions|buffer-tag)$/,
   ],
   ['Tessera verifier code', /^@tessera\/verifier$/],
   ['Tessera kit and contracts', /^@tessera\/(service-kit|contracts)$/],
@@ -203,10 +210,14 @@ export function summarizeProfiles(paths, window = {}) {
     const groupOfNode = groupsOf(nodes);
     const parentOf = new Map();
     for (const node of nodes) for (const child of node.children ?? []) parentOf.set(child, node);
-    const isCryptoJobHandOff = (node) =>
-      node.callFrame.functionName === 'run' &&
-      !node.callFrame.url &&
-      parentOf.get(node.id)?.callFrame.url === 'node:internal/crypto/util';
+    const isCryptoJobHandOff = (node) => {
+      if (node.callFrame.functionName !== 'run' || node.callFrame.url) return false;
+      const parent = parentOf.get(node.id)?.callFrame;
+      return (
+        parent?.url === 'node:internal/crypto/util' ||
+        (parent?.url === 'node:internal/crypto/sig' && ONE_SHOT_JOBS.includes(parent.functionName))
+      );
+    };
     for (const node of nodes) {
       const micros = selfMicros.get(node.id) ?? 0;
       if (micros === 0) continue;
@@ -348,7 +359,7 @@ function main(argv) {
     `${profiles.length} profile(s): ${ms(summary.totalMicros)} ms sampled, ${ms(summary.busyMicros)} ms busy (${((100 * summary.busyMicros) / Math.max(1, summary.totalMicros)).toFixed(0)} %), idle excluded below`,
   );
   console.log(
-    `crypto job hand-off (native run under node:internal/crypto/util, mostly the event loop descheduled): ${ms(summary.handOffMicros)} ms sampled, ${((100 * summary.handOffMicros) / Math.max(1, summary.busyMicros + summary.handOffMicros)).toFixed(1)} % of busy + hand-off, excluded below`,
+    `crypto job hand-off (native run under node:internal/crypto/util or a one-shot verify/sign, mostly the event loop descheduled): ${ms(summary.handOffMicros)} ms sampled, ${((100 * summary.handOffMicros) / Math.max(1, summary.busyMicros + summary.handOffMicros)).toFixed(1)} % of busy + hand-off, excluded below`,
   );
   // A time window cuts the profile, not the sidecar's figures: µs per operation only for whole profiles.
   const costs = window.fromSeconds || window.toSeconds ? undefined : readPhaseCosts(profiles);

@@ -2,7 +2,8 @@
 // signing leaf built with @peculiar/x509, SD-JWT VCs (RFC 9901, SD-JWT VC) and KB-JWTs
 // written directly with node:crypto.
 import 'reflect-metadata';
-import { createHash, generateKeyPairSync, randomBytes, sign, webcrypto, KeyObject } from 'node:crypto';
+import { createHash, randomBytes, sign, webcrypto, KeyObject } from 'node:crypto';
+import { generateEs256PrivateKey } from './key-pairs.mjs';
 import * as x509 from '@peculiar/x509';
 
 x509.cryptoProvider.set(webcrypto);
@@ -63,8 +64,8 @@ export async function createIssuer(name = 'Bench PID Issuer') {
 
 /** A holder: an ES256 key pair (node:crypto) and its public JWK for `cnf`. */
 export function createHolder() {
-  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  const { kty, crv, x, y } = publicKey.export({ format: 'jwk' });
+  const privateKey = generateEs256PrivateKey();
+  const { kty, crv, x, y } = privateKey.export({ format: 'jwk' });
   return { privateKey, publicJwk: { kty, crv, x, y } };
 }
 

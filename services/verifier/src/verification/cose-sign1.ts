@@ -1,5 +1,6 @@
 import { constants, verify, type KeyObject } from 'node:crypto';
-import { decode, encode, Tag, type DecodeOptions } from 'cbor2';
+import { decode, Tag, type DecodeOptions } from 'cbor2';
+import { cborArray, cborByteString, cborTextString } from './cbor-heads.js';
 
 // COSE_Sign1 (RFC 9052 §4.2, §4.4) as a verifier reads one from anyone on the
 // network: decoded strictly with cbor2, its signature checked with node:crypto
@@ -13,6 +14,7 @@ import { decode, encode, Tag, type DecodeOptions } from 'cbor2';
 const STRICT: DecodeOptions = { rejectDuplicateKeys: true, preferMap: true, maxDepth: 32 };
 
 const COSE_SIGN1_TAG = 18;
+const SIGNATURE1 = cborTextString('Signature1');
 const HEADER_ALG = 1;
 
 /** A decoded COSE_Sign1: the protected header as its exact bytes (what is signed) and as a map. */
@@ -61,13 +63,7 @@ export function decodeCoseSign1(bytes: Uint8Array): CoseSign1 {
   if (!(unprotectedHeader instanceof Map)) throw new Error('the unprotected header is not a map');
   if (!(payload instanceof Uint8Array)) throw new Error('the payload is not an attached byte string');
   if (!(signature instanceof Uint8Array) || signature.length === 0) throw new Error('the token is not signed');
-  const protectedHeader =
-    protectedBytes.length === 0 ? new Map<unknown, unknown>() : decodeCborMap(protectedBytes, 'protected header');
-  for (const label of protectedHeader.keys()) {
-    if (unprotectedHeader.has(label))
-      throw new Error(`header parameter ${String(label)} is in both the protected and the unprotected header`);
-  }
-  return { protectedBytes, protectedHeader, unprotectedHeader, payload, signature };
+  return coseSign1Of({ protectedBytes, unprotectedHeader, payload, signature });
 }
 
 /** A header parameter from whichever bucket holds it (decodeCoseSign1 has refused one in both). */
@@ -109,11 +105,35 @@ const COSE_ALGORITHMS = new Map<number, CoseAlgorithm>([
 const DIGEST_BYTES = { sha256: 32, sha384: 48, sha512: 64 } as const;
 
 /**
- * Checks the signature of `sign1` with `key` (RFC 9052 §4.4): over the Sig_structure
- * ["Signature1", protected header bytes, empty external AAD, payload], with the
- * algorithm of the protected header, which must fit the key. Throws with a sentence.
+ * A COSE_Sign1 from its four members as another decoder handed them over (an mdoc's
+ * issuerAuth and deviceSignature, read by @auth0/mdl): the protected header's exact bytes
+ * decoded strictly here, the same rules as `decodeCoseSign1`. A detached payload (nil, as in
+ * a DeviceSignature) is given by the caller as `payload`. Throws with a sentence.
  */
-export function verifyCoseSign1Signature(sign1: CoseSign1, key: KeyObject): void {
+export function coseSign1Of(members: {
+  protectedBytes: Uint8Array;
+  unprotectedHeader: Map<unknown, unknown> | Record<string, unknown> | undefined;
+  payload: Uint8Array;
+  signature: Uint8Array;
+}): CoseSign1 {
+  const { protectedBytes, payload, signature } = members;
+  if (!(protectedBytes instanceof Uint8Array)) throw new Error('the protected header is not a byte string');
+  if (!(signature instanceof Uint8Array) || signature.length === 0) throw new Error('the COSE_Sign1 is not signed');
+  const unprotectedHeader =
+    members.unprotectedHeader instanceof Map
+      ? members.unprotectedHeader
+      : new Map<unknown, unknown>(Object.entries(members.unprotectedHeader ?? {}));
+  const protectedHeader =
+    protectedBytes.length === 0 ? new Map<unknown, unknown>() : decodeCborMap(protectedBytes, 'protected header');
+  for (const label of protectedHeader.keys()) {
+    if (unprotectedHeader.has(label))
+      throw new Error(`header parameter ${String(label)} is in both the protected and the unprotected header`);
+  }
+  return { protectedBytes, protectedHeader, unprotectedHeader, payload, signature };
+}
+
+/** What node:crypto's verify takes for `sign1` under `key`; throws when the algorithm is missing or does not fit. */
+function signatureCheckOf(sign1: CoseSign1, key: KeyObject) {
   const label = sign1.protectedHeader.get(HEADER_ALG);
   if (label === undefined) {
     throw new Error(
@@ -129,27 +149,55 @@ export function verifyCoseSign1Signature(sign1: CoseSign1, key: KeyObject): void
   if (!algorithm.keyTypes.includes(keyType) || (algorithm.curve !== undefined && curve !== algorithm.curve)) {
     throw new Error(`the signing key (${keyType}${curve ? ` ${curve}` : ''}) does not fit algorithm ${algorithm.name}`);
   }
-  const toBeSigned = encode([
-    'Signature1',
-    plainBytes(sign1.protectedBytes),
-    new Uint8Array(0),
-    plainBytes(sign1.payload),
+  // Sig_structure = ["Signature1", protected header bytes, external_aad (empty), payload].
+  const toBeSigned = cborArray([
+    SIGNATURE1,
+    cborByteString(sign1.protectedBytes),
+    cborByteString(new Uint8Array(0)),
+    cborByteString(sign1.payload),
   ]);
+  const keyInput =
+    algorithm.hash === null
+      ? key
+      : algorithm.pss
+        ? { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: DIGEST_BYTES[algorithm.hash] }
+        : { key, dsaEncoding: 'ieee-p1363' as const };
+  return { algorithm, hash: algorithm.hash, toBeSigned, keyInput };
+}
+
+/**
+ * Checks the signature of `sign1` with `key` (RFC 9052 §4.4): over the Sig_structure
+ * ["Signature1", protected header bytes, empty external AAD, payload], with the
+ * algorithm of the protected header, which must fit the key. Throws with a sentence.
+ */
+export function verifyCoseSign1Signature(sign1: CoseSign1, key: KeyObject): void {
+  const check = signatureCheckOf(sign1, key);
   let valid: boolean;
   try {
-    if (algorithm.hash === null) valid = verify(null, toBeSigned, key, sign1.signature);
-    else if (algorithm.pss)
-      valid = verify(
-        algorithm.hash,
-        toBeSigned,
-        { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: DIGEST_BYTES[algorithm.hash] },
-        sign1.signature,
-      );
-    else valid = verify(algorithm.hash, toBeSigned, { key, dsaEncoding: 'ieee-p1363' }, sign1.signature);
+    valid = verify(check.hash, check.toBeSigned, check.keyInput, sign1.signature);
   } catch {
     valid = false;
   }
-  if (!valid) throw new Error(`the token's signature is invalid (${algorithm.name})`);
+  if (!valid) throw new Error(`the token's signature is invalid (${check.algorithm.name})`);
+}
+
+/**
+ * The same check on libuv's thread pool (node:crypto's callback form), so the event loop
+ * is free while the signature is verified, as WebCrypto's verify leaves it. Rejects with a
+ * sentence naming `what` was signed.
+ */
+export async function verifyCoseSign1SignatureInPool(sign1: CoseSign1, key: KeyObject, what: string): Promise<void> {
+  const check = signatureCheckOf(sign1, key);
+  const valid = await new Promise<boolean>((resolve) => {
+    try {
+      verify(check.hash, check.toBeSigned, check.keyInput, sign1.signature, (error, result) =>
+        resolve(!error && result),
+      );
+    } catch {
+      resolve(false);
+    }
+  });
+  if (!valid) throw new Error(`the ${what} signature is invalid (${check.algorithm.name})`);
 }
 
 /**

@@ -1,8 +1,8 @@
 import { createHash, createPublicKey } from 'node:crypto';
 import { KBJwt } from '@sd-jwt/core';
-import { compactVerify, type JWK } from 'jose';
+import type { JWK } from 'jose';
 import { CheckRow, describeError, failure, type CheckFailure } from './check-order.js';
-import { JWS_ALGORITHMS } from './issuer-key.js';
+import { verifyJwsSignature } from './jws-signature.js';
 
 export interface VerifyKeyBindingOptions {
   credentialQueryId: string;
@@ -57,9 +57,10 @@ export async function verifyKeyBinding(options: VerifyKeyBindingOptions): Promis
   let payload: Record<string, unknown>;
   try {
     const kb = KBJwt.fromKBEncode(options.kbJwt);
+    // The holder's key, imported once for this presentation and verified with as it is (jws-signature.ts).
     const holderKey = createPublicKey({ key: holderJwk as JWK & Record<string, string>, format: 'jwk' });
     const verifier = async (data: string, signature: string): Promise<boolean> => {
-      await compactVerify(`${data}.${signature}`, holderKey, { algorithms: JWS_ALGORITHMS });
+      await verifyJwsSignature(`${data}.${signature}`, holderKey);
       return true;
     };
     // The library compares `nonce` itself with one generic error; giving it the

@@ -1,30 +1,16 @@
 import type { Tracer } from '@opentelemetry/api';
-import { parse, Verifier } from '@auth0/mdl';
+import { parse } from '@auth0/mdl';
 import { checkCredentialType } from './check-credential-type.js';
+import { checkMdocDeviceSignature } from './check-mdoc-device-signature.js';
+import { checkMdocIssuerData } from './check-mdoc-issuer-data.js';
 import { CheckRow, describeError, failure, type CheckFailure } from './check-order.js';
 import { checkValidityWindow } from './check-validity-window.js';
 import { traceCheck } from './trace-check.js';
 import { mdocValueToJson } from './mdoc-claims.js';
-import { encodeTranscriptAsDataItem } from './session-transcript.js';
 import { certificateFingerprint, chainAnchorsOf, type ResolvedTrustStore } from './trust-store.js';
 import { validateCertificateChain } from '../crypto/certificate-chain.js';
 import { MDOC_ISSUER } from '../crypto/certificate-purposes.js';
 import type { VerifiedCredential } from './verified-credential.js';
-
-type AssessmentId = string;
-
-/**
- * Library checks this module does itself or that are not part of the table:
- * chain validation (done explicitly, to the trust store), MSO validity (done
- * with the injected clock, the library reads the system clock), and the
- * country name in the signer's issuer DN (an ISO profile rule, not a check
- * of VERIFIER.md's table).
- */
-const IGNORED: AssessmentId[] = [
-  'ISSUER_CERTIFICATE_VALIDITY',
-  'MSO_VALIDITY_AT_VERIFICATION_TIME',
-  'ISSUER_SUBJECT_COUNTRY_NAME_PRESENCE',
-];
 
 export interface VerifyMdocOptions {
   credentialQueryId: string;
@@ -45,10 +31,11 @@ export type VerifyMdocResult = { ok: true; credential: VerifiedCredential } | { 
 
 /**
  * mdoc checks in table order: document-signer chain to an IACA anchor (row 3),
- * the anchor allows the MSO's doctype (5), MSO validity (6), MSO signature,
- * doctype and value digests (12), device signature over the SessionTranscript (13). `@auth0/mdl` verifies the
- * signatures and digests given the transcript in CBOR tag 24; its results are
- * collected through `onCheck` instead of its first-failure exception.
+ * the anchor allows the MSO's doctype (5), MSO validity (6), MSO signature with the
+ * validated leaf's key, value digests and MSO doctype = document doctype (12), device
+ * signature over the SessionTranscript (13). `@auth0/mdl` parses the DeviceResponse;
+ * the signatures and digests are checked here with node:crypto
+ * (`check-mdoc-issuer-data.ts`, `check-mdoc-device-signature.ts`).
  */
 export async function verifyMdoc(options: VerifyMdocOptions): Promise<VerifyMdocResult> {
   const id = options.credentialQueryId;
@@ -71,6 +58,12 @@ export async function verifyMdoc(options: VerifyMdocOptions): Promise<VerifyMdoc
         CheckRow.VP_TOKEN_SHAPE,
         'INVALID_VP_TOKEN',
         `The DeviceResponse for credential query "${id}" must hold exactly one document.`,
+      );
+    if (!versionAtLeastOne(response.version))
+      return fail(
+        CheckRow.VP_TOKEN_SHAPE,
+        'INVALID_VP_TOKEN',
+        `The DeviceResponse for credential query "${id}" is malformed: its version must be 1.0 or greater.`,
       );
     document = response.documents[0]!;
   } catch (error) {
@@ -143,47 +136,18 @@ export async function verifyMdoc(options: VerifyMdocOptions): Promise<VerifyMdoc
   );
   if (!window.ok) return { ok: false, failure: window.failure };
 
-  const failed: Array<{ category: string; id: AssessmentId; check: string; reason?: string }> = [];
-  let issuerSignaturePassed = false;
+  let issuerProblem: string | undefined;
   try {
-    await new Verifier([]).verify(bytes, {
-      encodedSessionTranscript: encodeTranscriptAsDataItem(options.sessionTranscript),
-      disableCertificateChainValidation: true,
-      onCheck: (assessment) => {
-        if (assessment.id === 'ISSUER_SIGNATURE_VALIDITY' && assessment.status === 'PASSED')
-          issuerSignaturePassed = true;
-        if (assessment.status === 'FAILED' && !IGNORED.includes(assessment.id)) failed.push(assessment);
-      },
-    });
+    issuerProblem = await checkMdocIssuerData({ document, leaf: validated.leaf, leafDer: chain[0]! });
   } catch (error) {
-    // The library threw mid-way: blame the stage it was in, never pass.
-    if (!issuerSignaturePassed)
-      return fail(
-        CheckRow.MDOC_ISSUER_SIGNATURE,
-        'ISSUER_SIGNATURE_INVALID',
-        `The issuer signature of credential query "${id}" cannot be verified (${describeError(error)}).`,
-      );
-    return fail(
-      CheckRow.DEVICE_SIGNATURE,
-      'DEVICE_SIGNATURE_INVALID',
-      `The device signature of credential query "${id}" cannot be verified (${describeError(error)}).`,
-    );
+    issuerProblem = `it cannot be verified (${describeError(error)})`;
   }
-  const format = failed.find((item) => item.category === 'DOCUMENT_FORMAT');
-  if (format)
-    return fail(
-      CheckRow.VP_TOKEN_SHAPE,
-      'INVALID_VP_TOKEN',
-      `The DeviceResponse for credential query "${id}" is malformed: ${format.check}`,
-    );
-  const issuerProblem = failed.find((item) => item.category === 'ISSUER_AUTH' || item.category === 'DATA_INTEGRITY');
-  if (issuerProblem || !issuerSignaturePassed) {
+  if (issuerProblem)
     return fail(
       CheckRow.MDOC_ISSUER_SIGNATURE,
       'ISSUER_SIGNATURE_INVALID',
-      `The issuer data of credential query "${id}" is invalid: ${issuerProblem?.reason ?? issuerProblem?.check ?? 'the MSO signature was not verified'}.`,
+      `The issuer data of credential query "${id}" is invalid: ${issuerProblem}.`,
     );
-  }
   if (mso.docType !== document.docType) {
     return fail(
       CheckRow.MDOC_ISSUER_SIGNATURE,
@@ -191,15 +155,13 @@ export async function verifyMdoc(options: VerifyMdocOptions): Promise<VerifyMdoc
       `The document of credential query "${id}" claims doctype ${document.docType}, but its MSO was signed for ${String(mso.docType)}.`,
     );
   }
-  const deviceProblems = failed.filter((item) => item.category === 'DEVICE_AUTH');
-  const unsigned =
-    deviceProblems.length > 0 && deviceProblems.every((item) => item.id === 'DOCUMENT_DEVICE_SIGNATURE_PRESENCE');
-  if (deviceProblems.length > 0 && (!unsigned || options.requireHolderBinding)) {
-    const problem = deviceProblems[0]!;
+  const device = await checkMdocDeviceSignature({ document, sessionTranscript: options.sessionTranscript });
+  const unsigned = device.kind === 'unsigned';
+  if (device.kind === 'invalid' || (unsigned && options.requireHolderBinding)) {
     return fail(
       CheckRow.DEVICE_SIGNATURE,
       'DEVICE_SIGNATURE_INVALID',
-      `The device signature of credential query "${id}" is invalid: ${problem.reason ?? problem.check}.`,
+      `The device signature of credential query "${id}" is invalid: ${device.kind === 'invalid' ? device.reason : 'the document is not signed by the device'}.`,
     );
   }
 
@@ -230,4 +192,10 @@ export async function verifyMdoc(options: VerifyMdocOptions): Promise<VerifyMdoc
 function asDate(value: unknown, name: string): Date | Error {
   if (value instanceof Date && !Number.isNaN(value.getTime())) return value;
   return new Error(`${name} is missing or not a date`);
+}
+
+/** DeviceResponse `version` (ISO/IEC 18013-5 §8.3.2.1.2.2: "1.0"): a dotted number of at least 1.0. */
+function versionAtLeastOne(version: unknown): boolean {
+  if (typeof version !== 'string' || !/^\d+(\.\d+)*$/.test(version)) return false;
+  return Number(version.split('.')[0]) >= 1;
 }

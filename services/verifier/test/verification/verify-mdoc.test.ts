@@ -1,4 +1,5 @@
 import { DateOnly } from '@owf/mdoc';
+import { decode, encode, Tag } from 'cbor2';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   computeJwkThumbprint,
@@ -256,5 +257,104 @@ describe('mdoc: refused presentations', () => {
       ok: false,
       code: 'INVALID_VP_TOKEN',
     });
+  });
+});
+
+/** The presentation with its one document changed by `change` (decoded and encoded again with cbor2). */
+function rewriteDocument(presentation: string, change: (document: Map<string, unknown>) => void): string {
+  // A plain Uint8Array: cbor2 hands back views of a Buffer as Buffers, which it would encode as objects.
+  const response = decode(new Uint8Array(Buffer.from(presentation, 'base64url')), { preferMap: true }) as Map<
+    string,
+    unknown
+  >;
+  const [document] = response.get('documents') as Array<Map<string, unknown>>;
+  change(document!);
+  return Buffer.from(encode(response)).toString('base64url');
+}
+
+describe('mdoc: every check of rows 12 and 13, done without the library', () => {
+  const noBindingQuery = {
+    combine: 'all',
+    credentials: [
+      {
+        id: 'mdl',
+        format: 'mso_mdoc',
+        require_cryptographic_holder_binding: false,
+        meta: { doctype_value: MDL_DOCTYPE },
+      },
+    ],
+  };
+  const withoutDeviceSigned = (document: Map<string, unknown>) => document.delete('deviceSigned');
+
+  it('refuses a document the device did not sign when holder binding is required, accepts it unbound otherwise', async () => {
+    const unsigned = rewriteDocument(await present(redirect()), withoutDeviceSigned);
+    expect(await verify(unsigned)).toMatchObject({ ok: false, code: 'DEVICE_SIGNATURE_INVALID' });
+    const accepted = await verify(unsigned, { dcqlQuery: noBindingQuery });
+    expect(accepted).toMatchObject({ ok: true, presentations: [{ holderBinding: false }] });
+  });
+
+  it('refuses MAC device authentication (DEVICE_SIGNATURE_INVALID)', async () => {
+    const mac = rewriteDocument(await present(redirect()), (document) => {
+      const deviceSigned = document.get('deviceSigned') as Map<string, unknown>;
+      const mac0 = [encode(new Map([[1, 5]])), new Map(), null, new Uint8Array(32)];
+      deviceSigned.set('deviceAuth', new Map([['deviceMac', mac0]]));
+    });
+    expect(await verify(mac, { dcqlQuery: noBindingQuery })).toMatchObject({
+      ok: false,
+      code: 'DEVICE_SIGNATURE_INVALID',
+    });
+  });
+
+  it('refuses an element in a namespace the MSO holds no digests for (ISSUER_SIGNATURE_INVALID)', async () => {
+    const extra = rewriteDocument(await present(redirect()), (document) => {
+      const nameSpaces = (document.get('issuerSigned') as Map<string, unknown>).get('nameSpaces') as Map<
+        string,
+        unknown
+      >;
+      const item = new Map<string, unknown>([
+        ['digestID', 0],
+        ['random', new Uint8Array(16)],
+        ['elementIdentifier', 'member'],
+        ['elementValue', true],
+      ]);
+      nameSpaces.set('org.example.unsigned', [new Tag(24, encode(item))]);
+    });
+    const result = await verify(extra);
+    expect(result).toMatchObject({ ok: false, code: 'ISSUER_SIGNATURE_INVALID' });
+    expect((result as { message: string }).message).toContain('org.example.unsigned');
+  });
+
+  it('refuses an MSO signed outside its signer certificate’s validity (ISSUER_SIGNATURE_INVALID)', async () => {
+    const result = await verify(await present(redirect(), { signed: new Date('2001-01-01T00:00:00Z') }));
+    expect(result).toMatchObject({ ok: false, code: 'ISSUER_SIGNATURE_INVALID' });
+    expect((result as { message: string }).message).toContain('signed');
+  });
+
+  it('accepts an mDL issuing_country of the signer certificate’s country, refuses another (ISSUER_SIGNATURE_INVALID)', async () => {
+    const withCountry = (country: string) =>
+      present(redirect(), {
+        namespaces: { [MDL_NAMESPACE]: { family_name: 'Mustermann', age_over_18: true, issuing_country: country } },
+      });
+    expect((await verify(await withCountry('US'))).ok).toBe(true);
+    const result = await verify(await withCountry('FR'));
+    expect(result).toMatchObject({ ok: false, code: 'ISSUER_SIGNATURE_INVALID' });
+    expect((result as { message: string }).message).toContain('issuing_country');
+  });
+
+  it('refuses a device signature whose algorithm is not protected (DEVICE_SIGNATURE_INVALID)', async () => {
+    const moved = rewriteDocument(await present(redirect()), (document) => {
+      const deviceAuth = (document.get('deviceSigned') as Map<string, unknown>).get('deviceAuth') as Map<
+        string,
+        unknown
+      >;
+      const [, unprotectedHeader, payload, signature] = deviceAuth.get('deviceSignature') as unknown[];
+      deviceAuth.set('deviceSignature', [
+        new Uint8Array(0),
+        new Map([...(unprotectedHeader as Map<unknown, unknown>), [1, -7]]),
+        payload,
+        signature,
+      ]);
+    });
+    expect(await verify(moved)).toMatchObject({ ok: false, code: 'DEVICE_SIGNATURE_INVALID' });
   });
 });

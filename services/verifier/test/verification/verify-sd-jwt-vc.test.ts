@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, webcrypto } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CLIENT_ID, createPki, NONCE, NOW, NOW_SECONDS, ORIGIN, VCT, type Pki } from './support/fixtures.js';
 import { createCa, createCertificate, createLeaf, x509 } from './support/pki.js';
@@ -220,6 +220,28 @@ describe('SD-JWT VC: key binding', () => {
     );
     await expectCode(
       { pid: [await presentPid(issued, holder, { sdHash: createHash('sha256').update('other').digest('base64url') })] },
+      'KEY_BINDING_INVALID',
+    );
+  });
+
+  it('refuses a KB-JWT with alg none, an algorithm the cnf key does not fit, or a crit header, each validly signed (KEY_BINDING_INVALID)', async () => {
+    const issued = await issuePid(pki, holder);
+    const presentation = await presentPid(issued, holder);
+    const cut = presentation.lastIndexOf('~') + 1;
+    const [, payload] = presentation.slice(cut).split('.');
+    // Signed by the holder's own key over the changed header: only the rule under test can refuse it.
+    const signedWith = async (header: object, hash: 'SHA-256' | 'SHA-384') => {
+      const input = `${Buffer.from(JSON.stringify(header)).toString('base64url')}.${payload}`;
+      const signature = await webcrypto.subtle.sign({ name: 'ECDSA', hash }, holder.privateKey, Buffer.from(input));
+      return `${presentation.slice(0, cut)}${input}.${Buffer.from(signature).toString('base64url')}`;
+    };
+    const control = await signedWith({ alg: 'ES256', typ: 'kb+jwt' }, 'SHA-256');
+    expect((await verify(pki, { vpToken: { pid: [control] } })).ok).toBe(true);
+    const none = `${presentation.slice(0, cut)}${Buffer.from(JSON.stringify({ alg: 'none', typ: 'kb+jwt' })).toString('base64url')}.${payload}.`;
+    await expectCode({ pid: [none] }, 'KEY_BINDING_INVALID');
+    await expectCode({ pid: [await signedWith({ alg: 'ES384', typ: 'kb+jwt' }, 'SHA-384')] }, 'KEY_BINDING_INVALID');
+    await expectCode(
+      { pid: [await signedWith({ alg: 'ES256', typ: 'kb+jwt', crit: ['exp'], exp: 1 }, 'SHA-256')] },
       'KEY_BINDING_INVALID',
     );
   });
