@@ -43,7 +43,7 @@ try {
   );
   await expectStatus(
     bench.call('PUT', `/verifier/${VERIFIER_ID}/webhook`, { url: receiver.url, events: ['presentation.verified'] }),
-    200,
+    201,
     'webhook',
   );
 

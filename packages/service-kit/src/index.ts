@@ -29,6 +29,7 @@ export { createApiKeyHook } from './auth/api-key-hook.js';
 export { constantTimeEqual } from './constant-time.js';
 export * from './dev-secrets.js';
 export * from './start-service.js';
+export * from './hold-start.js';
 export * from './wait-for-schema.js';
 export * from './run-service-main.js';
 export * from './route-schema.js';

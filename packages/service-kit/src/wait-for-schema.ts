@@ -1,10 +1,7 @@
-import { setTimeout as sleep } from 'node:timers/promises';
-import { ErrorCode } from '@tessera/contracts';
-import { createApp } from './create-app.js';
 import type { Database } from './db/database.js';
 import type { MigrateOptions } from './db/migrate.js';
 import { describeSchemaVersion, readSchemaVersion, type SchemaVersion } from './db/schema-version.js';
-import { CheckState } from './health.js';
+import { holdStartUntil } from './hold-start.js';
 import type { Logger } from './logger.js';
 
 export interface WaitForSchemaOptions extends MigrateOptions {
@@ -41,60 +38,21 @@ export async function waitForCurrentSchema(
     options.logger.warn({ schema: version }, describeSchemaVersion(options.service, version));
   if (version.state !== 'behind') return version;
 
-  options.logger.error({ schema: version }, describeSchemaVersion(options.service, version));
-  const holding = await listenWhileBehind(database, options, () => version);
-  const relogMs = options.relogMs ?? 60_000;
-  let loggedAt = Date.now();
-  try {
-    while (version.state === 'behind') {
-      await sleep(options.recheckMs ?? 2000);
-      try {
-        version = await readSchemaVersion(database, migrations);
-      } catch (error) {
-        // The database away for a moment: keep waiting, readiness reports it.
-        options.logger.warn({ err: error }, `${options.service}: schema version not read`);
-      }
-      if (version.state === 'behind' && Date.now() - loggedAt >= relogMs) {
-        options.logger.error({ schema: version }, describeSchemaVersion(options.service, version));
-        loggedAt = Date.now();
-      }
-    }
-  } finally {
-    await holding.close();
-  }
-  options.logger.info({ schema: version }, `${describeSchemaVersion(options.service, version)}: starting`);
-  return version;
-}
-
-/** The holding answers on the service's address while the schema is behind (see `waitForCurrentSchema`). */
-async function listenWhileBehind(
-  database: Database<Record<string, unknown>>,
-  options: WaitForSchemaOptions,
-  current: () => SchemaVersion,
-) {
-  const app = await createApp({
-    name: options.service,
-    title: `Tessera ${options.service} service (waiting for migrations)`,
-    description: 'Answers health only until the database schema is current.',
+  await holdStartUntil({
+    service: options.service,
     logger: options.logger,
-    bodyLimit: 1024,
-    readiness: {
-      database: () => database.ping(),
-      schema: async () => {
-        const version = current();
-        if (version.state === 'behind') throw new CheckState('behind', describeSchemaVersion(options.service, version));
-      },
+    listenOn: options.listenOn,
+    database,
+    notReadyMessage: NOT_READY_MESSAGE,
+    ...(options.recheckMs !== undefined ? { recheckMs: options.recheckMs } : {}),
+    ...(options.relogMs !== undefined ? { relogMs: options.relogMs } : {}),
+    check: async () => {
+      version = await readSchemaVersion(database, migrations);
+      return version.state === 'behind'
+        ? { ready: false, check: 'schema', state: 'behind', message: describeSchemaVersion(options.service, version) }
+        : { ready: true };
     },
   });
-  app.addHook('onRequest', async (request, reply) => {
-    if (request.url === '/health' || request.url.startsWith('/health/') || request.url.startsWith('/health?')) return;
-    return reply.code(503).header('retry-after', '5').send({
-      statusCode: 503,
-      error: 'Service Unavailable',
-      code: ErrorCode.DEPENDENCY_UNAVAILABLE,
-      message: NOT_READY_MESSAGE,
-    });
-  });
-  await app.listen({ host: options.listenOn.HOST, port: options.listenOn.PORT });
-  return app;
+  options.logger.info({ schema: version }, `${describeSchemaVersion(options.service, version)}: starting`);
+  return version;
 }

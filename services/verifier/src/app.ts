@@ -350,7 +350,7 @@ export async function buildApp(deps: VerifierAppDeps): Promise<App> {
   rateLimitCounts.start();
   const stopSessionUpdates = subscribeSessionUpdates(bus, {
     logger,
-    onUpdated: (sessionId) => sessionEvents.changed(sessionId),
+    onUpdated: (session) => sessionEvents.changed(session),
     // A session's end: its webhook events are in the outbox, committed before the event was published.
     onEnded: () => jobs.wakeDeliveries(),
   });

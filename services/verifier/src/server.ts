@@ -3,6 +3,7 @@ import {
   createLogger,
   createTokenVerifier,
   ensureDevSecret,
+  holdStartUntil,
   type InProcessHub,
   type Logger,
   resolveOidcSettings,
@@ -25,11 +26,15 @@ import { MIGRATIONS_FOLDER } from './db/migrations-folder.js';
 import { schema } from './db/schema.js';
 import { loadRegistrarAnchors } from './use-cases/load-registrar-anchors.js';
 import { loadTrustedIssuers } from './use-cases/load-trusted-issuers.js';
-import { openKeyStore } from './use-cases/open-key-store.js';
+import { openKeyStore, verifyKeyEncryptionKey } from './use-cases/open-key-store.js';
+import { describeUnopenedValues, resealSealedValues } from './use-cases/reseal-sealed-values.js';
 import { reissuePlatformLeaves } from './use-cases/reissue-platform-leaves.js';
 import { reissuePlatformReaderLeaves } from './use-cases/reissue-platform-reader-leaves.js';
 
 export type { RunningService };
+
+/** While the start is held for values its keys do not open, how often they are counted again (another replica may re-seal them). */
+const SEALED_VALUES_RECHECK_MS = 10_000;
 
 /**
  * Opens the database (migrating when configured) and the bus, checks the
@@ -66,6 +71,25 @@ export async function startVerifier(
         schema,
         migrationsFolder: MIGRATIONS_FOLDER,
         logger,
+      });
+      const keys = { db: database.db, keyEncryptionKey };
+      await verifyKeyEncryptionKey(keys);
+      // Every sealed value under the current key before anything uses one; a value no configured
+      // key opens holds the start (health 200, readiness 503 naming kinds and counts) until one does.
+      await holdStartUntil({
+        service: SERVICE_NAME,
+        logger,
+        listenOn: config,
+        database,
+        notReadyMessage: 'The verifier is not ready yet; try again later.',
+        recheckMs: SEALED_VALUES_RECHECK_MS,
+        check: async () => {
+          const report = await resealSealedValues(keys);
+          if (Object.keys(report.resealed).length > 0)
+            logger.info({ resealed: report.resealed }, 'sealed values moved onto the current KEY_ENCRYPTION_KEY');
+          const unopened = describeUnopenedValues(report, keyEncryptionKey.hasPreviousKeys);
+          return unopened ? { ready: false, check: 'keys', ...unopened } : { ready: true };
+        },
       });
       const platformCa = await openKeyStore(
         { db: database.db, keyEncryptionKey, clock },

@@ -180,7 +180,12 @@ export function createVerifierApi(client: ServiceClient) {
     getWebhook: (token: string, orgId: string, verifierId: string) =>
       client.data<Webhook>('GET', org(orgId, pathOf`verifier/${verifierId}/webhook`), as(token)),
     putWebhook: (token: string, orgId: string, verifierId: string, body: PutWebhookBody) =>
-      client.data<WebhookWithSecret>('PUT', org(orgId, pathOf`verifier/${verifierId}/webhook`), as(token, { body })),
+      // 201 with the secret when it creates the webhook; 200 without it when it changes one (shown once).
+      client.data<Webhook | WebhookWithSecret>(
+        'PUT',
+        org(orgId, pathOf`verifier/${verifierId}/webhook`),
+        as(token, { body }),
+      ),
     deleteWebhook: (token: string, orgId: string, verifierId: string) =>
       client.data<Webhook>('DELETE', org(orgId, pathOf`verifier/${verifierId}/webhook`), as(token)),
     rotateWebhookSecret: (token: string, orgId: string, verifierId: string) =>

@@ -261,9 +261,13 @@ export function registerVerifierRoutes(app: App, deps: VerifierRouteDeps): void 
       });
       return answerForm(request, reply, result, {
         back: verifierPath(orgId, verifierId, '#webhook'),
-        success: 'The webhook is saved. Give its receiver the signing secret below.',
+        // The verifier shows a secret once, when the webhook is created; a change of an existing one keeps it unshown.
+        success: (webhook) =>
+          'secret' in webhook
+            ? 'The webhook is saved. Give its receiver the signing secret below.'
+            : 'The webhook is saved; its signing secret is unchanged.',
         values: formValues(request.body),
-        secret: (webhook) => ({ label: 'Signing secret', value: webhook.secret }),
+        secret: (webhook) => ('secret' in webhook ? { label: 'Signing secret', value: webhook.secret } : undefined),
       });
     },
   );

@@ -1,4 +1,4 @@
-import type { WebhookWithSecret, PutWebhookBody } from '@tessera/contracts';
+import type { PutWebhookBody, Webhook, WebhookWithSecret } from '@tessera/contracts';
 import type { ServiceResult } from '../domain/service-problem.js';
 import type { VerifierApi } from '../network/verifier-api.js';
 
@@ -6,10 +6,10 @@ export interface SaveWebhookDeps {
   verifier: Pick<VerifierApi, 'putWebhook'>;
 }
 
-/** Creates the verifier's webhook (with a new secret) or changes its address and events (keeping the secret). */
+/** Creates the verifier's webhook (answering its new secret, shown this once) or changes its address and events (the secret kept, not shown). */
 export function saveWebhook(
   deps: SaveWebhookDeps,
   input: { token: string; orgId: string; verifierId: string; body: PutWebhookBody },
-): Promise<ServiceResult<WebhookWithSecret>> {
+): Promise<ServiceResult<Webhook | WebhookWithSecret>> {
   return deps.verifier.putWebhook(input.token, input.orgId, input.verifierId, input.body);
 }

@@ -14,7 +14,7 @@ export function subscribeSessionUpdates(
   bus: MessageBus,
   deps: {
     logger: Logger;
-    onUpdated: (sessionId: string) => Promise<void>;
+    onUpdated: (session: { orgId: string; id: string }) => Promise<void>;
     onEnded: (event: SessionUpdatedEvent) => void;
   },
 ): () => void {
@@ -22,7 +22,7 @@ export function subscribeSessionUpdates(
     logger: deps.logger,
     handler: (event) => {
       if (event.state === 'ResponseVerified' || event.state === 'Error') deps.onEnded(event);
-      return deps.onUpdated(event.id);
+      return deps.onUpdated({ orgId: event.orgId, id: event.id });
     },
   });
 }

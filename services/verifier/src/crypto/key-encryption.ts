@@ -57,7 +57,7 @@ export function openAesGcm(key: Buffer, sealed: string, context: string): Buffer
  * Rotation: values are always sealed with the current key; `open` also tries
  * the previous keys (KEY_ENCRYPTION_KEY_PREVIOUS), so what was sealed before a
  * rotation stays readable, and `resealWithCurrent` moves a value onto the
- * current key (done for data keys and the key check at start).
+ * current key (done at start for every registered kind, db/sealed-kinds.ts).
  */
 export class KeyEncryptionKey {
   private readonly keys: Buffer[];
@@ -68,6 +68,11 @@ export class KeyEncryptionKey {
       if (key.length !== 32) throw new Error('KEY_ENCRYPTION_KEY must be 32 bytes, base64-encoded');
       return key;
     });
+  }
+
+  /** KEY_ENCRYPTION_KEY_PREVIOUS was given: values only a previous key opens are re-sealed at start. */
+  get hasPreviousKeys(): boolean {
+    return this.keys.length > 1;
   }
 
   seal(plaintext: string, context: string): string {

@@ -1,7 +1,7 @@
 // Organisations' data keys (schema.ts `data_keys`), wrapped by KEY_ENCRYPTION_KEY.
 // Read once per organisation and replica (use-cases/steps/data-key-ring.ts caches
 // the unwrapped key), so none of these is on the hot path after the first use.
-import { and, asc, eq, gt, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { dataKeys, type DataKeyRow } from './schema.js';
 import type { VerifierDb } from './types.js';
 
@@ -25,27 +25,4 @@ export async function insertDataKeyIfAbsent(
   const stored = await findDataKey(db, params);
   if (!stored) throw new Error(`data key of ${params.orgId} could not be stored`);
   return stored;
-}
-
-/** A page of data keys in organisation order after `after` (start-time re-wrapping). */
-export async function listDataKeys(db: VerifierDb, params: { after?: string; limit: number }): Promise<DataKeyRow[]> {
-  return db
-    .select()
-    .from(dataKeys)
-    .where(params.after === undefined ? undefined : gt(dataKeys.orgId, params.after))
-    .orderBy(asc(dataKeys.orgId))
-    .limit(params.limit);
-}
-
-/** Re-wraps a data key only if it still holds `expected`: of replicas doing it together, one wins. */
-export async function replaceWrappedDataKey(
-  db: VerifierDb,
-  params: { orgId: string; expected: string; wrappedKey: string },
-): Promise<boolean> {
-  const rows = await db
-    .update(dataKeys)
-    .set({ wrappedKey: params.wrappedKey, updatedAt: sql`now()` })
-    .where(and(eq(dataKeys.orgId, params.orgId), eq(dataKeys.wrappedKey, params.expected)))
-    .returning({ orgId: dataKeys.orgId });
-  return rows.length > 0;
 }

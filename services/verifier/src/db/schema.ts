@@ -197,6 +197,16 @@ export const presentationSessions = verifierSchema.table(
     encryptedAnnexCKey: text('encrypted_annex_c_key'),
     state: text('state').notNull(),
     errorCode: text('error_code'),
+    /**
+     * What `error_code` is about (issue 28, item 3): the credential query id of the session's
+     * query, or the wallet's registered OAuth error code. The message shown is made from the
+     * code and this (`domain/session-errors.ts`); never free text.
+     */
+    errorSubject: text('error_subject'),
+    /**
+     * The message as this version writes it (the code's fixed sentence): kept for a rollback
+     * to the previous release, which reads it; this version reads `error_code` and `error_subject`.
+     */
     errorMessage: text('error_message'),
     requestRetrievedAt: timestamp('request_retrieved_at', { withTimezone: true, mode: 'date' }),
     /**
@@ -246,6 +256,13 @@ export const presentationSessions = verifierSchema.table(
       .where(sql`trust_ecosystem_id is not null and state in ('RequestCreated', 'RequestUriRetrieved')`),
     // The purge job (use-cases/purge-personal-data.ts): sessions past SESSION_RETENTION_DAYS, oldest first.
     index('sessions_created_idx').on(t.createdAt),
+    // The start-time walk over sealed values (db/sealed-kinds.ts), in id order: only sessions still holding a key.
+    index('sessions_sealed_encryption_key_idx')
+      .on(t.id)
+      .where(sql`encrypted_encryption_key is not null`),
+    index('sessions_sealed_annex_c_key_idx')
+      .on(t.id)
+      .where(sql`encrypted_annex_c_key is not null`),
   ],
 );
 

@@ -105,6 +105,7 @@ export async function markResponseVerified(
       ...session,
       state: 'ResponseVerified',
       errorCode: null,
+      errorSubject: null,
       errorMessage: null,
       responseCodeHash,
       encryptedEncryptionKey: null,
@@ -121,27 +122,32 @@ export async function markResponseVerified(
   };
 }
 
-/** $1 error code, $2 error message, $3 now, $4 session id. */
+/** $1 error code, $2 error message, $3 now, $4 session id, $5 error subject. */
 const MARK_RESPONSE_FAILED = `
   with settled as (
     update "verifier"."presentation_sessions"
-    set state = 'Error', error_code = $1, error_message = $2, encrypted_encryption_key = null, encrypted_annex_c_key = null, updated_at = $3::timestamptz
+    set state = 'Error', error_code = $1, error_message = $2, error_subject = $5, encrypted_encryption_key = null, encrypted_annex_c_key = null, updated_at = $3::timestamptz
     where id = $4::uuid and state in (${OPEN_STATE_LIST}) and expires_at > $3::timestamptz
     returning *
   ),
   outboxed as (${webhookOutboxInsert('settled', 'failed', '$3::timestamptz')})
   select * from settled`;
 
-/** `Error` with a code and message (failed verification, wallet error). Undefined when another answer won. */
+/**
+ * `Error` with a code, its subject (the credential query id, or the wallet's registered
+ * error code) and the message made of them (failed verification, wallet error).
+ * Undefined when another answer won.
+ */
 export async function markResponseFailed(
   db: VerifierDb,
-  params: { id: string; now: Date; code: string; message: string },
+  params: { id: string; now: Date; code: string; subject?: string; message: string },
 ): Promise<SessionRow | undefined> {
   const [row] = await runRawStatement(db, MARK_RESPONSE_FAILED, [
     params.code,
     params.message,
     params.now.toISOString(),
     params.id,
+    params.subject ?? null,
   ]);
   return row ? decodeSessionRow(row) : undefined;
 }

@@ -14,7 +14,7 @@ export type SessionStateRow = Pick<
   | 'orgId'
   | 'state'
   | 'errorCode'
-  | 'errorMessage'
+  | 'errorSubject'
   | 'createdAt'
   | 'requestRetrievedAt'
   | 'updatedAt'
@@ -27,7 +27,7 @@ const stateColumns = {
   orgId: presentationSessions.orgId,
   state: presentationSessions.state,
   errorCode: presentationSessions.errorCode,
-  errorMessage: presentationSessions.errorMessage,
+  errorSubject: presentationSessions.errorSubject,
   createdAt: presentationSessions.createdAt,
   requestRetrievedAt: presentationSessions.requestRetrievedAt,
   updatedAt: presentationSessions.updatedAt,

@@ -97,6 +97,7 @@ function writtenSession(values: NewSession): SessionRow {
     annexCEncryptionInfo: null,
     encryptedAnnexCKey: null,
     errorCode: null,
+    errorSubject: null,
     errorMessage: null,
     requestRetrievedAt: null,
     requestFetchCount: 0,

@@ -6,12 +6,16 @@
 export type AuthorizationResponseParts =
   | { kind: 'vp_token'; vpToken: unknown; state?: string }
   | { kind: 'encrypted'; jwe: string }
-  | { kind: 'error'; error: string; description?: string; state?: string }
+  | { kind: 'error'; error: string; state?: string }
   | { kind: 'invalid'; message: string };
 
 const ERROR_CODE = /^[\x20-\x21\x23-\x5b\x5d-\x7e]{1,200}$/;
 
-/** Wallet error responses are short ASCII codes (RFC 6749 §4.1.2.1); the description is cut to a readable length. */
+/**
+ * Wallet error responses are short ASCII codes (RFC 6749 §4.1.2.1). The description, free
+ * text whoever posts may choose, is checked for its type and not kept: the session's
+ * message names only a registered code (domain/session-errors.ts).
+ */
 function errorParts(fields: Record<string, unknown>): AuthorizationResponseParts {
   const { error, error_description: description, state } = fields;
   if (typeof error !== 'string' || !ERROR_CODE.test(error))
@@ -22,7 +26,6 @@ function errorParts(fields: Record<string, unknown>): AuthorizationResponseParts
   return {
     kind: 'error',
     error,
-    ...(description ? { description: description.slice(0, 500) } : {}),
     ...(state !== undefined ? { state } : {}),
   };
 }
@@ -30,7 +33,9 @@ function errorParts(fields: Record<string, unknown>): AuthorizationResponseParts
 /**
  * `direct_post` / `direct_post.jwt` form fields. `vp_token` is a JSON string
  * here (form encoding); a `direct_post.jwt` session takes only `response`
- * (or an unencrypted wallet error, which carries nothing to protect).
+ * (or an unencrypted wallet error, which carries nothing to protect; like every
+ * answer at the response endpoint it must carry the session's `state`, which the
+ * use case checks).
  */
 export function readFormResponse(fields: Record<string, unknown>, encrypted: boolean): AuthorizationResponseParts {
   if (fields.error !== undefined) return errorParts(fields);
@@ -122,9 +127,4 @@ export function readAnnexCDcApiResponse(response: Record<string, unknown>): Anne
   return typeof response.response === 'string' && response.response.length > 0
     ? { kind: 'annex-c', response: response.response }
     : { kind: 'invalid', message: 'response must be the base64url EncryptedResponse the browser returned.' };
-}
-
-/** The session's error message when the wallet answered with an OAuth error. */
-export function walletErrorMessage(error: string, description?: string): string {
-  return `The wallet answered with an error: ${error}${description ? ` (${description})` : ''}.`;
 }

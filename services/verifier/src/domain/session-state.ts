@@ -1,4 +1,5 @@
 import { ErrorCode, type SessionState } from '@tessera/contracts';
+import { sessionErrorMessage } from './session-errors.js';
 
 /** States in which a session still waits for the wallet: these count for `_IN_USE` conflicts. */
 export const OPEN_STATES = ['RequestCreated', 'RequestUriRetrieved'] as const satisfies readonly SessionState[];
@@ -11,7 +12,8 @@ export interface StoredSessionState {
   state: string;
   expiresAt: Date;
   errorCode: string | null;
-  errorMessage: string | null;
+  /** What the code is about (credential query id, registered wallet error): the message is made of both. */
+  errorSubject: string | null;
 }
 
 export interface EffectiveSessionState {
@@ -19,7 +21,7 @@ export interface EffectiveSessionState {
   error?: { code: string; message: string };
 }
 
-export const SESSION_EXPIRED_MESSAGE = 'The session expired before the wallet answered; start a new one.';
+export const SESSION_EXPIRED_MESSAGE = sessionErrorMessage(ErrorCode.SESSION_EXPIRED);
 
 /**
  * The state a reader sees at `now`: an open session past `expiresAt` reads
@@ -33,7 +35,11 @@ export function effectiveSessionState(stored: StoredSessionState, now: Date): Ef
   if (state === 'Error')
     return {
       state,
-      error: { code: stored.errorCode ?? ErrorCode.INTERNAL, message: stored.errorMessage ?? 'The session failed.' },
+      // Made from the code and its subject, never from a stored sentence (rows of earlier versions held engine and parser messages).
+      error: {
+        code: stored.errorCode ?? ErrorCode.INTERNAL,
+        message: sessionErrorMessage(stored.errorCode ?? ErrorCode.INTERNAL, stored.errorSubject),
+      },
     };
   return { state };
 }

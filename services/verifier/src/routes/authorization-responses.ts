@@ -6,11 +6,17 @@ import type { PresentationAnswerDeps } from '../use-cases/steps/presentation-ans
 import { toOAuthError } from './oauth-error.js';
 
 const RequestParamsSchema = Type.Object({ authorizationRequestId: Type.String({ minLength: 1, maxLength: 200 }) });
-/** OpenID4VP 1.0 §8.2/§8.3: `vp_token` + `state`, `response` (JWE), or `error` (+ `error_description`, `state`); other fields ignored. */
+/** OpenID4VP 1.0 §8.2/§8.3: `vp_token` + `state`, `response` (JWE), or `error` + `state` (+ `error_description`); other fields ignored. */
 const AuthorizationResponseFormSchema = Type.Object(
   {
     vp_token: Type.Optional(Type.String({ minLength: 1 })),
-    state: Type.Optional(Type.String({ maxLength: 512 })),
+    state: Type.Optional(
+      Type.String({
+        maxLength: 512,
+        description:
+          'The state of the authorization request; required with vp_token and with error (a JWE carries it inside).',
+      }),
+    ),
     response: Type.Optional(Type.String({ minLength: 1 })),
     error: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
     error_description: Type.Optional(Type.String({ maxLength: 4096 })),

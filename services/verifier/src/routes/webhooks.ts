@@ -12,8 +12,10 @@ import {
   AppError,
   envelope,
   envelopeOf,
+  hasOrgRole,
   pageEnvelopeOf,
   pageWindow,
+  principalOf,
   routeSchema,
   toPage,
 } from '@tessera/service-kit';
@@ -42,6 +44,9 @@ const DeliveryParamsSchema = Type.Object({
 });
 const tags = ['webhooks'];
 
+/** Who may say where a webhook's events go (create it, change its url): not the verifier role (issue 28, item 4). */
+export const WEBHOOK_TARGET_ROLES = ['owner', 'admin'] as const;
+
 export type WebhookRouteDeps = PutWebhookDeps &
   GetWebhookDeps &
   DeleteWebhookDeps &
@@ -64,7 +69,7 @@ export function registerWebhookRoutes(app: App, deps: WebhookRouteDeps): void {
       schema: routeSchema(
         {
           summary: "Create or change a verifier's webhook",
-          description: `Creates the webhook with a new secret, or changes url and events keeping the secret. The answer is the only place (with rotate-secret) the secret is shown. ${SIGNING}`,
+          description: `Creates the webhook with a new secret (201, the secret shown this once), or changes url and events of the existing one keeping its secret (200, never the secret: only creation and rotate-secret show it). Creating a webhook or changing its url needs the owner or admin role (403 otherwise); the verifier role may change the events of a webhook whose url stays the same. ${SIGNING}`,
           tags,
           security: MANAGEMENT,
           errors: [404],
@@ -72,16 +77,20 @@ export function registerWebhookRoutes(app: App, deps: WebhookRouteDeps): void {
         {
           params: WebhookParamsSchema,
           body: PutWebhookBodySchema,
-          response: { 200: envelopeOf(WebhookWithSecretSchema) },
+          response: { 200: envelopeOf(WebhookSchema), 201: envelopeOf(WebhookWithSecretSchema) },
         },
       ),
     },
-    async (request) =>
-      envelope(
-        200,
-        'Webhook saved.',
-        toWebhookWithSecret(await putWebhook(deps, { ...request.params, ...request.body })),
-      ),
+    async (request, reply) => {
+      const saved = await putWebhook(deps, {
+        ...request.params,
+        ...request.body,
+        mayChangeTarget: hasOrgRole(principalOf(request), request.params.orgId, WEBHOOK_TARGET_ROLES),
+      });
+      if (saved.kind === 'created')
+        return reply.code(201).send(envelope(201, 'Webhook created.', toWebhookWithSecret(saved)));
+      return envelope(200, 'Webhook saved.', toWebhook(saved.verifier, saved.webhook));
+    },
   );
 
   app.get(

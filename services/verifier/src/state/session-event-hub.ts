@@ -16,6 +16,11 @@ import { isOpenState } from '../domain/session-state.js';
 // (the use cases' step, wired by `buildApp`; it publishes the event to every replica)
 // and re-reads it.
 //
+// Followers are keyed by (organisation, session id): a stream is admitted for one
+// organisation's session, and a request naming the same id under another organisation
+// (which its own read answers 404) follows an entry of its own that nothing ever
+// announces — it can never attach to, re-key or end the owner's entry (issue 28, item 6).
+//
 // Invariants: an entry exists exactly while it has a follower; its timer exists only
 // while it is open; the per-organisation count equals the admitted, unreleased streams.
 
@@ -29,8 +34,14 @@ export type StateListener = (row: SessionStateRow) => void;
  */
 export interface SessionStreams {
   admit(orgId: string): (() => void) | undefined;
-  follow(session: { id: string; orgId: string }, listener: StateListener): () => void;
-  watchExpiry(id: string, expiresAt: Date): void;
+  follow(session: SessionKey, listener: StateListener): () => void;
+  watchExpiry(session: SessionKey, expiresAt: Date): void;
+}
+
+/** A session as the hub knows it: its organisation and id, together. */
+export interface SessionKey {
+  orgId: string;
+  id: string;
 }
 
 export interface SessionEventHubOptions {
@@ -50,6 +61,7 @@ export interface SessionEventHubOptions {
 
 interface FollowedSession {
   orgId: string;
+  id: string;
   listeners: Set<StateListener>;
   expiryTimer?: NodeJS.Timeout;
   /** A read in flight, and whether another change came during it (read again after). */
@@ -63,6 +75,9 @@ const MAX_TIMER_MS = 2_147_483_647;
 const EXPIRY_MARGIN_MS = 20;
 /** Ids per resync query. */
 const RESYNC_CHUNK = 1000;
+
+/** The map key of a session: organisation ids and UUIDs hold no NUL. */
+const keyOf = (session: SessionKey) => `${session.orgId}\u0000${session.id}`;
 
 export class SessionEventHub implements SessionStreams {
   private readonly sessions = new Map<string, FollowedSession>();
@@ -97,25 +112,26 @@ export class SessionEventHub implements SessionStreams {
   }
 
   /** Delivers the session's state to `listener` after each change; returns the unfollow function (idempotent). */
-  follow(session: { id: string; orgId: string }, listener: StateListener): () => void {
-    let entry = this.sessions.get(session.id);
+  follow(session: SessionKey, listener: StateListener): () => void {
+    const key = keyOf(session);
+    let entry = this.sessions.get(key);
     if (!entry) {
-      entry = { orgId: session.orgId, listeners: new Set(), again: false };
-      this.sessions.set(session.id, entry);
+      entry = { orgId: session.orgId, id: session.id, listeners: new Set(), again: false };
+      this.sessions.set(key, entry);
     }
     entry.listeners.add(listener);
     const followed = entry;
     return () => {
       followed.listeners.delete(listener);
-      if (followed.listeners.size > 0 || this.sessions.get(session.id) !== followed) return;
+      if (followed.listeners.size > 0 || this.sessions.get(key) !== followed) return;
       if (followed.expiryTimer) clearTimeout(followed.expiryTimer);
-      this.sessions.delete(session.id);
+      this.sessions.delete(key);
     };
   }
 
   /** Arms the expiry timer of a followed open session (once; a later call for the same session is a no-op). */
-  watchExpiry(id: string, expiresAt: Date): void {
-    const entry = this.sessions.get(id);
+  watchExpiry(session: SessionKey, expiresAt: Date): void {
+    const entry = this.sessions.get(keyOf(session));
     if (!entry || entry.expiryTimer) return;
     const delay = Math.min(
       MAX_TIMER_MS,
@@ -123,15 +139,16 @@ export class SessionEventHub implements SessionStreams {
     );
     entry.expiryTimer = setTimeout(() => {
       entry.expiryTimer = undefined;
-      void this.expire(id, entry, expiresAt);
+      void this.expire(entry, expiresAt);
     }, delay);
     entry.expiryTimer.unref();
   }
 
   /** A session changed (its event arrived): re-reads it once for all its followers here. */
-  async changed(id: string): Promise<void> {
-    const entry = this.sessions.get(id);
+  async changed(session: SessionKey): Promise<void> {
+    const entry = this.sessions.get(keyOf(session));
     if (!entry) return;
+    const { id } = entry;
     if (entry.reading) {
       entry.again = true;
       return entry.reading;
@@ -181,12 +198,13 @@ export class SessionEventHub implements SessionStreams {
     }
   }
 
-  private async expire(id: string, entry: FollowedSession, expiresAt: Date): Promise<void> {
-    if (this.sessions.get(id) !== entry) return;
+  private async expire(entry: FollowedSession, expiresAt: Date): Promise<void> {
+    if (this.sessions.get(keyOf(entry)) !== entry) return;
+    const { id } = entry;
     const now = this.options.clock();
     if (now.getTime() < expiresAt.getTime()) {
       // Fired before the expiry (a delay capped at the timer's maximum): wait again.
-      this.watchExpiry(id, expiresAt);
+      this.watchExpiry(entry, expiresAt);
       return;
     }
     try {
@@ -196,20 +214,20 @@ export class SessionEventHub implements SessionStreams {
       this.options.logger.warn({ err: error, sessionId: id }, 'session expiry not persisted by its timer');
     }
     // Read at once rather than waiting for the event: the expiry reads as such even unpersisted.
-    await this.changed(id);
+    await this.changed(entry);
   }
 
   private async resync(): Promise<void> {
     if (this.resyncing || this.sessions.size === 0) return;
     this.resyncing = true;
     try {
-      const ids = [...this.sessions.keys()];
+      const ids = [...new Set([...this.sessions.values()].map((entry) => entry.id))];
       for (let start = 0; start < ids.length; start += RESYNC_CHUNK) {
         const rows = await findSessionStates(this.options.db, { ids: ids.slice(start, start + RESYNC_CHUNK) });
         for (const row of rows) {
-          const entry = this.sessions.get(row.id);
-          // The same organisation the streams were admitted for (ids are UUIDs, but say it anyway).
-          if (entry && entry.orgId === row.orgId) this.deliver(row.id, entry, row);
+          // Only the entry of the organisation the row belongs to: a foreign follower of the same id gets nothing.
+          const entry = this.sessions.get(keyOf(row));
+          if (entry) this.deliver(row.id, entry, row);
         }
       }
     } catch (error) {

@@ -121,6 +121,8 @@ async function deliverOne(
     target: originOf(delivery.url),
     statusCode: outcome.statusCode,
     error: outcome.error,
+    // The operator's view (e.g. the address a name resolved to); never stored or shown to the tenant.
+    detail: outcome.detail,
     durationMs: outcome.durationMs,
     status,
   };
@@ -143,7 +145,11 @@ async function send(
   try {
     secret = deps.keyEncryptionKey.open(delivery.encryptedSecret, webhookSecretContext(delivery.webhookId));
   } catch {
-    return { error: 'the webhook secret could not be decrypted (KEY_ENCRYPTION_KEY)', durationMs: 0 };
+    return {
+      error: 'not sent: the verifier could not sign the event',
+      detail: 'the webhook secret does not open with the configured KEY_ENCRYPTION_KEY',
+      durationMs: 0,
+    };
   }
   const body = webhookEventBody(delivery);
   const timestamp = Math.floor(attemptedAt.getTime() / 1000);

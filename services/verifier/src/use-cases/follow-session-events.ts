@@ -103,7 +103,7 @@ export async function followSessionEvents(
       stop();
       return { kind: 'up-to-date' };
     }
-    if (isOpenState(row.state)) deps.hub.watchExpiry(id, row.expiresAt);
+    if (isOpenState(row.state)) deps.hub.watchExpiry({ orgId, id }, row.expiresAt);
     return {
       kind: 'follow',
       follower: {

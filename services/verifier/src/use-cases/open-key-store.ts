@@ -8,8 +8,7 @@ import {
   type PlatformCa,
   type PlatformCaPem,
 } from '../crypto/platform-ca.js';
-import { dataKeyContext, KEY_CHECK_CONTEXT, PLATFORM_CA_CONTEXT } from '../crypto/sealing-contexts.js';
-import { listDataKeys, replaceWrappedDataKey } from '../db/data-keys.js';
+import { KEY_CHECK_CONTEXT, PLATFORM_CA_CONTEXT } from '../crypto/sealing-contexts.js';
 import { ensurePlatformSetting, findPlatformSetting, replacePlatformSetting } from '../db/signing-keys.js';
 import type { VerifierDb } from '../db/types.js';
 
@@ -21,7 +20,7 @@ const KEY_CHECK_PLAINTEXT = 'tessera verifier key check v1';
 export class KeyEncryptionKeyMismatchError extends StartupError {
   constructor(options?: { cause?: unknown }) {
     super(
-      'KEY_ENCRYPTION_KEY does not match the key this database was set up with: private keys stored here cannot be decrypted. Start with the original key (or restore it); no new keys were created.',
+      'KEY_ENCRYPTION_KEY does not match the key this database was set up with: private keys stored here cannot be decrypted. Start with the original key (or restore it), or, after a rotation, give the key it replaced in KEY_ENCRYPTION_KEY_PREVIOUS; no new keys were created.',
       options,
     );
     this.name = 'KeyEncryptionKeyMismatchError';
@@ -44,17 +43,16 @@ export interface OpenKeyStoreInput {
  * KeyEncryptionKeyMismatchError, nothing created) and loads or creates the
  * platform CA: the configured one (PEM inline or in files, used as given), else
  * the one generated at first start and stored with its key sealed — re-issued
- * with the same key when it still has the old multi-valued RDN name. After a
- * KEY_ENCRYPTION_KEY rotation, the organisations' data keys, the key check and
- * the generated CA key are re-sealed under the current key.
+ * with the same key when it still has the old multi-valued RDN name. Re-sealing
+ * after a KEY_ENCRYPTION_KEY rotation is `resealSealedValues`' (run before this by
+ * server.ts, so the CA key it opens is already under the current key).
  */
 export async function openKeyStore(deps: OpenKeyStoreDeps, input: OpenKeyStoreInput = {}): Promise<PlatformCa> {
   const now = deps.clock();
   await verifyKeyEncryptionKey(deps);
-  await resealDataKeys(deps);
   if (input.configured) return loadPlatformCa(input.configured, now);
   // Concurrent first starts agree on one CA (insert on conflict, then read back).
-  let stored = await ensurePlatformSetting(deps.db, PLATFORM_CA_CONTEXT, async () => {
+  const stored = await ensurePlatformSetting(deps.db, PLATFORM_CA_CONTEXT, async () => {
     const generated = await generatePlatformCa({ now });
     return {
       certificatePem: generated.certificatePem,
@@ -62,16 +60,6 @@ export async function openKeyStore(deps: OpenKeyStoreDeps, input: OpenKeyStoreIn
     };
   });
   const privateKeyPem = deps.keyEncryptionKey.open(stored.sealedPrivateKey ?? '', PLATFORM_CA_CONTEXT);
-  // After a KEY_ENCRYPTION_KEY rotation: the CA key moves onto the current key (one replica's update wins).
-  const resealed = deps.keyEncryptionKey.resealWithCurrent(stored.sealedPrivateKey ?? '', PLATFORM_CA_CONTEXT);
-  if (resealed) {
-    await replacePlatformSetting(deps.db, {
-      name: PLATFORM_CA_CONTEXT,
-      expected: stored,
-      value: { ...stored, sealedPrivateKey: resealed },
-    });
-    stored = (await findPlatformSetting(deps.db, PLATFORM_CA_CONTEXT)) ?? stored;
-  }
   const ca = await loadPlatformCa({ certificatePem: stored.certificatePem ?? '', privateKeyPem }, now);
   if (!hasMultiValuedRdn(ca.certificate.subjectName)) return ca;
   // Generated before names had one attribute per RDN (strict parsers refuse the old
@@ -89,60 +77,22 @@ export async function openKeyStore(deps: OpenKeyStoreDeps, input: OpenKeyStoreIn
 }
 
 /**
- * Seals a known value on first start, and on every later start checks the
- * configured key opens it. A wrong key stops the service instead of silently
- * generating new keys that would orphan the stored ones.
+ * Seals a known value on first start, and on every later start checks a
+ * configured key (KEY_ENCRYPTION_KEY or a previous one) opens it. A wrong key
+ * stops the service instead of silently generating new keys that would orphan
+ * the stored ones. Also a start step of its own (server.ts, before re-sealing).
  */
-async function verifyKeyEncryptionKey(deps: OpenKeyStoreDeps): Promise<void> {
+export async function verifyKeyEncryptionKey(deps: Omit<OpenKeyStoreDeps, 'clock'>): Promise<void> {
   const { keyEncryptionKey } = deps;
   const stored = await ensurePlatformSetting(deps.db, KEY_CHECK_CONTEXT, () => ({
     sealed: keyEncryptionKey.seal(KEY_CHECK_PLAINTEXT, KEY_CHECK_CONTEXT),
   }));
   try {
-    if (keyEncryptionKey.open(stored.sealed ?? '', KEY_CHECK_CONTEXT) === KEY_CHECK_PLAINTEXT) {
-      // Opened with a previous key (KEY_ENCRYPTION_KEY_PREVIOUS): from now on the check proves the current one.
-      const resealed = keyEncryptionKey.resealWithCurrent(stored.sealed ?? '', KEY_CHECK_CONTEXT);
-      if (resealed)
-        await replacePlatformSetting(deps.db, {
-          name: KEY_CHECK_CONTEXT,
-          expected: stored,
-          value: { sealed: resealed },
-        });
-      return;
-    }
+    // Opened with a previous key (KEY_ENCRYPTION_KEY_PREVIOUS): `resealSealedValues` moves it onto the current one.
+    if (keyEncryptionKey.open(stored.sealed ?? '', KEY_CHECK_CONTEXT) === KEY_CHECK_PLAINTEXT) return;
   } catch (error) {
     if (error instanceof KeyDecryptionError) throw new KeyEncryptionKeyMismatchError({ cause: error });
     throw error;
   }
   throw new KeyEncryptionKeyMismatchError();
 }
-
-/**
- * Re-wraps under the current KEY_ENCRYPTION_KEY every data key only a previous
- * key (KEY_ENCRYPTION_KEY_PREVIOUS) opens, a page at a time (one row per
- * organisation). The update is conditional on the stored value, so replicas
- * starting together do not overwrite each other; all wrap the same key bytes.
- * A data key no configured key opens is left as it is (its reads answer
- * PRESENTATION_DATA_UNREADABLE) rather than stopping the start.
- */
-async function resealDataKeys(deps: OpenKeyStoreDeps): Promise<void> {
-  let after: string | undefined;
-  for (;;) {
-    const page = await listDataKeys(deps.db, { ...(after === undefined ? {} : { after }), limit: RESEAL_PAGE });
-    for (const row of page) {
-      let resealed: string | undefined;
-      try {
-        resealed = deps.keyEncryptionKey.resealWithCurrent(row.wrappedKey, dataKeyContext(row.orgId));
-      } catch (error) {
-        if (error instanceof KeyDecryptionError) continue;
-        throw error;
-      }
-      if (resealed)
-        await replaceWrappedDataKey(deps.db, { orgId: row.orgId, expected: row.wrappedKey, wrappedKey: resealed });
-    }
-    if (page.length < RESEAL_PAGE) return;
-    after = page[page.length - 1]!.orgId;
-  }
-}
-
-const RESEAL_PAGE = 500;

@@ -3,7 +3,6 @@ import { generateResponseCode, hashResponseCode } from '../crypto/response-code.
 import {
   readDecryptedResponse,
   readFormResponse,
-  walletErrorMessage,
   type AuthorizationResponseParts,
 } from '../domain/authorization-response.js';
 import { addResponseCode } from '../domain/redirect-uri.js';
@@ -31,8 +30,8 @@ export interface ReceiveWalletResponseResult {
 
 /**
  * `direct_post` / `direct_post.jwt` (VERIFIER.md, Wallet-facing endpoints).
- * Junk (unparseable, wrong `state`, not decryptable, plain to an encrypted
- * session) is refused with the session unchanged, so a party that only saw
+ * Junk (unparseable, missing or wrong `state` — a wallet error's too —, not
+ * decryptable, a plain `vp_token` to an encrypted session) is refused with the session unchanged, so a party that only saw
  * the QR code cannot end it; a well-formed answer that fails verification ends
  * the session in `Error` (and is refused: the wallet learns why); a wallet error
  * ends it with WALLET_ERROR. Answers beyond the session's limit
@@ -73,18 +72,17 @@ export async function receiveWalletResponse(
   }
   if (parts.kind === 'invalid') return refuse.invalidRequest(parts.message);
   if (parts.kind === 'encrypted') return refuse.invalidRequest('The decrypted response is itself encrypted.');
-  // An error without state is accepted (wallets may omit it); a wrong state never is.
-  if (
-    parts.kind === 'vp_token'
-      ? parts.state !== session.payloadState
-      : parts.state !== undefined && parts.state !== session.payloadState
-  ) {
+  // Every answer here carries the session's state, a wallet error included, plaintext or
+  // encrypted (RFC 6749 §4.1.2.1, OpenID4VP 1.0 §8: REQUIRED when the request had one, and
+  // ours always do): a party that only saw the QR code cannot end the session with a bare
+  // `error=access_denied` (issue 28, item 7; the residual risk is in the README).
+  if (parts.state === undefined) return refuse.invalidRequest('state is required.');
+  if (parts.state !== session.payloadState)
     return refuse.invalidRequest('state does not match the authorization request.');
-  }
 
   const outcome: SessionOutcome =
     parts.kind === 'error'
-      ? { ok: false, code: ErrorCode.WALLET_ERROR, message: walletErrorMessage(parts.error, parts.description) }
+      ? { ok: false, code: ErrorCode.WALLET_ERROR, error: parts.error }
       : await runVerification(deps, { session, vpToken: parts.vpToken, flow: { kind: 'redirect' }, encrypted });
   // Same-device flow: a fresh Response Code for the redirect, only its hash stored
   // with the result, so only whoever follows this redirect can claim the result
@@ -100,8 +98,10 @@ export async function receiveWalletResponse(
   if (!settled.won)
     return refuse.requestUnavailable('The authorization request is no longer open (answered or expired).');
   if (parts.kind === 'error') return { ok: true, value: {} };
-  // The session ended in Error: the wallet is told why (its answer was read, so this is no refusal of junk).
-  if (!outcome.ok) return refuse.invalidRequest(`The presentation was not accepted: ${outcome.message}`);
+  // The session ended in Error: the wallet is told why (its answer was read, so this is no refusal
+  // of junk) — in the session's own words, never the engine's (domain/session-errors.ts).
+  if (settled.settled.state === 'Error')
+    return refuse.invalidRequest(`The presentation was not accepted: ${settled.settled.error.message}`);
   return {
     ok: true,
     value:

@@ -2,7 +2,6 @@ import { ErrorCode, type DcApiProtocol, type ResponseMode } from '@tessera/contr
 import { AppError, conflict, isUuid } from '@tessera/service-kit';
 import { recordPresentationRead } from '../db/presentation-reads.js';
 import { countSessionRequest } from '../db/sessions.js';
-import { walletErrorMessage } from '../domain/authorization-response.js';
 import { sessionDcApiProtocols } from '../domain/dc-api-protocols.js';
 import { presentationSessionNotFound, RetryLaterError } from '../domain/errors.js';
 import { isDcApiMode } from '../domain/response-mode.js';
@@ -106,7 +105,7 @@ export async function verifyDcApiResponse(
 
   const outcome: SessionOutcome =
     answer.kind === 'error'
-      ? { ok: false, code: ErrorCode.WALLET_ERROR, message: walletErrorMessage(answer.error, answer.description) }
+      ? { ok: false, code: ErrorCode.WALLET_ERROR, error: answer.error }
       : answer.kind === 'invalid_vp_token'
         ? { ok: false, code: ErrorCode.INVALID_VP_TOKEN, message: answer.message }
         : await runVerification(deps, {

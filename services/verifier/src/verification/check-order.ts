@@ -28,15 +28,28 @@ export const CheckRow = {
 } as const;
 export type CheckRow = (typeof CheckRow)[keyof typeof CheckRow];
 
-/** A failed check: its table row (for ordering), its code and a sentence naming what failed. */
+/**
+ * A failed check: its table row (for ordering), its code, the credential query of the
+ * request it concerns (absent when it concerns none, or only an id the request does not
+ * have), and a sentence naming what failed. The sentence is the engine's diagnosis for
+ * its tests: it may quote what the wallet sent (a parser's message) or where a status
+ * list lives, so the service never stores, returns or logs it — a session's message is
+ * made from the code and the credential query id (`domain/session-errors.ts`).
+ */
 export interface CheckFailure {
   row: CheckRow;
   code: VerificationCode;
+  credentialQueryId?: string;
   message: string;
 }
 
-export function failure(row: CheckRow, code: VerificationCode, message: string): CheckFailure {
-  return { row, code, message };
+export function failure(
+  row: CheckRow,
+  code: VerificationCode,
+  message: string,
+  credentialQueryId?: string,
+): CheckFailure {
+  return { row, code, message, ...(credentialQueryId !== undefined ? { credentialQueryId } : {}) };
 }
 
 /** The failure of the earliest row; ties go to the first one found (vp_token order). */

@@ -24,8 +24,8 @@ export interface CheckTransactionDataOptions {
  * so an entry naming an mdoc credential cannot be confirmed.
  */
 export function checkTransactionData(options: CheckTransactionDataOptions): CheckFailure | undefined {
-  const mismatch = (message: string): CheckFailure =>
-    failure(CheckRow.TRANSACTION_DATA, 'TRANSACTION_DATA_MISMATCH', message);
+  const mismatch = (message: string, credentialQueryId?: string): CheckFailure =>
+    failure(CheckRow.TRANSACTION_DATA, 'TRANSACTION_DATA_MISMATCH', message, credentialQueryId);
   const expectedByQuery = new Map<string, Set<string>>();
   for (const [index, encoded] of options.transactionData.entries()) {
     let entry: { type?: unknown; credential_ids?: unknown; transaction_data_hashes_alg?: unknown };
@@ -50,11 +50,13 @@ export function checkTransactionData(options: CheckTransactionDataOptions): Chec
       if (presentation.format === 'mso_mdoc')
         return mismatch(
           `transaction_data[${index}] names mdoc credential query "${presentation.credentialQueryId}", which cannot confirm transaction data.`,
+          presentation.credentialQueryId,
         );
       const hashes = presentation.keyBindingPayload?.transaction_data_hashes;
       if (!Array.isArray(hashes) || !hashes.includes(hash)) {
         return mismatch(
           `The key binding JWT of credential query "${presentation.credentialQueryId}" does not confirm transaction_data[${index}] (${String(entry.type)}).`,
+          presentation.credentialQueryId,
         );
       }
       const expected = expectedByQuery.get(presentation.credentialQueryId) ?? new Set<string>();
@@ -74,12 +76,14 @@ export function checkTransactionData(options: CheckTransactionDataOptions): Chec
     if (!Array.isArray(hashes) || hashes.some((hash) => typeof hash !== 'string' || !expected.has(hash))) {
       return mismatch(
         `The key binding JWT of credential query "${presentation.credentialQueryId}" carries transaction_data_hashes the request did not send for it.`,
+        presentation.credentialQueryId,
       );
     }
     const alg = payload.transaction_data_hashes_alg;
     if (alg !== undefined && alg !== 'sha-256')
       return mismatch(
         `The key binding JWT of credential query "${presentation.credentialQueryId}" uses transaction_data_hashes_alg ${JSON.stringify(alg)}, not sha-256.`,
+        presentation.credentialQueryId,
       );
   }
   return undefined;

@@ -27,9 +27,10 @@ export type CheckVpTokenShapeResult = { ok: true; entries: PresentationEntry[] }
  * covers bytes and no encoding of a non-ASCII string is the one the wallet hashed.
  */
 export function checkVpTokenShape(options: CheckVpTokenShapeOptions): CheckVpTokenShapeResult {
-  const invalid = (message: string): CheckVpTokenShapeResult => ({
+  // `credentialQueryId` only for an id of the query: the wallet's own keys are never named.
+  const invalid = (message: string, credentialQueryId?: string): CheckVpTokenShapeResult => ({
     ok: false,
-    failure: failure(CheckRow.VP_TOKEN_SHAPE, 'INVALID_VP_TOKEN', message),
+    failure: failure(CheckRow.VP_TOKEN_SHAPE, 'INVALID_VP_TOKEN', message, credentialQueryId),
   });
   let token = options.vpToken;
   if (typeof token === 'string') {
@@ -49,21 +50,23 @@ export function checkVpTokenShape(options: CheckVpTokenShapeOptions): CheckVpTok
     if (!credentialQuery)
       return invalid(`The vp_token names "${key}", which is not a credential query id of the request.`);
     if (credentialQuery.format !== 'dc+sd-jwt' && credentialQuery.format !== 'mso_mdoc')
-      return invalid(`Credential query "${key}" asks for an unsupported format.`);
+      return invalid(`Credential query "${key}" asks for an unsupported format.`, key);
     const presentations = (token as Record<string, unknown>)[key];
     if (!Array.isArray(presentations) || presentations.length === 0)
-      return invalid(`The vp_token entry "${key}" must be a non-empty array of presentations.`);
+      return invalid(`The vp_token entry "${key}" must be a non-empty array of presentations.`, key);
     if (presentations.length > 1 && !credentialQuery.multiple)
       return invalid(
         `The vp_token entry "${key}" holds ${presentations.length} presentations, but credential query "${key}" does not allow multiple.`,
+        key,
       );
     for (const presentation of presentations) {
       if (typeof presentation !== 'string' || presentation.length === 0)
-        return invalid(`A presentation for credential query "${key}" is not a non-empty string.`);
+        return invalid(`A presentation for credential query "${key}" is not a non-empty string.`, key);
       const nonAscii = presentation.search(/[\u0080-\uffff]/);
       if (nonAscii >= 0)
         return invalid(
           `A presentation for credential query "${key}" has a non-ASCII character at position ${nonAscii}.`,
+          key,
         );
       entries.push({
         credentialQueryId: key,

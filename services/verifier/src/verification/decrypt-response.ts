@@ -43,10 +43,11 @@ export async function decryptAuthorizationResponse(
   // RFC 7516 §4.1.3 compression: refused, as compress-then-encrypt leaks the
   // plaintext's content through the ciphertext's length (the CRIME/BREACH class)
   // and inflating is a decompression-bomb surface; no profile we take needs it.
-  if (header.zip !== undefined) return fail(`compressed JWEs are not accepted (zip ${JSON.stringify(header.zip)})`);
-  if (header.alg !== 'ECDH-ES') return fail(`the JWE alg must be ECDH-ES, not ${JSON.stringify(header.alg ?? null)}`);
+  // Fixed sentences: the caller returns them, and a header's values are whatever the sender chose.
+  if (header.zip !== undefined) return fail('compressed JWEs (zip) are not accepted');
+  if (header.alg !== 'ECDH-ES') return fail('the JWE alg must be ECDH-ES');
   if (typeof header.enc !== 'string' || !CONTENT_ENCRYPTION.includes(header.enc))
-    return fail(`the JWE enc must be A128GCM or A256GCM, not ${JSON.stringify(header.enc ?? null)}`);
+    return fail('the JWE enc must be A128GCM or A256GCM');
   if (options.privateJwk.kid !== undefined && header.kid !== options.privateJwk.kid)
     return fail("the JWE kid is not the session key's");
   let plaintext: Uint8Array;

@@ -42,9 +42,9 @@ export type EvaluateDcqlResult =
  * given), which claims the query asked for (`selections`), for minimisation.
  */
 export function evaluateDcql(options: EvaluateDcqlOptions): EvaluateDcqlResult {
-  const unmet = (message: string): EvaluateDcqlResult => ({
+  const unmet = (message: string, credentialQueryId?: string): EvaluateDcqlResult => ({
     ok: false,
-    failure: failure(CheckRow.DCQL, 'DCQL_NOT_SATISFIED', message),
+    failure: failure(CheckRow.DCQL, 'DCQL_NOT_SATISFIED', message, credentialQueryId),
   });
   const record: Record<string, DcqlCredentialPresentation[]> = {};
   for (const credential of options.credentials) {
@@ -76,13 +76,18 @@ export function evaluateDcql(options: EvaluateDcqlOptions): EvaluateDcqlResult {
     if (!failed.meta.success)
       return unmet(
         `Credential query "${id}" is not satisfied: ${firstIssue(failed.meta) ?? 'its type does not match'}.`,
+        id,
       );
     if (!failed.claims.success)
       return unmet(
         `Credential query "${id}" is not satisfied: ${describeFailedClaims(options.query, id, failed.claims)}.`,
+        id,
       );
     if (!failed.trusted_authorities.success)
-      return unmet(`Credential query "${id}" is not satisfied: its issuer matches none of the trusted_authorities.`);
+      return unmet(
+        `Credential query "${id}" is not satisfied: its issuer matches none of the trusted_authorities.`,
+        id,
+      );
   }
   const unmetSet = sets?.findIndex((set) => set.required && set.satisfiedOption === undefined) ?? -1;
   if (sets && unmetSet >= 0) {
@@ -90,7 +95,7 @@ export function evaluateDcql(options: EvaluateDcqlOptions): EvaluateDcqlResult {
     return unmet(`Required credential set ${unmetSet} (${described}) is not satisfied.`);
   }
   const missing = options.query.credentials.find((credential) => !record[credential.id]);
-  if (missing) return unmet(`Credential query "${missing.id}" was not presented.`);
+  if (missing) return unmet(`Credential query "${missing.id}" was not presented.`, missing.id);
   return unmet('The presentations do not satisfy the DCQL query.');
 }
 

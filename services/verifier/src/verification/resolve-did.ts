@@ -27,11 +27,9 @@ export function resolveDid(options: ResolveDidOptions): ResolveDidResult {
   try {
     if (did.startsWith('did:jwk:')) return resolveDidJwk(did);
     if (did.startsWith('did:key:')) return resolveDidKey(did);
-  } catch (error) {
-    return {
-      ok: false,
-      message: `${did} cannot be resolved: ${error instanceof Error ? error.message : 'invalid encoding'}`,
-    };
+  } catch {
+    // One sentence, not the parser's: its message quotes the bytes it could not read.
+    return { ok: false, message: `${did} cannot be resolved: its encoding is invalid` };
   }
   return {
     ok: false,

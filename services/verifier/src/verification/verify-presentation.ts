@@ -100,9 +100,14 @@ export interface VerifiedPresentation {
   trustListSequence?: number;
 }
 
+/**
+ * A failure names its code and, when it concerns one, the credential query of the
+ * request; `message` is the engine's diagnosis (see `CheckFailure`): never stored,
+ * returned or logged by the service.
+ */
 export type VerifyPresentationResult =
   | { ok: true; presentations: VerifiedPresentation[]; credentialSets?: CredentialSetOutcome[] }
-  | { ok: false; code: VerificationCode; message: string };
+  | { ok: false; code: VerificationCode; credentialQueryId?: string; message: string };
 
 /**
  * Verifies a wallet's vp_token against the session (VERIFIER.md,
@@ -148,7 +153,7 @@ export async function verifyPresentation(options: VerifyPresentationOptions): Pr
             : verifySdJwtEntry(entry, options, trust, settings),
       );
       if (result.ok) verified.push({ entry, credential: result.credential });
-      else failures.push(result.failure);
+      else failures.push({ ...result.failure, credentialQueryId: entry.credentialQueryId });
     }
 
     stage = { row: CheckRow.TRANSACTION_DATA, code: 'TRANSACTION_DATA_MISMATCH' };
@@ -186,7 +191,7 @@ export async function verifyPresentation(options: VerifyPresentationOptions): Pr
           clockSkewSeconds: settings.clockSkewSeconds,
         }),
       );
-      if (!status.ok) return reject(status.failure);
+      if (!status.ok) return reject({ ...status.failure, credentialQueryId: credential.credentialQueryId });
       // Minimised here, so nothing downstream (result, stored row, DC API answer) ever holds the rest.
       const minimised = minimiseClaims({
         format: credential.format,
@@ -297,5 +302,10 @@ function toPresentation(
 }
 
 function reject(checkFailure: CheckFailure): VerifyPresentationResult {
-  return { ok: false, code: checkFailure.code, message: checkFailure.message };
+  return {
+    ok: false,
+    code: checkFailure.code,
+    ...(checkFailure.credentialQueryId !== undefined ? { credentialQueryId: checkFailure.credentialQueryId } : {}),
+    message: checkFailure.message,
+  };
 }

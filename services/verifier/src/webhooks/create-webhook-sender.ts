@@ -26,7 +26,10 @@ export interface WebhookRequest {
 /** How one POST went: the receiver's status, or why there was none. */
 export interface WebhookSendOutcome {
   statusCode?: number;
+  /** Why there was no status, in one of the fixed sentences of `attemptError` (stored and shown to the tenant). */
   error?: string;
+  /** The underlying error's own message, for the service's log only (it may name resolved addresses). */
+  detail?: string;
   durationMs: number;
   /** The caller's signal ended the attempt (the replica is stopping): not the receiver's failure. */
   abandoned?: boolean;
@@ -46,7 +49,7 @@ export interface WebhookSenderOptions {
   resolve?: typeof dnsLookup;
 }
 
-/** Longest error text recorded for an attempt. */
+/** Longest error detail logged for an attempt. */
 const MAX_ERROR_LENGTH = 500;
 
 /**
@@ -55,7 +58,7 @@ const MAX_ERROR_LENGTH = 500;
  * Only the status matters: the answer's body is never read (the stream is
  * cancelled at once), so a receiver cannot make the worker read much. Never
  * throws: a refused address, a timeout or a connection error is the outcome's
- * `error`. Nothing here logs (the caller logs the target's origin, never the URL's
+ * `error`, in a fixed sentence (`attemptError`). Nothing here logs (the caller logs the target's origin, never the URL's
  * path or query, which may carry a token, nor the headers).
  */
 export function createWebhookSender(options: WebhookSenderOptions): WebhookSender {
@@ -87,17 +90,62 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
     } catch (error) {
       if (!timeout.aborted && sendOptions.signal?.aborted)
         return { error: 'abandoned: the verifier replica was stopping', durationMs: durationMs(), abandoned: true };
-      const reason = timeout.aborted ? `timed out after ${options.timeoutMs} ms` : describeError(error);
-      return { error: reason.slice(0, MAX_ERROR_LENGTH), durationMs: durationMs() };
+      const reason = timeout.aborted
+        ? `timed out after ${options.timeoutMs} ms`
+        : attemptError(error, options.denyPrivateAddresses);
+      return { error: reason, detail: messageOf(error).slice(0, MAX_ERROR_LENGTH), durationMs: durationMs() };
     }
   };
 }
 
-/** The error's message with its cause's, e.g. `fetch failed: connect ECONNREFUSED 127.0.0.1:9`. */
-function describeError(error: unknown): string {
-  if (error instanceof WebhookAddressError) return error.message;
+/** The text every refused target is recorded with: no address, no range, no hint whether the name exists. */
+export const ADDRESS_REFUSED = 'refused: the address is not public';
+
+/** Errors of name resolution (node:dns, getaddrinfo): the name does not exist, or not now. */
+const RESOLUTION_ERRORS = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NONAME', 'EAI_NODATA', 'ENODATA']);
+
+/**
+ * What a failed attempt is recorded as (`attempts[].error`, issue 28, item 3): one fixed
+ * sentence per kind of failure, never the error's own message — that names the address a
+ * host resolved to and its range ("… resolves to 10.96.0.1 (private) …"), or tells apart a
+ * name that does not exist (ENOTFOUND) from one that resolves inside the network, which would
+ * let a tenant map the cluster's internal names. While private addresses are refused, a name
+ * that does not resolve reads exactly as one that resolves to a refused address.
+ */
+export function attemptError(error: unknown, denyPrivateAddresses: boolean): string {
+  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : undefined;
+  if (error instanceof WebhookAddressError || cause instanceof WebhookAddressError) return ADDRESS_REFUSED;
+  const code = codeOf(cause) ?? codeOf(error) ?? '';
+  if (RESOLUTION_ERRORS.has(code)) return denyPrivateAddresses ? ADDRESS_REFUSED : 'the host name does not resolve';
+  if (code === 'ECONNREFUSED') return 'connection refused';
+  if (code === 'ECONNRESET' || code === 'EPIPE') return 'connection reset';
+  if (code === 'ETIMEDOUT') return 'connection timed out';
+  if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return 'the address is unreachable';
+  if (code.startsWith('HPE_')) return 'the answer is not HTTP';
+  if (isTlsError(code)) return 'TLS failed: the receiver’s certificate or handshake was not accepted';
+  return 'network error';
+}
+
+function codeOf(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/** OpenSSL's and Node's TLS error codes (certificate verification, host name, handshake). */
+function isTlsError(code: string): boolean {
+  return (
+    code.startsWith('ERR_TLS_') ||
+    code.startsWith('ERR_SSL_') ||
+    code.startsWith('CERT_') ||
+    code.startsWith('UNABLE_TO_') ||
+    code.includes('SELF_SIGNED') ||
+    code === 'HOSTNAME_MISMATCH'
+  );
+}
+
+/** The error's message with its cause's, e.g. `fetch failed: connect ECONNREFUSED 127.0.0.1:9` (for the log). */
+function messageOf(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   const cause = error instanceof Error && error.cause instanceof Error ? error.cause : undefined;
-  if (cause instanceof WebhookAddressError) return cause.message;
-  return message;
+  return cause ? `${message}: ${cause.message}` : message;
 }

@@ -167,12 +167,14 @@ const test = e2eTest().extend('tenantA', { scope: 'file' }, async ({ api, desk, 
   // A's verifier a-only-desk has a webhook (none of its sessions ends here, so nothing is sent).
   expect(
     (
-      await api('PUT', `/v1/orgs/${A}/oid4vp/verifier/a-only-desk/webhook`, {
-        url: 'https://rp-a.example/hooks',
-        events: ['presentation.verified'],
-      })
+      await api(
+        'PUT',
+        `/v1/orgs/${A}/oid4vp/verifier/a-only-desk/webhook`,
+        { url: 'https://rp-a.example/hooks', events: ['presentation.verified'] },
+        { roles: ['admin'] },
+      )
     ).status,
-  ).toBe(200);
+  ).toBe(201);
   // A's pending certificate signing request (its key never shown to anyone).
   const csr = await api(
     'POST',

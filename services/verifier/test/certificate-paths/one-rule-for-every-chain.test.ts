@@ -1,5 +1,7 @@
 import { webcrypto } from 'node:crypto';
 import { describe, expect } from 'vitest';
+import { validateCertificateChain } from '../../src/crypto/certificate-chain.js';
+import { MDOC_ISSUER, SD_JWT_VC_ISSUER, type CertificatePurpose } from '../../src/crypto/certificate-purposes.js';
 import {
   answerRedirect,
   expectFailedWith,
@@ -40,12 +42,29 @@ async function presentFrom(e: E2e, api: MemberCall, options: CustomIssuerOptions
   const answered = await answerRedirect(e, session, 'pid', async (holder, facts) =>
     presentAll(await issueCredential(issuer, holder, { x5c: issuer.x5c }))(holder, facts),
   );
-  return { session, answered };
+  return { issuer, session, answered };
+}
+
+/**
+ * Why the one chain validator refuses the issuer's chain. The session only says the issuer
+ * is not trusted (a fixed sentence, issue 28, item 3), so the reason is asked of the
+ * validator itself, on the very chain the wallet presented.
+ */
+async function chainProblems(issuer: { ca: { pem: string }; x5c: string[] }, purpose: CertificatePurpose) {
+  const judged = await validateCertificateChain({
+    chain: issuer.x5c.map((der) => new Uint8Array(Buffer.from(der, 'base64'))),
+    anchors: [new x509.X509Certificate(issuer.ca.pem)],
+    now: new Date(),
+    purpose,
+  });
+  expect(judged.ok).toBe(false);
+  return judged.ok ? [] : judged.problems;
 }
 
 async function expectRefusedChain(e: E2e, api: MemberCall, options: CustomIssuerOptions, reason: string) {
-  const { session, answered } = await presentFrom(e, api, options);
-  expect((await expectFailedWith(e, session, answered, 'ISSUER_NOT_TRUSTED')).message).toContain(reason);
+  const { issuer, session, answered } = await presentFrom(e, api, options);
+  await expectFailedWith(e, session, answered, 'ISSUER_NOT_TRUSTED');
+  expect((await chainProblems(issuer, SD_JWT_VC_ISSUER)).join('; ')).toContain(reason);
 }
 
 async function expectAcceptedChain(e: E2e, api: MemberCall, options: CustomIssuerOptions) {
@@ -122,6 +141,7 @@ describe('credential issuer chains', () => {
       expect((await api('POST', `${base}/trust-anchors`, { certificatePem: issuer.ca.pem })).status).toBe(201);
       const session = await e.createSession({ dcql: mdocQuery(), responseMode: 'direct_post' });
       return {
+        issuer,
         session,
         answered: await answerRedirect(e, session, 'mdl', async (holder, facts) =>
           presentMdl(await issueMdl(issuer, holder), holder, facts),
@@ -129,9 +149,8 @@ describe('credential issuer chains', () => {
       };
     };
     const wrong = await answer([x509.ExtendedKeyUsage.serverAuth, ANY]);
-    expect((await expectFailedWith(e, wrong.session, wrong.answered, 'ISSUER_NOT_TRUSTED')).message).toContain(
-      'mdoc document signer',
-    );
+    await expectFailedWith(e, wrong.session, wrong.answered, 'ISSUER_NOT_TRUSTED', 'mdl');
+    expect((await chainProblems(wrong.issuer, MDOC_ISSUER)).join('; ')).toContain('mdoc document signer');
     const right = await answer([DOCUMENT_SIGNER]);
     await expectVerified(e, right.session, right.answered);
   });

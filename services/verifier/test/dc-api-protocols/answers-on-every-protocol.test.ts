@@ -190,11 +190,14 @@ describe('an org-iso-mdoc answer goes through everything after the engine', () =
     sessionEvents,
     metricsUrl,
   }) => {
-    const webhook = await api('PUT', `${oid4vpPath()}/verifier/${desk}/webhook`, {
-      url: 'https://receiver.tessera.test/hooks',
-      events: ['presentation.verified'],
-    });
-    expect(webhook.status, webhook.raw).toBe(200);
+    // Creating a webhook is for owners and admins (issue 28, item 4).
+    const webhook = await api(
+      'PUT',
+      `${oid4vpPath()}/verifier/${desk}/webhook`,
+      { url: 'https://receiver.tessera.test/hooks', events: ['presentation.verified'] },
+      { roles: ['admin'] },
+    );
+    expect(webhook.status, webhook.raw).toBe(201);
     const query = mdocQuery();
     query.credentials[0]!.claims[0]!.intent_to_retain = true;
     const session = await e.createSession({

@@ -147,7 +147,7 @@ describe('session expiry at read time', () => {
       state: 'RequestCreated',
       expiresAt: new Date('2026-01-01T00:04:59Z'),
       errorCode: null,
-      errorMessage: null,
+      errorSubject: null,
     };
     expect(effectiveSessionState(stored, now)).toMatchObject({ state: 'Error', error: { code: 'SESSION_EXPIRED' } });
     expect(effectiveSessionState({ ...stored, expiresAt: new Date('2026-01-01T00:06:00Z') }, now)).toEqual({

@@ -19,13 +19,13 @@ describe('readFormResponse', () => {
     expect(readFormResponse({ vp_token: '{"pid":["x"]}', state: 's' }, true).kind).toBe('invalid');
   });
 
-  it('wallet errors in either mode, with a readable code only', () => {
+  it('wallet errors in either mode, with a readable code only; the free-text description is not kept', () => {
     expect(readFormResponse({ error: 'access_denied', error_description: 'no', state: 's' }, true)).toEqual({
       kind: 'error',
       error: 'access_denied',
-      description: 'no',
       state: 's',
     });
+    expect(readFormResponse({ error: 'access_denied', error_description: 7 }, false).kind).toBe('invalid');
     expect(readFormResponse({ error: 'bad"quote' }, false).kind).toBe('invalid');
     expect(readFormResponse({ error: 'x'.repeat(201) }, false).kind).toBe('invalid');
   });

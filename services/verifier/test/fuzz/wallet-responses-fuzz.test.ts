@@ -191,7 +191,8 @@ function mayEnd(mode: Mode, plan: Plan): boolean {
       (present[0] === 'error' || (typeof value === 'object' && value !== null && !Array.isArray(value)))
     );
   }
-  if (typeof plan.fields.error === 'string') return plan.state !== 'wrong';
+  // A wallet error ends a redirect session only with the session's state (issue 28, item 7).
+  if (typeof plan.fields.error === 'string') return plan.state === 'correct';
   if (plan.fields.response !== undefined || typeof plan.fields.vp_token !== 'string') return false;
   try {
     const parsed: unknown = JSON.parse(plan.fields.vp_token);

@@ -124,8 +124,7 @@ describe('an organisation anchor limited to credential types', () => {
     const pid = await presentSdJwt(e, issuer, PID_VCT);
     await expectVerified(e, pid.s, pid.answered);
     const diploma = await presentSdJwt(e, issuer, DIPLOMA_VCT);
-    const error = await expectFailedWith(e, diploma.s, diploma.answered, 'CREDENTIAL_TYPE_NOT_ALLOWED');
-    expect(error.message).toContain(DIPLOMA_VCT);
+    await expectFailedWith(e, diploma.s, diploma.answered, 'CREDENTIAL_TYPE_NOT_ALLOWED');
     // e.issuer's anchor (added by the e2e setting) has no limit.
     const unlimited = await presentSdJwt(e, e.issuer, DIPLOMA_VCT);
     await expectVerified(e, unlimited.s, unlimited.answered);
@@ -148,6 +147,7 @@ describe('an organisation anchor limited to credential types', () => {
       refused,
       await answerRedirect(e, refused, 'mdl', present(pidOnly)),
       'CREDENTIAL_TYPE_NOT_ALLOWED',
+      'mdl',
     );
     const allowed = await e.createSession({ dcql: mdocQuery(), responseMode: 'direct_post' });
     await expectVerified(e, allowed, await answerRedirect(e, allowed, 'mdl', present(mdlToo)));

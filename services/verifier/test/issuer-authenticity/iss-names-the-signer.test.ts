@@ -54,8 +54,7 @@ describe('x5c-signed SD-JWT VC: iss against the leaf’s SAN', () => {
     const answered = await answerRedirect(e, s, 'pid', async (holder, facts) =>
       presentAll(await issueCredential(e.issuer, holder, { claims: { iss } }))(holder, facts),
     );
-    const error = await expectFailedWith(e, s, answered, 'ISSUER_MISMATCH');
-    expect(error.message).toContain(ISSUER_HOST);
+    await expectFailedWith(e, s, answered, 'ISSUER_MISMATCH');
   });
 
   test('the host is compared case-insensitively; an absent iss is allowed and the issuer is the leaf’s subject', async ({

@@ -21,7 +21,7 @@ const row = (over: Partial<SessionStateFacts> = {}): SessionStateFacts => ({
   id: '00000000-0000-4000-8000-000000000001',
   state: 'RequestCreated',
   errorCode: null,
-  errorMessage: null,
+  errorSubject: null,
   createdAt: new Date('2026-01-01T10:00:00Z'),
   requestRetrievedAt: null,
   updatedAt: new Date('2026-01-01T10:00:00Z'),
@@ -64,7 +64,7 @@ describe('a state event', () => {
     const failed = row({
       state: 'Error',
       errorCode: 'WALLET_ERROR',
-      errorMessage: 'declined',
+      errorSubject: 'access_denied',
       updatedAt: new Date('2026-01-01T10:02:00Z'),
     });
     expect(toSessionStateEvent(failed, late)).toEqual({
@@ -73,7 +73,7 @@ describe('a state event', () => {
       data: {
         id: row().id,
         state: 'Error',
-        error: { code: 'WALLET_ERROR', message: 'declined' },
+        error: { code: 'WALLET_ERROR', message: 'The wallet answered with an error: access_denied.' },
         changedAt: '2026-01-01T10:02:00.000Z',
       },
     });
@@ -82,7 +82,7 @@ describe('a state event', () => {
   test('an expired session reads Error/SESSION_EXPIRED changed at expiresAt, persisted or not', () => {
     const unpersisted = toSessionStateEvent(row({ state: 'RequestUriRetrieved' }), late);
     const persisted = toSessionStateEvent(
-      row({ state: 'Error', errorCode: 'SESSION_EXPIRED', errorMessage: 'expired', updatedAt: late }),
+      row({ state: 'Error', errorCode: 'SESSION_EXPIRED', errorSubject: null, updatedAt: late }),
       late,
     );
     for (const event of [unpersisted, persisted])
@@ -157,7 +157,7 @@ describe('following a session', () => {
     // Another replica moves the session (the wallet fetched the request); its event reaches this hub before the route starts the stream.
     const authorizationRequestId = created.body.data.authorizationRequestId as string;
     expect((await h.call('GET', `/oid4vp/authorization-requests/${authorizationRequestId}`)).status).toBe(200);
-    await hub.changed(id);
+    await hub.changed({ orgId: ORG, id });
     const sent: SessionStateEventOut[] = [];
     followed.follower.start((event) => sent.push(event));
     expect(sent.map((event) => [event.eventId, event.data.state])).toEqual([

@@ -54,20 +54,19 @@ describe('the CWT token’s own times', () => {
   });
 
   test.for([
-    ['without iat', { iat: null, ttl: 60 }, 'no iat'],
-    ['whose exp has passed', { iat: -600, exp: -1 }, 'expired'],
-    ['older than its ttl when fetched (beyond the clock skew of 60 s)', { iat: -1000, ttl: 600 }, 'older than its ttl'],
-    ['issued in the future (beyond skew)', { iat: 3600, ttl: 60 }, 'in the future'],
-  ] as const)('a token %s → STATUS_LIST_UNAVAILABLE', async ([_case, offsets, reason], { server, e2e, harness }) => {
+    ['without iat', { iat: null, ttl: 60 }],
+    ['whose exp has passed', { iat: -600, exp: -1 }],
+    ['older than its ttl when fetched (beyond the clock skew of 60 s)', { iat: -1000, ttl: 600 }],
+    ['issued in the future (beyond skew)', { iat: 3600, ttl: 60 }],
+  ] as const)('a token %s → STATUS_LIST_UNAVAILABLE', async ([_case, offsets], { server, e2e, harness }) => {
     const at = (offset: number | undefined) => (offset === undefined ? undefined : nowSeconds() + offset);
     const times = {
       iat: offsets.iat === null ? null : at(offsets.iat)!,
       ...('exp' in offsets ? { exp: at(offsets.exp) } : {}),
       ...('ttl' in offsets ? { ttl: offsets.ttl } : {}),
     };
-    expect(expectOutcome(await answerWithList(server, { e2e, harness }, times), 'STATUS_LIST_UNAVAILABLE')).toContain(
-      reason,
-    );
+    // Why is the engine's to say (test/verification/status-list-cwt.test.ts); the session reads one sentence.
+    expectOutcome(await answerWithList(server, { e2e, harness }, times), 'STATUS_LIST_UNAVAILABLE');
   });
 
   test('a token just within its ttl plus the skew verifies', async ({ server, e2e, harness }) => {

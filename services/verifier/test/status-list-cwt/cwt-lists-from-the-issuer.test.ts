@@ -74,9 +74,7 @@ describe('CWT status lists signed by the credential’s issuer', () => {
     harness,
   }) => {
     const neighbour = await signerUnder(e2e.issuer.ca, 'CN=Neighbour Issuer,O=Tessera Tests');
-    expect(
-      expectOutcome(await outcome(server, { e2e, harness }, e2e.issuer, neighbour, 1), 'STATUS_LIST_UNAVAILABLE'),
-    ).toContain('Neighbour Issuer');
+    expectOutcome(await outcome(server, { e2e, harness }, e2e.issuer, neighbour, 1), 'STATUS_LIST_UNAVAILABLE');
   });
 
   test('key rotation: a certificate with the issuer’s subject under the same anchor is trusted', async ({
@@ -93,9 +91,7 @@ describe('CWT status lists signed by the credential’s issuer', () => {
     const other = await createIssuer('Other CWT CA');
     expect((await api('POST', anchors, { certificatePem: other.ca.pem })).status).toBe(201);
     const impostor = await signerUnder(other.ca, e2e.issuer.leaf.certificate.subject);
-    expect(
-      expectOutcome(await outcome(server, { e2e, harness }, e2e.issuer, impostor), 'STATUS_LIST_UNAVAILABLE'),
-    ).toContain('another trust anchor');
+    expectOutcome(await outcome(server, { e2e, harness }, e2e.issuer, impostor), 'STATUS_LIST_UNAVAILABLE');
   });
 
   test('a delegated status issuer with the configured status signing EKU is trusted; without the setting it is not', async ({

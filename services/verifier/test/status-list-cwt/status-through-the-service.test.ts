@@ -3,6 +3,7 @@ import { mdocQuery, sdJwtQuery } from '../support/dcql-queries.js';
 import type { E2e } from '../support/e2e.js';
 import { e2eTest, temporaryDirectory } from '../support/fixtures.js';
 import type { Harness } from '../support/harness.js';
+import { verificationErrorText } from '../support/session-error-texts.js';
 import {
   buildResponse,
   presentMdl,
@@ -123,8 +124,11 @@ describe('an mdoc whose MSO names a CWT status list', () => {
     await list.revoke(5);
     pastTheTtl(harness, onTestFinished);
     const { record } = await present(e, 'mdoc', { uri: list.uri, idx: 5 });
-    expect(record).toMatchObject({ state: 'Error', error: { code: 'CREDENTIAL_REVOKED' } });
-    expect(record.error!.message).toContain(list.uri);
+    // One sentence about the credential query; where the list lives is not the session's to say (issue 28, item 3).
+    expect(record).toMatchObject({
+      state: 'Error',
+      error: { code: 'CREDENTIAL_REVOKED', message: verificationErrorText('CREDENTIAL_REVOKED', 'mdl') },
+    });
   });
 
   test("a CWT list signed by another issuer's key → STATUS_LIST_UNAVAILABLE (its revocations count for nothing)", async ({
@@ -134,8 +138,10 @@ describe('an mdoc whose MSO names a CWT status list', () => {
     const other = await publishList(statusList, await createIssuer('Other Issuer'), 'cwt');
     for (const idx of [0, 1]) {
       const { record } = await present(e, 'mdoc', { uri: other.uri, idx });
-      expect(record).toMatchObject({ state: 'Error', error: { code: 'STATUS_LIST_UNAVAILABLE' } });
-      expect(record.error!.message).toContain('CN=Other Issuer');
+      expect(record).toMatchObject({
+        state: 'Error',
+        error: { code: 'STATUS_LIST_UNAVAILABLE', message: verificationErrorText('STATUS_LIST_UNAVAILABLE', 'mdl') },
+      });
     }
   });
 });

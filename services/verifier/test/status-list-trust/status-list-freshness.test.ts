@@ -56,18 +56,14 @@ describe('the status list token’s own times', () => {
   });
 
   test('a token without iat → STATUS_LIST_UNAVAILABLE', async ({ server, e2e, harness }) => {
-    expect(expectOutcome(await answerWithList(server, { e2e, harness }, {}), 'STATUS_LIST_UNAVAILABLE')).toContain(
-      'no iat',
-    );
+    expectOutcome(await answerWithList(server, { e2e, harness }, {}), 'STATUS_LIST_UNAVAILABLE');
   });
 
   test('a token whose exp has passed → STATUS_LIST_UNAVAILABLE', async ({ server, e2e, harness }) => {
-    expect(
-      expectOutcome(
-        await answerWithList(server, { e2e, harness }, { iat: nowSeconds() - 600, exp: nowSeconds() - 1 }),
-        'STATUS_LIST_UNAVAILABLE',
-      ),
-    ).toContain('expired');
+    expectOutcome(
+      await answerWithList(server, { e2e, harness }, { iat: nowSeconds() - 600, exp: nowSeconds() - 1 }),
+      'STATUS_LIST_UNAVAILABLE',
+    );
   });
 
   test('a token older than its ttl when fetched is stale → STATUS_LIST_UNAVAILABLE (beyond the clock skew of 60 s)', async ({
@@ -75,22 +71,18 @@ describe('the status list token’s own times', () => {
     e2e,
     harness,
   }) => {
-    expect(
-      expectOutcome(
-        await answerWithList(server, { e2e, harness }, { iat: nowSeconds() - 1000, ttl: 600 }),
-        'STATUS_LIST_UNAVAILABLE',
-      ),
-    ).toContain('older than its ttl');
+    expectOutcome(
+      await answerWithList(server, { e2e, harness }, { iat: nowSeconds() - 1000, ttl: 600 }),
+      'STATUS_LIST_UNAVAILABLE',
+    );
     expectOutcome(await answerWithList(server, { e2e, harness }, { iat: nowSeconds() - 630, ttl: 600 }), 'VERIFIED');
   });
 
   test('a token issued in the future (beyond skew) → STATUS_LIST_UNAVAILABLE', async ({ server, e2e, harness }) => {
-    expect(
-      expectOutcome(
-        await answerWithList(server, { e2e, harness }, { iat: nowSeconds() + 3600, ttl: 60 }),
-        'STATUS_LIST_UNAVAILABLE',
-      ),
-    ).toContain('in the future');
+    expectOutcome(
+      await answerWithList(server, { e2e, harness }, { iat: nowSeconds() + 3600, ttl: 60 }),
+      'STATUS_LIST_UNAVAILABLE',
+    );
   });
 });
 

@@ -70,11 +70,7 @@ describe('status lists signed by the credential’s issuer', () => {
     harness,
   }) => {
     const neighbour = await signerUnder(e.issuer.ca, 'CN=Neighbour Issuer,O=Tessera Tests');
-    const message = expectOutcome(
-      await outcome(server, { e2e: e, harness }, e.issuer, neighbour),
-      'STATUS_LIST_UNAVAILABLE',
-    );
-    expect(message).toContain('Neighbour Issuer');
+    expectOutcome(await outcome(server, { e2e: e, harness }, e.issuer, neighbour), 'STATUS_LIST_UNAVAILABLE');
     // It could otherwise revoke the issuer's credentials: entry 1 is INVALID, yet nothing is revoked.
     expectOutcome(await outcome(server, { e2e: e, harness }, e.issuer, neighbour, 1), 'STATUS_LIST_UNAVAILABLE');
   });
@@ -99,9 +95,7 @@ describe('status lists signed by the credential’s issuer', () => {
     const other = await createIssuer('Other CA');
     expect((await api('POST', anchors, { certificatePem: other.ca.pem })).status).toBe(201);
     const impostor = await signerUnder(other.ca, e.issuer.leaf.certificate.subject);
-    expect(
-      expectOutcome(await outcome(server, { e2e: e, harness }, e.issuer, impostor), 'STATUS_LIST_UNAVAILABLE'),
-    ).toContain('another trust anchor');
+    expectOutcome(await outcome(server, { e2e: e, harness }, e.issuer, impostor), 'STATUS_LIST_UNAVAILABLE');
   });
 
   test('a delegated status issuer carrying the status signing EKU under the same anchor is trusted when the EKU is configured', async ({

@@ -6,6 +6,7 @@ import type { JWK } from 'jose';
 import type { PresentationResponse, PresentationSession } from '@tessera/contracts';
 import { issueSdJwtVc, type IssuedSdJwtVc } from '../verification/support/sd-jwt.js';
 import type { E2e } from './e2e.js';
+import { notAcceptedDescription, verificationErrorText } from './session-error-texts.js';
 import {
   buildResponse,
   dcApiPayload,
@@ -100,16 +101,25 @@ export async function expectVerified(e: E2e, session: { id: string }, answered: 
   return result.body.data as PresentationResponse;
 }
 
-/** The wallet was refused (400) and the session ended in Error with `code`; no presentation data can be read. */
+/**
+ * The wallet was refused (400) and the session ended in Error with `code` and its fixed
+ * sentence about credential query `queryId` (issue 28, item 3: the session's message, and the
+ * wallet's, say nothing else); no presentation data can be read.
+ */
 export async function expectFailedWith(
   e: E2e,
   session: { id: string },
   answered: { status: number; body: unknown },
   code: string,
+  queryId = 'pid',
 ) {
   expect(answered.status).toBe(400);
+  expect(answered.body).toEqual({ error: 'invalid_request', error_description: notAcceptedDescription(code, queryId) });
   const record = await e.readSession(session.id);
-  expect(record, JSON.stringify(record)).toMatchObject({ state: 'Error', error: { code } });
+  expect(record, JSON.stringify(record)).toMatchObject({
+    state: 'Error',
+    error: { code, message: verificationErrorText(code, queryId) },
+  });
   expect((await e.readResult(session.id)).status).toBe(409);
   return record.error as NonNullable<PresentationSession['error']>;
 }

@@ -47,7 +47,7 @@ export function harnessTest(setup: HarnessSetup = {}) {
 }
 
 /** Creates ORG's verifier `desk` (201 or the test fails) and returns its id. */
-async function createDesk(api: MemberCall): Promise<string> {
+export async function createDesk(api: MemberCall): Promise<string> {
   const created = await api('POST', `${oid4vpPath()}/verifier`, { verifierId: 'desk' });
   expect(created.status, created.raw).toBe(201);
   return created.body.data.verifierId as string;

@@ -30,10 +30,12 @@ import type { PlatformCa } from '../../src/crypto/platform-ca.js';
 // The app's database is the verifier's schema, migrated: opening it is the one reason the harness reaches into src/db.
 import { MIGRATIONS_FOLDER } from '../../src/db/migrations-folder.js';
 import { schema, type VerifierDbSchema } from '../../src/db/schema.js';
-import { openKeyStore } from '../../src/use-cases/open-key-store.js';
+import { openKeyStore, verifyKeyEncryptionKey } from '../../src/use-cases/open-key-store.js';
+import { describeUnopenedValues, resealSealedValues } from '../../src/use-cases/reseal-sealed-values.js';
 import type { SessionEventHub } from '../../src/state/session-event-hub.js';
 import type { TrustListSnapshots } from '../../src/state/trust-list-snapshots.js';
 import type { VerificationCache } from '../../src/verification/index.js';
+import type { WebhookSender } from '../../src/webhooks/create-webhook-sender.js';
 
 export const PUBLIC_BASE_URL = 'https://verifier.tessera.test';
 
@@ -115,6 +117,8 @@ export interface HarnessOptions {
   verificationCache?: VerificationCache;
   /** What the test opened for this harness beyond its buses and database (a private server), closed after them. */
   afterClose?: () => Promise<void>;
+  /** The webhook worker's sender, when the test plays DNS for it (`createWebhookSender({ resolve })`). */
+  sendWebhook?: WebhookSender;
 }
 
 export async function createHarness(options: HarnessOptions = {}): Promise<Harness> {
@@ -126,6 +130,14 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
   const keyEncryptionKey = new KeyEncryptionKey(config.KEY_ENCRYPTION_KEY!, previousKeyEncryptionKeysOf(config));
   const clock = { offsetMs: 0 };
   const now = () => new Date(Date.now() + clock.offsetMs);
+  // The start steps of server.ts: key check, every sealed value under the current key (a value
+  // no configured key opens fails the harness, where the server holds its start), the CA.
+  await verifyKeyEncryptionKey({ db: testDb.database.db, keyEncryptionKey });
+  const unopened = describeUnopenedValues(
+    await resealSealedValues({ db: testDb.database.db, keyEncryptionKey }),
+    keyEncryptionKey.hasPreviousKeys,
+  );
+  if (unopened) throw new Error(unopened.message);
   const ca = await openKeyStore(
     { db: testDb.database.db, keyEncryptionKey, clock: () => new Date() },
     { configured: platformCaPemOf(config) },
@@ -145,6 +157,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     ...(options.registrarAnchors ? { registrarAnchors: options.registrarAnchors } : {}),
     ...(options.verificationCache ? { verificationCache: options.verificationCache } : {}),
     ...(options.metrics ? { metrics: options.metrics } : {}),
+    ...(options.sendWebhook ? { sendWebhook: options.sendWebhook } : {}),
     onTrustLists: (built) => (trustLists = built),
     onSessionEvents: (built) => (sessionEventHub = built),
   });

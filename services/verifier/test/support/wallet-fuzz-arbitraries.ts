@@ -281,9 +281,9 @@ export function jweMayEnd(plan: ResponseStringPlan, stateRequired: boolean): boo
     return false;
   const { payload } = plan;
   if (payload.kind !== 'response' && payload.kind !== 'error') return false;
-  // DC API requests carry no state, so a decrypted `state` there is not checked.
-  const stateOk =
-    !stateRequired || payload.state === 'correct' || (payload.kind === 'error' && payload.state === 'absent');
+  // DC API requests carry no state, so a decrypted `state` there is not checked; at the
+  // response endpoint every answer, a wallet error included, carries the session's.
+  const stateOk = !stateRequired || payload.state === 'correct';
   if (payload.kind === 'error') return stateOk;
   const { vpToken } = payload;
   return stateOk && typeof vpToken === 'object' && vpToken !== null && !Array.isArray(vpToken);

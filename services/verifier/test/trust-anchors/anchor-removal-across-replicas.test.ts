@@ -53,13 +53,8 @@ describe.skipIf(missingServer('postgres', 'two verifier replicas on one database
       expect((await apiA('DELETE', `${oid4vpPath()}/trust-anchors/${anchor!.id}`)).status).toBe(200);
 
       const session = await e2eB.createSession({ dcql: sdJwtQuery(), responseMode: 'direct_post' });
-      const refused = await expectFailedWith(
-        e2eB,
-        session,
-        await answerWithCredential(e2eB, 'sd-jwt', session),
-        'ISSUER_NOT_TRUSTED',
-      );
-      expect(refused.message).toContain('does not lead to a trust anchor');
+      // Verified before the removal (above): the anchor is what changed (the message is the code's fixed sentence).
+      await expectFailedWith(e2eB, session, await answerWithCredential(e2eB, 'sd-jwt', session), 'ISSUER_NOT_TRUSTED');
     });
   },
 );

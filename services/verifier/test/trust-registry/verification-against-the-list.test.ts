@@ -122,8 +122,7 @@ describe('a session verified against an ecosystem trust list', () => {
     });
 
     const other = await listSession(e, list);
-    const refused = await expectFailedWith(e, other, await answerAs(e, other, sibling), 'ISSUER_NOT_TRUSTED');
-    expect(refused.message).toContain('does not lead to a trust anchor');
+    await expectFailedWith(e, other, await answerAs(e, other, sibling), 'ISSUER_NOT_TRUSTED');
   });
 
   test('suspended and withdrawn entities grant nothing, from the next presentation on; reactivation restores trust', async ({
@@ -303,8 +302,8 @@ describe('direct sessions naming an ecosystem', () => {
         .credentials[0]!.trusted_authorities,
     ).toEqual([{ type: 'aki', values: [firstAki] }]);
     // The second issuer is on the list but not among the query's authorities.
-    const refused = await expectFailedWith(e, session, await answerAs(e, session, second), 'DCQL_NOT_SATISFIED');
-    expect(refused.message).toContain('trusted_authorities');
+    // The credential query whose trusted_authorities the issuer missed (the reason is the engine's: test/verification/evaluate-dcql.test.ts).
+    await expectFailedWith(e, session, await answerAs(e, session, second), 'DCQL_NOT_SATISFIED');
     const accepted = await listSession(e, list, { dcql: narrowed });
     await expectVerified(e, accepted, await answerAs(e, accepted, first));
   });

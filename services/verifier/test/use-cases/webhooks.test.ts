@@ -46,8 +46,21 @@ async function runWorker(world: UseCaseWorld): Promise<void> {
   await slots.idle();
 }
 
+/** A new webhook of `hooks` (any earlier one deleted), with the secret its creation shows once. */
+async function makeWebhook(world: UseCaseWorld, hooks: typeof HOOKS, url: string): Promise<{ secret: string }> {
+  await deleteWebhook(world.deps, hooks).catch(() => undefined);
+  const made = await putWebhook(world.deps, {
+    ...hooks,
+    url,
+    events: ['presentation.verified'],
+    mayChangeTarget: true,
+  });
+  if (made.kind !== 'created') throw new Error('the webhook was not created');
+  return made;
+}
+
 describe('webhook use cases', () => {
-  test('put creates the webhook with a secret, a second put changes its target and keeps the secret', async ({
+  test('put creates the webhook with a secret shown once; a second put changes its target, keeps the secret and does not show it', async ({
     world,
     hooks,
     receiver,
@@ -56,15 +69,20 @@ describe('webhook use cases', () => {
       ...hooks,
       url: receiver.url('/first'),
       events: ['presentation.verified'],
+      mayChangeTarget: true,
     });
+    expect(created.kind).toBe('created');
+    if (created.kind !== 'created') return;
     expect(created.secret).toMatch(/^whsec_/);
     expect(created.webhook.encryptedSecret).not.toContain(created.secret.slice('whsec_'.length));
     const changed = await putWebhook(world.deps, {
       ...hooks,
       url: receiver.url('/hooks'),
       events: ['presentation.verified', 'presentation.failed'],
+      mayChangeTarget: true,
     });
-    expect(changed.secret).toBe(created.secret);
+    expect(changed).toEqual({ kind: 'changed', verifier: created.verifier, webhook: expect.any(Object) });
+    expect(changed.webhook.encryptedSecret).toBe(created.webhook.encryptedSecret);
     expect(await getWebhook(world.deps, hooks)).toMatchObject({
       webhook: {
         id: created.webhook.id,
@@ -74,11 +92,47 @@ describe('webhook use cases', () => {
     });
   });
 
+  test('without the right to say where events go, put changes only the events of the same url', async ({
+    world,
+    hooks,
+    receiver,
+  }) => {
+    await deleteWebhook(world.deps, hooks).catch(() => undefined);
+    const events = ['presentation.verified'] as const;
+    const forbiddenPut = { statusCode: 403, code: 'FORBIDDEN' };
+    await expect(
+      putWebhook(world.deps, { ...hooks, url: receiver.url('/hooks'), events: [...events], mayChangeTarget: false }),
+    ).rejects.toMatchObject(forbiddenPut);
+    await putWebhook(world.deps, { ...hooks, url: receiver.url('/hooks'), events: [...events], mayChangeTarget: true });
+    await expect(
+      putWebhook(world.deps, {
+        ...hooks,
+        url: receiver.url('/elsewhere'),
+        events: [...events],
+        mayChangeTarget: false,
+      }),
+    ).rejects.toMatchObject(forbiddenPut);
+    expect(
+      await putWebhook(world.deps, {
+        ...hooks,
+        url: receiver.url('/hooks'),
+        events: ['presentation.failed'],
+        mayChangeTarget: false,
+      }),
+    ).toMatchObject({ kind: 'changed', webhook: { url: receiver.url('/hooks'), events: ['presentation.failed'] } });
+  });
+
   test('a URL the target policy refuses, or an unknown verifier, creates nothing', async ({ world, hooks }) => {
     const production = { ...world.deps, webhookTargets: { allowHttp: false, denyPrivateAddresses: true } };
     for (const url of ['http://rp.example/hooks', 'https://127.0.0.1/hooks'])
       await expect(
-        putWebhook(production, { ...hooks, verifierId: 'no-hook-yet', url, events: ['presentation.verified'] }),
+        putWebhook(production, {
+          ...hooks,
+          verifierId: 'no-hook-yet',
+          url,
+          events: ['presentation.verified'],
+          mayChangeTarget: true,
+        }),
       ).rejects.toMatchObject({ statusCode: 400, details: [{ path: '/url' }] });
     await expect(
       putWebhook(world.deps, {
@@ -86,6 +140,7 @@ describe('webhook use cases', () => {
         verifierId: 'no-such-verifier',
         url: 'https://rp.example',
         events: ['presentation.verified'],
+        mayChangeTarget: true,
       }),
     ).rejects.toMatchObject({ statusCode: 404, code: 'VERIFIER_NOT_FOUND' });
   });
@@ -95,11 +150,7 @@ describe('webhook use cases', () => {
     hooks,
     receiver,
   }) => {
-    const { secret } = await putWebhook(world.deps, {
-      ...hooks,
-      url: receiver.url('/hooks'),
-      events: ['presentation.verified'],
-    });
+    const { secret } = await makeWebhook(world, hooks, receiver.url('/hooks'));
     const session = await verifiedPidSession(world, {}, hooks.verifierId);
     await runWorker(world);
     const [first] = await receiver.waitFor((received) => received.event.sessionId === session.id);
@@ -126,11 +177,7 @@ describe('webhook use cases', () => {
     hooks,
     receiver,
   }) => {
-    const { secret: old } = await putWebhook(world.deps, {
-      ...hooks,
-      url: receiver.url('/hooks'),
-      events: ['presentation.verified'],
-    });
+    const { secret: old } = await makeWebhook(world, hooks, receiver.url('/hooks'));
     const { secret } = await rotateWebhookSecret(world.deps, hooks);
     expect(secret).not.toBe(old);
     const session = await verifiedPidSession(world, {}, hooks.verifierId);
@@ -145,7 +192,7 @@ describe('webhook use cases', () => {
     hooks,
     receiver,
   }) => {
-    await putWebhook(world.deps, { ...hooks, url: receiver.url('/hooks'), events: ['presentation.verified'] });
+    await makeWebhook(world, hooks, receiver.url('/hooks'));
     await deleteWebhook(world.deps, hooks);
     await expect(getWebhook(world.deps, hooks)).rejects.toMatchObject({ statusCode: 404, code: 'WEBHOOK_NOT_FOUND' });
     await expect(rotateWebhookSecret(world.deps, hooks)).rejects.toMatchObject({ statusCode: 404 });

@@ -209,6 +209,11 @@ describe('a CWT status list, read by an SD-JWT VC', () => {
     ],
     ['a token without iat', 'no iat', async () => publish('/cwt/no-iat', { iat: null })],
     ['a token issued in the future', 'in the future', async () => publish('/cwt/future', { iat: NOW_SECONDS + 3600 })],
+    [
+      'a token older than its ttl when fetched',
+      'older than its ttl',
+      async () => publish('/cwt/stale', { iat: NOW_SECONDS - 1000, ttl: 600 }),
+    ],
     ['a ttl that is not positive', 'ttl', async () => publish('/cwt/ttl', { ttl: 0 })],
     [
       'lst as text where the CWT form carries bytes',

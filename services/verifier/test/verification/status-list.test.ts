@@ -142,6 +142,28 @@ describe('status checks during verification', () => {
       async () => publish('/lists/forged', { signingKey: (await generateEs256()).privateKey }),
     ],
     ['an expired token', 'expired', async () => publish('/lists/expired', { exp: NOW_SECONDS - 1 })],
+    ['a token without iat', 'no iat', async () => publish('/lists/no-iat', { iat: undefined })],
+    [
+      'a token older than its ttl when fetched',
+      'older than its ttl',
+      async () => publish('/lists/stale', { iat: NOW_SECONDS - 1000, ttl: 600 }),
+    ],
+    [
+      'a token issued in the future',
+      'in the future',
+      async () => publish('/lists/future', { iat: NOW_SECONDS + 3600, ttl: 60 }),
+    ],
+    [
+      "a token signed by another leaf under the issuer's CA",
+      'Neighbour Issuer',
+      async () => {
+        const neighbour = await createLeaf('CN=Neighbour Issuer,O=Tessera Tests,C=DE', pki.intermediate);
+        return publish('/lists/neighbour', {
+          signingKey: neighbour.keys.privateKey,
+          x5c: [neighbour.x5c, pki.intermediate.x5c],
+        });
+      },
+    ],
     ['the wrong typ', 'typ', async () => publish('/lists/typ', { typ: 'JWT' })],
     ['an index outside the list', 'outside', async () => publish('/lists/short', { statuses: [VALID] })],
   ])('refuses %s (STATUS_LIST_UNAVAILABLE)', async (_name, reason, uriOf) => {
@@ -164,6 +186,7 @@ describe('status checks during verification', () => {
       trust: { certificates: [pki.root.pem, otherRoot.pem], dids: [] },
     });
     expect(result).toMatchObject({ ok: false, code: 'STATUS_LIST_UNAVAILABLE' });
+    expect((result as { message: string }).message).toContain('another trust anchor');
   });
 
   it("verifies a DID issuer's status list with the issuer's DID key", async () => {

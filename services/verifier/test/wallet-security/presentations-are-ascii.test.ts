@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { describe, expect } from 'vitest';
+import { checkVpTokenShape } from '../../src/verification/check-vp-token-shape.js';
+import { loadDcqlQuery } from '../../src/verification/load-dcql-query.js';
 import { sdJwtQuery } from '../support/dcql-queries.js';
 import type { E2e } from '../support/e2e.js';
 import { e2eTest } from '../support/fixtures.js';
@@ -12,6 +14,7 @@ import {
   type RequestFacts,
 } from '../support/holder.js';
 import { issuePid, newHolder, type Holder } from '../support/issuers.js';
+import { notAcceptedDescription, verificationErrorText } from '../support/session-error-texts.js';
 
 // An SD-JWT presentation is ASCII (base64url segments and "~"): sd_hash covers
 // its bytes, and no encoding of a non-ASCII string is the one the wallet hashed.
@@ -70,18 +73,20 @@ describe('non-ASCII presentations are refused before hashing', () => {
       });
       expect(answered).toEqual({
         status: 400,
-        body: { error: 'invalid_request', error_description: expect.stringContaining('non-ASCII') },
+        body: { error: 'invalid_request', error_description: notAcceptedDescription('INVALID_VP_TOKEN', 'pid') },
       });
       const record = await e.readSession(session.id);
       expect(record).toMatchObject({
         state: 'Error',
-        error: {
-          code: 'INVALID_VP_TOKEN',
-          message: expect.stringContaining(
-            `position ${[...presentation].findIndex((char) => char.charCodeAt(0) > 0x7f)}`,
-          ),
-        },
+        error: { code: 'INVALID_VP_TOKEN', message: verificationErrorText('INVALID_VP_TOKEN', 'pid') },
       });
+      // The check that refused it, and where: the engine's own diagnosis (never stored or returned).
+      const query = loadDcqlQuery(sdJwtQuery());
+      if (!query.ok) throw new Error(query.message);
+      const shape = checkVpTokenShape({ vpToken: { pid: [presentation] }, query: query.query });
+      expect(shape.ok ? '' : shape.failure.message).toContain(
+        `non-ASCII character at position ${[...presentation].findIndex((char) => char.charCodeAt(0) > 0x7f)}`,
+      );
     },
   );
 
@@ -98,7 +103,7 @@ describe('non-ASCII presentations are refused before hashing', () => {
     expect(answered.status).toBe(200);
     expect(answered.body.data).toMatchObject({
       state: 'Error',
-      error: { code: 'INVALID_VP_TOKEN', message: expect.stringContaining('non-ASCII') },
+      error: { code: 'INVALID_VP_TOKEN', message: verificationErrorText('INVALID_VP_TOKEN', 'pid') },
     });
     expect(answered.body.data).not.toHaveProperty('presentations');
   });

@@ -19,6 +19,7 @@ import {
 } from '../support/holder.js';
 import { createIssuer, issueMdl, issuePid, newHolder, type Holder } from '../support/issuers.js';
 import { ORG } from '../support/management.js';
+import { notAcceptedDescription, verificationErrorText } from '../support/session-error-texts.js';
 
 const ORIGIN = 'https://rp.tessera.test';
 const nowSeconds = () => Math.floor(Date.now() / 1000);
@@ -41,13 +42,17 @@ async function expectFailedWith(
   session: CreatedPresentation,
   answered: { status: number; body: WalletEndpointAnswer },
   code: string,
+  queryId: string | null = 'pid',
 ) {
   expect(answered.status).toBe(400);
-  expect(answered.body).toEqual({ error: 'invalid_request', error_description: expect.any(String) });
+  // The code's fixed sentence, about the credential query answered (issue 28, item 3).
+  expect(answered.body).toEqual({
+    error: 'invalid_request',
+    error_description: notAcceptedDescription(code, queryId ?? undefined),
+  });
   const record = await e.readSession(session.id);
   expect(record.state).toBe('Error');
-  expect(record.error?.code).toBe(code);
-  expect(answered.body.error_description).toContain(record.error?.message);
+  expect(record.error).toEqual({ code, message: verificationErrorText(code, queryId ?? undefined) });
   await sessionEvents.waitFor(session.id, 'Error');
   expect((await e.readResult(session.id)).status).toBe(409);
 }
@@ -136,7 +141,8 @@ describe('well-formed responses that fail verification end the session in Error 
     const answered = await answerRedirect(e, session, 'pid', async (holder, facts) =>
       presentPid(await issuePid(e.issuer, holder), holder, facts),
     );
-    await expectFailedWith(e, sessionEvents, session, answered, 'DCQL_NOT_SATISFIED');
+    // A credential set is no credential query: the message names none.
+    await expectFailedWith(e, sessionEvents, session, answered, 'DCQL_NOT_SATISFIED', null);
   });
 
   test('mdoc whose transcript names another origin → DEVICE_SIGNATURE_INVALID (DC API answers 200 with state Error)', async ({
@@ -158,9 +164,12 @@ describe('well-formed responses that fail verification end the session in Error 
     expect(answered.body.data).toEqual({
       id: session.id,
       state: 'Error',
-      error: { code: 'DEVICE_SIGNATURE_INVALID', message: expect.any(String) },
+      error: {
+        code: 'DEVICE_SIGNATURE_INVALID',
+        message: 'The device signature of the credential is invalid (credential query "mdl").',
+      },
     });
-    expect((await e.readSession(session.id)).error?.code).toBe('DEVICE_SIGNATURE_INVALID');
+    expect((await e.readSession(session.id)).error).toEqual(answered.body.data.error);
   });
 
   test('transaction data: hashes of the strings as sent verify; a KB-JWT without them → TRANSACTION_DATA_MISMATCH', async ({

@@ -44,14 +44,22 @@ export function webhookTest(
 
 export const webhookPath = (verifierId: string, org?: string) => `${oid4vpPath(org)}/verifier/${verifierId}/webhook`;
 
-/** `PUT …/webhook` (200 or the test fails); answers the webhook with its secret. */
+/**
+ * Gives `verifierId` a new webhook as an admin of the organisation (creating one, or
+ * changing its url, is for owners and admins): any webhook it had is deleted first, with
+ * its deliveries, so the `PUT …/webhook` creates (201 or the test fails) and answers the
+ * secret — which it shows this once.
+ */
 export async function putWebhook(
   api: MemberCall,
   verifierId: string,
   body: { url: string; events: string[] },
 ): Promise<WebhookWithSecret> {
-  const saved = await api('PUT', webhookPath(verifierId), body);
-  expect(saved.status, saved.raw).toBe(200);
+  const admin = { roles: ['admin'] };
+  const deleted = await api('DELETE', webhookPath(verifierId), undefined, admin);
+  expect([200, 404], deleted.raw).toContain(deleted.status);
+  const saved = await api('PUT', webhookPath(verifierId), body, admin);
+  expect(saved.status, saved.raw).toBe(201);
   return saved.body.data as WebhookWithSecret;
 }
 

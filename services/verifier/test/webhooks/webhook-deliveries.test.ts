@@ -128,10 +128,17 @@ describe('webhook deliveries', () => {
     }
     expect(delivery!.status).toBe('pending');
     expect(delivery!.nextAttemptAt).toEqual(expect.any(String));
-    expect(delivery!.attempts[0]).toMatchObject({ succeeded: false, error: expect.stringMatching(/ECONNREFUSED/) });
+    // A fixed sentence, not the socket's message (which names the address and port).
+    expect(delivery!.attempts[0]).toMatchObject({ succeeded: false, error: 'connection refused' });
     expect(delivery!.attempts[0]!.statusCode).toBeUndefined();
     // Pointing the webhook at the receiver: the pending retry goes there (the URL is read at each attempt).
-    await putWebhook(api, desk, { url: receiver.url(), events: ['presentation.failed'] });
+    const moved = await api(
+      'PUT',
+      webhookPath(desk),
+      { url: receiver.url(), events: ['presentation.failed'] },
+      { roles: ['admin'] },
+    );
+    expect(moved.status).toBe(200);
     await receiver.waitFor((entry) => entry.event.sessionId === session.id);
     await waitForDelivery(() => deliveriesOf(api, desk), session.id, 'delivered');
   });

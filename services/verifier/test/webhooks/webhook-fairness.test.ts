@@ -42,9 +42,10 @@ async function webhookOf(h: Harness, org: string, verifierId: string, url: strin
     'PUT',
     `${oid4vpPath(org)}/verifier/${verifierId}/webhook`,
     { url, events: ['presentation.failed'] },
-    { org },
+    // Creating a webhook is for owners and admins (issue 28, item 4): 201, its secret shown once.
+    { org, roles: ['admin'] },
   );
-  expect(saved.status, saved.raw).toBe(200);
+  expect(saved.status, saved.raw).toBe(201);
 }
 
 /** A session of `org`'s `verifierId` that the wallet ends at once with an OAuth error (a `presentation.failed` event). */

@@ -13,6 +13,7 @@ const test = harnessTest({ config: WEBHOOK_TEST_CONFIG });
 const SECRET = /^whsec_[A-Za-z0-9+/]{43}=$/;
 const ALL = ['presentation.verified', 'presentation.failed', 'presentation.expired'];
 const DELIVERY = '00000000-0000-4000-8000-000000000000';
+const ADMIN = { roles: ['admin'] };
 
 /** Every webhook route of verifier `verifierId`, with a valid body where it takes one. */
 const routes = (verifierId: string): Array<[HttpMethod, string, unknown?]> => [
@@ -25,19 +26,21 @@ const routes = (verifierId: string): Array<[HttpMethod, string, unknown?]> => [
 ];
 
 describe('webhook management', () => {
-  test('PUT creates with a generated secret, GET never shows it, PUT again keeps it, rotate replaces it, DELETE removes the webhook', async ({
+  test('PUT creates with a generated secret shown once (201), GET never shows it, PUT again answers without it and keeps it, rotate replaces it, DELETE removes the webhook', async ({
     api,
     desk,
     harness,
   }) => {
-    const created = await api('PUT', webhookPath(desk), {
-      url: 'https://rp.example/hooks?token=t',
-      events: ['presentation.verified'],
-    });
-    expect(created.status).toBe(200);
+    const created = await api(
+      'PUT',
+      webhookPath(desk),
+      { url: 'https://rp.example/hooks?token=t', events: ['presentation.verified'] },
+      ADMIN,
+    );
+    expect(created.status).toBe(201);
     expect(created.body).toEqual({
-      statusCode: 200,
-      message: expect.any(String),
+      statusCode: 201,
+      message: 'Webhook created.',
       data: {
         verifierId: desk,
         url: 'https://rp.example/hooks?token=t',
@@ -66,14 +69,31 @@ describe('webhook management', () => {
     expect(row!.encryptedSecret).not.toContain(secret.slice('whsec_'.length));
     expect(row!.encryptedSecret).toMatch(/^v1\./);
 
-    const changed = await api('PUT', webhookPath(desk), { url: 'https://rp.example/other', events: ALL });
+    // A change of an existing webhook never shows the secret again (issue 28, item 4), whoever asks.
+    const changed = await api('PUT', webhookPath(desk), { url: 'https://rp.example/other', events: ALL }, ADMIN);
     expect(changed.status).toBe(200);
-    expect(changed.body.data).toMatchObject({
-      url: 'https://rp.example/other',
-      events: ALL,
-      secret,
-      createdAt: created.body.data.createdAt,
+    expect(changed.body).toEqual({
+      statusCode: 200,
+      message: 'Webhook saved.',
+      data: {
+        verifierId: desk,
+        url: 'https://rp.example/other',
+        events: ALL,
+        createdAt: created.body.data.createdAt,
+        updatedAt: expect.any(String),
+      },
     });
+    expect(changed.raw).not.toContain('whsec_');
+    expect(changed.raw).not.toContain(secret.slice('whsec_'.length));
+    for (const roles of [['owner'], ['verifier']]) {
+      const again = await api('PUT', webhookPath(desk), { url: 'https://rp.example/other', events: ALL }, { roles });
+      expect(again.status, roles[0]).toBe(200);
+      expect(again.body.data.secret).toBeUndefined();
+      expect(again.raw).not.toContain('whsec_');
+    }
+    // The secret it kept still signs: the row holds the sealed value created first.
+    const [kept] = await storedWebhooks(harness.testDb.database);
+    expect(kept!.encryptedSecret).toBe(row!.encryptedSecret);
 
     const rotated = await api('POST', `${webhookPath(desk)}/rotate-secret`);
     expect(rotated.status).toBe(200);
@@ -83,9 +103,6 @@ describe('webhook management', () => {
       secret: expect.stringMatching(SECRET),
     });
     expect(rotated.body.data.secret).not.toBe(secret);
-    expect(
-      (await api('PUT', webhookPath(desk), { url: 'https://rp.example/other', events: ALL })).body.data.secret,
-    ).toBe(rotated.body.data.secret);
 
     const deleted = await api('DELETE', webhookPath(desk));
     expect(deleted.status).toBe(200);
@@ -97,19 +114,92 @@ describe('webhook management', () => {
       expect(gone.body.code).toBe('WEBHOOK_NOT_FOUND');
     }
     // A new PUT is a new webhook with a new secret.
-    const again = await api('PUT', webhookPath(desk), {
-      url: 'https://rp.example/hooks',
-      events: ['presentation.failed'],
-    });
+    const again = await api(
+      'PUT',
+      webhookPath(desk),
+      { url: 'https://rp.example/hooks', events: ['presentation.failed'] },
+      ADMIN,
+    );
+    expect(again.status).toBe(201);
+    expect(again.body.data.secret).toMatch(SECRET);
     expect(again.body.data.secret).not.toBe(rotated.body.data.secret);
+    expect((await api('DELETE', webhookPath(desk))).status).toBe(200);
+  });
+
+  test('creating a webhook or changing its url is for owners and admins: the verifier role gets 403 and changes nothing, but may change the events of the same url', async ({
+    api,
+    desk,
+  }) => {
+    const verifierRole = { roles: ['verifier'] };
+    const refused = await api(
+      'PUT',
+      webhookPath(desk),
+      { url: 'https://rp.example/hooks', events: ['presentation.verified'] },
+      verifierRole,
+    );
+    expect(refused.status).toBe(403);
+    expect(refused.body).toEqual({
+      statusCode: 403,
+      error: 'Forbidden',
+      code: 'FORBIDDEN',
+      message:
+        'Only an owner or admin of the organisation may create a webhook or change its url; the verifier role may change the events of a webhook whose url stays the same.',
+    });
+    expect((await api('GET', webhookPath(desk))).body.code).toBe('WEBHOOK_NOT_FOUND');
+
+    for (const roles of [['owner'], ['admin']]) {
+      const made = await api(
+        'PUT',
+        webhookPath(desk),
+        { url: `https://rp.example/${roles[0]}`, events: ['presentation.verified'] },
+        { roles },
+      );
+      expect(made.status, roles[0]).toBe(201);
+      const moved = await api(
+        'PUT',
+        webhookPath(desk),
+        { url: `https://rp.example/${roles[0]}/moved`, events: ['presentation.verified'] },
+        { roles },
+      );
+      expect(moved.status, roles[0]).toBe(200);
+      expect(moved.body.data.url).toBe(`https://rp.example/${roles[0]}/moved`);
+      expect((await api('DELETE', webhookPath(desk))).status).toBe(200);
+    }
+
+    await api('PUT', webhookPath(desk), { url: 'https://rp.example/kept', events: ['presentation.verified'] }, ADMIN);
+    const redirect = await api(
+      'PUT',
+      webhookPath(desk),
+      { url: 'https://attacker.example/hooks', events: ['presentation.verified'] },
+      verifierRole,
+    );
+    expect(redirect.status).toBe(403);
+    expect(redirect.body.code).toBe('FORBIDDEN');
+    expect((await api('GET', webhookPath(desk))).body.data).toMatchObject({
+      url: 'https://rp.example/kept',
+      events: ['presentation.verified'],
+    });
+    const events = await api('PUT', webhookPath(desk), { url: 'https://rp.example/kept', events: ALL }, verifierRole);
+    expect(events.status).toBe(200);
+    expect(events.body.data).toMatchObject({ url: 'https://rp.example/kept', events: ALL });
+    expect(events.body.data.secret).toBeUndefined();
+    // A verifier whose id is not the organisation's stays 404 before the role rule.
+    const unknown = await api(
+      'PUT',
+      webhookPath('nobody'),
+      { url: 'https://rp.example/kept', events: ALL },
+      verifierRole,
+    );
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.code).toBe('VERIFIER_NOT_FOUND');
     expect((await api('DELETE', webhookPath(desk))).status).toBe(200);
   });
 
   test('deleting the verifier deletes its webhook', async ({ api }) => {
     expect((await api('POST', `${oid4vpPath()}/verifier`, { verifierId: 'short-lived' })).status).toBe(201);
     expect(
-      (await api('PUT', webhookPath('short-lived'), { url: 'https://rp.example/hooks', events: ALL })).status,
-    ).toBe(200);
+      (await api('PUT', webhookPath('short-lived'), { url: 'https://rp.example/hooks', events: ALL }, ADMIN)).status,
+    ).toBe(201);
     expect((await api('DELETE', `${oid4vpPath()}/verifier/short-lived`)).status).toBe(200);
     expect((await api('POST', `${oid4vpPath()}/verifier`, { verifierId: 'short-lived' })).status).toBe(201);
     expect((await api('GET', webhookPath('short-lived'))).body.code).toBe('WEBHOOK_NOT_FOUND');
@@ -129,11 +219,19 @@ describe('webhook management', () => {
       expect((await call(await h.auth(OTHER_ORG, ['owner']))).status).toBe(403);
       expect((await call(await h.auth(ORG, ['member']))).status).toBe(403);
     }
-    // Each role may manage the webhook (the delivery id is unknown: 404 is past authorization).
+    // Each role may manage the webhook (the delivery id is unknown: 404 is past authorization); creating
+    // one is for owners and admins, so the verifier role manages the one an admin made.
     for (const role of ['owner', 'admin', 'verifier']) {
+      if (role === 'verifier')
+        await api(
+          'PUT',
+          webhookPath(desk),
+          { url: 'https://rp.example/hooks', events: ['presentation.failed'] },
+          ADMIN,
+        );
       for (const [method, path, body] of routes(desk)) {
         const answered = await api(method, path, body, { roles: [role] });
-        expect([200, 404], `${role} ${method} ${path}: ${answered.raw}`).toContain(answered.status);
+        expect([200, 201, 404], `${role} ${method} ${path}: ${answered.raw}`).toContain(answered.status);
         if (answered.status === 404)
           expect(['WEBHOOK_DELIVERY_NOT_FOUND', 'WEBHOOK_NOT_FOUND']).toContain(answered.body.code);
       }
@@ -150,9 +248,9 @@ describe('webhook management', () => {
       'PUT',
       webhookPath('theirs', OTHER_ORG),
       { url: 'https://other.example/hooks', events: ALL },
-      { org: OTHER_ORG },
+      { org: OTHER_ORG, roles: ['owner'] },
     );
-    expect(saved.status).toBe(200);
+    expect(saved.status).toBe(201);
     for (const [method, path, body] of routes('theirs')) {
       const answered = await api(method, path, body);
       expect(answered.status, `${method} ${path}`).toBe(404);
@@ -168,9 +266,15 @@ describe('webhook management', () => {
 
   test('malformed input is 400 and changes nothing', async ({ api, desk }) => {
     expect(
-      (await api('PUT', webhookPath(desk), { url: 'https://rp.example/kept', events: ['presentation.verified'] }))
-        .status,
-    ).toBe(200);
+      (
+        await api(
+          'PUT',
+          webhookPath(desk),
+          { url: 'https://rp.example/kept', events: ['presentation.verified'] },
+          ADMIN,
+        )
+      ).status,
+    ).toBe(201);
     const bad: Array<[unknown, RegExp]> = [
       [{ url: 'https://rp.example/h', events: [] }, /events/],
       [{ url: 'https://rp.example/h', events: ['presentation.verified', 'presentation.verified'] }, /events/],
@@ -230,5 +334,12 @@ describe('webhook management', () => {
       'get',
       'put',
     ]);
+    // The creation (201) shows the secret; a change (200) does not; 403 for a verifier-role URL change.
+    const put = docs.body.paths['/v1/orgs/{orgId}/oid4vp/verifier/{verifierId}/webhook'].put;
+    const dataOf = (status: string) => put.responses[status].content['application/json'].schema.properties.data;
+    expect(Object.keys(dataOf('201').properties)).toContain('secret');
+    expect(Object.keys(dataOf('200').properties)).not.toContain('secret');
+    expect(Object.keys(put.responses)).toContain('403');
+    expect(put.description).toMatch(/owner or admin/);
   });
 });

@@ -28,7 +28,7 @@ import {
 
 /** A DC API answer, read: a wallet error, a `vp_token` with the engine's DC API inputs, or an unusable presentation. */
 export type DcApiAnswer =
-  | { kind: 'error'; error: string; description?: string }
+  | { kind: 'error'; error: string }
   | {
       kind: 'vp_token';
       vpToken: unknown;
@@ -101,8 +101,7 @@ async function readOpenid4vpAnswer(deps: ReadDcApiAnswerDeps, input: ReadDcApiAn
       [{ path: '/authorizationResponse', message: 'must be { response: <JWE> } for this session' }],
     );
   }
-  if (parts.kind === 'error')
-    return { kind: 'error', error: parts.error, ...(parts.description ? { description: parts.description } : {}) };
+  if (parts.kind === 'error') return { kind: 'error', error: parts.error };
   return {
     kind: 'vp_token',
     vpToken: parts.vpToken,
@@ -130,8 +129,7 @@ async function readAnnexCAnswer(deps: ReadDcApiAnswerDeps, input: ReadDcApiAnswe
   const { session } = input;
   const parts = readAnnexCDcApiResponse(input.authorizationResponse);
   if (parts.kind === 'invalid') throw unusable(parts.message);
-  if (parts.kind === 'error')
-    return { kind: 'error', error: parts.error, ...(parts.description ? { description: parts.description } : {}) };
+  if (parts.kind === 'error') return { kind: 'error', error: parts.error };
   const recipientPrivateJwk = openAnnexCSessionKey(deps, session);
   const opened =
     recipientPrivateJwk && session.annexCEncryptionInfo

@@ -4,6 +4,7 @@ import type { SessionRow } from '../../db/schema.js';
 import { markResponseFailed, markResponseVerified, type PresentationResult } from '../../db/session-outcomes.js';
 import type { VerifierDb } from '../../db/types.js';
 import { presentationDataExpiresAt, summarisePresentations } from '../../domain/presentation-data.js';
+import { sessionErrorMessage, walletErrorSubject } from '../../domain/session-errors.js';
 import { retainedPresentations, type VerifyPresentationResult } from '../../verification/index.js';
 import { presentationFormatOf, type VerifierMetrics } from '../../metrics/verifier-metrics.js';
 import type { DataKeyRing } from '../../state/data-key-ring.js';
@@ -11,9 +12,13 @@ import { sealPresentationData } from './presentation-data.js';
 
 // Shared step of the two answer use cases (wallet response, DC API response).
 
-/** How an answer ends the session: verified with its result, or in `Error` with a code. */
+/**
+ * How an answer ends the session: verified with its result, in `Error` with a
+ * verification code (and the credential query it concerns), or with the wallet's error
+ * (`error`, the OAuth code it sent; only a registered one is kept).
+ */
 export type SessionOutcome =
-  VerifyPresentationResult | { ok: false; code: typeof ErrorCode.WALLET_ERROR; message: string };
+  VerifyPresentationResult | { ok: false; code: typeof ErrorCode.WALLET_ERROR; error: string };
 
 /** The session's new state, as the outcome left it. */
 export type SettledOutcome =
@@ -96,11 +101,15 @@ export async function settleSessionOutcome(
     );
     return { won: true, settled: { state: 'ResponseVerified', session: saved.session, result: saved.result } };
   }
+  // The stored message is the code's fixed sentence, never the engine's diagnosis (domain/session-errors.ts).
+  const subject = 'error' in outcome ? walletErrorSubject(outcome.error) : outcome.credentialQueryId;
+  const message = sessionErrorMessage(outcome.code, subject);
   const failed = await markResponseFailed(deps.db, {
     id: session.id,
     now,
     code: outcome.code,
-    message: outcome.message,
+    ...(subject !== undefined ? { subject } : {}),
+    message,
   });
   if (!failed) return { won: false };
   deps.metrics.countPresentation(presentationFormatOf(session.dcqlQuery), outcome.code);
@@ -112,6 +121,6 @@ export async function settleSessionOutcome(
   );
   return {
     won: true,
-    settled: { state: 'Error', session: failed, error: { code: outcome.code, message: outcome.message } },
+    settled: { state: 'Error', session: failed, error: { code: outcome.code, message } },
   };
 }
