@@ -99,6 +99,14 @@ describe.skipIf(!server)('verifier survives a PostgreSQL restart', () => {
         20000,
         'readiness after the restart',
       );
+      // A pooled connection that was open when the server went down learns of it on its next use
+      // (postgres.js rejects what it had pipelined on it): that request is a 503 "try again
+      // shortly", the pool reconnects, and from then on every request is served.
+      await waitFor(
+        async () => (await api('GET', `${base}/verifier-presentation`)).status === 200,
+        20000,
+        'a management read after the restart',
+      );
       for (const verifierId of acknowledged.verifiers)
         expect((await api('GET', `${base}/verifier/${verifierId}`)).status).toBe(200);
       for (const templateId of acknowledged.templates)
