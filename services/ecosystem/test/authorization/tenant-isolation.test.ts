@@ -1,7 +1,8 @@
 import { describe, expect } from 'vitest';
 import type { IntentTemplate } from '@tessera/contracts';
-import { listRoutes, snapshotSchema, type CallResult, type FuzzRoute } from '@tessera/service-kit/testing';
+import { listRoutes, type CallResult, type FuzzRoute } from '@tessera/service-kit/testing';
 import { makeCa } from '../support/certificates.js';
+import { snapshotTenantData } from '../support/tenant-data.js';
 import { harnessTest } from '../support/fixtures.js';
 import type { Harness } from '../support/harness.js';
 import { noticeBody } from '../support/notice-body.js';
@@ -207,7 +208,7 @@ describe('tenant isolation (ecosystem)', () => {
     world,
     place,
   }) => {
-    const before = await snapshotSchema(h.database, 'ecosystem');
+    const before = await snapshotTenantData(h);
     const secrets = [
       'Health Data Space',
       'Secret purpose',
@@ -232,7 +233,7 @@ describe('tenant isolation (ecosystem)', () => {
       for (const secret of secrets.filter((value) => !sent.includes(value)))
         expect(response.raw, where).not.toContain(secret);
     }
-    expect(await snapshotSchema(h.database, 'ecosystem')).toEqual(before);
+    expect(await snapshotTenantData(h)).toEqual(before);
     // The outsider's own view: no ecosystem at all.
     const own = await h.call('GET', '/v1/ecosystem', { token: world.tokens.outsider });
     expect(own.status).toBe(200);
@@ -266,7 +267,7 @@ describe('tenant isolation (ecosystem)', () => {
       body: { name: 'Other space', description: '' },
     });
     expect(otherSpace.status).toBe(201);
-    const before = await snapshotSchema(h.database, 'ecosystem');
+    const before = await snapshotTenantData(h);
     for (const token of [world.tokens.nobody, otherLead]) {
       for (const route of await apiRoutes(h)) {
         const plan = ROUTES[`${route.method} ${route.path}`]!;
@@ -299,6 +300,6 @@ describe('tenant isolation (ecosystem)', () => {
         code: 'TRUSTED_ENTITY_NOT_FOUND',
       });
     }
-    expect(await snapshotSchema(h.database, 'ecosystem')).toEqual(before);
+    expect(await snapshotTenantData(h)).toEqual(before);
   });
 });

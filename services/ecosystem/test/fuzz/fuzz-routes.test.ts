@@ -6,10 +6,10 @@ import {
   fuzzAllRoutes,
   fuzzRunsPerRoute,
   silentLogger,
-  snapshotSchema,
   type CallResult,
 } from '@tessera/service-kit/testing';
 import { harnessTest } from '../support/fixtures.js';
+import { snapshotTenantData } from '../support/tenant-data.js';
 import { noticeBody } from '../support/notice-body.js';
 import type { Enveloped } from '../support/responses.js';
 import { createIntentAsLead, ORG } from '../support/world.js';
@@ -62,7 +62,7 @@ describe('ecosystem fuzzing', () => {
         intentId: [known.intentId],
         intentTemplateId: [known.intentTemplateId],
       },
-      snapshot: () => snapshotSchema(h.database, 'ecosystem'),
+      snapshot: () => snapshotTenantData(h),
       // The signed trust list and its CA are meant for outside verifiers, browsers included.
       corsAllowed: (route) =>
         route.path === '/v1/ecosystem/{ecosystemId}/trust-list' || route.path === '/v1/trust-list-ca.pem',
