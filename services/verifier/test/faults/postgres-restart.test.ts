@@ -101,35 +101,49 @@ describe.skipIf(!server)('verifier survives a PostgreSQL restart', () => {
       );
       // A pooled connection that was open when the server went down learns of it on its next use
       // (postgres.js rejects what it had pipelined on it): that request is a 503 "try again
-      // shortly", the pool reconnects, and from then on every request is served.
-      await waitFor(
-        async () => (await api('GET', `${base}/verifier-presentation`)).status === 200,
-        20000,
-        'a management read after the restart',
-      );
+      // shortly" and the pool reconnects. What must hold: nothing acknowledged is lost, and the
+      // service serves again without a restart — so each read is tried again while it is a 503.
+      const untilServed = async <T extends { status: number }>(call: () => Promise<T>): Promise<T> => {
+        let answer = await call();
+        await waitFor(
+          async () => answer.status !== 503 || (answer = await call()).status !== 503,
+          20000,
+          'served after the restart',
+        );
+        return answer;
+      };
+      const served = (path: string) => untilServed(() => api('GET', path));
       for (const verifierId of acknowledged.verifiers)
-        expect((await api('GET', `${base}/verifier/${verifierId}`)).status).toBe(200);
+        expect((await served(`${base}/verifier/${verifierId}`)).status).toBe(200);
       for (const templateId of acknowledged.templates)
-        expect((await api('GET', `${base}/verification-template/${templateId}`)).status).toBe(200);
-      expect(
-        (await api('GET', `${base}/trust-anchors`)).body.data.data.map((anchor: { id: string }) => anchor.id),
-      ).toEqual(acknowledged.anchors);
+        expect((await served(`${base}/verification-template/${templateId}`)).status).toBe(200);
+      expect((await served(`${base}/trust-anchors`)).body.data.data.map((anchor: { id: string }) => anchor.id)).toEqual(
+        acknowledged.anchors,
+      );
       for (const [index, session] of acknowledged.sessions.entries()) {
-        const read = await api('GET', `${base}/verifier-presentation?id=${session.id}`);
+        const read = await served(`${base}/verifier-presentation?id=${session.id}`);
         expect(read.status).toBe(200);
         expect(read.body.data.state).toBe(index === 0 ? 'RequestUriRetrieved' : 'RequestCreated');
       }
-      expect((await api('GET', `${base}/verifier/during-outage`)).status).toBe(404);
+      expect((await served(`${base}/verifier/during-outage`)).status).toBe(404);
       // Service resumes: writes, and the wallet endpoint on a session created before the outage.
-      expect((await api('POST', `${base}/verifier`, { verifierId: 'after-outage' })).status).toBe(201);
+      expect((await untilServed(() => api('POST', `${base}/verifier`, { verifierId: 'after-outage' }))).status).toBe(
+        201,
+      );
       expect(
-        (await h.call('GET', `/oid4vp/authorization-requests/${acknowledged.sessions[1]!.authorizationRequestId}`))
-          .status,
+        (
+          await untilServed(() =>
+            h.call('GET', `/oid4vp/authorization-requests/${acknowledged.sessions[1]!.authorizationRequestId}`),
+          )
+        ).status,
       ).toBe(200);
       // The encrypted session's key still opens after the restart (its request object carries the key).
       expect(
-        (await h.call('GET', `/oid4vp/authorization-requests/${acknowledged.sessions[3]!.authorizationRequestId}`))
-          .status,
+        (
+          await untilServed(() =>
+            h.call('GET', `/oid4vp/authorization-requests/${acknowledged.sessions[3]!.authorizationRequestId}`),
+          )
+        ).status,
       ).toBe(200);
     },
   );
