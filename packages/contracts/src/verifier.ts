@@ -219,6 +219,29 @@ export type CreateIntentPresentationBody = Static<typeof CreateIntentPresentatio
 
 export const SessionErrorSchema = Type.Object({ code: Type.String(), message: Type.String() });
 
+/**
+ * What a read of a verified session's presentation data finds now (`verifier-presentation-response`):
+ * `full` every verified claim, `retained` only those the query marked `intent_to_retain` (the read
+ * grace is over), `purged` none (the data's lifetime is over, or nothing was retained).
+ */
+export const ClaimsStateSchema = Type.Union([Type.Literal('full'), Type.Literal('retained'), Type.Literal('purged')]);
+export type ClaimsState = Static<typeof ClaimsStateSchema>;
+
+/** The lifecycle of a verified session's presentation data; never a claim. */
+export const PresentationDataLifecycleSchema = Type.Object({
+  claimsState: ClaimsStateSchema,
+  /** Every claim goes then: verification + the shorter of the platform's and the session's `presentationDataTtlSeconds`. */
+  dataExpiresAt: Type.String({ format: 'date-time' }),
+  /** The first read + the read grace: the claims not retained go then. Absent until the data is first read. */
+  readExpiresAt: Type.Optional(Type.String({ format: 'date-time' })),
+  /**
+   * When the purge job removed the last claim value. Absent while claims are stored — also once a deadline
+   * has passed but the purge (every PURGE_INTERVAL_SECONDS) has not run yet: reads already answer 410 then.
+   */
+  claimsPurgedAt: Type.Optional(Type.String({ format: 'date-time' })),
+});
+export type PresentationDataLifecycle = Static<typeof PresentationDataLifecycleSchema>;
+
 /** A presentation session as `GET verifier-presentation` returns it. */
 export const PresentationSessionSchema = Type.Object({
   id: Type.String({ format: 'uuid' }),
@@ -244,6 +267,16 @@ export const PresentationSessionSchema = Type.Object({
   createdAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' }),
   expiresAt: Type.String({ format: 'date-time' }),
+  /** Redirect modes: when the wallet first fetched the request object (`RequestUriRetrieved`). */
+  requestRetrievedAt: Type.Optional(Type.String({ format: 'date-time' })),
+  /**
+   * When the answer that settled the session arrived and was judged (the wallet's, or the browser's
+   * through `verify-authorization-response`): the time of `ResponseVerified`, or of `Error` with any
+   * code but `SESSION_EXPIRED` (an expired session was not answered: it ended at `expiresAt`).
+   */
+  answeredAt: Type.Optional(Type.String({ format: 'date-time' })),
+  /** `ResponseVerified` sessions: the presentation data's deadlines and what a read finds now. */
+  presentationData: Type.Optional(PresentationDataLifecycleSchema),
 });
 export type PresentationSession = Static<typeof PresentationSessionSchema>;
 

@@ -41,7 +41,8 @@ const PURGE_READ_ONCE_CLAIMS = `
       presentations = null,
       sealed_credential_sets = case when r.sealed_retained_presentations is null then null else r.sealed_credential_sets end,
       credential_sets = null,
-      claims_state = case when r.sealed_retained_presentations is null then 'purged' else 'retained' end
+      claims_state = case when r.sealed_retained_presentations is null then 'purged' else 'retained' end,
+      claims_purged_at = case when r.sealed_retained_presentations is null then $1::timestamptz else null end
   from due
   where r.session_id = due.session_id
   returning r.session_id`;
@@ -57,7 +58,7 @@ const PURGE_EXPIRED_CLAIMS = `
   )
   update "verifier"."presentation_results" r
   set sealed_presentations = null, sealed_credential_sets = null, sealed_retained_presentations = null,
-      presentations = null, credential_sets = null, claims_state = 'purged'
+      presentations = null, credential_sets = null, claims_state = 'purged', claims_purged_at = $1::timestamptz
   from due
   where r.session_id = due.session_id
   returning r.session_id`;

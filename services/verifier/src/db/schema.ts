@@ -312,6 +312,8 @@ export const presentationResults = verifierSchema.table(
     dataExpiresAt: timestamp('data_expires_at', { withTimezone: true, mode: 'date' }).notNull(),
     /** First successful read + PRESENTATION_READ_GRACE_SECONDS: the claims not retained go then. Null until read. */
     readExpiresAt: timestamp('read_expires_at', { withTimezone: true, mode: 'date' }),
+    /** When the purge job removed the last claim value (`claims_state` became `purged`); null before, and on rows purged before this column existed. */
+    claimsPurgedAt: timestamp('claims_purged_at', { withTimezone: true, mode: 'date' }),
   },
   (t) => [
     // The purge job: results whose data lifetime ended, and read results whose grace ended; purged rows leave both indexes.

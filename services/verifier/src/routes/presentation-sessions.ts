@@ -39,12 +39,12 @@ export function registerPresentationSessionRoutes(app: App, deps: ReadPresentati
         requestId: request.id,
       });
       if (read.kind === 'one')
-        return envelope(200, 'Presentation session.', toPresentationSession(read.session, read.readAt));
+        return envelope(200, 'Presentation session.', toPresentationSession(read.session, read.readAt, read.lifecycles.get(read.session.id)));
       return envelope(
         200,
         'Presentation sessions.',
         toPage(
-          read.rows.map((row) => toPresentationSession(row, read.readAt)),
+          read.rows.map((row) => toPresentationSession(row, read.readAt, read.lifecycles.get(row.id))),
           read.total,
           page,
         ),

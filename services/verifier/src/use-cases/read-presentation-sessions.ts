@@ -1,4 +1,8 @@
 import { type Clock, isUuid, type PageWindow } from '@tessera/service-kit';
+import {
+  listPresentationDataLifecycles,
+  type PresentationDataLifecycleRow,
+} from '../db/presentation-data-lifecycles.js';
 import type { SessionRow } from '../db/schema.js';
 import { findSession, listSessions, type SessionFilters } from '../db/sessions.js';
 import { presentationSessionNotFound } from '../domain/errors.js';
@@ -17,10 +21,16 @@ export interface ReadPresentationSessionsInput {
   requestId?: string;
 }
 
-/** Sessions with their state as read at `readAt`. */
+/** Sessions with their state as read at `readAt`, and the presentation data lifecycles of the verified ones by session id. */
 export type ReadPresentationSessionsResult =
-  | { kind: 'one'; session: SessionRow; readAt: Date }
-  | { kind: 'page'; rows: SessionRow[]; total: number; readAt: Date };
+  | { kind: 'one'; session: SessionRow; readAt: Date; lifecycles: Map<string, PresentationDataLifecycleRow> }
+  | {
+      kind: 'page';
+      rows: SessionRow[];
+      total: number;
+      readAt: Date;
+      lifecycles: Map<string, PresentationDataLifecycleRow>;
+    };
 
 /**
  * `GET verifier-presentation`: one session, or a page newest first. Expiry is
@@ -41,7 +51,7 @@ export async function readPresentationSessions(
   if (id !== undefined) {
     const session = isUuid(id) ? await findSession(deps.db, { orgId, id }) : undefined;
     if (!session) throw presentationSessionNotFound();
-    return { kind: 'one', session, readAt };
+    return { kind: 'one', session, readAt, lifecycles: await lifecyclesOf(deps, orgId, [session]) };
   }
   const { rows, total } = await listSessions(deps.db, {
     orgId,
@@ -49,5 +59,19 @@ export async function readPresentationSessions(
     limit: input.page.pageSize,
     offset: input.page.offset,
   });
-  return { kind: 'page', rows, total, readAt };
+  return { kind: 'page', rows, total, readAt, lifecycles: await lifecyclesOf(deps, orgId, rows) };
+}
+
+/**
+ * A second, small read for verified sessions only (only they have a result): the
+ * session statements stay as they are, and a poll of an open session costs nothing more.
+ */
+async function lifecyclesOf(
+  deps: ReadPresentationSessionsDeps,
+  orgId: string,
+  sessions: SessionRow[],
+): Promise<Map<string, PresentationDataLifecycleRow>> {
+  const verified = sessions.filter((session) => session.state === 'ResponseVerified').map((session) => session.id);
+  const rows = await listPresentationDataLifecycles(deps.db, { orgId, sessionIds: verified });
+  return new Map(rows.map((row) => [row.sessionId, row]));
 }

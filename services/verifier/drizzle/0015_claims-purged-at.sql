@@ -1,0 +1,1 @@
+ALTER TABLE "verifier"."presentation_results" ADD COLUMN "claims_purged_at" timestamp with time zone;
