@@ -19,7 +19,11 @@ export interface ServicesProcess {
   child: ChildProcess;
 }
 
-export async function startServicesProcess(dataDir: string): Promise<ServicesProcess> {
+/** `settings`: more environment for the services (e.g. shorter lifetimes a test waits for). */
+export async function startServicesProcess(
+  dataDir: string,
+  settings: Record<string, string> = {},
+): Promise<ServicesProcess> {
   const ports = [await freePort(), await freePort(), await freePort()];
   const [verifier, ecosystem, statusList] = ports;
   const consolePort = await freePort();
@@ -33,6 +37,7 @@ export async function startServicesProcess(dataDir: string): Promise<ServicesPro
     CONSOLE_PORT: String(consolePort),
     // Ephemeral metrics ports: test files that each start the services run side by side.
     METRICS_PORT: '0',
+    ...settings,
   };
   const child = spawn(process.execPath, [join(root, 'scripts/run-services.mjs')], {
     env,

@@ -77,6 +77,22 @@ export const UpdateVerifierBodySchema = Type.Object(
 );
 export type UpdateVerifierBody = Static<typeof UpdateVerifierBodySchema>;
 
+/**
+ * PATCH changes only the fields it names; an absent field keeps its value, so two people
+ * changing different fields do not undo each other. `clientMetadata` is one value: it replaces
+ * the display data as a whole (not merged member by member), `null` removes it. At least one
+ * field; `verifierId`, when repeated, must equal the path's (400 VERIFIER_ID_IMMUTABLE).
+ */
+export const PatchVerifierBodySchema = Type.Object(
+  {
+    verifierId: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    clientMetadata: Type.Optional(Type.Union([ClientMetadataSchema, Type.Null()])),
+    ...VerifierSettingsProperties,
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+export type PatchVerifierBody = Static<typeof PatchVerifierBodySchema>;
+
 export const VerifierSchema = Type.Object({
   id: Type.String({ format: 'uuid' }),
   verifierId: Type.String(),
@@ -322,6 +338,20 @@ export const SessionListQuerySchema = Type.Object({
   authorizationRequestId: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
   nonce: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
   state: Type.Optional(SessionStateSchema),
+  /** Sessions created strictly after this instant (RFC 3339 date-time with its offset; `+` URL-encoded). */
+  createdAfter: Type.Optional(
+    Type.String({
+      format: 'date-time',
+      description: 'only sessions created strictly after this instant (RFC 3339, e.g. 2026-01-01T10:00:00Z)',
+    }),
+  ),
+  /** Sessions created strictly before this instant; later than `createdAfter` when both are given. */
+  createdBefore: Type.Optional(
+    Type.String({
+      format: 'date-time',
+      description: 'only sessions created strictly before this instant (RFC 3339); later than createdAfter',
+    }),
+  ),
 });
 export type SessionListQuery = Static<typeof SessionListQuerySchema>;
 

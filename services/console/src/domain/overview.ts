@@ -95,8 +95,9 @@ export function medianVerificationTime(
   const all: number[] = [];
   for (const session of sessions) {
     if (session.state !== 'ResponseVerified') continue;
-    const seconds = (Date.parse(session.updatedAt) - Date.parse(session.createdAt)) / 1000;
-    const index = hours.indexOf(Math.floor(Date.parse(session.updatedAt) / HOUR) * HOUR);
+    const verifiedAt = Date.parse(session.answeredAt ?? session.updatedAt);
+    const seconds = (verifiedAt - Date.parse(session.createdAt)) / 1000;
+    const index = hours.indexOf(Math.floor(verifiedAt / HOUR) * HOUR);
     if (index < 0) continue;
     durations[index]!.push(seconds);
     all.push(seconds);

@@ -1,4 +1,9 @@
-import type { PresentationRead, PresentationSession, SessionState, SessionStateEvent } from '@tessera/contracts';
+import type {
+  PresentationDataLifecycle,
+  PresentationRead,
+  PresentationSession,
+  SessionState,
+} from '@tessera/contracts';
 
 /** The verifier's event ids: a session only moves forward through these ranks (services/verifier/README.md). */
 export const STATE_RANK: Record<SessionState, number> = {
@@ -35,17 +40,13 @@ function refusalTitle(code: string | undefined): string {
 }
 
 /**
- * One session's story: created, fetched by the wallet, answered and verified or refused
- * (with the exact code), then each read of its data. `history` is what the verifier's
- * event stream replays (each state's time); a state the session skipped (a DC API session
- * is never fetched) has no step. While open, the step it waits for is shown pending.
+ * One session's story from its record (the verifier says when each step happened):
+ * created, fetched by the wallet, answered and verified or refused (with the exact code),
+ * each read of its data, and what became of the data — removed in part after the read
+ * grace, purged, or kept until its deadline. A step the session skipped (a DC API session
+ * is never fetched) is not shown. While open, the step it waits for is shown pending.
  */
-export function sessionTimeline(
-  session: PresentationSession,
-  history: readonly SessionStateEvent[],
-  reads: readonly PresentationRead[] = [],
-): TimelineStep[] {
-  const at = (state: SessionState) => history.find((event) => event.state === state)?.changedAt;
+export function sessionTimeline(session: PresentationSession, reads: readonly PresentationRead[] = []): TimelineStep[] {
   const steps: TimelineStep[] = [
     {
       title: `Request created (${session.responseMode}) for verifier ${session.publicVerifierId}`,
@@ -53,19 +54,19 @@ export function sessionTimeline(
       tone: 'neutral',
     },
   ];
-  const fetchedAt = at('RequestUriRetrieved');
-  if (fetchedAt || session.state === 'RequestUriRetrieved')
-    steps.push({ title: 'Request fetched by the wallet', at: fetchedAt ?? session.updatedAt, tone: 'neutral' });
+  if (session.requestRetrievedAt)
+    steps.push({ title: 'Request fetched by the wallet', at: session.requestRetrievedAt, tone: 'neutral' });
   if (session.state === 'ResponseVerified') {
     steps.push({
       title: 'Answered by the wallet and verified',
-      at: at('ResponseVerified') ?? session.updatedAt,
+      at: session.answeredAt ?? session.updatedAt,
       tone: 'good',
     });
   } else if (session.state === 'Error') {
+    const expired = session.error?.code === 'SESSION_EXPIRED';
     steps.push({
       title: refusalTitle(session.error?.code),
-      at: at('Error') ?? session.updatedAt,
+      at: expired ? session.expiresAt : (session.answeredAt ?? session.updatedAt),
       tone: 'bad',
       ...(session.error ? { code: session.error.code, detail: session.error.message } : {}),
     });
@@ -90,5 +91,58 @@ export function sessionTimeline(
           ? 'with the DC API answer'
           : 'through verifier-presentation-response',
     });
+  if (session.presentationData) steps.push(...presentationDataSteps(session.presentationData));
   return steps;
+}
+
+/**
+ * What became of a verified session's claims. `claimsState` is what a read finds now;
+ * `claimsPurgedAt` when the verifier's purge job removed them (a deadline can pass a
+ * little before the job comes by: the step then says when the data's lifetime ended).
+ */
+function presentationDataSteps(data: PresentationDataLifecycle): TimelineStep[] {
+  const dropped: TimelineStep = {
+    title: 'Claims not marked to retain removed',
+    ...(data.readExpiresAt ? { at: data.readExpiresAt } : {}),
+    tone: 'neutral',
+    detail: 'The read grace after the first read ended; the claims the query marked intent_to_retain stay.',
+  };
+  if (data.claimsState === 'full')
+    return [
+      {
+        title: data.readExpiresAt ? 'Claims not marked to retain kept until' : 'Presentation data kept until',
+        at: data.readExpiresAt ?? data.dataExpiresAt,
+        tone: 'pending',
+        detail: data.readExpiresAt
+          ? `Every claim goes at ${data.dataExpiresAt} at the latest.`
+          : 'Or until the read grace after its first read ends, for claims the query does not mark intent_to_retain.',
+      },
+    ];
+  if (data.claimsState === 'retained')
+    return [
+      dropped,
+      {
+        title: 'Retained claims kept until',
+        at: data.dataExpiresAt,
+        tone: 'pending',
+        detail: 'Then every claim goes.',
+      },
+    ];
+  const lifetimeEnd =
+    data.readExpiresAt && data.readExpiresAt < data.dataExpiresAt ? data.readExpiresAt : data.dataExpiresAt;
+  return [
+    data.claimsPurgedAt
+      ? {
+          title: 'Presentation data purged',
+          at: data.claimsPurgedAt,
+          tone: 'neutral',
+          detail: 'No claim value is left; the record and what was verified stay.',
+        }
+      : {
+          title: 'Presentation data expired',
+          at: lifetimeEnd,
+          tone: 'neutral',
+          detail: 'Reads are refused; the verifier purges it at its next run.',
+        },
+  ];
 }

@@ -1,6 +1,6 @@
 import type { PresentationSession } from '@tessera/contracts';
 import type { Clock } from '@tessera/service-kit';
-import { createdSince, type SessionFilter } from '../domain/session-filter.js';
+import { sessionListQuery, type SessionFilter } from '../domain/session-filter.js';
 import { isOpen } from '../domain/session-timeline.js';
 import { sessionStateEvents } from '../network/session-events.js';
 import type { VerifierApi } from '../network/verifier-api.js';
@@ -83,14 +83,12 @@ export async function followSessionList(
       {
         pageNumber: 1,
         pageSize: SESSIONS_PAGE_SIZE,
-        ...(filter.verifierId ? { publicVerifierId: filter.verifierId } : {}),
-        ...(filter.state ? { state: filter.state } : {}),
+        ...sessionListQuery(filter, deps.clock()),
       },
       signal,
     );
     if (page.ok) {
-      const since = createdSince(filter, deps.clock());
-      const listed = page.value.data.filter((session) => !since || Date.parse(session.createdAt) >= since.getTime());
+      const listed = page.value.data;
       for (const session of [...listed].reverse()) report(session);
       for (const session of listed) follow(session);
     }

@@ -33,7 +33,7 @@ const DAY = 86_400_000;
 
 /**
  * The organisation's last 24 hours, computed from the verifier's own API: its session
- * list (newest first, read until a day back) and each verifier's webhook deliveries
+ * list (`createdAfter` a day ago, newest first) and each verifier's webhook deliveries
  * (the newest 100). The verifier has no statistics route, so these are counts over
  * what the list returns.
  */
@@ -43,15 +43,14 @@ export async function loadOverview(
 ): Promise<ServiceResult<Overview>> {
   const { token, orgId } = input;
   const now = deps.clock();
-  const since = now.getTime() - DAY;
+  const createdAfter = new Date(now.getTime() - DAY).toISOString();
   const sessions: PresentationSession[] = [];
   let truncated = false;
   for (let pageNumber = 1; ; pageNumber++) {
-    const page = await deps.verifier.listSessions(token, orgId, { pageNumber, pageSize: 100 });
+    const page = await deps.verifier.listSessions(token, orgId, { pageNumber, pageSize: 100, createdAfter });
     if (!page.ok) return page;
-    const recent = page.value.data.filter((session) => Date.parse(session.createdAt) >= since);
-    sessions.push(...recent);
-    if (recent.length < page.value.data.length || pageNumber >= page.value.totalPages) break;
+    sessions.push(...page.value.data);
+    if (pageNumber >= page.value.totalPages) break;
     if (sessions.length >= deps.maxSessions) {
       truncated = true;
       break;

@@ -1,22 +1,20 @@
-import type { PresentationRead, PresentationSession, SessionStateEvent } from '@tessera/contracts';
+import type { PresentationRead, PresentationSession } from '@tessera/contracts';
 import { succeeded, type ServiceResult } from '../domain/service-problem.js';
 import { sessionTimeline, type TimelineStep } from '../domain/session-timeline.js';
 import type { VerifierApi } from '../network/verifier-api.js';
-import { readSessionHistory } from './steps/read-session-history.js';
 
 export interface LoadSessionDeps {
-  verifier: Pick<VerifierApi, 'getSession' | 'openSessionEvents' | 'listPresentationReads'>;
+  verifier: Pick<VerifierApi, 'getSession' | 'listPresentationReads'>;
 }
 
 export interface SessionView {
   session: PresentationSession;
-  history: SessionStateEvent[];
   /** Who read its presentation data: owners and admins only (undefined for the `verifier` role). */
   reads?: PresentationRead[];
   timeline: TimelineStep[];
 }
 
-/** One session with its timeline: each state's time from the verifier's event replay, and each read of its data. */
+/** One session with its timeline: each step's time from its record, and each read of its data. */
 export async function loadSession(
   deps: LoadSessionDeps,
   input: { token: string; orgId: string; sessionId: string; auditReads: boolean },
@@ -24,17 +22,14 @@ export async function loadSession(
   const { token, orgId, sessionId } = input;
   const session = await deps.verifier.getSession(token, orgId, sessionId);
   if (!session.ok) return session;
-  const [history, reads] = await Promise.all([
-    readSessionHistory(deps.verifier, { token, orgId, sessionId, currentState: session.value.state }),
+  const reads =
     input.auditReads && session.value.state === 'ResponseVerified'
-      ? deps.verifier.listPresentationReads(token, orgId, sessionId, { pageSize: 100 })
-      : undefined,
-  ]);
+      ? await deps.verifier.listPresentationReads(token, orgId, sessionId, { pageSize: 100 })
+      : undefined;
   if (reads && !reads.ok) return reads;
   return succeeded({
     session: session.value,
-    history,
     ...(reads ? { reads: reads.value.data } : {}),
-    timeline: sessionTimeline(session.value, history, reads?.value.data ?? []),
+    timeline: sessionTimeline(session.value, reads?.value.data ?? []),
   });
 }

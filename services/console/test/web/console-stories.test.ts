@@ -74,7 +74,12 @@ describe.skipIf(missingChromium(SUITE))(SUITE, () => {
 
   beforeAll(async () => {
     mkdirSync(OUTPUT_DIR, { recursive: true });
-    services = await startServicesProcess(dataDir);
+    // A read grace of seconds and a purge every second: the verified session's timeline ends with its purge.
+    services = await startServicesProcess(dataDir, {
+      PRESENTATION_READ_GRACE_SECONDS: '2',
+      PURGE_INTERVAL_SECONDS: '1',
+      SESSION_EXPIRY_SWEEP_MS: '500',
+    });
     base = services.consoleUrl;
     [browser, receiver, issuer] = await Promise.all([
       launchHeadlessChromium(),
@@ -302,6 +307,17 @@ describe.skipIf(missingChromium(SUITE))(SUITE, () => {
     );
     await checkPage(page, OUTPUT_DIR, 'session-verified');
     await readmeScreenshot(page, 'readme-session-verified.png', true);
+
+    // The read grace ends and the verifier's purge job removes the claims: the last step, from the session record.
+    const timelineText = async () =>
+      (await page.getByRole('list', { name: 'What happened to this session' }).textContent()) ?? '';
+    expect(await timelineText()).toContain('Claims not marked to retain kept until');
+    await waitFor(async () => {
+      await page.reload();
+      return (await timelineText()).includes('Presentation data purged');
+    }, 20_000);
+    expect(await timelineText()).not.toContain('kept until');
+    await checkPage(page, OUTPUT_DIR, 'session-purged');
   }, 90_000);
 
   it("the verifier's webhook delivery is listed, and one click redelivers it", async () => {

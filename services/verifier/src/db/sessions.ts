@@ -2,7 +2,7 @@
 // `orgId`; the wallet endpoints find a session by its unguessable
 // `authorizationRequestId` alone, as the protocol has no organisation in it.
 // A session's template may be another organisation's (intent-based sessions).
-import { and, count, desc, eq, getTableColumns, gt, inArray, isNotNull, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, getTableColumns, gt, inArray, isNotNull, lt, sql, type SQL } from 'drizzle-orm';
 import type { SessionListQuery } from '@tessera/contracts';
 import { preparedFor, runRawStatement } from '@tessera/service-kit';
 import { OPEN_STATES } from '../domain/session-state.js';
@@ -243,6 +243,9 @@ export async function listSessions(
     conditions.push(eq(presentationSessions.authorizationRequestId, filters.authorizationRequestId));
   if (filters.nonce) conditions.push(eq(presentationSessions.nonce, filters.nonce));
   if (filters.state) conditions.push(eq(presentationSessions.state, filters.state));
+  // Ranges of the (org_id, created_at, id) index the pages are read from.
+  if (filters.createdAfter) conditions.push(gt(presentationSessions.createdAt, new Date(filters.createdAfter)));
+  if (filters.createdBefore) conditions.push(lt(presentationSessions.createdAt, new Date(filters.createdBefore)));
   const where = and(...conditions);
   const rows = await db
     .select()

@@ -117,14 +117,20 @@ const selectVerifierForSession = preparedFor((db: VerifierDb) =>
     .prepare('find_verifier_for_session'),
 );
 
+/** Changes the settings given; `clientMetadata` undefined keeps it, null clears it. */
 export async function updateVerifierMetadata(
   db: VerifierDb,
-  params: VerifierSettings & { orgId: string; verifierId: string; now: Date },
+  params: Omit<VerifierSettings, 'clientMetadata'> & {
+    clientMetadata?: VerifierSettings['clientMetadata'];
+    orgId: string;
+    verifierId: string;
+    now: Date;
+  },
 ): Promise<VerifierRow | undefined> {
   const [row] = await db
     .update(verifiers)
     .set({
-      clientMetadata: params.clientMetadata,
+      ...(params.clientMetadata !== undefined ? { clientMetadata: params.clientMetadata } : {}),
       ...(params.overAskingPolicy !== undefined ? { overAskingPolicy: params.overAskingPolicy } : {}),
       ...(params.strictHaip !== undefined ? { strictHaip: params.strictHaip } : {}),
       updatedAt: params.now,

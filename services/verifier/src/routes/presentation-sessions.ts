@@ -39,7 +39,11 @@ export function registerPresentationSessionRoutes(app: App, deps: ReadPresentati
         requestId: request.id,
       });
       if (read.kind === 'one')
-        return envelope(200, 'Presentation session.', toPresentationSession(read.session, read.readAt, read.lifecycles.get(read.session.id)));
+        return envelope(
+          200,
+          'Presentation session.',
+          toPresentationSession(read.session, read.readAt, read.lifecycles.get(read.session.id)),
+        );
       return envelope(
         200,
         'Presentation sessions.',

@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import {
   CreateVerifierBodySchema,
   PagingQuerySchema,
+  PatchVerifierBodySchema,
   UpdateVerifierBodySchema,
   VerifierSchema,
 } from '@tessera/contracts';
@@ -83,7 +84,35 @@ export function registerVerifierRoutes(app: App, deps: VerifierRouteDeps): void 
       const row = await updateVerifier(deps, {
         ...request.params,
         ...(bodyVerifierId !== undefined ? { bodyVerifierId } : {}),
-        ...(clientMetadata ? { clientMetadata } : {}),
+        clientMetadata: clientMetadata ?? null,
+        ...(overAskingPolicy !== undefined ? { overAskingPolicy } : {}),
+        ...(strictHaip !== undefined ? { strictHaip } : {}),
+      });
+      return envelope(200, 'Verifier updated.', toVerifier(row));
+    },
+  );
+
+  app.patch(
+    '/verifier/:verifierId',
+    {
+      schema: routeSchema(
+        {
+          summary: 'Change some settings of a verifier',
+          description:
+            'Only the fields sent change: clientMetadata replaces the display data as a whole (not merged member by member), null removes it; overAskingPolicy and strictHaip as given. At least one field. A verifierId in the body must equal the path’s (400 VERIFIER_ID_IMMUTABLE otherwise).',
+          tags,
+          security: MANAGEMENT,
+          errors: [404],
+        },
+        { params: VerifierParamsSchema, body: PatchVerifierBodySchema, response: { 200: envelopeOf(VerifierSchema) } },
+      ),
+    },
+    async (request) => {
+      const { verifierId: bodyVerifierId, clientMetadata, overAskingPolicy, strictHaip } = request.body;
+      const row = await updateVerifier(deps, {
+        ...request.params,
+        ...(bodyVerifierId !== undefined ? { bodyVerifierId } : {}),
+        ...(clientMetadata !== undefined ? { clientMetadata } : {}),
         ...(overAskingPolicy !== undefined ? { overAskingPolicy } : {}),
         ...(strictHaip !== undefined ? { strictHaip } : {}),
       });

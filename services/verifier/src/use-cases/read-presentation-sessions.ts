@@ -1,4 +1,5 @@
-import { type Clock, isUuid, type PageWindow } from '@tessera/service-kit';
+import { ErrorCode } from '@tessera/contracts';
+import { AppError, type Clock, isUuid, type PageWindow } from '@tessera/service-kit';
 import {
   listPresentationDataLifecycles,
   type PresentationDataLifecycleRow,
@@ -41,6 +42,7 @@ export async function readPresentationSessions(
   input: ReadPresentationSessionsInput,
 ): Promise<ReadPresentationSessionsResult> {
   const { orgId, id } = input;
+  if (id === undefined) checkCreatedWindow(input.filters);
   const readAt = deps.clock();
   await persistSessionExpiry(deps, {
     orgId,
@@ -60,6 +62,16 @@ export async function readPresentationSessions(
     offset: input.page.offset,
   });
   return { kind: 'page', rows, total, readAt, lifecycles: await lifecyclesOf(deps, orgId, rows) };
+}
+
+/** `createdAfter` must come before `createdBefore`: a reversed window is a mistake, not an empty page. */
+function checkCreatedWindow(filters: SessionFilters): void {
+  const { createdAfter, createdBefore } = filters;
+  if (createdAfter === undefined || createdBefore === undefined) return;
+  if (Date.parse(createdBefore) > Date.parse(createdAfter)) return;
+  throw new AppError(400, ErrorCode.VALIDATION_FAILED, 'createdBefore must be later than createdAfter.', [
+    { path: '/createdBefore', message: 'must be later than createdAfter' },
+  ]);
 }
 
 /**

@@ -19,14 +19,15 @@ export interface UpdateVerifierInput {
    * verifier's id never changes (sessions and QR codes name it).
    */
   bodyVerifierId?: string;
-  /** Replaces the display metadata; absent clears it. */
-  clientMetadata?: ClientMetadata;
+  /** Replaces the display metadata; null clears it, undefined keeps it (PUT sends null for an absent one). */
+  clientMetadata?: ClientMetadata | null;
   /** Absent keeps the current policy. */
   overAskingPolicy?: OverAskingPolicy;
   /** Absent keeps the current setting. */
   strictHaip?: boolean;
 }
 
+/** PUT and PATCH of a verifier: the settings given change, in one UPDATE (no read before the write). */
 export async function updateVerifier(deps: UpdateVerifierDeps, input: UpdateVerifierInput): Promise<VerifierRow> {
   if (input.bodyVerifierId !== undefined && input.bodyVerifierId !== input.verifierId) {
     throw new AppError(
@@ -39,7 +40,7 @@ export async function updateVerifier(deps: UpdateVerifierDeps, input: UpdateVeri
   const row = await updateVerifierMetadata(deps.db, {
     orgId: input.orgId,
     verifierId: input.verifierId,
-    clientMetadata: input.clientMetadata ?? null,
+    ...(input.clientMetadata !== undefined ? { clientMetadata: input.clientMetadata } : {}),
     ...(input.overAskingPolicy !== undefined ? { overAskingPolicy: input.overAskingPolicy } : {}),
     ...(input.strictHaip !== undefined ? { strictHaip: input.strictHaip } : {}),
     now: deps.clock(),

@@ -13,6 +13,7 @@ const ROUTES: Array<[HttpMethod, string]> = [
   ['GET', 'verifier'],
   ['GET', 'verifier/v1'],
   ['PUT', 'verifier/v1'],
+  ['PATCH', 'verifier/v1'],
   ['DELETE', 'verifier/v1'],
   ['POST', 'verification-template'],
   ['GET', 'verification-template'],
@@ -22,6 +23,7 @@ const ROUTES: Array<[HttpMethod, string]> = [
   ['POST', 'presentation?verifierId=v1'],
   ['POST', 'intent-based-verification-presentation?verifierId=v1&ecosystemId=00000000-0000-4000-8000-000000000000'],
   ['GET', 'verifier-presentation'],
+  ['GET', 'verifier-presentation?createdAfter=not-a-time'],
   ['GET', 'verifier-presentation-events?id=00000000-0000-4000-8000-000000000000'],
   ['PUT', 'certificates/P256'],
   ['GET', 'certificates/ED25519'],
@@ -50,7 +52,7 @@ const ROUTES: Array<[HttpMethod, string]> = [
 const callRoute = (h: Harness, method: HttpMethod, path: string, headers: Record<string, string>) =>
   h.call(method, `/v1/orgs/${ORG}/oid4vp/${path}`, {
     headers,
-    ...(method === 'POST' || method === 'PUT' ? { body: { not: 'valid' } } : {}),
+    ...(method === 'POST' || method === 'PUT' || method === 'PATCH' ? { body: { not: 'valid' } } : {}),
   });
 
 describe('management authorization', () => {

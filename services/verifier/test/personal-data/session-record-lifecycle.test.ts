@@ -48,7 +48,7 @@ async function inPage(h: Harness, id: string): Promise<PresentationSession> {
     headers: await h.auth(ORG),
   });
   expect(page.status).toBe(200);
-  return ((page.body as { data: { data: PresentationSession[] } }).data.data).find((session) => session.id === id)!;
+  return (page.body as { data: { data: PresentationSession[] } }).data.data.find((session) => session.id === id)!;
 }
 
 describe('the session record: each step’s time and the presentation data’s lifecycle', () => {

@@ -108,6 +108,69 @@ describe('verifier-presentation', () => {
     }
   });
 
+  test('filters by creation time (createdAfter, createdBefore: both strict), with the other filters and paging', async ({
+    harness: h,
+    create,
+    read,
+  }) => {
+    const made: Array<{ id: string; createdAt: string }> = [];
+    try {
+      for (const offsetMs of [3_600_000, 3_610_000, 3_620_000]) {
+        h.clock.offsetMs = offsetMs;
+        made.push(await create({}, 'gate'));
+      }
+    } finally {
+      h.clock.offsetMs = 0;
+    }
+    const [first, second, third] = made as [(typeof made)[0], (typeof made)[0], (typeof made)[0]];
+    const ids = async (query: Record<string, string>) => {
+      const answer = await read(`?${new URLSearchParams({ publicVerifierId: 'gate', ...query })}`);
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+      return (answer.body.data.data as Array<{ id: string }>).map((session) => session.id);
+    };
+    expect(await ids({ createdAfter: first.createdAt })).toEqual([third.id, second.id]);
+    expect(await ids({ createdBefore: third.createdAt })).toEqual(expect.arrayContaining([second.id, first.id]));
+    expect(await ids({ createdBefore: third.createdAt })).not.toContain(third.id);
+    expect(await ids({ createdAfter: first.createdAt, createdBefore: third.createdAt })).toEqual([second.id]);
+    // Any offset names the same instant: first's creation written in +01:00 (the `+` encoded by URLSearchParams).
+    const inBerlin = new Date(Date.parse(first.createdAt) + 3_600_000).toISOString().replace('Z', '+01:00');
+    expect(await ids({ createdAfter: inBerlin, createdBefore: third.createdAt })).toEqual([second.id]);
+
+    const paged = await read(
+      `?${new URLSearchParams({ publicVerifierId: 'gate', createdAfter: first.createdAt, pageSize: '1', pageNumber: '2' })}`,
+    );
+    expect(paged.body.data).toMatchObject({ totalItems: 2, totalPages: 2, page: 2, pageSize: 1 });
+    expect(paged.body.data.data.map((session: { id: string }) => session.id)).toEqual([second.id]);
+    expect(await ids({ createdAfter: third.createdAt })).toEqual([]);
+    // With `id` the one record is answered, as with every filter.
+    expect((await read(`?id=${first.id}&createdAfter=${encodeURIComponent(third.createdAt)}`)).body.data.id).toBe(
+      first.id,
+    );
+  });
+
+  test('refuses a malformed or reversed creation window with 400 VALIDATION_FAILED at its field', async ({ read }) => {
+    for (const [name, value] of [
+      ['createdAfter', 'yesterday'],
+      ['createdAfter', '2026-01-01'],
+      ['createdAfter', '2026-01-01T10:00:00'],
+      ['createdBefore', '2026-13-01T10:00:00Z'],
+      ['createdBefore', ''],
+    ] as Array<[string, string]>) {
+      const answer = await read(`?${new URLSearchParams({ [name]: value })}`);
+      expect(answer.status, `${name}=${value}`).toBe(400);
+      expect(answer.body.code).toBe('VALIDATION_FAILED');
+      expect(JSON.stringify(answer.body), `${name}=${value}`).toContain(name);
+    }
+    for (const before of ['2026-01-01T10:00:00Z', '2026-01-01T09:00:00Z']) {
+      const reversed = await read(`?createdAfter=2026-01-01T10:00:00Z&createdBefore=${before}`);
+      expect(reversed.status).toBe(400);
+      expect(reversed.body).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        details: [{ path: '/createdBefore', message: 'must be later than createdAfter' }],
+      });
+    }
+  });
+
   test('refuses malformed filters', async ({ read }) => {
     expect((await read('?state=Done')).status).toBe(400);
     expect((await read('?pageSize=0')).status).toBe(400);
