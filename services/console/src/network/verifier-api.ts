@@ -21,7 +21,7 @@ import type {
   SigningCertificate,
   SigningCertificatesEntry,
   TrustAnchor,
-  UpdateVerifierBody,
+  PatchVerifierBody,
   VerificationTemplate,
   VerificationTemplateBody,
   Verifier,
@@ -48,8 +48,9 @@ export function createVerifierApi(client: ServiceClient) {
       client.data<Verifier>('GET', org(orgId, pathOf`verifier/${verifierId}`), as(token)),
     createVerifier: (token: string, orgId: string, body: CreateVerifierBody) =>
       client.data<Verifier>('POST', org(orgId, 'verifier'), as(token, { body })),
-    updateVerifier: (token: string, orgId: string, verifierId: string, body: UpdateVerifierBody) =>
-      client.data<Verifier>('PUT', org(orgId, pathOf`verifier/${verifierId}`), as(token, { body })),
+    /** Only the fields sent change (the verifier's PATCH): no read before a write, no lost update. */
+    patchVerifier: (token: string, orgId: string, verifierId: string, body: PatchVerifierBody) =>
+      client.data<Verifier>('PATCH', org(orgId, pathOf`verifier/${verifierId}`), as(token, { body })),
     deleteVerifier: (token: string, orgId: string, verifierId: string) =>
       client.data<Verifier>('DELETE', org(orgId, pathOf`verifier/${verifierId}`), as(token)),
 

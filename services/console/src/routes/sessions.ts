@@ -4,6 +4,7 @@ import { DcApiProtocolSchema, ResponseModeSchema, SessionStateSchema } from '@te
 import { startEventStream, type App } from '@tessera/service-kit';
 import type { Clock } from '@tessera/service-kit';
 import { orderedDcApiProtocols } from '../domain/dc-api-protocol-choices.js';
+import { parseTransactionData, requestSignerOf } from '../domain/request-options.js';
 import type { SessionFilter, SessionWindow } from '../domain/session-filter.js';
 import { STATE_RANK } from '../domain/session-timeline.js';
 import { can } from '../domain/signed-in-user.js';
@@ -197,6 +198,25 @@ export function registerSessionRoutes(app: App, deps: SessionRouteDeps): void {
           dcApiProtocols: Type.Optional(
             Type.Union([DcApiProtocolSchema, Type.Array(DcApiProtocolSchema, { maxItems: 4 })]),
           ),
+          // Advanced options: sent to the verifier as given (empty: not sent), which judges them.
+          payloadState: Type.Optional(Type.String({ maxLength: 600 })),
+          signerMethod: Type.Optional(
+            Type.Union([
+              Type.Literal(''),
+              Type.Literal('DID'),
+              Type.Literal('X509_P256'),
+              Type.Literal('X509_ED25519'),
+            ]),
+          ),
+          clientIdPrefix: Type.Optional(
+            Type.Union([Type.Literal(''), Type.Literal('x509_hash'), Type.Literal('x509_san_dns')]),
+          ),
+          presentationDataTtlSeconds: Type.Optional(
+            Type.Union([Type.Integer({ minimum: 1, maximum: 31_536_000 }), Type.Literal('')]),
+          ),
+          transactionData: Type.Optional(Type.String({ maxLength: 20000 })),
+          redirectUri: Type.Optional(Type.String({ maxLength: 2100 })),
+          ecosystemId: Type.Optional(Type.String({ maxLength: 100 })),
         }),
       }),
       preHandler: requireSignIn,
@@ -206,14 +226,40 @@ export function registerSessionRoutes(app: App, deps: SessionRouteDeps): void {
       const body = request.body;
       const back = orgPath(orgId, '/sessions/new');
       const [ecosystemId = '', intent = ''] = (body.intent ?? '').split('|');
+      const trustEcosystemId = body.ecosystemId ?? '';
       const source: RequestSource | undefined =
         body.source === 'intent'
           ? ecosystemId && intent
             ? { kind: 'intent', ecosystemId, intent }
             : undefined
           : body.templateId
-            ? { kind: 'template', templateId: body.templateId }
+            ? {
+                kind: 'template',
+                templateId: body.templateId,
+                ...(trustEcosystemId ? { ecosystemId: trustEcosystemId } : {}),
+              }
             : undefined;
+      const transactionData = parseTransactionData(body.transactionData ?? '');
+      // What the console can say before any call: the field's own syntax, and an ecosystem named for an intent
+      // (an intent is verified under its own ecosystem's trust policy; the intent body has no ecosystemId).
+      const early =
+        'problem' in transactionData
+          ? { message: 'The transaction data is not a JSON array of objects.', detail: transactionData.problem }
+          : body.source === 'intent' && trustEcosystemId
+            ? {
+                message: "A request by intent is verified under its ecosystem's trust policy.",
+                detail: { path: '/ecosystemId', message: 'applies to a request from a template only' },
+              }
+            : undefined;
+      if (source && early) {
+        sessionOf(request).setFlash(
+          problemFlash(
+            { code: 'VALIDATION_FAILED', message: early.message, details: [early.detail] },
+            formValues(body),
+          ),
+        );
+        return reply.redirect(back, 303);
+      }
       if (!source) {
         sessionOf(request).setFlash(
           problemFlash(
@@ -227,6 +273,7 @@ export function registerSessionRoutes(app: App, deps: SessionRouteDeps): void {
         return reply.redirect(back, 303);
       }
       const origins = (body.expectedOrigins ?? '').split(/\s+/).filter(Boolean);
+      const signer = requestSignerOf(body.signerMethod ?? '', body.clientIdPrefix ?? '');
       const result = await createPresentationRequest(deps, {
         token: sessionOf(request).accessToken,
         orgId,
@@ -236,6 +283,13 @@ export function registerSessionRoutes(app: App, deps: SessionRouteDeps): void {
         ...(origins.length > 0 ? { expectedOrigins: origins } : {}),
         ...(typeof body.expiresInSeconds === 'number' ? { expiresInSeconds: body.expiresInSeconds } : {}),
         dcApiProtocols: orderedDcApiProtocols(listOf(body.dcApiProtocols)),
+        ...(body.payloadState ? { payloadState: body.payloadState } : {}),
+        ...(signer ? { requestSigner: signer } : {}),
+        ...(typeof body.presentationDataTtlSeconds === 'number'
+          ? { presentationDataTtlSeconds: body.presentationDataTtlSeconds }
+          : {}),
+        ...('value' in transactionData && transactionData.value ? { transactionData: transactionData.value } : {}),
+        ...(body.redirectUri ? { redirectUri: body.redirectUri } : {}),
       });
       return answerForm(request, reply, result, {
         back,

@@ -144,7 +144,7 @@ export function registerVerifierRoutes(app: App, deps: VerifierRouteDeps): void 
         token: sessionOf(request).accessToken,
         orgId,
         verifierId,
-        body: clientMetadata ? { clientMetadata } : {},
+        body: { clientMetadata: clientMetadata ?? null },
       });
       return answerForm(request, reply, result, {
         back: verifierPath(orgId, verifierId),

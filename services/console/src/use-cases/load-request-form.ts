@@ -19,6 +19,8 @@ export interface RequestForm {
   templates: VerificationTemplate[];
   /** The intents of the ecosystems the organisation belongs to. */
   intents: IntentChoice[];
+  /** The ecosystems the organisation belongs to: a direct request may be verified against one's trust list. */
+  ecosystems: Array<{ id: string; name: string }>;
 }
 
 /** What a new presentation request can be made of: a verifier, and a template's query or an ecosystem's intent. */
@@ -42,6 +44,7 @@ export async function loadRequestForm(
   return succeeded({
     verifiers: verifiers.value.data,
     templates: templates.value.data,
+    ecosystems: memberOf.map((ecosystem) => ({ id: ecosystem.id, name: ecosystem.name })),
     intents: intentPages.flatMap((page, index) =>
       page.ok
         ? page.value.data.map((intent) => ({

@@ -3,23 +3,20 @@ import type { ServiceResult } from '../domain/service-problem.js';
 import type { VerifierApi } from '../network/verifier-api.js';
 
 export interface SaveVerifierSettingsDeps {
-  verifier: Pick<VerifierApi, 'getVerifier' | 'updateVerifier'>;
+  verifier: Pick<VerifierApi, 'patchVerifier'>;
 }
 
 /**
  * A verifier's settings: what a query asking beyond its registration certificate gets
- * (`overAskingPolicy`) and whether its sessions must meet HAIP 1.0 (`strictHaip`). The
- * verifier's PUT replaces the display data (an absent `clientMetadata` clears it), so the
- * display data in force is read and sent back unchanged with the settings.
+ * (`overAskingPolicy`) and whether its sessions must meet HAIP 1.0 (`strictHaip`). Sent
+ * alone (the verifier's PATCH): the display data is not read nor sent, so a change of it
+ * made meanwhile by someone else stays.
  */
-export async function saveVerifierSettings(
+export function saveVerifierSettings(
   deps: SaveVerifierSettingsDeps,
   input: { token: string; orgId: string; verifierId: string; overAskingPolicy: OverAskingPolicy; strictHaip: boolean },
 ): Promise<ServiceResult<Verifier>> {
-  const current = await deps.verifier.getVerifier(input.token, input.orgId, input.verifierId);
-  if (!current.ok) return current;
-  return deps.verifier.updateVerifier(input.token, input.orgId, input.verifierId, {
-    ...(current.value.clientMetadata ? { clientMetadata: current.value.clientMetadata } : {}),
+  return deps.verifier.patchVerifier(input.token, input.orgId, input.verifierId, {
     overAskingPolicy: input.overAskingPolicy,
     strictHaip: input.strictHaip,
   });

@@ -312,10 +312,14 @@ describe.skipIf(missingChromium(SUITE))(SUITE, () => {
     const timelineText = async () =>
       (await page.getByRole('list', { name: 'What happened to this session' }).textContent()) ?? '';
     expect(await timelineText()).toContain('Claims not marked to retain kept until');
+    // Loaded again by address: a reload would send the read's form again (another read).
     await waitFor(async () => {
-      await page.reload();
+      await page.goto(verifiedSessionUrl);
       return (await timelineText()).includes('Presentation data purged');
     }, 20_000);
+    expect(await page.getByRole('region', { name: 'Reads of the presentation data' }).locator('tbody tr').count()).toBe(
+      1,
+    );
     expect(await timelineText()).not.toContain('kept until');
     await checkPage(page, OUTPUT_DIR, 'session-purged');
   }, 90_000);
@@ -440,6 +444,75 @@ describe.skipIf(missingChromium(SUITE))(SUITE, () => {
     await checkPage(page, OUTPUT_DIR, 'session-dc-api');
   }, 60_000);
 
+  it('the rarer options of a request, folded under "Advanced options": each refusal at its field, then a request with them', async () => {
+    // A template of the shop's own: a direct request may name an ecosystem whose trust list to verify against.
+    await page.goto(`${base}/orgs/org-shop/templates/new`);
+    await page.getByLabel(/^Name/).fill('Shop age check');
+    await page.getByLabel(/^DCQL query/).fill(JSON.stringify(QUERY, null, 2));
+    await page.getByRole('button', { name: 'Add the template' }).click();
+    expect(await flashText(page)).toBe('The template Shop age check is saved.');
+
+    await page.goto(`${base}/orgs/org-shop/sessions/new`);
+    const advanced = page.locator('details#advanced');
+    expect(await advanced.getAttribute('open')).toBeNull();
+    // Folded, and opened from the keyboard like any disclosure.
+    await page.locator('details#advanced > summary').focus();
+    await page.keyboard.press('Enter');
+    expect(await advanced.getAttribute('open')).not.toBeNull();
+    await checkPage(page, OUTPUT_DIR, 'new-request-advanced');
+
+    /** Submits the form and expects the refusal at `field`: linked to it, the options open again, the value kept. */
+    const refusedAt = async (field: string, label: RegExp, code: string) => {
+      await page.getByRole('button', { name: 'Create the request' }).click();
+      expect(await flashText(page)).toContain(`(${code})`);
+      expect(await advanced.getAttribute('open')).not.toBeNull();
+      const control = page.getByLabel(label);
+      expect(await control.getAttribute('aria-invalid')).toBe('true');
+      expect(await control.getAttribute('aria-describedby')).toContain(`${field}-problem`);
+      expect((await page.locator(`#${field}-problem`).textContent())!.length).toBeGreaterThan(0);
+    };
+    // The verifier's schema: a state with a space.
+    await page.getByLabel(/^Template/).selectOption({ label: 'Shop age check' });
+    await page.getByLabel(/^Payload state/).fill('not a state!');
+    await refusedAt('payloadState', /^Payload state/, 'VALIDATION_FAILED');
+    expect(await page.getByLabel(/^Payload state/).inputValue()).toBe('not a state!');
+    await page.getByLabel(/^Payload state/).fill('');
+    // The console's own check: transaction data that is not JSON.
+    await page.getByLabel(/^Transaction data/).fill('[{ type: payment }]');
+    await refusedAt('transactionData', /^Transaction data/, 'VALIDATION_FAILED');
+    // The verifier's rule: the entry names a credential query the template does not have.
+    await page.getByLabel(/^Transaction data/).fill('[{ "type": "payment", "credential_ids": ["card"] }]');
+    await refusedAt('transactionData', /^Transaction data/, 'VALIDATION_FAILED');
+    expect(await page.locator('#transactionData-problem').textContent()).toContain('card');
+    await page.getByLabel(/^Transaction data/).fill('');
+    await page.getByLabel(/^Redirect address/).fill('https://shop.example/done?response_code=1');
+    await refusedAt('redirectUri', /^Redirect address/, 'VALIDATION_FAILED');
+    await page.getByLabel(/^Redirect address/).fill('');
+    // The ecosystem's list has no active issuer of the query's type (the lead suspended the demo issuer).
+    await page.getByLabel(/^Trust an ecosystem/).selectOption({ label: 'Age checks' });
+    await refusedAt('ecosystemId', /^Trust an ecosystem/, 'NO_TRUSTED_ISSUER');
+    // An ecosystem named for an intent: refused by the console, before any call.
+    await page.getByLabel("An ecosystem's intent").check();
+    await refusedAt('ecosystemId', /^Trust an ecosystem/, 'VALIDATION_FAILED');
+    await page.getByLabel(/^Trust an ecosystem/).selectOption('');
+
+    // By intent, with every other option: created, its record says so.
+    const state = 'order-4711-2b7f0c9e81d34a6f95c3';
+    await page.getByLabel(/^Payload state/).fill(state);
+    await page.getByLabel(/^Request signer/).selectOption('X509_P256');
+    await page.getByLabel(/^Client identifier prefix/).selectOption('x509_hash');
+    await page.getByLabel(/^Keep the presentation data for/).fill('120');
+    await page.getByLabel(/^Transaction data/).fill('[{ "type": "payment", "credential_ids": ["age"] }]');
+    await page.getByLabel(/^Redirect address/).fill('https://shop.example/done');
+    await page.getByRole('button', { name: 'Create the request' }).click();
+    expect(await flashText(page)).toBe(
+      'The request is ready: show the QR code to the wallet, or open the link on this device.',
+    );
+    expect(await page.locator('dt:text-is("Payload state") + dd').textContent()).toBe(state);
+    expect(await page.locator('dt:text-is("Client id") + dd').textContent()).toMatch(/^x509_hash:/);
+    await checkPage(page, OUTPUT_DIR, 'session-advanced');
+  }, 90_000);
+
   it("the shop's administrator makes a CSR, sees it pending, uploads the CA's chain without a key, and the verifier's registration certificate", async () => {
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
     await page.goto(`${base}/orgs/org-shop/certificates`);
@@ -538,14 +611,20 @@ describe.skipIf(missingChromium(SUITE))(SUITE, () => {
     expect(summary).toContain('urn:eudi:pid:1');
     await checkPage(page, OUTPUT_DIR, 'verifier-registration');
 
-    // Settings: over-asking listed instead of refused; then the certificate removed.
+    // Settings: over-asking listed instead of refused. Meanwhile a colleague, in another tab opened
+    // before, renames the display: both changes stay (each form sends only its own fields, PATCH).
+    const colleague = await browser.context.newPage();
+    await colleague.goto(page.url());
     await page.getByLabel('Allow it and list what a wallet will flag').check();
+    await colleague.getByLabel(/^Display name/).fill('Corner Shop till 2');
+    await colleague.getByRole('button', { name: 'Save the display data' }).click();
+    expect(await flashText(colleague)).toBe('The display data is saved.');
+    await colleague.close();
     await page.getByRole('button', { name: 'Save the settings' }).click();
     expect(await flashText(page)).toContain('The settings are saved');
     expect(await page.getByLabel('Allow it and list what a wallet will flag').isChecked()).toBe(true);
     expect(await page.getByLabel('Only sessions HAIP 1.0 allows').isChecked()).toBe(false);
-    // The display data survives a settings save (the verifier's PUT replaces it).
-    expect(await page.getByRole('region', { name: 'What wallets show' }).textContent()).toContain('Corner Shop till');
+    expect(await page.getByRole('region', { name: 'What wallets show' }).textContent()).toContain('Corner Shop till 2');
     await page.getByRole('button', { name: 'Remove the registration certificate' }).click();
     expect(await flashText(page)).toBe('The registration certificate is removed: requests no longer carry it.');
     expect(await page.getByRole('region', { name: 'Registration certificate' }).textContent()).toContain(

@@ -1,14 +1,35 @@
 import { DC_API_PROTOCOL_CHOICES } from '../../domain/dc-api-protocol-choices.js';
 import type { RequestForm } from '../../use-cases/load-request-form.js';
 import { Empty, Section } from '../components/display.js';
-import { ChoiceGroup, PostForm, SelectField, TextField, problemAt, valueOf } from '../components/forms.js';
+import { ChoiceGroup, PostForm, SelectField, TextArea, TextField, problemAt, valueOf } from '../components/forms.js';
 import { Layout } from '../components/layout.js';
 import type { PageContext } from '../page-context.js';
+
+/** The create body's fields under "Advanced options": the element opens again when one was filled in or refused. */
+const ADVANCED_FIELDS = [
+  'payloadState',
+  'signerMethod',
+  'clientIdPrefix',
+  'presentationDataTtlSeconds',
+  'transactionData',
+  'redirectUri',
+  'ecosystemId',
+];
+const ADVANCED_PATHS = [
+  '/payloadState',
+  '/requestSigner',
+  '/presentationDataTtlSeconds',
+  '/transactionData',
+  '/redirectUri',
+  '/ecosystemId',
+];
 
 export function NewRequestPage(props: { context: PageContext; orgId: string; form: RequestForm }) {
   const { context, orgId, form } = props;
   const org = `/orgs/${encodeURIComponent(orgId)}`;
   const flash = context.flash;
+  const advancedOpen =
+    problemAt(flash, ...ADVANCED_PATHS) !== undefined || ADVANCED_FIELDS.some((name) => valueOf(flash, name));
   return (
     <Layout
       context={context}
@@ -109,6 +130,76 @@ export function NewRequestPage(props: { context: PageContext; orgId: string; for
               problem={problemAt(flash, '/expiresInSeconds')}
               hint="Empty: the platform's default."
             />
+            <details class="subpanel" id="advanced" open={advancedOpen}>
+              <summary>Advanced options</summary>
+              <TextField
+                name="payloadState"
+                label="Payload state"
+                value={valueOf(flash, 'payloadState')}
+                problem={problemAt(flash, '/payloadState')}
+                hint="Your own value to find the session by, sent to the wallet as the OAuth state: letters, digits and . _ ~ - only; at least 22 random characters when the query does not ask for holder binding. Empty: the verifier makes one."
+              />
+              <SelectField
+                name="signerMethod"
+                label="Request signer"
+                blank="The default: an intent's template signer, else the P-256 certificate"
+                value={valueOf(flash, 'signerMethod')}
+                problem={problemAt(flash, '/requestSigner/method')}
+                options={[
+                  { value: 'X509_P256', label: 'X509_P256: the P-256 request-signing certificate' },
+                  { value: 'X509_ED25519', label: 'X509_ED25519: the Ed25519 request-signing certificate' },
+                  { value: 'DID', label: 'DID: the organisation’s did:jwk' },
+                ]}
+              />
+              <SelectField
+                name="clientIdPrefix"
+                label="Client identifier prefix"
+                blank="The default: x509_hash"
+                value={valueOf(flash, 'clientIdPrefix')}
+                problem={problemAt(flash, '/requestSigner/clientIdPrefix')}
+                hint="Certificate signers only; ignored for DID."
+                options={[
+                  { value: 'x509_hash', label: 'x509_hash: the hash of the certificate' },
+                  { value: 'x509_san_dns', label: 'x509_san_dns: the certificate’s DNS name' },
+                ]}
+              />
+              <TextField
+                name="presentationDataTtlSeconds"
+                label="Keep the presentation data for (seconds)"
+                type="number"
+                min="1"
+                max="31536000"
+                value={valueOf(flash, 'presentationDataTtlSeconds')}
+                problem={problemAt(flash, '/presentationDataTtlSeconds')}
+                hint="After verification; only shortens the platform's lifetime. Empty: the platform's."
+              />
+              <TextArea
+                name="transactionData"
+                label="Transaction data (JSON)"
+                code
+                rows={4}
+                value={valueOf(flash, 'transactionData')}
+                problem={problemAt(flash, '/transactionData')}
+                hint='An array of objects, each with its type and the credential query ids it binds, e.g. [{ "type": "payment", "credential_ids": ["pid"] }]. Empty: none.'
+              />
+              <TextField
+                name="redirectUri"
+                label="Redirect address"
+                type="url"
+                value={valueOf(flash, 'redirectUri')}
+                problem={problemAt(flash, '/redirectUri')}
+                hint="direct_post modes: where a wallet on the same device sends the person after a verified answer (http or https)."
+              />
+              <SelectField
+                name="ecosystemId"
+                label="Trust an ecosystem's list"
+                blank="No: the organisation's trust anchors"
+                value={valueOf(flash, 'ecosystemId')}
+                problem={problemAt(flash, '/ecosystemId')}
+                hint="A request from a template only: verify the answer against this ecosystem's trust list instead."
+                options={form.ecosystems.map((ecosystem) => ({ value: ecosystem.id, label: ecosystem.name }))}
+              />
+            </details>
             <button type="submit">Create the request</button>
           </PostForm>
         </Section>

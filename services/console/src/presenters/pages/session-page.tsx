@@ -41,6 +41,7 @@ export function SessionPage(props: {
           ['Response mode', session.responseMode],
           ...dcApiFacts(session),
           ['Client id', <code class="fingerprint">{session.clientId}</code>],
+          ['Payload state', <code class="fingerprint">{session.payloadState}</code>],
         ]}
       />
       {session.overAsking && session.overAsking.length > 0 ? (
