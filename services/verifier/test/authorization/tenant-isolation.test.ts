@@ -53,6 +53,7 @@ const ROUTES: Record<string, Plan> = {
   'GET /verifier': { expect: 'own' },
   'GET /verifier/{verifierId}': { expect: 404 },
   'PUT /verifier/{verifierId}': { expect: 404, body: () => ({ clientMetadata: { client_name: 'Taken over' } }) },
+  'PATCH /verifier/{verifierId}': { expect: 404, body: () => ({ clientMetadata: { client_name: 'Taken over' } }) },
   'DELETE /verifier/{verifierId}': { expect: 404 },
   'POST /verification-template': { expect: 'own', body: () => template('B template') },
   'GET /verification-template': { expect: 'own' },

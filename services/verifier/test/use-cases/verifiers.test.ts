@@ -33,11 +33,15 @@ describe('verifier use cases', () => {
     expect(listed.total).toBe(2);
     expect(listed.rows.map((row) => row.verifierId).sort()).toEqual(['back-office', 'front-desk']);
 
+    // Metadata not given is kept (a PATCH of a setting); null clears it (a PUT without it).
+    const kept = await updateVerifier(deps, { orgId: ORG, verifierId: 'front-desk', strictHaip: true });
+    expect(kept).toMatchObject({ clientMetadata: { client_name: 'Front desk' }, strictHaip: true });
     deps.clock.offsetMs = 60_000;
-    const updated = await updateVerifier(deps, { orgId: ORG, verifierId: 'front-desk' });
+    const updated = await updateVerifier(deps, { orgId: ORG, verifierId: 'front-desk', clientMetadata: null });
     deps.clock.offsetMs = 0;
-    // Absent metadata clears it; the update time is the clock's.
+    // The update time is the clock's.
     expect(updated.clientMetadata).toBeNull();
+    expect(updated.strictHaip).toBe(true);
     expect(updated.updatedAt.getTime()).toBeGreaterThan(created.updatedAt.getTime() + 50_000);
 
     expect(await deleteVerifier(deps, { orgId: ORG, verifierId: 'front-desk' })).toMatchObject({ id: created.id });
