@@ -12,26 +12,32 @@ import { toPresentationSession } from '../../src/presenters/presentation-session
 // result) and the session read, over real HTTP: each body whole, field by field. Their
 // routes answer through serializers compiled from the response schemas, which leave out
 // any field the schema does not name; these tests fail when a schema misses one.
-const test = e2eTest();
+// `createOverHttp(body)`: POST presentation for ORG's `desk` over HTTP, as a relying party sends it.
+const test = e2eTest().extend(
+  'createOverHttp',
+  { scope: 'file' },
+  ({ e2e, harness, desk }) =>
+    async (body: Record<string, unknown>) =>
+      fetch(`${e2e.url}${oid4vpPath()}/presentation?verifierId=${desk}`, {
+        method: 'POST',
+        headers: { ...(await harness.auth(ORG)), 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }),
+);
 
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 describe('the bodies of a whole verification, over HTTP', () => {
   test('POST presentation (direct_post): the envelope and every field of the created session', async ({
-    e2e: e,
     harness,
-    desk,
+    createOverHttp,
   }) => {
-    const response = await fetch(`${e.url}${oid4vpPath()}/presentation?verifierId=${desk}`, {
-      method: 'POST',
-      headers: { ...(await harness.auth(ORG)), 'content-type': 'application/json' },
-      body: JSON.stringify({
-        dcql: sdJwtQuery(),
-        responseMode: 'direct_post',
-        payloadState: 'state-of-the-relying-party-0001',
-        expiresInSeconds: 600,
-      }),
+    const response = await createOverHttp({
+      dcql: sdJwtQuery(),
+      responseMode: 'direct_post',
+      payloadState: 'state-of-the-relying-party-0001',
+      expiresInSeconds: 600,
     });
     expect(response.status).toBe(201);
     expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
@@ -71,19 +77,14 @@ describe('the bodies of a whole verification, over HTTP', () => {
   });
 
   test('POST presentation (dc_api): the DC API requests, origins and protocols as well', async ({
-    e2e: e,
     harness,
-    desk,
+    createOverHttp,
   }) => {
-    const response = await fetch(`${e.url}${oid4vpPath()}/presentation?verifierId=${desk}`, {
-      method: 'POST',
-      headers: { ...(await harness.auth(ORG)), 'content-type': 'application/json' },
-      body: JSON.stringify({
-        dcql: sdJwtQuery(),
-        responseMode: 'dc_api',
-        expectedOrigins: ['https://rp.tessera.test'],
-        dcApiProtocols: ['openid4vp-v1-signed', 'openid4vp-v1-unsigned'],
-      }),
+    const response = await createOverHttp({
+      dcql: sdJwtQuery(),
+      responseMode: 'dc_api',
+      expectedOrigins: ['https://rp.tessera.test'],
+      dcApiProtocols: ['openid4vp-v1-signed', 'openid4vp-v1-unsigned'],
     });
     expect(response.status).toBe(201);
     const { data } = (await response.json()) as {
