@@ -5,6 +5,7 @@
 import { and, count, desc, eq, getTableColumns, gt, inArray, isNotNull, sql, type SQL } from 'drizzle-orm';
 import type { SessionListQuery } from '@tessera/contracts';
 import { preparedFor, runRawStatement } from '@tessera/service-kit';
+import { DC_API_MODES } from '../domain/response-mode.js';
 import { OPEN_STATES } from '../domain/session-state.js';
 import { presentationSessions, sessionCounts, type SessionRow } from './schema.js';
 import { toTrustAnchorMaterial, trustAnchorMaterialOf, type TrustAnchorMaterial } from './trust-anchors.js';
@@ -160,6 +161,67 @@ export async function countSessionRequest(
     trustAnchors: toTrustAnchorMaterial(typeof anchors === 'string' ? JSON.parse(anchors) : anchors),
   };
 }
+
+export interface CountRequestFetchParams {
+  authorizationRequestId: string;
+  now: Date;
+  /** Length of a counting window; the counts restart when it has passed. */
+  windowMs: number;
+  /** SESSION_REQUEST_FETCH_LIMIT: a fetch beyond it moves nothing. */
+  limit: number;
+  /** The fetch is served the object signed at creation (no `wallet_nonce` to echo): it may move the state now. */
+  servesStoredObject: boolean;
+}
+
+/**
+ * A request-object fetch counted (as `countSessionRequest` counts it) and, in the same
+ * statement, the first retrieval: `RequestCreated` → `RequestUriRetrieved` when this
+ * fetch is within the limit, the session is unexpired at `now`, is not a DC API session
+ * and has its signed object stored, and the fetch is served that object (a `wallet_nonce`
+ * fetch signs anew first and moves the state after, `markRequestRetrieved`). The row is
+ * locked before it is read, so of concurrent fetches exactly one sees the move
+ * (`retrieved`). Undefined when no such session exists (nothing is written then).
+ */
+export async function countRequestFetch(
+  db: VerifierDb,
+  params: CountRequestFetchParams,
+): Promise<{ session: SessionRow; retrieved: boolean } | undefined> {
+  const [row] = await runRawStatement<Record<string, unknown> & { previous_state: string }>(db, COUNT_REQUEST_FETCH, [
+    params.authorizationRequestId,
+    params.now.toISOString(),
+    new Date(params.now.getTime() - params.windowMs).toISOString(),
+    params.limit,
+    params.servesStoredObject,
+  ]);
+  if (!row) return undefined;
+  const session = decodeSessionRow(row);
+  return { session, retrieved: row.previous_state === 'RequestCreated' && session.state === 'RequestUriRetrieved' };
+}
+
+/** A session's counting window restarts with this request ($3: the start of the current window). */
+const FETCH_WINDOW_RESTARTS = '(s.limit_window_started_at is null or s.limit_window_started_at <= $3::timestamptz)';
+const FETCH_COUNTED = `(case when ${FETCH_WINDOW_RESTARTS} then 1 else s.request_fetch_count + 1 end)`;
+/** The conditions of `countRequestFetch`'s state change, on the row as it was (SET sees the old row). */
+const FETCH_RETRIEVES = `($5::boolean and s.state = 'RequestCreated' and s.expires_at > $2::timestamptz
+    and s.request_object is not null and s.response_mode not in (${DC_API_MODES.map((mode) => `'${mode}'`).join(', ')}) and ${FETCH_COUNTED} <= $4::integer)`;
+
+/**
+ * $1 authorization request id, $2 now, $3 window start (now − window), $4 fetch limit, $5 served the stored object.
+ * `previous` locks the row and keeps its state as it was, which RETURNING alone cannot show.
+ */
+const COUNT_REQUEST_FETCH = `
+  update "verifier"."presentation_sessions" s set
+    limit_window_started_at = case when ${FETCH_WINDOW_RESTARTS} then $2::timestamptz else s.limit_window_started_at end,
+    request_fetch_count = ${FETCH_COUNTED},
+    response_count = case when ${FETCH_WINDOW_RESTARTS} then 0 else s.response_count end,
+    state = case when ${FETCH_RETRIEVES} then 'RequestUriRetrieved' else s.state end,
+    request_retrieved_at = case when ${FETCH_RETRIEVES} then $2::timestamptz else s.request_retrieved_at end,
+    updated_at = case when ${FETCH_RETRIEVES} then $2::timestamptz else s.updated_at end
+  from (
+    select id, state from "verifier"."presentation_sessions" where authorization_request_id = $1 for update
+  ) previous
+  where s.id = previous.id
+  returning s.*, previous.state as previous_state`;
 
 /**
  * A session as a wallet request reads it; an answer (`response`) also brings
