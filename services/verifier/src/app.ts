@@ -26,6 +26,7 @@ import {
 import type { KeyEncryptionKey } from './crypto/key-encryption.js';
 import type { PlatformCa } from './crypto/platform-ca.js';
 import type { VerifierDbSchema } from './db/schema.js';
+import { WEBHOOK_DELIVERIES_CHANNEL } from './db/webhook-deliveries.js';
 import { createBackgroundJobs } from './jobs/background-jobs.js';
 import { createVerifierMetrics } from './metrics/verifier-metrics.js';
 import { registerCertificateRoutes } from './routes/certificates.js';
@@ -201,6 +202,9 @@ export async function buildApp(deps: VerifierAppDeps): Promise<App> {
     },
     webhooks: {
       pollIntervalMs: config.WEBHOOK_POLL_INTERVAL_MS,
+      idlePollIntervalMs: config.WEBHOOK_IDLE_POLL_INTERVAL_MS,
+      // Every replica is woken when any writes a delivery (the triggers of migration 0015).
+      listen: (onNotice) => deps.database.listen(WEBHOOK_DELIVERIES_CHANNEL, onNotice, onNotice),
       deliveries: {
         db,
         clock,
@@ -351,8 +355,6 @@ export async function buildApp(deps: VerifierAppDeps): Promise<App> {
   const stopSessionUpdates = subscribeSessionUpdates(bus, {
     logger,
     onUpdated: (session) => sessionEvents.changed(session),
-    // A session's end: its webhook events are in the outbox, committed before the event was published.
-    onEnded: () => jobs.wakeDeliveries(),
   });
   const stopSessionResync = sessionEvents.start();
   stopSessionEvents = () => {
