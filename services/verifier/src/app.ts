@@ -47,7 +47,8 @@ import { registerWebhookRoutes } from './routes/webhooks.js';
 import { createDataKeyRing } from './state/data-key-ring.js';
 import { createReaderAuthMaterialLoader } from './state/reader-auth-material-loader.js';
 import { SessionEventHub } from './state/session-event-hub.js';
-import { createSigningMaterialLoader } from './state/signing-material-loader.js';
+import { createSigningMaterials } from './state/signing-material-loader.js';
+import { createSessionVerifiers } from './state/session-verifiers.js';
 import { createStatusListChecker } from './state/status-list-checker.js';
 import { TrustListSnapshots } from './state/trust-list-snapshots.js';
 import { createVerificationCache } from './state/verification-cache.js';
@@ -106,7 +107,10 @@ export async function buildApp(deps: VerifierAppDeps): Promise<App> {
   const host = new URL(baseUrl).hostname;
 
   // The replica's long-lived state (state/), one of each per app.
-  const loadSigningMaterial = createSigningMaterialLoader({ db, keyEncryptionKey, ca: deps.platformCa, host, clock });
+  const signingMaterials = createSigningMaterials({ db, keyEncryptionKey, ca: deps.platformCa, host, clock });
+  const loadSigningMaterial = signingMaterials.load;
+  // The verifiers last read for a session: with the signing material, the next session of one is one statement.
+  const sessionVerifiers = createSessionVerifiers();
   // The organisations' mdoc reader authentication (org-iso-mdoc): their P-256 key and its reader chain.
   const loadReaderAuthMaterial = createReaderAuthMaterialLoader({
     db,
@@ -275,6 +279,8 @@ export async function buildApp(deps: VerifierAppDeps): Promise<App> {
           clock,
           keyEncryptionKey,
           loadSigningMaterial,
+          rememberedSigningMaterial: signingMaterials.remembered,
+          sessionVerifiers,
           loadReaderAuthMaterial,
           host,
           baseUrl,
