@@ -6,6 +6,7 @@ import { e2eTest } from '../support/fixtures.js';
 import { PID_VCT } from '../support/issuers.js';
 import { ORG, oid4vpPath } from '../support/management.js';
 import { storedSession } from '../support/stored-rows.js';
+import { listPresentationDataLifecycles } from '../../src/db/presentation-data-lifecycles.js';
 import { toPresentationSession } from '../../src/presenters/presentation-session.js';
 
 // The four answers of a whole verification (create, request object, direct_post, read the
@@ -171,10 +172,16 @@ describe('the bodies of a whole verification, over HTTP', () => {
     const read = await fetch(`${e.url}${oid4vpPath()}/verifier-presentation?id=${session.id}`, { headers });
     expect(read.status).toBe(200);
     const row = await storedSession(harness.testDb.database, session.id);
+    // A verified session's record carries its presentation data's lifecycle (the result row's plain columns).
+    const [lifecycle] = await listPresentationDataLifecycles(harness.testDb.database.db, {
+      orgId: ORG,
+      sessionIds: [session.id],
+    });
+    expect(lifecycle).toBeDefined();
     expect(await read.json()).toStrictEqual({
       statusCode: 200,
       message: 'Presentation session.',
-      data: JSON.parse(JSON.stringify(toPresentationSession(row!, new Date()))),
+      data: JSON.parse(JSON.stringify(toPresentationSession(row!, new Date(), lifecycle))),
     });
   });
 
