@@ -354,8 +354,16 @@ describe.skipIf(missingChromium(SUITE))(SUITE, () => {
     await page.getByRole('button', { name: 'Open' }).click();
     expect(await page.locator('tr[data-index]').count()).toBe(15);
     await checkPage(page, OUTPUT_DIR, 'status-list');
-    // History: the version before the revocation, where entry 3 was still valid.
-    await page.getByRole('link', { name: 'The version before this one' }).click();
+    // History: the list's versions, newest first (the current one shown); the one before the revocation, opened
+    // from there, has entry 3 still valid.
+    const versions = page.getByRole('region', { name: 'Versions of the list, newest first' });
+    expect(await versions.getByRole('row').count()).toBeGreaterThanOrEqual(3);
+    expect(await versions.locator('tr[aria-current="true"]').textContent()).toContain('current');
+    await versions
+      .getByRole('link', { name: /^Open the version issued/ })
+      .first()
+      .click();
+    expect(await versions.locator('tr[aria-current="true"]').textContent()).toContain('earlier');
     expect(await page.locator('tr[data-index="3"]').textContent()).toBe('3VALID');
     expect(await page.locator('tr[data-index]').count()).toBe(16);
     await page.getByRole('link', { name: 'The current version' }).click();
