@@ -114,9 +114,15 @@ describe.skipIf(missingChromium(SUITE))(SUITE, () => {
   it('the lead forms the ecosystem, writes a template in the DCQL editor and maps the intent to it, with a notice', async () => {
     await signIn(page, base, LEAD);
     await page.getByRole('link', { name: 'Directory entry' }).click();
+    const entry = page.getByRole('region', { name: 'In the directory' });
+    expect(await entry.textContent()).toContain('Not in the directory yet');
     await page.getByLabel(/^Organisation name/).fill('City Council');
     await page.getByRole('button', { name: 'Save the directory entry' }).click();
     expect(await flashText(page)).toBe('City Council is in the directory as org-council.');
+    // The entry as the service keeps it (GET /v1/organisations/{orgId}), and the form filled with its name.
+    expect(await entry.textContent()).toContain('City Council');
+    expect(await entry.textContent()).toContain('lena@council.example');
+    expect(await page.getByLabel(/^Organisation name/).inputValue()).toBe('City Council');
 
     await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Ecosystems' }).click();
     await page.getByLabel(/^Name/).fill('Age checks');
