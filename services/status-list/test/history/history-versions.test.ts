@@ -1,17 +1,10 @@
 import { describe, expect } from 'vitest';
 import { harnessTest } from '../support/fixtures.js';
+import { historyTest } from '../support/written-history.js';
 import { API_KEY_HEADERS, listUri, newListId } from '../support/harness.js';
-import { signStatusListToken, type TokenOptions } from '../support/status-list-token.js';
+import { signStatusListToken } from '../support/status-list-token.js';
 
 const auth = API_KEY_HEADERS;
-
-/** One list written four times: v1 … v3 kept as versions, v4 current. */
-const VERSIONS: Array<Omit<TokenOptions, 'sub'>> = [
-  { iat: 1000, exp: 1400, statuses: [1] },
-  { iat: 1500, exp: 3000, ttl: 10, statuses: [0, 1] },
-  { iat: 2000, exp: 2200, statuses: [0, 0, 1] },
-  { iat: 2500, exp: null, statuses: [0, 0, 0, 1] },
-];
 
 interface VersionEntry {
   current: boolean;
@@ -30,20 +23,7 @@ interface VersionsPage {
   data: VersionEntry[];
 }
 
-const test = harnessTest().extend('history', { scope: 'file' }, async ({ harness: { call } }) => {
-  const id = newListId();
-  const tokens: string[] = [];
-  for (const [index, version] of VERSIONS.entries()) {
-    const jwt = await signStatusListToken({ sub: listUri(id), ...version });
-    tokens.push(jwt);
-    const response =
-      index === 0
-        ? await call('POST', '/status-lists', { headers: auth, body: { id, jwt } })
-        : await call('PATCH', `/status-lists/${id}`, { headers: auth, body: { jwt } });
-    expect(response.status).toBe(index === 0 ? 201 : 200);
-  }
-  return { id, tokens };
-});
+const test = historyTest();
 
 describe('GET /status-lists/:list_id/versions', () => {
   test('lists the current token and every kept one, newest first, each opened by ?time=<iat>', async ({
