@@ -50,13 +50,17 @@
 // of BENCH_SLICE seconds for BENCH_DURATION seconds each; it prints both sides' rates and
 // verifier CPU µs per operation and their ratio (this build ÷ the other), to measure a change in
 // one run.
-// Phase q (not in the default set; root and a cgroup `cpu` hierarchy needed): whole verifications
-// (as d) with the verifier under a CPU limit of 1 CPU and of 2 CPUs (a CFS quota on its cgroup, as
-// Kubernetes applies a pod's limit), moved between the two in alternating slices of BENCH_SLICE
-// seconds for BENCH_DURATION seconds each: the rates, the verifier's CPU per second of wall time
-// under each limit, and their ratio (issue 27 item 4: does a pod with 2 CPUs complete more than
-// 1.6× the verifications of a pod with 1?). On a 2-core machine whose cores the load generator
-// and PostgreSQL share, the 2-CPU side cannot have two cores to itself: see bench/RESULTS.md.
+// Phase q (not in the default set): whole verifications (as d) with the verifier on 1 CPU and on
+// 2 CPUs, moved between the two in alternating slices of BENCH_SLICE seconds for BENCH_DURATION
+// seconds each: the rates, the verifier's CPU per second of wall time on each, and their ratio
+// (issue 27 item 4: does a pod with 2 CPUs complete more than 1.6× the verifications of a pod with
+// 1?). BENCH_CPU_LIMIT says how: `affinity` (the default; every thread of the verifier pinned with
+// `taskset -a -p` to core 0, then to cores 0-1, as the kubelet's static CPU manager gives a
+// Guaranteed pod whole cores: bench/lib/cpu-affinity.mjs), `quota` (a CFS quota of 1 and of 2 CPUs
+// on its cgroup, as a plain `limits.cpu`; root and a cgroup `cpu` hierarchy needed:
+// bench/lib/cpu-quota.mjs) or `both` (one after the other). The load generator and PostgreSQL run
+// unpinned on every core as in the other phases, so on a 2-core machine the 2-CPU side shares its
+// second core with them: the ratio is a lower bound of what a pod with two cores of its own gets.
 // BENCH_TRACING: `compare` runs the phases (default b,d) with tracing off and on in one run (ABBA,
 // BENCH_TRACING_ROUNDS pairs, default 2)
 // and prints the overhead (issue 16 item 5, bench/lib/tracing-overhead.mjs); `on` traces every
@@ -73,9 +77,11 @@ import { runFlows } from './lib/flow-load.mjs';
 import { measureAsyncLoop } from './lib/measure-loop.mjs';
 import { writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
+import { loadavg } from 'node:os';
 import { threadCpuMicros } from './lib/process-cpu.mjs';
 import { openPostgresObserver, spentBetween } from './lib/postgres-observer.mjs';
 import { openCpuQuotas } from './lib/cpu-quota.mjs';
+import { openCpuAffinities } from './lib/cpu-affinity.mjs';
 import { createDevice, issueMdl, mdlQuery, presentMdl } from './lib/mdoc-issuer.mjs';
 import { startProfileWindow } from './lib/profile-window.mjs';
 import { writeResult } from './lib/results.mjs';
@@ -353,29 +359,54 @@ function printCostTable(primitives) {
   }
 }
 
+/** How phase q limits the verifier's CPUs (BENCH_CPU_LIMIT), each with how it is named in the lines. */
+const CPU_LIMITS = {
+  affinity: {
+    open: () => openCpuAffinities([1, 2]),
+    label: 'pinned with taskset',
+    unavailable: 'taskset missing or fewer than 2 cores',
+  },
+  quota: {
+    open: () => openCpuQuotas(`tessera-bench-${process.pid}`, [1, 2]),
+    label: 'CFS quota',
+    unavailable: 'no cgroup cpu hierarchy can be written here (root and cgroup v1 cpu or v2 needed)',
+  },
+};
+const cpuLimitKinds = (() => {
+  const asked = process.env.BENCH_CPU_LIMIT ?? 'affinity';
+  if (asked === 'both') return ['affinity', 'quota'];
+  if (!(asked in CPU_LIMITS)) {
+    console.error(`BENCH_CPU_LIMIT must be affinity, quota or both; got ${JSON.stringify(asked)}`);
+    process.exit(2);
+  }
+  return [asked];
+})();
+
 /**
- * (q): whole verifications with the verifier limited to 1 CPU and to 2 CPUs (CFS quota), in
- * alternating slices of the same process. Rows: the rate under 2 CPUs over the rate under 1.
+ * (q): whole verifications with the verifier on 1 CPU and on 2 CPUs (limited as `kind` says:
+ * CPU_LIMITS), in alternating slices of the same process. Rows: the rate on 2 CPUs over the rate on 1.
  */
-async function compareCpuLimits(steps) {
-  const quotas = openCpuQuotas(`tessera-bench-${process.pid}`, [1, 2]);
-  if (!quotas) {
-    problems.push('(q): no cgroup cpu hierarchy can be written here (root and cgroup v1 cpu or v2 needed)');
+async function compareCpuLimits(steps, kind) {
+  const { open, label, unavailable } = CPU_LIMITS[kind];
+  const limits = open();
+  if (!limits) {
+    problems.push(`(q, ${kind}): ${unavailable}`);
     return [];
   }
   const pid = bench.child.pid;
   try {
     const { totals, sliceSeconds } = await alternateSlices(
-      'q',
-      [1, 2].map((cpus) => ({ name: cpus, url: bench.url, pid, enter: () => quotas.place(pid, cpus) })),
+      `q ${kind}`,
+      [1, 2].map((cpus) => ({ name: cpus, url: bench.url, pid, enter: () => limits.place(pid, cpus) })),
       steps,
     );
     const rate = (cpus) => totals[cpus].completed / totals[cpus].seconds;
     const used = (cpus) => totals[cpus].cost.verifierMicros / 1e6 / totals[cpus].seconds;
     const ratio = rate(2) / rate(1);
     const per = perOperation(totals[2].cost);
+    const [load1, load5] = loadavg();
     console.log(
-      `  (q) whole verifications under a CPU limit of 1 and 2 CPUs (CFS quota; alternating ${sliceSeconds} s slices, ${durationSeconds} s each):`,
+      `  (q) whole verifications with the verifier on 1 and 2 CPUs (${label}; alternating ${sliceSeconds} s slices, ${durationSeconds} s each; load average ${load1.toFixed(2)}, ${load5.toFixed(2)} over 1 and 5 min):`,
     );
     for (const cpus of [1, 2])
       console.log(
@@ -386,7 +417,7 @@ async function compareCpuLimits(steps) {
     );
     return [
       {
-        metric: '(q) whole verifications/s with a 2-CPU limit over a 1-CPU limit (CFS quota), alternating slices',
+        metric: `(q) whole verifications/s with the verifier on 2 CPUs over 1 CPU (${label}), alternating slices`,
         value: rate(2).toFixed(0),
         baseline: `${rate(1).toFixed(0)} (1 CPU)`,
         ratio,
@@ -396,7 +427,7 @@ async function compareCpuLimits(steps) {
       },
     ];
   } finally {
-    quotas.remove(pid);
+    limits.remove(pid);
   }
 }
 
@@ -759,7 +790,7 @@ try {
   // ---- (q) the same verifier under a 1-CPU and a 2-CPU limit, in alternating slices ----------------
   if (phases.includes('q')) {
     settle('q warm-up', await runFlows({ url: bench.url, connections, steps: wholeSteps, flows: warmup }), warmup);
-    rows.push(...(await compareCpuLimits(wholeSteps)));
+    for (const kind of cpuLimitKinds) rows.push(...(await compareCpuLimits(wholeSteps, kind)));
   }
 
   // ---- (v) this build against BENCH_COMPARE_TREE's, in alternating slices ---------------------------

@@ -26,6 +26,7 @@ import {
 import type { KeyEncryptionKey } from './crypto/key-encryption.js';
 import type { PlatformCa } from './crypto/platform-ca.js';
 import type { VerifierDbSchema } from './db/schema.js';
+import { WEBHOOK_DELIVERIES_CHANNEL } from './db/webhook-deliveries.js';
 import { createBackgroundJobs } from './jobs/background-jobs.js';
 import { createVerifierMetrics } from './metrics/verifier-metrics.js';
 import { registerCertificateRoutes } from './routes/certificates.js';
@@ -46,7 +47,8 @@ import { registerWebhookRoutes } from './routes/webhooks.js';
 import { createDataKeyRing } from './state/data-key-ring.js';
 import { createReaderAuthMaterialLoader } from './state/reader-auth-material-loader.js';
 import { SessionEventHub } from './state/session-event-hub.js';
-import { createSigningMaterialLoader } from './state/signing-material-loader.js';
+import { createSigningMaterials } from './state/signing-material-loader.js';
+import { createSessionVerifiers } from './state/session-verifiers.js';
 import { createStatusListChecker } from './state/status-list-checker.js';
 import { TrustListSnapshots } from './state/trust-list-snapshots.js';
 import { createVerificationCache } from './state/verification-cache.js';
@@ -105,7 +107,10 @@ export async function buildApp(deps: VerifierAppDeps): Promise<App> {
   const host = new URL(baseUrl).hostname;
 
   // The replica's long-lived state (state/), one of each per app.
-  const loadSigningMaterial = createSigningMaterialLoader({ db, keyEncryptionKey, ca: deps.platformCa, host, clock });
+  const signingMaterials = createSigningMaterials({ db, keyEncryptionKey, ca: deps.platformCa, host, clock });
+  const loadSigningMaterial = signingMaterials.load;
+  // The verifiers last read for a session: with the signing material, the next session of one is one statement.
+  const sessionVerifiers = createSessionVerifiers();
   // The organisations' mdoc reader authentication (org-iso-mdoc): their P-256 key and its reader chain.
   const loadReaderAuthMaterial = createReaderAuthMaterialLoader({
     db,
@@ -201,6 +206,9 @@ export async function buildApp(deps: VerifierAppDeps): Promise<App> {
     },
     webhooks: {
       pollIntervalMs: config.WEBHOOK_POLL_INTERVAL_MS,
+      idlePollIntervalMs: config.WEBHOOK_IDLE_POLL_INTERVAL_MS,
+      // Every replica is woken when any writes a delivery (the triggers of migration 0015).
+      listen: (onNotice) => deps.database.listen(WEBHOOK_DELIVERIES_CHANNEL, onNotice, onNotice),
       deliveries: {
         db,
         clock,
@@ -271,6 +279,8 @@ export async function buildApp(deps: VerifierAppDeps): Promise<App> {
           clock,
           keyEncryptionKey,
           loadSigningMaterial,
+          rememberedSigningMaterial: signingMaterials.remembered,
+          sessionVerifiers,
           loadReaderAuthMaterial,
           host,
           baseUrl,
@@ -351,8 +361,6 @@ export async function buildApp(deps: VerifierAppDeps): Promise<App> {
   const stopSessionUpdates = subscribeSessionUpdates(bus, {
     logger,
     onUpdated: (session) => sessionEvents.changed(session),
-    // A session's end: its webhook events are in the outbox, committed before the event was published.
-    onEnded: () => jobs.wakeDeliveries(),
   });
   const stopSessionResync = sessionEvents.start();
   stopSessionEvents = () => {

@@ -146,8 +146,10 @@ export const VerifierConfigSchema = Type.Object({
   WEBHOOK_RETRY_PERIOD_MS: Type.Integer({ minimum: 1000, maximum: 30 * 86_400_000, default: 86_400_000 }),
   /** Timeout of one webhook attempt: connection, request and the receiver's status line. */
   WEBHOOK_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60_000, default: 10_000 }),
-  /** How often each replica looks for due webhook deliveries (session endings seen on NATS wake it sooner). */
+  /** How often each replica looks for due webhook deliveries while any is pending (a delivery written wakes it sooner). */
   WEBHOOK_POLL_INTERVAL_MS: Type.Integer({ minimum: 10, maximum: 60_000, default: 1000 }),
+  /** While no delivery is pending, how often each replica looks anyway (it is woken when one is written: a safety net). */
+  WEBHOOK_IDLE_POLL_INTERVAL_MS: Type.Integer({ minimum: 10, maximum: 600_000, default: 30_000 }),
   /** Deliveries one replica sends at once (its slots; a claim never takes more than the free ones). */
   WEBHOOK_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 100, default: 10 }),
   /**

@@ -10,7 +10,9 @@ import {
   presentationResults,
   type PresentationReadRow,
   type PresentationResultRow,
+  type SessionRow,
 } from './schema.js';
+import { decodeSessionRow } from './sessions.js';
 import type { VerifierDb } from './types.js';
 
 /**
@@ -24,13 +26,23 @@ const READABLE = `
        or (result.claims_state = 'full' and (result.read_expires_at is null or result.read_expires_at > $5::timestamptz)))`;
 
 /**
- * $1 org id, $2 session id, $3 subject, $4 route, $5 read at, $6 read grace ends (read at + PRESENTATION_READ_GRACE_SECONDS).
- * The row comes back as it was before this statement (a CTE's update is not seen
- * by its siblings), whether or not it is readable, so the caller tells 410 from 409.
+ * $1 org id, $2 session id, $3 subject, $4 route, $5 read at, $6 read grace ends (read at +
+ * PRESENTATION_READ_GRACE_SECONDS), $7 the SHA-256 (base64url) of the `responseCode` the
+ * caller gave, or null when it gave none.
+ * The session and its result are read together; the result only counts (recorded, graced,
+ * answered) when the session is ResponseVerified and, when a code was given, its stored hash
+ * is that code's. The rows come back as they were before this statement (a CTE's update is
+ * not seen by its siblings), whether or not the result is readable, so the caller tells 410
+ * from 409. Session columns keep their names; the result's are prefixed `result.`.
  */
-const READ_PRESENTATION_RESULT = `
-  with result as (
-    select * from "verifier"."presentation_results" where org_id = $1 and session_id = $2::uuid
+const READ_SESSION_AND_RESULT = `
+  with session as (
+    select * from "verifier"."presentation_sessions" where org_id = $1 and id = $2::uuid
+  ),
+  result as (
+    select r.* from "verifier"."presentation_results" r join session s on s.id = r.session_id
+    where r.org_id = $1 and r.session_id = $2::uuid and s.state = 'ResponseVerified'
+      and ($7::text is null or s.response_code_hash = $7::text)
   ),
   recorded as (
     insert into "verifier"."presentation_reads" (session_id, org_id, subject, route, read_at)
@@ -41,31 +53,55 @@ const READ_PRESENTATION_RESULT = `
     from result
     where r.session_id = result.session_id and result.claims_state = 'full' and result.read_expires_at is null and ${READABLE}
   )
-  select * from result`;
+  select session.*, ${Object.values(getTableColumns(presentationResults))
+    .map((column) => `result."${column.name}" as "result.${column.name}"`)
+    .join(', ')}
+  from session left join result on true`;
 
 /**
- * The session's presentation result, in one statement: when it is readable at
- * `reader.at` it is recorded as read by `reader`, and a first read starts the
- * read grace (`read_expires_at` = `graceEndsAt`); a result past its lifetime is
- * answered (so the caller can say 410) but neither recorded nor stamped.
- * Undefined (and nothing recorded) when there is none. Every column of
+ * The session and, when it is ResponseVerified (and `responseCodeHash`, when given, is
+ * the session's), its presentation result, in one statement: when the result is readable
+ * at `reader.at` it is recorded as read by `reader`, and a first read starts the read grace
+ * (`read_expires_at` = `graceEndsAt`); a result past its lifetime is answered (so the
+ * caller can say 410) but neither recorded nor stamped. Undefined when there is no such
+ * session; `result` undefined (and nothing recorded) when the session has none or is not
+ * ResponseVerified, or the code is not the session's. Every column of
  * `presentation_results` is decoded, so columns added to it come through.
  */
-export async function readPresentationResultRecorded(
+export async function readSessionAndResultRecorded(
   db: VerifierDb,
-  params: { orgId: string; sessionId: string; reader: PresentationReader; graceEndsAt: Date },
-): Promise<PresentationResultRow | undefined> {
+  params: {
+    orgId: string;
+    sessionId: string;
+    reader: PresentationReader;
+    graceEndsAt: Date;
+    responseCodeHash: string | null;
+  },
+): Promise<{ session: SessionRow; result: PresentationResultRow | undefined } | undefined> {
   const { orgId, sessionId, reader } = params;
-  const [row] = await runRawStatement(db, READ_PRESENTATION_RESULT, [
+  const [row] = await runRawStatement(db, READ_SESSION_AND_RESULT, [
     orgId,
     sessionId,
     reader.subject,
     reader.route,
     reader.at.toISOString(),
     params.graceEndsAt.toISOString(),
+    params.responseCodeHash,
   ]);
-  return row ? decodeResultRow(row) : undefined;
+  if (!row) return undefined;
+  const resultColumns: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(row))
+    if (name.startsWith(RESULT_PREFIX)) resultColumns[name.slice(RESULT_PREFIX.length)] = value;
+  return {
+    session: decodeSessionRow(row),
+    result:
+      resultColumns.session_id === null || resultColumns.session_id === undefined
+        ? undefined
+        : decodeResultRow(resultColumns),
+  };
 }
+
+const RESULT_PREFIX = 'result.';
 
 function decodeResultRow(raw: Record<string, unknown>): PresentationResultRow {
   const row: Record<string, unknown> = {};

@@ -5,6 +5,7 @@
 import { and, count, desc, eq, getTableColumns, gt, inArray, isNotNull, sql, type SQL } from 'drizzle-orm';
 import type { SessionListQuery } from '@tessera/contracts';
 import { preparedFor, runRawStatement } from '@tessera/service-kit';
+import { DC_API_MODES } from '../domain/response-mode.js';
 import { OPEN_STATES } from '../domain/session-state.js';
 import { presentationSessions, sessionCounts, type SessionRow } from './schema.js';
 import { toTrustAnchorMaterial, trustAnchorMaterialOf, type TrustAnchorMaterial } from './trust-anchors.js';
@@ -13,16 +14,48 @@ import { OUTBOX_SESSION_COLUMNS, webhookOutboxInsert } from './webhook-outbox.js
 
 export type NewSession = typeof presentationSessions.$inferInsert;
 
-export type InsertSessionResult = { session: SessionRow } | { missing: 'verifier' | 'template' };
+export type InsertSessionResult =
+  | { session: SessionRow }
+  | { missing: 'verifier' | 'template' }
+  /** What the session was made from is no longer what is stored (`InsertSessionExpectations`); nothing written. */
+  | { changed: true };
+
+/**
+ * What a session was made from, as remembered by the replica instead of read for it:
+ * the insert checks, in its own statement, that the stored rows still say this.
+ */
+export interface InsertSessionExpectations {
+  /** The verifier's settings the session used, and its registration certificate (null: none). */
+  verifier: {
+    verifierId: string;
+    clientMetadata: Record<string, unknown> | null;
+    overAskingPolicy: string;
+    strictHaip: boolean;
+    registrationJwt: string | null;
+  };
+  /** The organisation's signing-key row the request object was signed with. */
+  signingKey: {
+    keyType: string;
+    source: string;
+    encryptedPrivateKey: string;
+    certificateChain: string[] | null;
+  };
+}
 
 /**
  * Inserts a session and counts it for its organisation, in one statement (one
  * round trip, atomic) that first locks the session's verifier (and template)
  * FOR SHARE: a concurrent delete (FOR UPDATE) waits for the insert and then
  * sees the open session. `{ missing }` when the verifier or template is gone;
- * nothing is written then. The row answered is the one written.
+ * with `expected`, `{ changed }` when the verifier, its registration certificate or
+ * the signing key is no longer as expected; nothing is written then. The row
+ * answered is the one written.
  */
-export async function insertSession(db: VerifierDb, values: NewSession): Promise<InsertSessionResult> {
+export async function insertSession(
+  db: VerifierDb,
+  values: NewSession,
+  expected?: InsertSessionExpectations,
+): Promise<InsertSessionResult> {
   const given = (Object.keys(sessionColumns) as Array<keyof typeof sessionColumns>).filter(
     (key) => values[key as keyof NewSession] !== undefined,
   );
@@ -31,14 +64,30 @@ export async function insertSession(db: VerifierDb, values: NewSession): Promise
     // The column's own encoding (JSON text for jsonb, ISO text for timestamps); the text casts it.
     return value === null ? null : sessionColumns[key].mapToDriverValue(value as never);
   });
-  const text = insertSessionText(given, values.templateId !== null && values.templateId !== undefined);
-  const [answer] = await runRawStatement<{ verifier_found: boolean; template_found: boolean; inserted: boolean }>(
-    db,
-    text,
-    [values.orgId, values.verifierRef, values.templateId ?? null, ...encoded],
-  );
+  const withTemplate = values.templateId !== null && values.templateId !== undefined;
+  const text = insertSessionText(given, withTemplate, expected !== undefined);
+  const checks = expected
+    ? [
+        expected.verifier.clientMetadata === null ? null : JSON.stringify(expected.verifier.clientMetadata),
+        expected.verifier.overAskingPolicy,
+        expected.verifier.strictHaip,
+        expected.verifier.verifierId,
+        expected.verifier.registrationJwt,
+        expected.signingKey.keyType,
+        expected.signingKey.source,
+        expected.signingKey.encryptedPrivateKey,
+        expected.signingKey.certificateChain === null ? null : JSON.stringify(expected.signingKey.certificateChain),
+      ]
+    : [];
+  const [answer] = await runRawStatement<{
+    verifier_found: boolean;
+    template_found: boolean;
+    unchanged: boolean;
+    inserted: boolean;
+  }>(db, text, [values.orgId, values.verifierRef, values.templateId ?? null, ...checks, ...encoded]);
   if (!answer?.verifier_found) return { missing: 'verifier' };
   if (values.templateId && !answer.template_found) return { missing: 'template' };
+  if (!answer.unchanged) return { changed: true };
   if (!answer.inserted) throw new Error('the session was not inserted although its verifier and template exist');
   return { session: writtenSession(values) };
 }
@@ -46,22 +95,45 @@ export async function insertSession(db: VerifierDb, values: NewSession): Promise
 const sessionColumns = getTableColumns(presentationSessions);
 const insertSessionTexts = new Map<string, string>();
 
+/** The parameters of `InsertSessionExpectations`, after $1–$3: $4–$12. */
+const EXPECTATION_PARAMETERS = 9;
+
 /**
  * The insert's SQL for one set of given columns, written once: $1 org, $2 verifier
- * id, $3 template id (null when none), then the columns in `given` order.
+ * id, $3 template id (null when none), with `checked` $4–$12 the expectations
+ * (`insertSession`), then the columns in `given` order.
  */
-function insertSessionText(given: Array<keyof typeof sessionColumns>, withTemplate: boolean): string {
-  const key = `${withTemplate}|${given.join(',')}`;
+function insertSessionText(given: Array<keyof typeof sessionColumns>, withTemplate: boolean, checked: boolean): string {
+  const key = `${withTemplate}|${checked}|${given.join(',')}`;
   let text = insertSessionTexts.get(key);
   if (!text) {
+    const first = checked ? 4 + EXPECTATION_PARAMETERS : 4;
     const columns = given.map((column) => `"${sessionColumns[column].name}"`).join(', ');
-    const values = given.map((column, index) => `$${index + 4}::${sessionColumns[column].getSQLType()}`).join(', ');
-    text = `with verifier as (select id from "verifier"."verifiers" where org_id = $1 and id = $2::uuid for share),
+    const values = given.map((column, index) => `$${index + first}::${sessionColumns[column].getSQLType()}`).join(', ');
+    // The verifier's settings, its registration certificate and the signing key, as the session was made from them.
+    const unchanged = checked
+      ? `exists (
+          select 1 from verifier v
+          where v.verifier_id = $7 and v.client_metadata is not distinct from $4::jsonb
+            and v.over_asking_policy = $5 and v.strict_haip = $6::boolean
+            and (select rc.jwt from "verifier"."registration_certificates" rc where rc.verifier_ref = v.id) is not distinct from $8::text
+        ) and exists (
+          select 1 from "verifier"."signing_keys" k
+          where k.org_id = $1 and k.key_type = $9 and k.source = $10 and k.encrypted_private_key = $11
+            and k.certificate_chain is not distinct from $12::jsonb
+        )`
+      : 'true';
+    text = `with verifier as (
+        select id, verifier_id, client_metadata, over_asking_policy, strict_haip
+        from "verifier"."verifiers" where org_id = $1 and id = $2::uuid for share
+      ),
       template as (select id from "verifier"."verification_templates" where id = $3::uuid for share),
+      unchanged as (select ${unchanged} as ok),
       inserted as (
         insert into "verifier"."presentation_sessions" (${columns})
         select ${values}
         where exists (select 1 from verifier) and ${withTemplate ? 'exists (select 1 from template)' : 'true'}
+          and (select ok from unchanged)
         returning org_id
       ),
       counted as (
@@ -69,7 +141,8 @@ function insertSessionText(given: Array<keyof typeof sessionColumns>, withTempla
         on conflict (org_id) do update set total = counts.total + 1
         returning org_id
       )
-      select exists (select 1 from verifier) as verifier_found, exists (select 1 from template) as template_found, exists (select 1 from counted) as inserted`;
+      select exists (select 1 from verifier) as verifier_found, exists (select 1 from template) as template_found,
+        (select ok from unchanged) as unchanged, exists (select 1 from counted) as inserted`;
     insertSessionTexts.set(key, text);
   }
   return text;
@@ -160,6 +233,67 @@ export async function countSessionRequest(
     trustAnchors: toTrustAnchorMaterial(typeof anchors === 'string' ? JSON.parse(anchors) : anchors),
   };
 }
+
+export interface CountRequestFetchParams {
+  authorizationRequestId: string;
+  now: Date;
+  /** Length of a counting window; the counts restart when it has passed. */
+  windowMs: number;
+  /** SESSION_REQUEST_FETCH_LIMIT: a fetch beyond it moves nothing. */
+  limit: number;
+  /** The fetch is served the object signed at creation (no `wallet_nonce` to echo): it may move the state now. */
+  servesStoredObject: boolean;
+}
+
+/**
+ * A request-object fetch counted (as `countSessionRequest` counts it) and, in the same
+ * statement, the first retrieval: `RequestCreated` → `RequestUriRetrieved` when this
+ * fetch is within the limit, the session is unexpired at `now`, is not a DC API session
+ * and has its signed object stored, and the fetch is served that object (a `wallet_nonce`
+ * fetch signs anew first and moves the state after, `markRequestRetrieved`). The row is
+ * locked before it is read, so of concurrent fetches exactly one sees the move
+ * (`retrieved`). Undefined when no such session exists (nothing is written then).
+ */
+export async function countRequestFetch(
+  db: VerifierDb,
+  params: CountRequestFetchParams,
+): Promise<{ session: SessionRow; retrieved: boolean } | undefined> {
+  const [row] = await runRawStatement<Record<string, unknown> & { previous_state: string }>(db, COUNT_REQUEST_FETCH, [
+    params.authorizationRequestId,
+    params.now.toISOString(),
+    new Date(params.now.getTime() - params.windowMs).toISOString(),
+    params.limit,
+    params.servesStoredObject,
+  ]);
+  if (!row) return undefined;
+  const session = decodeSessionRow(row);
+  return { session, retrieved: row.previous_state === 'RequestCreated' && session.state === 'RequestUriRetrieved' };
+}
+
+/** A session's counting window restarts with this request ($3: the start of the current window). */
+const FETCH_WINDOW_RESTARTS = '(s.limit_window_started_at is null or s.limit_window_started_at <= $3::timestamptz)';
+const FETCH_COUNTED = `(case when ${FETCH_WINDOW_RESTARTS} then 1 else s.request_fetch_count + 1 end)`;
+/** The conditions of `countRequestFetch`'s state change, on the row as it was (SET sees the old row). */
+const FETCH_RETRIEVES = `($5::boolean and s.state = 'RequestCreated' and s.expires_at > $2::timestamptz
+    and s.request_object is not null and s.response_mode not in (${DC_API_MODES.map((mode) => `'${mode}'`).join(', ')}) and ${FETCH_COUNTED} <= $4::integer)`;
+
+/**
+ * $1 authorization request id, $2 now, $3 window start (now − window), $4 fetch limit, $5 served the stored object.
+ * `previous` locks the row and keeps its state as it was, which RETURNING alone cannot show.
+ */
+const COUNT_REQUEST_FETCH = `
+  update "verifier"."presentation_sessions" s set
+    limit_window_started_at = case when ${FETCH_WINDOW_RESTARTS} then $2::timestamptz else s.limit_window_started_at end,
+    request_fetch_count = ${FETCH_COUNTED},
+    response_count = case when ${FETCH_WINDOW_RESTARTS} then 0 else s.response_count end,
+    state = case when ${FETCH_RETRIEVES} then 'RequestUriRetrieved' else s.state end,
+    request_retrieved_at = case when ${FETCH_RETRIEVES} then $2::timestamptz else s.request_retrieved_at end,
+    updated_at = case when ${FETCH_RETRIEVES} then $2::timestamptz else s.updated_at end
+  from (
+    select id, state from "verifier"."presentation_sessions" where authorization_request_id = $1 for update
+  ) previous
+  where s.id = previous.id
+  returning s.*, previous.state as previous_state`;
 
 /**
  * A session as a wallet request reads it; an answer (`response`) also brings

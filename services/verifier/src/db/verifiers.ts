@@ -87,10 +87,16 @@ export interface SessionRegistration {
  * The verifier and its registration certificate (null without one), in one statement: read for
  * every session created, so the judgement of a session costs no round trip of its own.
  */
+/** A verifier as a new session reads it: its row and its registration certificate (null without one). */
+export interface VerifierForSession {
+  verifier: VerifierRow;
+  registration: SessionRegistration | null;
+}
+
 export async function findVerifierForSession(
   db: VerifierDb,
   params: { orgId: string; verifierId: string },
-): Promise<{ verifier: VerifierRow; registration: SessionRegistration | null } | undefined> {
+): Promise<VerifierForSession | undefined> {
   const [row] = await selectVerifierForSession(db).execute(params);
   if (!row) return undefined;
   const { registrationJwt, registrationSummary, registrationNotAfter, ...verifier } = row;

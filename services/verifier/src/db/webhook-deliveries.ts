@@ -29,6 +29,12 @@ export type ClaimedDelivery = Pick<
 > & { url: string; encryptedSecret: string };
 
 /** The host (and port) of a webhook URL in SQL, lower-cased: the target the per-target cap counts. */
+/**
+ * The channel PostgreSQL notifies when a delivery is written or made pending again
+ * (the triggers of migration 0015), as the writing transaction commits.
+ */
+export const WEBHOOK_DELIVERIES_CHANNEL = 'verifier_webhook_deliveries';
+
 const TARGET_OF_URL = `lower(substring(w.url from '^[A-Za-z][A-Za-z0-9+.-]*://([^/?#]*)'))`;
 
 /**
@@ -41,7 +47,9 @@ const TARGET_OF_URL = `lower(substring(w.url from '^[A-Za-z][A-Za-z0-9+.-]*://([
  * organisation's second — oldest first within a round. Every CTE is materialized, so the
  * limit is applied once (a subquery with LIMIT … SKIP LOCKED that the planner re-runs per
  * row can take more rows than its limit); the rows are then locked, skipping any another
- * replica locked meanwhile.
+ * replica locked meanwhile. One more row, with a null id, says that some delivery is
+ * pending at all (due or not, claimed or not): without it the worker may sleep until a
+ * delivery is written (`WEBHOOK_DELIVERIES_CHANNEL`).
  */
 const PICK_DUE = `
   with orgs as materialized (
@@ -80,11 +88,16 @@ const PICK_DUE = `
     select id from ranked where target_slot <= $2::integer and org_slot <= $3::integer
     order by org_slot, next_attempt_at, id
     limit $4::integer
+  ),
+  claimable as (
+    select d.id from "verifier"."webhook_deliveries" d
+    where d.id in (select id from picked) and d.status = 'pending' and d.next_attempt_at <= $1::timestamptz
+      and (d.locked_until is null or d.locked_until <= $1::timestamptz)
+    for update of d skip locked
   )
-  select d.id from "verifier"."webhook_deliveries" d
-  where d.id in (select id from picked) and d.status = 'pending' and d.next_attempt_at <= $1::timestamptz
-    and (d.locked_until is null or d.locked_until <= $1::timestamptz)
-  for update of d skip locked`;
+  select id from claimable
+  union all
+  select null where exists (select 1 from "verifier"."webhook_deliveries" where status = 'pending')`;
 
 /** How many due rows of each organisation a claim looks at, per row it may take. */
 const LOOK_AHEAD = 4;
@@ -95,7 +108,8 @@ const LOOK_AHEAD = 4;
  * and per organisation (`PICK_DUE`): rows locked FOR UPDATE SKIP LOCKED, so two replicas
  * claiming together never take the same row, and marked with `claimToken` so only this
  * claim writes their outcome. A claim that is never completed (the replica died) lapses
- * at `lockedUntil`, and another replica takes the row.
+ * at `lockedUntil`, and another replica takes the row. `anyPending` is false only when no
+ * delivery at all is pending (the same statement looks).
  */
 export async function claimDueDeliveries(
   db: VerifierDb,
@@ -107,31 +121,25 @@ export async function claimDueDeliveries(
     perTarget: number;
     perOrganisation: number;
   },
-): Promise<ClaimedDelivery[]> {
-  if (params.limit <= 0) return [];
+): Promise<{ claimed: ClaimedDelivery[]; anyPending: boolean }> {
+  if (params.limit <= 0) return { claimed: [], anyPending: true };
   const d = webhookDeliveries;
   return db.transaction(async (tx) => {
-    const picked = await runRawStatement<{ id: string }>(tx, PICK_DUE, [
+    const rows = await runRawStatement<{ id: string | null }>(tx, PICK_DUE, [
       params.now.toISOString(),
       params.perTarget,
       params.perOrganisation,
       params.limit,
       params.limit * LOOK_AHEAD,
     ]);
-    if (picked.length === 0) return [];
-    return tx
+    const picked = rows.flatMap(({ id }) => (id === null ? [] : [id]));
+    const anyPending = rows.length > 0;
+    if (picked.length === 0) return { claimed: [], anyPending };
+    const claimed = await tx
       .update(d)
       .set({ lockedUntil: params.lockedUntil, claimToken: params.claimToken })
       .from(webhooks)
-      .where(
-        and(
-          inArray(
-            d.id,
-            picked.map(({ id }) => id),
-          ),
-          eq(webhooks.id, d.webhookId),
-        ),
-      )
+      .where(and(inArray(d.id, picked), eq(webhooks.id, d.webhookId)))
       .returning({
         id: d.id,
         webhookId: d.webhookId,
@@ -146,6 +154,7 @@ export async function claimDueDeliveries(
         url: webhooks.url,
         encryptedSecret: webhooks.encryptedSecret,
       });
+    return { claimed, anyPending };
   });
 }
 

@@ -4,8 +4,10 @@ import { checkDcApiProtocolOptions } from './dc-api-protocols.js';
 import { hasResponseCodeParameter } from './redirect-uri.js';
 
 /** Digital Credentials API modes (OpenID4VP 1.0 Appendix A): no request_uri, no response_uri, origins instead. */
+export const DC_API_MODES = ['dc_api', 'dc_api.jwt'] as const satisfies readonly ResponseMode[];
+
 export function isDcApiMode(mode: ResponseMode): boolean {
-  return mode === 'dc_api' || mode === 'dc_api.jwt';
+  return (DC_API_MODES as readonly ResponseMode[]).includes(mode);
 }
 
 /** Modes whose response is an encrypted JWT (JWE, ECDH-ES) to the session's ephemeral key (OpenID4VP 1.0 §8.3). */

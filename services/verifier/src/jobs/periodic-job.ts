@@ -2,7 +2,7 @@ import type { Logger } from '@tessera/service-kit';
 
 /** A background task every replica runs on a timer (the session lifetimes job, the webhook worker). */
 export interface PeriodicJob {
-  /** Runs at once, then `intervalMs` after each run ends. */
+  /** Runs at once, then `intervalMs` after each run ends (`idleIntervalMs` after an idle one). */
   start(): void;
   /** Runs as soon as possible: at once when idle, right after the current run otherwise. */
   wake(): void;
@@ -16,10 +16,14 @@ export interface PeriodicJobOptions {
   logger: Logger;
   /**
    * One run. A run that answers `true` had more to do than it took: the next run
-   * follows at once. A failure is logged and the job goes on (a database outage
-   * must not stop it for good).
+   * follows at once; one that answers `'idle'` found nothing that could become due
+   * without a `wake`: the next run follows `idleIntervalMs` later (a safety net), unless
+   * woken. A failure is logged and the job goes on (a database outage must not stop it
+   * for good).
    */
-  run: (signal: AbortSignal) => Promise<boolean | void>;
+  run: (signal: AbortSignal) => Promise<boolean | 'idle' | void>;
+  /** After an `'idle'` run, the longest wait for the next; `intervalMs` when not given. */
+  idleIntervalMs?: number;
 }
 
 /**
@@ -32,6 +36,7 @@ export function createPeriodicJob(options: PeriodicJobOptions): PeriodicJob {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let again = false;
+  let idle = false;
   let started = false;
 
   const schedule = (delayMs: number) => {
@@ -49,11 +54,13 @@ export function createPeriodicJob(options: PeriodicJobOptions): PeriodicJob {
       return;
     }
     again = false;
+    idle = false;
     running = options
       .run(aborter.signal)
       .then(
-        (more) => {
-          if (more === true) again = true;
+        (outcome) => {
+          if (outcome === true) again = true;
+          idle = outcome === 'idle';
         },
         (error: unknown) => {
           if (!aborter.signal.aborted)
@@ -62,7 +69,7 @@ export function createPeriodicJob(options: PeriodicJobOptions): PeriodicJob {
       )
       .finally(() => {
         running = undefined;
-        schedule(again ? 0 : options.intervalMs);
+        schedule(again ? 0 : idle ? (options.idleIntervalMs ?? options.intervalMs) : options.intervalMs);
       });
   }
 

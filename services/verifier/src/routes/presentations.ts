@@ -10,7 +10,10 @@ import {
   createIntentBasedSession,
   type CreateIntentBasedSessionDeps,
 } from '../use-cases/create-intent-based-session.js';
-import { createPresentationSession } from '../use-cases/create-presentation-session.js';
+import {
+  createPresentationSession,
+  type CreatePresentationSessionDeps,
+} from '../use-cases/create-presentation-session.js';
 import { MANAGEMENT, OrgParamsSchema } from './common.js';
 
 const tags = ['presentations'];
@@ -25,7 +28,7 @@ const DC_API_PROTOCOLS_DESCRIPTION =
   'dc_api and dc_api.jwt: dcApiProtocols (optional, default ["openid4vp-v1-signed"]) lists the Digital Credentials API protocols to offer, in order of preference, each once; the 201 answer carries dcApiRequests, one { protocol, data } per protocol in that order (what a page passes as navigator.credentials.get({ digital: { requests } })), and dcApiRequest, the openid4vp-v1-signed entry when offered, else the first. dcApiProtocols with a redirect mode is 400 VALIDATION_FAILED. org-iso-mdoc (ISO/IEC 18013-7 Annex C) needs a query of mso_mdoc credentials a DeviceRequest can express (no credential_sets alternatives, claim_sets, values or multiple) and exactly one expected origin, else 400 DC_API_PROTOCOL_NOT_SUPPORTED with the path of the part.';
 
 /** Both create-session use cases need the same deps, the intent-based one the NATS timeout besides. */
-export type PresentationRouteDeps = CreateIntentBasedSessionDeps;
+export type PresentationRouteDeps = CreateIntentBasedSessionDeps & CreatePresentationSessionDeps;
 
 export function registerPresentationRoutes(app: App, deps: PresentationRouteDeps): void {
   app.post(

@@ -51,20 +51,56 @@ export type LoadSigningMaterial = (input: LoadSigningMaterialInput) => Promise<S
  * and judged, only when that row changed or the leaf nears its renewal date.
  */
 export function createSigningMaterialLoader(deps: LoadSigningMaterialDeps): LoadSigningMaterial {
+  return createSigningMaterials(deps).load;
+}
+
+/** The row fields signing material is derived from: any change means derive again. */
+export interface SigningKeyVersion {
+  source: string;
+  encryptedPrivateKey: string;
+  certificateChain: string[] | null;
+}
+
+/** Material as last derived, with the row version it came from (`rememberedSigningMaterial`). */
+export interface RememberedSigningMaterial {
+  material: SigningMaterial;
+  version: SigningKeyVersion;
+}
+
+/**
+ * What was last derived for an organisation's key type, without reading the row — for a
+ * caller whose own statement then checks the row is still `version` (session creation:
+ * `insertSession`); undefined when nothing is remembered or a platform leaf may be due.
+ */
+export type RememberSigningMaterial = (input: LoadSigningMaterialInput) => RememberedSigningMaterial | undefined;
+
+/** `createSigningMaterialLoader`'s loader, and a look at what it remembers (one memory for both). */
+export function createSigningMaterials(deps: LoadSigningMaterialDeps): {
+  load: LoadSigningMaterial;
+  remembered: RememberSigningMaterial;
+} {
   const derived = new LRUCache<string, DerivedMaterial>({ max: 10_000 });
-  return (input) => loadSigningMaterial(deps, input, derived);
+  return {
+    load: (input) => loadSigningMaterial(deps, input, derived),
+    remembered: (input) => {
+      const known = derived.get(`${input.orgId}|${input.keyType}`);
+      if (!known || deps.clock().getTime() >= known.recheckAt) return undefined;
+      return { material: known.material, version: known.row };
+    },
+  };
 }
 
 /** Material derived from one version of a signing-key row, valid until `recheckAt`. */
 interface DerivedMaterial {
   /** The row fields the material was derived from: any change means derive again. */
   version: string;
+  row: SigningKeyVersion;
   material: SigningMaterial;
   /** Epoch ms from which a platform leaf may be due for renewal (`leafRenewalDate`). */
   recheckAt: number;
 }
 
-function versionOf(row: SigningKeyRow): string {
+function versionOf(row: SigningKeyVersion): string {
   return `${row.source}|${row.encryptedPrivateKey}|${(row.certificateChain ?? []).join(',')}`;
 }
 
@@ -119,6 +155,7 @@ export async function loadSigningMaterial(
   if (derived && !platform?.renewed) {
     derived.set(cacheKey, {
       version,
+      row: { source: row.source, encryptedPrivateKey: row.encryptedPrivateKey, certificateChain: row.certificateChain },
       material,
       recheckAt: platform
         ? leafRenewalDate({ chain: material.chain, ca: deps.ca }).getTime()

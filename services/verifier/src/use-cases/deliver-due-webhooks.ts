@@ -48,17 +48,19 @@ const DEFER_MARGIN_MS = 1000;
  * queued deliveries wait for that one's retry (per-target backoff). All state is in
  * PostgreSQL: a replica that stops mid-way loses nothing (an unrecorded claim lapses
  * and another replica sends again — at least once). Answers whether it took every
- * free slot (more may be due).
+ * free slot (`more` may be due) and whether any delivery is pending at all (`anyPending`,
+ * due or not: when none is, nothing can be claimed until one is written).
  */
 export async function deliverDueWebhooks(
   deps: DeliverDueWebhooksDeps,
   input: { signal?: AbortSignal } = {},
-): Promise<boolean> {
+): Promise<{ more: boolean; anyPending: boolean }> {
   const free = deps.slots.free();
-  if (free === 0) return false;
+  // Every slot sends: the next run comes as one frees.
+  if (free === 0) return { more: false, anyPending: true };
   const now = deps.clock();
   const claimToken = randomUUID();
-  const claimed = await claimDueDeliveries(deps.db, {
+  const { claimed, anyPending } = await claimDueDeliveries(deps.db, {
     now,
     lockedUntil: new Date(now.getTime() + deps.claimMs),
     claimToken,
@@ -67,7 +69,7 @@ export async function deliverDueWebhooks(
     perOrganisation: deps.perOrganisation,
   });
   for (const delivery of claimed) deps.slots.run(() => deliverOne(deps, delivery, claimToken, input.signal));
-  return claimed.length === free;
+  return { more: claimed.length === free, anyPending };
 }
 
 async function deliverOne(

@@ -10,7 +10,7 @@ import type { VerifierInfoAttestation } from '../domain/verifier-info.js';
 import type { SessionLimits } from '../domain/session-limits.js';
 import { refuse, type WalletOutcome } from '../domain/wallet-refusal.js';
 import { isWalletMetadata } from '../domain/wallet-metadata.js';
-import { admitWalletRequest } from './steps/admit-wallet-request.js';
+import { admitRequestFetch } from './steps/admit-wallet-request.js';
 import { checkSessionOpen } from './steps/check-session-open.js';
 import type { PersistSessionExpiryDeps } from './steps/persist-session-expiry.js';
 import { loadSessionSigningKey } from './steps/session-signer.js';
@@ -37,7 +37,8 @@ export interface FetchRequestObjectInput {
 /**
  * The wallet fetches the request by reference: the object signed at creation,
  * or, when the wallet sends a `wallet_nonce` to echo, one signed now; the first fetch moves the
- * session `RequestCreated` → `RequestUriRetrieved`. Unknown, expired, answered
+ * session `RequestCreated` → `RequestUriRetrieved` (a fetch of the stored object in the
+ * statement that counts it: one statement in all). Unknown, expired, answered
  * and DC API sessions are refused, as are fetches beyond the session's limit
  * (SESSION_REQUEST_FETCH_LIMIT per window). Answers the compact JWS.
  */
@@ -55,13 +56,14 @@ async function serveRequestObject(
   if (input.walletMetadata !== undefined && !isWalletMetadata(input.walletMetadata))
     return refuse.invalidRequest('wallet_metadata must be a JSON object.');
   const now = deps.clock();
-  const admitted = await admitWalletRequest(deps, {
+  // A fetch served the object signed at creation makes the first retrieval in its counting statement.
+  const admitted = await admitRequestFetch(deps, {
     authorizationRequestId: input.authorizationRequestId,
-    counter: 'requestFetch',
     now,
+    servesStoredObject: !input.walletNonce,
   });
   if (!admitted.ok) return admitted;
-  const session = admitted.value;
+  const { session, retrieved } = admitted.value;
   const responseMode = session.responseMode as ResponseMode;
   if (isDcApiMode(responseMode))
     return refuse.requestUnavailable(
@@ -80,7 +82,11 @@ async function serveRequestObject(
     return refuse.requestUnavailable(
       'The organisation replaced its signing key after this session was created; start a new session.',
     );
-  if (session.state === 'RequestCreated' && (await markRequestRetrieved(deps.db, { id: session.id, now }))) {
+  // A fetch signed anew (`wallet_nonce`) moves the state only once it is served.
+  if (
+    retrieved ||
+    (session.state === 'RequestCreated' && (await markRequestRetrieved(deps.db, { id: session.id, now })))
+  ) {
     publishEvent(
       deps.bus,
       sessionUpdatedEvent,

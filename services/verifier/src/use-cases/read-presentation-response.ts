@@ -1,12 +1,11 @@
 import { ErrorCode } from '@tessera/contracts';
 import { AppError, type Clock, isUuid, type Logger } from '@tessera/service-kit';
-import { responseCodeMatches } from '../crypto/response-code.js';
+import { hashResponseCode, responseCodeMatches } from '../crypto/response-code.js';
 import { PresentationDataUnreadableError } from '../crypto/data-key.js';
 import { KeyDecryptionError } from '../crypto/key-encryption.js';
-import { readPresentationResultRecorded } from '../db/presentation-reads.js';
+import { readSessionAndResultRecorded } from '../db/presentation-reads.js';
 import type { SessionRow } from '../db/schema.js';
 import type { PresentationResult } from '../db/session-outcomes.js';
-import { findSession } from '../db/sessions.js';
 import type { VerifierDb } from '../db/types.js';
 import { presentationSessionNotFound } from '../domain/errors.js';
 import { readablePresentationData } from '../domain/presentation-data.js';
@@ -48,10 +47,12 @@ export interface PresentationResponseRead {
  * `intent_to_retain: true` (domain/presentation-data.ts); after it only the
  * retained claims are answered. 410 PRESENTATION_DATA_EXPIRED once the data is
  * gone (the session still reads verified), decided from the row's deadlines
- * before anything is decrypted. A read that hands out the data is recorded (who,
- * when, this route) in the statement that reads it, which also starts the read
- * grace; a refused read (404, 403, 409, 410) hands out nothing and records
- * nothing. The stored data is opened with the organisation's data key; when it
+ * before anything is decrypted. The session and its result are read in one
+ * statement, which also records a read that hands out the data (who, when, this
+ * route) and starts the read grace; a refused read (404, 403, 409, 410) hands out
+ * nothing and records nothing (the statement records only a ResponseVerified
+ * session's readable result, and only when a `responseCode` given hashes to the
+ * stored one: the 403 itself is decided by the constant-time comparison). The stored data is opened with the organisation's data key; when it
  * does not open (altered, swapped between rows, or KEY_ENCRYPTION_KEY no longer
  * opens the data key) the answer is 500 PRESENTATION_DATA_UNREADABLE with nothing
  * of the data, and the incident is logged with the session's id only.
@@ -61,8 +62,22 @@ export async function readPresentationResponse(
   input: ReadPresentationResponseInput,
 ): Promise<PresentationResponseRead> {
   const { orgId, sessionId } = input;
-  const session = isUuid(sessionId) ? await findSession(deps.db, { orgId, id: sessionId }) : undefined;
-  if (!session) throw presentationSessionNotFound();
+  const now = deps.clock();
+  const reader = { subject: input.subject, route: 'verifier-presentation-response', at: now } as const;
+  const graceEndsAt = new Date(now.getTime() + deps.presentationData.readGraceSeconds * 1000);
+  // One statement: the session, and its result recorded as read only when it is ResponseVerified
+  // and the code given (if any) is its own; the checks below decide from the same rows.
+  const read = isUuid(sessionId)
+    ? await readSessionAndResultRecorded(deps.db, {
+        orgId,
+        sessionId,
+        reader,
+        graceEndsAt,
+        responseCodeHash: input.responseCode === undefined ? null : hashResponseCode(input.responseCode),
+      })
+    : undefined;
+  if (!read) throw presentationSessionNotFound();
+  const { session } = read;
   if (input.responseCode !== undefined && !responseCodeMatches(input.responseCode, session.responseCodeHash)) {
     throw new AppError(
       403,
@@ -70,14 +85,8 @@ export async function readPresentationResponse(
       'The responseCode is not the one this session’s redirect carried: the redirect did not come from this session’s wallet (a possible session fixation). Do not accept this result for the user.',
     );
   }
-  const now = deps.clock();
   const { state } = effectiveSessionState(session, now);
-  const reader = { subject: input.subject, route: 'verifier-presentation-response', at: now } as const;
-  const graceEndsAt = new Date(now.getTime() + deps.presentationData.readGraceSeconds * 1000);
-  const stored =
-    state === 'ResponseVerified'
-      ? await readPresentationResultRecorded(deps.db, { orgId, sessionId, reader, graceEndsAt })
-      : undefined;
+  const stored = state === 'ResponseVerified' ? read.result : undefined;
   if (!stored)
     throw new AppError(
       409,

@@ -8,7 +8,7 @@ import { certificatePublicKey, parseCertificateDer } from '../../crypto/parsed-c
 import type { SessionRow } from '../../db/schema.js';
 import { clientIdFor } from '../../domain/client-id.js';
 import type { RequestClientIdPrefix, ResolvedSigner } from '../../domain/request-signer.js';
-import type { LoadSigningMaterial } from '../../state/signing-material-loader.js';
+import type { LoadSigningMaterial, SigningMaterial } from '../../state/signing-material-loader.js';
 
 // Shared step: which key signs a session's request object, and the `client_id`
 // it yields (OpenID4VP 1.0 §5.9.3): fixed at creation, checked again at each fetch.
@@ -26,13 +26,14 @@ export interface PreparedSessionSigner {
   signingChain: string[] | null;
 }
 
-/** The organisation's key for a new session, and the `client_id` it yields. */
+/** The organisation's key for a new session (read, unless `material` is given), and the `client_id` it yields. */
 export async function prepareSessionSigner(
   deps: PrepareSessionSignerDeps,
-  input: { orgId: string; signer: ResolvedSigner },
+  input: { orgId: string; signer: ResolvedSigner; material?: SigningMaterial },
 ): Promise<PreparedSessionSigner> {
   const { signer } = input;
-  const material = await deps.loadSigningMaterial({ orgId: input.orgId, keyType: signer.keyType });
+  // Given: remembered by the replica (the caller's insert checks the key row is still the one).
+  const material = input.material ?? (await deps.loadSigningMaterial({ orgId: input.orgId, keyType: signer.keyType }));
   if (signer.method === 'DID') {
     const did = didJwkOf(material.publicJwk);
     return {

@@ -16,7 +16,7 @@ import type { KeyEncryptionKey } from '../../crypto/key-encryption.js';
 import { sessionKeyContext } from '../../crypto/sealing-contexts.js';
 import { signRequestObject } from '../../crypto/sign-request-object.js';
 import type { SessionRow, VerifierRow } from '../../db/schema.js';
-import { insertSession } from '../../db/sessions.js';
+import { insertSession, type InsertSessionExpectations } from '../../db/sessions.js';
 import type { VerifierDb } from '../../db/types.js';
 import {
   DEFAULT_DC_API_PROTOCOLS,
@@ -32,6 +32,7 @@ import { resolveRequestSigner } from '../../domain/request-signer.js';
 import { isDcApiMode, isEncryptedMode } from '../../domain/response-mode.js';
 import type { VerifierInfoAttestation } from '../../domain/verifier-info.js';
 import type { VerifierMetrics } from '../../metrics/verifier-metrics.js';
+import type { RememberSigningMaterial } from '../../state/signing-material-loader.js';
 import { buildDcApiRequests, type BuildDcApiRequestsDeps } from './build-dc-api-requests.js';
 import { prepareSessionSigner } from './session-signer.js';
 
@@ -63,6 +64,21 @@ export interface StartPresentationSessionDeps extends BuildDcApiRequestsDeps {
   /** Lifetime when the body gives no `expiresInSeconds`. */
   sessionTtlSeconds: number;
   metrics: Pick<VerifierMetrics, 'countSessionCreated'>;
+  /** The signing material this replica last derived (`remembered` inputs sign with it instead of reading the key row). */
+  rememberedSigningMaterial?: RememberSigningMaterial;
+}
+
+/**
+ * Thrown when a session made from remembered inputs (`StartPresentationSessionInput.remembered`)
+ * could not be: no signing material remembered, or its insert found the verifier, its
+ * registration certificate or the signing key changed. Nothing was written; the caller
+ * reads the inputs and starts again.
+ */
+export class RememberedInputsChanged extends Error {
+  constructor() {
+    super('the inputs remembered for this session are no longer current');
+    this.name = 'RememberedInputsChanged';
+  }
 }
 
 export interface StartPresentationSessionInput {
@@ -86,6 +102,12 @@ export interface StartPresentationSessionInput {
   trustEcosystemId?: string;
   /** What `judgeRegisteredUse` found: sent (`verifier_info`) and stored (`overAsking`) as judged. */
   judgement?: { verifierInfo: VerifierInfoAttestation[] | null; overAsking: OverAskingPath[] | null };
+  /**
+   * The verifier (and its registration certificate) as this replica remembered it rather
+   * than read it: the session is signed with the remembered signing material too, and the
+   * insert checks both are still what is stored (else `RememberedInputsChanged`).
+   */
+  remembered?: { verifier: InsertSessionExpectations['verifier'] };
   requestId?: string;
 }
 
@@ -137,7 +159,15 @@ export async function startPresentationSession(
   // What a DeviceRequest cannot express is refused before any key is made.
   const annexCPlan = protocols?.includes('org-iso-mdoc') ? planDeviceRequest(input.dcqlQuery) : undefined;
   if (annexCPlan && !annexCPlan.ok) throw deviceRequestNotSupported(annexCPlan, input.queryPointer);
-  const prepared = await prepareSessionSigner(deps, { orgId: input.orgId, signer });
+  const remembered = input.remembered
+    ? deps.rememberedSigningMaterial?.({ orgId: input.orgId, keyType: signer.keyType })
+    : undefined;
+  if (input.remembered && !remembered) throw new RememberedInputsChanged();
+  const prepared = await prepareSessionSigner(deps, {
+    orgId: input.orgId,
+    signer,
+    ...(remembered ? { material: remembered.material } : {}),
+  });
   const encryptionKey = isEncryptedMode(options.responseMode) ? await generateEncryptionKey() : undefined;
   const now = deps.clock();
   const id = randomUUID();
@@ -184,51 +214,58 @@ export async function startPresentationSession(
     : undefined;
 
   // The insert locks the verifier and template FOR SHARE (the race guard against a concurrent delete).
-  const inserted = await insertSession(deps.db, {
-    id,
-    orgId: input.orgId,
-    verifierRef: verifier.id,
-    publicVerifierId: verifier.verifierId,
-    templateId: input.templateId ?? null,
-    intentId: input.intentId ?? null,
-    ecosystemId: input.ecosystemId ?? null,
-    trustEcosystemId: input.trustEcosystemId ?? null,
-    authorizationRequestId,
-    authorizationRequestUri: requestUri
-      ? buildAuthorizationRequestUri({ clientId: prepared.clientId, requestUri })
-      : null,
-    requestUri,
-    responseUri,
-    clientId: prepared.clientId,
-    signerMethod: signer.method,
-    clientIdPrefix: signer.clientIdPrefix,
-    signingChain: prepared.signingChain,
-    requestObject: dcApi ? null : requestObject,
-    nonce,
-    payloadState,
-    responseMode: options.responseMode,
-    expectedOrigins: options.expectedOrigins ?? null,
-    dcqlQuery: input.dcqlQuery,
-    transactionData: input.transactionData,
-    redirectUri: options.redirectUri ?? null,
-    presentationDataTtlSeconds: options.presentationDataTtlSeconds ?? null,
-    verifierInfo: verifierInfo as Array<Record<string, unknown>> | null,
-    overAsking: (input.judgement?.overAsking as Array<Record<string, unknown>> | null | undefined) ?? null,
-    clientMetadata,
-    encryptionPublicJwk: (encryptionKey?.publicJwk as Record<string, unknown> | undefined) ?? null,
-    encryptedEncryptionKey: encryptionKey
-      ? deps.keyEncryptionKey.seal(JSON.stringify(encryptionKey.privateJwk), sessionKeyContext(id))
-      : null,
-    // As the relying party named them; null (the default, shown as nothing) keeps today's record for clients that name none.
-    dcApiProtocols: dcApi && options.dcApiProtocols ? [...options.dcApiProtocols] : null,
-    dcApiSignerClientIds: dcApiRequests?.signerClientIds ?? null,
-    annexCEncryptionInfo: dcApiRequests?.annexC?.encryptionInfo ?? null,
-    encryptedAnnexCKey: dcApiRequests?.annexC?.encryptedKey ?? null,
-    state: 'RequestCreated',
-    expiresAt,
-    createdAt: now,
-    updatedAt: now,
-  });
+  const inserted = await insertSession(
+    deps.db,
+    {
+      id,
+      orgId: input.orgId,
+      verifierRef: verifier.id,
+      publicVerifierId: verifier.verifierId,
+      templateId: input.templateId ?? null,
+      intentId: input.intentId ?? null,
+      ecosystemId: input.ecosystemId ?? null,
+      trustEcosystemId: input.trustEcosystemId ?? null,
+      authorizationRequestId,
+      authorizationRequestUri: requestUri
+        ? buildAuthorizationRequestUri({ clientId: prepared.clientId, requestUri })
+        : null,
+      requestUri,
+      responseUri,
+      clientId: prepared.clientId,
+      signerMethod: signer.method,
+      clientIdPrefix: signer.clientIdPrefix,
+      signingChain: prepared.signingChain,
+      requestObject: dcApi ? null : requestObject,
+      nonce,
+      payloadState,
+      responseMode: options.responseMode,
+      expectedOrigins: options.expectedOrigins ?? null,
+      dcqlQuery: input.dcqlQuery,
+      transactionData: input.transactionData,
+      redirectUri: options.redirectUri ?? null,
+      presentationDataTtlSeconds: options.presentationDataTtlSeconds ?? null,
+      verifierInfo: verifierInfo as Array<Record<string, unknown>> | null,
+      overAsking: (input.judgement?.overAsking as Array<Record<string, unknown>> | null | undefined) ?? null,
+      clientMetadata,
+      encryptionPublicJwk: (encryptionKey?.publicJwk as Record<string, unknown> | undefined) ?? null,
+      encryptedEncryptionKey: encryptionKey
+        ? deps.keyEncryptionKey.seal(JSON.stringify(encryptionKey.privateJwk), sessionKeyContext(id))
+        : null,
+      // As the relying party named them; null (the default, shown as nothing) keeps today's record for clients that name none.
+      dcApiProtocols: dcApi && options.dcApiProtocols ? [...options.dcApiProtocols] : null,
+      dcApiSignerClientIds: dcApiRequests?.signerClientIds ?? null,
+      annexCEncryptionInfo: dcApiRequests?.annexC?.encryptionInfo ?? null,
+      encryptedAnnexCKey: dcApiRequests?.annexC?.encryptedKey ?? null,
+      state: 'RequestCreated',
+      expiresAt,
+      createdAt: now,
+      updatedAt: now,
+    },
+    input.remembered && remembered
+      ? { verifier: input.remembered.verifier, signingKey: { keyType: signer.keyType, ...remembered.version } }
+      : undefined,
+  );
+  if ('changed' in inserted) throw new RememberedInputsChanged();
   if ('missing' in inserted) {
     throw inserted.missing === 'verifier'
       ? verifierNotFound(verifier.verifierId)
