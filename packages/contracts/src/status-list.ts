@@ -106,3 +106,20 @@ export const StatusListAggregationSchema = Type.Object({
   status_lists: Type.Array(Type.String({ description: 'URI of a Status List Token (its sub)' })),
 });
 export type StatusListAggregation = Static<typeof StatusListAggregationSchema>;
+
+/**
+ * One entry of `GET /status-lists/:list_id/versions`: the current token or a kept one,
+ * newest first. Open one with `GET /status-lists/:list_id?time=<iat>`.
+ */
+export const StatusListVersionSchema = Type.Object({
+  current: Type.Boolean({ description: 'true for the token the list holds now (the first entry)' }),
+  iat: Type.Integer({ description: "the token's iat (unix seconds)" }),
+  exp: Type.Optional(Type.Integer({ description: "the token's exp, when it has one" })),
+  ttl: Type.Optional(Type.Integer({ description: "the token's ttl, when it has one" })),
+  etag: Type.String({ description: 'the ETag the token is served with' }),
+  storedAt: Type.String({ format: 'date-time', description: 'when the token became the current one' }),
+  replacedAt: Type.Optional(
+    Type.String({ format: 'date-time', description: 'when a newer token replaced it (absent for the current one)' }),
+  ),
+});
+export type StatusListVersion = Static<typeof StatusListVersionSchema>;

@@ -31,14 +31,16 @@ import { registerTrustRegistryRoutes } from './routes/trust-registry.js';
 import { installPageErrors } from './routes/page-errors.js';
 import { registerSignInRoutes } from './routes/sign-in.js';
 import { installWebSession } from './routes/web-session.js';
-import { ExpiringStore } from './state/expiring-store.js';
-import type { ConsoleSession, PendingSignIn } from './domain/console-session.js';
+import { createCookieSeal } from './crypto/cookie-seal.js';
+import { EndedSessions } from './state/ended-sessions.js';
+import { SessionRenewals } from './state/session-renewals.js';
+import type { SessionGrant } from './use-cases/steps/session-from-tokens.js';
 import type { MintDevelopmentToken } from './use-cases/sign-in-for-development.js';
 
 export interface ConsoleAppDeps {
   config: ConsoleConfig;
   logger: Logger;
-  /** Signs the cookies: SESSION_SECRET, or the development secret. */
+  /** Seals the session cookies and signs the anti-forgery cookie: SESSION_SECRET, or the development secret. */
   sessionSecret: string;
   /** Development mode: mints tokens with the development key (never given otherwise). */
   mintDevelopmentToken?: MintDevelopmentToken;
@@ -51,7 +53,6 @@ export interface ConsoleAppDeps {
 export async function buildApp(deps: ConsoleAppDeps): Promise<App> {
   const { config, logger } = deps;
   const { clock } = deps;
-  const now = () => clock().getTime();
   const metrics = deps.metrics ?? createServiceMetrics({ service: 'console' });
   const publicBaseUrl = publicBaseUrlOf(config);
   const urls = serviceUrlsOf(config);
@@ -77,18 +78,12 @@ export async function buildApp(deps: ConsoleAppDeps): Promise<App> {
           timeoutMs: config.UPSTREAM_TIMEOUT_MS,
         })
       : undefined;
-  const sessions = new ExpiringStore<ConsoleSession>({
-    idleMs: config.SESSION_IDLE_MINUTES * 60_000,
-    maxAgeMs: config.SESSION_MAX_HOURS * 3_600_000,
-    maxEntries: config.SESSION_MAX_ENTRIES,
-    now,
-  });
-  const pendingSignIns = new ExpiringStore<PendingSignIn>({
-    idleMs: 600_000,
-    maxAgeMs: 600_000,
-    maxEntries: config.SESSION_MAX_ENTRIES,
-    now,
-  });
+  // Sessions live in the browser's cookie, sealed under SESSION_SECRET: any replica serves any signed-in person.
+  const seal = createCookieSeal(deps.sessionSecret);
+  const lifetime = { idleMs: config.SESSION_IDLE_MINUTES * 60_000, maxAgeMs: config.SESSION_MAX_HOURS * 3_600_000 };
+  const endedSessions = new EndedSessions({ maxEntries: config.SESSION_MAX_ENTRIES, maxAgeMs: lifetime.maxAgeMs });
+  const renewals = new SessionRenewals<SessionGrant>();
+  const sessionDeps = { seal, lifetime, endedSessions, clock };
 
   const app = await createApp({
     name: 'console',
@@ -119,19 +114,19 @@ export async function buildApp(deps: ConsoleAppDeps): Promise<App> {
       secret: deps.sessionSecret,
       bodyLimit: config.MAX_BODY_BYTES,
       resume: {
-        sessions,
-        clock,
+        ...sessionDeps,
+        renewals,
         ...(oidc ? { oidc } : {}),
         ...(deps.mintDevelopmentToken ? { mintDevelopmentToken: deps.mintDevelopmentToken } : {}),
       },
     });
     installPageErrors(pages as App, new URL(publicBaseUrl).origin);
     registerSignInRoutes(pages as App, {
-      ...(oidc ? { oidc: { oidc, pendingSignIns, sessions, clock } } : {}),
+      ...(oidc ? { oidc: { oidc, ...sessionDeps } } : {}),
       ...(deps.mintDevelopmentToken
-        ? { development: { sessions, clock, mintDevelopmentToken: deps.mintDevelopmentToken } }
+        ? { development: { ...sessionDeps, mintDevelopmentToken: deps.mintDevelopmentToken } }
         : {}),
-      signOut: { sessions, ...(oidc ? { oidc } : {}) },
+      signOut: { seal, endedSessions, ...(oidc ? { oidc } : {}) },
       publicBaseUrl,
     });
     const routes = pages as App;

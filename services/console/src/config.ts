@@ -42,7 +42,10 @@ export const ConsoleConfigSchema = Type.Object({
   SESSION_IDLE_MINUTES: Type.Integer({ minimum: 1, maximum: 1440, default: 30 }),
   /** A session ends this long after sign-in, whatever happens. */
   SESSION_MAX_HOURS: Type.Integer({ minimum: 1, maximum: 168, default: 8 }),
-  /** Sessions one replica keeps in memory; the least recently used beyond it are signed out. */
+  /**
+   * Signed-out sessions one replica remembers (refusing a copy of their cookie) until they would have expired;
+   * the least recently signed out beyond it are forgotten (their refresh tokens are revoked anyway).
+   */
   SESSION_MAX_ENTRIES: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 10_000 }),
   /** One call to a service: connection, request and response. */
   UPSTREAM_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 120_000, default: 10_000 }),

@@ -27,14 +27,75 @@ export interface Flash {
   secret?: { label: string; value: string };
 }
 
-/** A signed-in session of the console. */
+/**
+ * A signed-in session of the console. The browser keeps it, sealed (see
+ * crypto/cookie-seal.ts): any replica with the same SESSION_SECRET opens it.
+ */
 export interface ConsoleSession {
+  /** Random (256 bits), new at every sign-in, kept across renewals: form tokens are bound to it. */
+  id: string;
   user: SignedInUser;
   tokens: SessionTokens;
   method: SignInMethod;
   /** For the development method: the claims to mint a fresh token with when this one is about to expire. */
   developmentClaims?: DevelopmentClaims;
-  flash?: Flash;
+  /** When the person signed in (the maximum lifetime counts from here), ms since the epoch. */
+  signedInAt: number;
+  /** When a request last used the session (the idle lifetime counts from here), to the minute. */
+  lastUsedAt: number;
+}
+
+/** What the session cookie carries: the session without what its tokens say (the user is read from them again). */
+export type SealedSession = Omit<ConsoleSession, 'user'>;
+
+/** How long a session lives: unused, and at most. */
+export interface SessionLifetime {
+  idleMs: number;
+  maxAgeMs: number;
+}
+
+/**
+ * A session's cookie is sealed again (its last use moved) at most this often: the idle
+ * lifetime is enforced to the minute, and most answers carry no new cookie.
+ */
+export const SESSION_TOUCH_INTERVAL_MS = 60_000;
+
+/** True while the session is within both lifetimes. */
+export function sessionIsLive(
+  session: Pick<ConsoleSession, 'signedInAt' | 'lastUsedAt'>,
+  now: number,
+  lifetime: SessionLifetime,
+): boolean {
+  return (
+    now - session.lastUsedAt <= lifetime.idleMs &&
+    now - session.signedInAt <= lifetime.maxAgeMs &&
+    session.signedInAt <= now + 60_000
+  );
+}
+
+/** The cookie's Max-Age: the browser drops it when the session would have ended anyway. */
+export function sessionCookieMaxAgeSeconds(
+  session: Pick<ConsoleSession, 'signedInAt' | 'lastUsedAt'>,
+  now: number,
+  lifetime: SessionLifetime,
+): number {
+  const until = Math.min(session.lastUsedAt + lifetime.idleMs, session.signedInAt + lifetime.maxAgeMs);
+  return Math.max(0, Math.floor((until - now) / 1000));
+}
+
+/** The shape of an opened session cookie (sealed by the console, so only a change of layout fails this). */
+export function isSealedSession(value: unknown): value is SealedSession {
+  const session = value as Partial<SealedSession> | null;
+  return (
+    typeof session === 'object' &&
+    session !== null &&
+    typeof session.id === 'string' &&
+    typeof session.signedInAt === 'number' &&
+    typeof session.lastUsedAt === 'number' &&
+    (session.method === 'oidc' || session.method === 'development') &&
+    typeof session.tokens?.accessToken === 'string' &&
+    typeof session.tokens.expiresAt === 'number'
+  );
 }
 
 /** The development sign-in: who to be, as `npm run token` takes it. */
@@ -52,7 +113,15 @@ export interface PendingSignIn {
   codeVerifier: string;
   /** The console page to return to (a path on the console, never another site). */
   returnTo: string;
+  /** ms since the epoch: a pending sign-in is good for PENDING_SIGN_IN_MS. */
+  startedAt: number;
 }
+
+/** How long the provider has to send the person back. */
+export const PENDING_SIGN_IN_MS = 600_000;
+
+/** A flash waits this long for the page after the form's redirect. */
+export const FLASH_MS = 300_000;
 
 /** How long before its expiry an access token is renewed, so a call never goes out with a dying token. */
 export const TOKEN_RENEWAL_MARGIN_MS = 30_000;
@@ -71,13 +140,19 @@ export function safeReturnPath(value: unknown): string {
 
 /**
  * A signed-in request's view of its session: who, the token to call the services
- * with, and the one-page flash. Routes hold this, never the store behind it.
+ * with, and the one-page flash. Routes hold this, never the cookies behind it.
  */
 export interface SessionHandle {
   readonly id: string;
   readonly user: SignedInUser;
   readonly accessToken: string;
   readonly method: SignInMethod;
+  /**
+   * The access token while it needs no renewal, for a call made later in a long request
+   * (an event stream, whose answer can no longer carry a renewed cookie): undefined
+   * once it does, and the stream ends so the browser reconnects and renews on the way.
+   */
+  usableAccessToken(): string | undefined;
   setFlash(flash: Flash): void;
   takeFlash(): Flash | undefined;
 }

@@ -6,8 +6,6 @@ export interface SignedTrustListSummary {
   issuedAt: string;
   nextUpdate: string;
   entities: number;
-  /** Served to anyone without a token (the service answers such lists `Cache-Control: public`). */
-  public: boolean;
 }
 
 interface ListAndSchemeInformation {
@@ -20,7 +18,7 @@ interface ListAndSchemeInformation {
  * Reads the list's payload as served. Display only: the signature is the business of
  * whoever relies on the list (the verifier checks it against the trust-list CA).
  */
-export function summariseSignedTrustList(jws: string, cacheControl: string | null): SignedTrustListSummary | undefined {
+export function summariseSignedTrustList(jws: string): SignedTrustListSummary | undefined {
   let payload: Record<string, unknown>;
   try {
     payload = decodeJwt(jws.trim()) as Record<string, unknown>;
@@ -36,6 +34,5 @@ export function summariseSignedTrustList(jws: string, cacheControl: string | nul
     issuedAt: typeof info.ListIssueDateTime === 'string' ? info.ListIssueDateTime : '',
     nextUpdate: typeof info.NextUpdate === 'string' ? info.NextUpdate : '',
     entities: Array.isArray(lote.TrustedEntitiesList) ? lote.TrustedEntitiesList.length : 0,
-    public: /(^|,)\s*public\b/i.test(cacheControl ?? ''),
   };
 }

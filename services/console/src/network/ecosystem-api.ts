@@ -34,6 +34,8 @@ import { pathOf, type ServiceClient } from './service-client.js';
 /** The ecosystem service's API (services/ecosystem/README.md, Routes), one function per route. */
 export function createEcosystemApi(client: ServiceClient) {
   return {
+    getOrganisation: (token: string, orgId: string) =>
+      client.data<Organisation>('GET', pathOf`/v1/organisations/${orgId}`, { token }),
     upsertOrganisation: (token: string, orgId: string, name: string) =>
       client.data<Organisation>('PUT', pathOf`/v1/organisations/${orgId}`, { token, body: { name } }),
 
@@ -48,6 +50,8 @@ export function createEcosystemApi(client: ServiceClient) {
       client.data<Ecosystem>('POST', pathOf`/v1/ecosystem/${orgId}/create`, { token, body }),
     listEcosystems: (token: string, query: PageQuery & { orgId?: string } = {}) =>
       client.data<PageOf<EcosystemListEntry>>('GET', '/v1/ecosystem', { token, query: { ...query } }),
+    getEcosystem: (token: string, ecosystemId: string) =>
+      client.data<EcosystemListEntry>('GET', pathOf`/v1/ecosystem/${ecosystemId}`, { token }),
     getFeatureStatus: (token: string) => client.data<{ enabled: boolean }>('GET', '/v1/ecosystem/status', { token }),
 
     inviteMember: (token: string, ecosystemId: string, orgId: string) =>
@@ -141,6 +145,8 @@ export function createEcosystemApi(client: ServiceClient) {
         token,
         body: { policy },
       }),
+    getTrustListVisibility: (token: string, ecosystemId: string) =>
+      client.data<TrustListVisibility>('GET', pathOf`/v1/ecosystem/${ecosystemId}/trust-list/visibility`, { token }),
     setTrustListVisibility: (token: string, ecosystemId: string, visible: boolean) =>
       client.data<TrustListVisibility>('PUT', pathOf`/v1/ecosystem/${ecosystemId}/trust-list/visibility`, {
         token,

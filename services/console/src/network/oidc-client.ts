@@ -38,6 +38,11 @@ export interface OidcClient {
   /** Exchanges the code of the callback URL (state, nonce and PKCE checked); throws when the provider or a check refuses. */
   finishSignIn(callbackUrl: URL, pending: OidcSignInStart['pending']): Promise<OidcTokens>;
   refresh(refreshToken: string): Promise<OidcTokens>;
+  /**
+   * Revokes a refresh token (RFC 7009) when the provider has a revocation endpoint, so
+   * no replica can renew the session again; never throws (sign-out goes on regardless).
+   */
+  revokeRefreshToken(refreshToken: string): Promise<void>;
   /** RP-initiated logout at the provider, when it offers it. */
   endSessionUrl(idTokenHint: string | undefined, postLogoutRedirectUri: string): Promise<string | undefined>;
 }
@@ -97,6 +102,15 @@ export function createOidcClient(options: OidcClientOptions): OidcClient {
     },
     async refresh(refreshToken) {
       return tokensOf(await oidc.refreshTokenGrant(await configure(), refreshToken));
+    },
+    async revokeRefreshToken(refreshToken) {
+      try {
+        const config = await configure();
+        if (!config.serverMetadata().revocation_endpoint) return;
+        await oidc.tokenRevocation(config, refreshToken, { token_type_hint: 'refresh_token' });
+      } catch {
+        // The provider is down or refused: its session ends at the logout that follows, or when the token expires.
+      }
     },
     async endSessionUrl(idTokenHint, postLogoutRedirectUri) {
       const config = await configure().catch(() => undefined);

@@ -1,4 +1,9 @@
-import { STATUS_LIST_CWT_MEDIA_TYPE, STATUS_LIST_MEDIA_TYPE } from '@tessera/contracts';
+import {
+  STATUS_LIST_CWT_MEDIA_TYPE,
+  STATUS_LIST_MEDIA_TYPE,
+  type PageOf,
+  type StatusListVersion,
+} from '@tessera/contracts';
 import { failed, succeeded, type ServiceResult } from '../domain/service-problem.js';
 import { pathOf, type ServiceClient } from './service-client.js';
 
@@ -26,6 +31,33 @@ export function createStatusListApi(client: ServiceClient) {
       if (!answered.ok) return answered;
       const mediaType = (answered.value.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
       return succeeded({ mediaType, body: answered.value.body });
+    },
+
+    /**
+     * A page of the list's versions, newest first: the current token, then each kept one
+     * (`GET /status-lists/:list_id/versions`); 501 HISTORY_NOT_SUPPORTED when the service keeps none.
+     */
+    async getStatusListVersions(
+      listId: string,
+      page: { pageNumber: number; pageSize: number },
+    ): Promise<ServiceResult<PageOf<StatusListVersion>>> {
+      const answered = await client.text('GET', pathOf`/status-lists/${listId}/versions`, {
+        accept: 'application/json',
+        query: page,
+      });
+      if (!answered.ok) return answered;
+      try {
+        const parsed = JSON.parse(answered.value.body) as PageOf<StatusListVersion>;
+        if (Array.isArray(parsed.data)) return succeeded(parsed);
+      } catch {
+        // Answered below.
+      }
+      return failed({
+        service: 'status-list',
+        status: 502,
+        code: 'INVALID_VERSIONS',
+        message: "The status list service answered a list's versions that are not a page of versions.",
+      });
     },
 
     /** The URI (`sub`) of every list the service holds (Status List Aggregation). */

@@ -7,16 +7,7 @@ import { finishSignIn, type FinishSignInDeps } from '../use-cases/finish-sign-in
 import { signInForDevelopment, type SignInForDevelopmentDeps } from '../use-cases/sign-in-for-development.js';
 import { signOut, type SignOutDeps } from '../use-cases/sign-out.js';
 import { startSignIn, type StartSignInDeps } from '../use-cases/start-sign-in.js';
-import {
-  clearSessionCookie,
-  formValues,
-  pageContext,
-  pageSchema,
-  readSignInCookie,
-  sendPage,
-  setSessionCookie,
-  setSignInCookie,
-} from './web-session.js';
+import { formValues, pageContext, pageSchema, sendPage, sessionCookieOf, signInCookieOf } from './web-session.js';
 
 export interface SignInRouteDeps {
   /** The provider's sign-in, when OIDC_ISSUER is set. */
@@ -62,15 +53,18 @@ export function registerSignInRoutes(app: App, deps: SignInRouteDeps): void {
   const oidc = deps.oidc;
   if (oidc) {
     app.get('/sign-in/start', { schema: pageSchema({ querystring: ReturnTo }) }, async (request, reply) => {
-      const started = await startSignIn(oidc, { returnTo: request.query.returnTo });
+      const started = await startSignIn(oidc, {
+        returnTo: request.query.returnTo,
+        pendingCookie: signInCookieOf(request, reply),
+      });
       if (!started.ok) return reply.redirect(`/sign-in?problem=${started.reason}`, 303);
-      setSignInCookie(reply, started.pendingId);
       return reply.redirect(started.authorizationUrl, 303);
     });
     app.get('/auth/callback', { schema: pageSchema() }, async (request, reply) => {
       const finished = await finishSignIn(oidc, {
         callbackUrl: new URL(request.url, deps.publicBaseUrl),
-        pendingId: readSignInCookie(request, reply),
+        pendingCookie: signInCookieOf(request, reply),
+        sessionCookie: sessionCookieOf(request, reply),
         ...(request.consoleSession ? { replacing: request.consoleSession.id } : {}),
       });
       if (!finished.ok) {
@@ -80,7 +74,6 @@ export function registerSignInRoutes(app: App, deps: SignInRouteDeps): void {
         );
         return reply.redirect(`/sign-in?problem=${finished.reason}`, 303);
       }
-      setSessionCookie(reply, finished.sessionId);
       return reply.redirect(finished.returnTo, 303);
     });
   }
@@ -122,11 +115,11 @@ export function registerSignInRoutes(app: App, deps: SignInRouteDeps): void {
             400,
           );
         }
-        const { sessionId } = await signInForDevelopment(development, {
+        await signInForDevelopment(development, {
           claims: parsed.claims,
+          sessionCookie: sessionCookieOf(request, reply),
           ...(request.consoleSession ? { replacing: request.consoleSession.id } : {}),
         });
-        setSessionCookie(reply, sessionId);
         return reply.redirect(safeReturnPath(request.body.returnTo), 303);
       },
     );
@@ -134,10 +127,9 @@ export function registerSignInRoutes(app: App, deps: SignInRouteDeps): void {
 
   app.post('/sign-out', { schema: pageSchema() }, async (request, reply) => {
     const { redirectTo } = await signOut(deps.signOut, {
-      sessionId: request.consoleSession?.id,
+      sessionCookie: sessionCookieOf(request, reply),
       signedOutUrl: `${deps.publicBaseUrl}/sign-in?signedOut=true`,
     });
-    clearSessionCookie(reply);
     return reply.redirect(redirectTo, 303);
   });
 }

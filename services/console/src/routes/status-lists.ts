@@ -24,18 +24,20 @@ export function registerStatusListRoutes(app: App, deps: LoadStatusListDeps): vo
           index: Number0(1_000_000_000),
           status: Number0(255),
           page: Type.Integer({ minimum: 1, maximum: 10_000_000, default: 1 }),
+          versions: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 }),
         }),
       }),
       preHandler: requireSignIn,
     },
     async (request, reply) => {
-      const { list, at, index, status, page } = request.query;
+      const { list, at, index, status, page, versions } = request.query;
       const search: StatusListSearch = {
         ...(list ? { list } : {}),
         ...(at ? { at } : {}),
         ...(typeof index === 'number' ? { index } : {}),
         ...(typeof status === 'number' ? { status } : {}),
         page,
+        versions,
       };
       const context = pageContext(request, reply, { area: 'status-lists' });
       if (!list) {
@@ -58,14 +60,18 @@ export function registerStatusListRoutes(app: App, deps: LoadStatusListDeps): vo
           StatusListPage({ context, search, problem: { message: refused ?? '', code: 'VALIDATION_FAILED' } }),
           400,
         );
-      const loaded = await loadStatusList(deps, { listId, ...(time !== undefined ? { time } : {}) });
+      const loaded = await loadStatusList(deps, {
+        listId,
+        versionsPage: versions,
+        ...(time !== undefined ? { time } : {}),
+      });
       return sendPage(
         reply,
         StatusListPage({
           context,
           search,
           listId,
-          ...(loaded.ok ? { decoded: loaded.value.list } : { problem: loaded.problem }),
+          ...(loaded.ok ? { loaded: loaded.value } : { problem: loaded.problem }),
         }),
         loaded.ok ? 200 : loaded.problem.status === 404 ? 404 : loaded.problem.status === 501 ? 501 : 502,
       );

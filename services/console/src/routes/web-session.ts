@@ -11,18 +11,24 @@ import type { ServiceProblem, ServiceResult } from '../domain/service-problem.js
 import type { NavPlace, PageContext } from '../presenters/page-context.js';
 import { renderDocument } from '../presenters/render-document.js';
 import { resumeSession, type ResumeSessionDeps } from '../use-cases/resume-session.js';
+import type { CookieSlot } from '../domain/cookie-slot.js';
 
-// The browser's side of a session: a signed, HttpOnly, Secure, SameSite=Lax cookie
-// holding a random id (the tokens stay in this process, see use-cases/resume-session),
-// and an anti-forgery token on every state-changing request: a synchronizer token
+// The browser's side of a session: the session itself, sealed (AES-256-GCM, see
+// crypto/cookie-seal.ts) into an HttpOnly, Secure, SameSite=Lax cookie that any replica
+// opens; and an anti-forgery token on every state-changing request: a synchronizer token
 // bound to the session id (@fastify/csrf-protection, its secret in a signed cookie).
 
 /** `__Host-`: the browser keeps it only when Secure, Path=/ and without Domain, so no subdomain can plant or read it. */
 export const SESSION_COOKIE = '__Host-tessera-session';
 export const SIGN_IN_COOKIE = '__Host-tessera-sign-in';
+export const FLASH_COOKIE = '__Host-tessera-flash';
 const CSRF_COOKIE = '__Host-tessera-csrf';
 
-const COOKIE_OPTIONS = { path: '/', secure: true, httpOnly: true, sameSite: 'lax', signed: true } as const;
+const COOKIE_OPTIONS = { path: '/', secure: true, httpOnly: true, sameSite: 'lax' } as const;
+/** Characters of a sealed value per cookie: a browser keeps 4096 bytes of name and value. */
+const CHUNK_LENGTH = 3800;
+/** A sealed value spans at most this many cookies (`NAME`, `NAME.1`, …). */
+const MAX_CHUNKS = 4;
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -30,7 +36,8 @@ declare module 'fastify' {
     consoleSession: SessionHandle | null;
     /**
      * The session's access token for a call made later in a long request (an event
-     * stream), renewed when it is about to expire; undefined once the session has ended.
+     * stream) while it needs no renewal; undefined after, and the stream ends (the
+     * browser reconnects, and the new request renews and carries the new cookie back).
      */
     currentAccessToken: () => Promise<string | undefined>;
   }
@@ -39,7 +46,7 @@ declare module 'fastify' {
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export interface WebSessionOptions {
-  /** Signs the cookies (SESSION_SECRET). */
+  /** Signs the anti-forgery cookie and keys its tokens (SESSION_SECRET). */
   secret: string;
   bodyLimit: number;
   resume: ResumeSessionDeps;
@@ -52,7 +59,7 @@ export async function installWebSession(app: App, options: WebSessionOptions): P
   await app.register(fastifyCsrf, {
     sessionPlugin: '@fastify/cookie',
     cookieKey: CSRF_COOKIE,
-    cookieOpts: { ...COOKIE_OPTIONS, sameSite: 'strict' },
+    cookieOpts: { ...COOKIE_OPTIONS, sameSite: 'strict', signed: true },
     csrfOpts: { hmacKey: createHash('sha256').update(`tessera-console-csrf:${options.secret}`).digest() },
     // A token is good for this session only: a token from before sign-in does not survive it.
     getUserInfo: csrfUserInfo,
@@ -60,11 +67,12 @@ export async function installWebSession(app: App, options: WebSessionOptions): P
   app.decorateRequest('consoleSession', null);
   app.decorateRequest('currentAccessToken', null as never);
   app.addHook('onRequest', async (request, reply) => {
-    const cookie = request.cookies[SESSION_COOKIE];
-    const unsigned = cookie ? reply.unsignCookie(cookie) : undefined;
-    const sessionId = unsigned?.valid ? (unsigned.value ?? undefined) : undefined;
-    request.consoleSession = (await resumeSession(options.resume, { sessionId })) ?? null;
-    request.currentAccessToken = async () => (await resumeSession(options.resume, { sessionId }))?.accessToken;
+    request.consoleSession =
+      (await resumeSession(options.resume, {
+        sessionCookie: sessionCookieOf(request, reply),
+        flashCookie: cookieSlot(request, reply, FLASH_COOKIE),
+      })) ?? null;
+    request.currentAccessToken = () => Promise.resolve(request.consoleSession?.usableAccessToken());
   });
   app.addHook('preHandler', (request, reply, done) => {
     if (SAFE_METHODS.has(request.method)) return done();
@@ -77,26 +85,62 @@ function csrfUserInfo(request: FastifyRequest): string {
   return request.consoleSession?.id ?? 'signed-out';
 }
 
-export function setSessionCookie(reply: FastifyReply, sessionId: string): void {
-  void reply.setCookie(SESSION_COOKIE, sessionId, COOKIE_OPTIONS);
+/** The session cookie of this request and its answer. */
+export function sessionCookieOf(request: FastifyRequest, reply: FastifyReply): CookieSlot {
+  return cookieSlot(request, reply, SESSION_COOKIE);
 }
 
-/** A `__Host-` cookie is replaced only by one with the same attributes (Secure, Path=/): the browser ignores anything else. */
-export function clearSessionCookie(reply: FastifyReply): void {
-  void reply.clearCookie(SESSION_COOKIE, COOKIE_OPTIONS);
+/** The pending sign-in's cookie: Lax so the provider's redirect back (a top-level GET) carries it. */
+export function signInCookieOf(request: FastifyRequest, reply: FastifyReply): CookieSlot {
+  return cookieSlot(request, reply, SIGN_IN_COOKIE);
 }
 
-export function setSignInCookie(reply: FastifyReply, pendingId: string): void {
-  // Ten minutes to sign in at the provider; Lax so the provider's redirect back (a top-level GET) carries it.
-  void reply.setCookie(SIGN_IN_COOKIE, pendingId, { ...COOKIE_OPTIONS, maxAge: 600 });
-}
-
-export function readSignInCookie(request: FastifyRequest, reply: FastifyReply): string | undefined {
-  const cookie = request.cookies[SIGN_IN_COOKIE];
-  if (!cookie) return undefined;
-  void reply.clearCookie(SIGN_IN_COOKIE, COOKIE_OPTIONS);
-  const unsigned = reply.unsignCookie(cookie);
-  return unsigned.valid ? (unsigned.value ?? undefined) : undefined;
+/**
+ * One sealed value in the browser's cookies. A value longer than a cookie holds is
+ * split over `NAME`, `NAME.1`, …; the first part starts with the number of parts, so
+ * a stale part left from a longer value is never read. Reading after writing (or
+ * clearing) in the same request gives what the browser will hold.
+ */
+function cookieSlot(request: FastifyRequest, reply: FastifyReply, name: string): CookieSlot {
+  const partName = (index: number) => (index === 0 ? name : `${name}.${index}`);
+  const carried = Array.from({ length: MAX_CHUNKS }, (_, index) => request.cookies[partName(index)]);
+  let written: string | null | undefined;
+  const clearParts = (from: number) => {
+    carried.forEach((value, index) => {
+      if (index >= from && value !== undefined) void reply.clearCookie(partName(index), COOKIE_OPTIONS);
+    });
+  };
+  return {
+    read() {
+      if (written !== undefined) return written ?? undefined;
+      const [head, ...rest] = carried;
+      const match = head ? /^([1-9])~(.*)$/.exec(head) : null;
+      if (!match) return undefined;
+      const count = Number(match[1]);
+      if (count > MAX_CHUNKS) return undefined;
+      const parts = [match[2]!, ...rest.slice(0, count - 1)];
+      return parts.every((part) => part !== undefined) && parts.length === count ? parts.join('') : undefined;
+    },
+    write(value, maxAgeSeconds) {
+      const parts: string[] = [];
+      for (let at = 0; at < value.length; at += CHUNK_LENGTH) parts.push(value.slice(at, at + CHUNK_LENGTH));
+      if (parts.length > MAX_CHUNKS) throw new Error(`a sealed ${name} longer than ${MAX_CHUNKS} cookies`);
+      parts.forEach((part, index) =>
+        reply.setCookie(partName(index), index === 0 ? `${parts.length}~${part}` : part, {
+          ...COOKIE_OPTIONS,
+          maxAge: maxAgeSeconds,
+        }),
+      );
+      clearParts(parts.length);
+      written = value;
+    },
+    clear() {
+      // The first part always: the browser may hold it without this request showing it (a stale part is harmless).
+      void reply.clearCookie(name, COOKIE_OPTIONS);
+      clearParts(1);
+      written = null;
+    },
+  };
 }
 
 /** A route's preHandler: anonymous visitors go to the sign-in page and come back here after. */

@@ -15,12 +15,13 @@ import { findEcosystem } from './steps/find-ecosystem.js';
 export interface LoadEcosystemDeps {
   ecosystem: Pick<
     EcosystemApi,
-    | 'listEcosystems'
+    | 'getEcosystem'
     | 'listEcosystemOrganisations'
     | 'listMembers'
     | 'listMemberInvitations'
     | 'listIntents'
     | 'getTrustPolicy'
+    | 'getTrustListVisibility'
     | 'getSignedTrustList'
   >;
 }
@@ -34,6 +35,8 @@ export interface EcosystemView {
   invitations?: Invitation[];
   intents: PageOf<Intent>;
   trustPolicy: TrustPolicy;
+  /** The signed list is served without a token (the lead's setting). */
+  trustListPublic: boolean;
   /** The signed list as a member reads it now; undefined when it could not be read. */
   signedList?: SignedTrustListSummary;
 }
@@ -52,6 +55,7 @@ export async function loadEcosystem(
       deps.ecosystem.listEcosystemOrganisations(token, ecosystemId, { pageSize: 100 }),
       deps.ecosystem.listIntents(token, ecosystemId, { pageNumber: input.intentsPage, pageSize: 20 }),
       deps.ecosystem.getTrustPolicy(token, ecosystemId),
+      deps.ecosystem.getTrustListVisibility(token, ecosystemId),
     ] as const).then((results) => allSucceeded(results)),
     lead
       ? Promise.all([
@@ -63,10 +67,8 @@ export async function loadEcosystem(
   ]);
   if (!shared.ok) return shared;
   if (leadOnly && !leadOnly.ok) return leadOnly;
-  const [organisations, intents, policy] = shared.value;
-  const summary = signedList.ok
-    ? summariseSignedTrustList(signedList.value.body, signedList.value.headers.get('cache-control'))
-    : undefined;
+  const [organisations, intents, policy, visibility] = shared.value;
+  const summary = signedList.ok ? summariseSignedTrustList(signedList.value.body) : undefined;
   return succeeded({
     entry: entry.value,
     lead,
@@ -74,6 +76,7 @@ export async function loadEcosystem(
     ...(leadOnly ? { members: leadOnly.value[0].data, invitations: leadOnly.value[1].data } : {}),
     intents,
     trustPolicy: policy.policy,
+    trustListPublic: visibility.public,
     ...(summary ? { signedList: summary } : {}),
   });
 }

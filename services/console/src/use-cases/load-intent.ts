@@ -6,7 +6,7 @@ import type { VerifierApi } from '../network/verifier-api.js';
 import { findEcosystem } from './steps/find-ecosystem.js';
 
 export interface LoadIntentDeps {
-  ecosystem: Pick<EcosystemApi, 'getIntent' | 'listIntentTemplates' | 'getNotice' | 'listEcosystems'>;
+  ecosystem: Pick<EcosystemApi, 'getIntent' | 'listIntentTemplates' | 'getNotice' | 'getEcosystem'>;
   verifier: Pick<VerifierApi, 'listTemplates'>;
 }
 

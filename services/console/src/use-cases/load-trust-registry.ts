@@ -4,7 +4,7 @@ import type { EcosystemApi } from '../network/ecosystem-api.js';
 import { findEcosystem } from './steps/find-ecosystem.js';
 
 export interface LoadTrustRegistryDeps {
-  ecosystem: Pick<EcosystemApi, 'listEcosystems' | 'listTrustedEntities'>;
+  ecosystem: Pick<EcosystemApi, 'getEcosystem' | 'listTrustedEntities'>;
 }
 
 export interface TrustRegistryView {

@@ -4,7 +4,7 @@ import type { EcosystemApi } from '../network/ecosystem-api.js';
 import { findEcosystem } from './steps/find-ecosystem.js';
 
 export interface LoadTrustedEntityDeps {
-  ecosystem: Pick<EcosystemApi, 'listEcosystems' | 'getTrustedEntity' | 'listEntityHistory'>;
+  ecosystem: Pick<EcosystemApi, 'getEcosystem' | 'getTrustedEntity' | 'listEntityHistory'>;
 }
 
 export interface TrustedEntityView {

@@ -1,13 +1,27 @@
-import { tokensNeedRenewal, type ConsoleSession, type SessionHandle } from '../domain/console-session.js';
+import {
+  SESSION_TOUCH_INTERVAL_MS,
+  sessionIsLive,
+  tokensNeedRenewal,
+  type ConsoleSession,
+  type SessionHandle,
+  type SessionLifetime,
+} from '../domain/console-session.js';
+import type { CookieSlot } from '../domain/cookie-slot.js';
 import type { Clock } from '@tessera/service-kit';
+import type { CookieSeal } from '../crypto/cookie-seal.js';
 import type { OidcClient } from '../network/oidc-client.js';
-import type { SessionStore } from '../state/console-stores.js';
+import type { EndedSessions } from '../state/ended-sessions.js';
+import type { SessionRenewals } from '../state/session-renewals.js';
 import type { MintDevelopmentToken } from './sign-in-for-development.js';
 import { openSessionHandle } from './steps/open-session-handle.js';
-import { sessionFromTokens } from './steps/session-from-tokens.js';
+import { openSessionCookie, writeSessionCookie } from './steps/session-cookie.js';
+import { sessionFromTokens, sessionOfSealed, type SessionGrant } from './steps/session-from-tokens.js';
 
 export interface ResumeSessionDeps {
-  sessions: SessionStore;
+  seal: CookieSeal;
+  lifetime: SessionLifetime;
+  endedSessions: Pick<EndedSessions, 'has'>;
+  renewals: SessionRenewals<SessionGrant>;
   clock: Clock;
   /** Renews provider tokens (absent: no provider configured). */
   oidc?: Pick<OidcClient, 'refresh'>;
@@ -15,60 +29,66 @@ export interface ResumeSessionDeps {
   mintDevelopmentToken?: MintDevelopmentToken;
 }
 
-/** Renewals under way, per session: two requests at once renew once (a refresh token may be single-use). */
-const renewing = new WeakMap<ConsoleSession, Promise<boolean>>();
-
 /**
- * The session a request's cookie names, with an access token that is good for the
- * next calls: renewed with the refresh token (or, for a development sign-in, minted
- * again) when it is about to expire. A session that cannot be renewed ends.
+ * The session a request's cookie holds, with an access token that is good for the next
+ * calls. The cookie must open under the console's key, within the idle and maximum
+ * lifetimes its sealed times give, and not be one this replica signed out. A token
+ * about to expire is renewed (refresh token grant; a development session's is minted
+ * again) and the session sealed again into the answer's cookie; so is a session whose
+ * last use moved by a minute. A session that cannot be renewed ends.
  */
 export async function resumeSession(
   deps: ResumeSessionDeps,
-  input: { sessionId: string | undefined },
+  input: { sessionCookie: CookieSlot; flashCookie: CookieSlot },
 ): Promise<SessionHandle | undefined> {
-  if (!input.sessionId) return undefined;
-  const session = deps.sessions.get(input.sessionId);
-  if (!session) return undefined;
-  if (tokensNeedRenewal(session.tokens, deps.clock().getTime())) {
-    let renewal = renewing.get(session);
-    if (!renewal) {
-      renewal = renew(deps, session).finally(() => renewing.delete(session));
-      renewing.set(session, renewal);
-    }
-    if (!(await renewal)) {
-      deps.sessions.delete(input.sessionId);
+  if (!input.sessionCookie.read()) return undefined;
+  const sealed = openSessionCookie(deps.seal, input.sessionCookie);
+  const now = deps.clock().getTime();
+  if (!sealed || !sessionIsLive(sealed, now, deps.lifetime) || deps.endedSessions.has(sealed.id)) {
+    input.sessionCookie.clear();
+    return undefined;
+  }
+  let session = sessionOfSealed(sealed);
+  let changed = now - session.lastUsedAt >= SESSION_TOUCH_INTERVAL_MS;
+  if (tokensNeedRenewal(session.tokens, now)) {
+    const current = session;
+    const renewed = await deps.renewals.renew(`${current.id}:${current.tokens.expiresAt}`, () => renew(deps, current));
+    if (!renewed) {
+      input.sessionCookie.clear();
       return undefined;
     }
+    session = { ...session, ...renewed };
+    changed = true;
   }
-  return openSessionHandle(input.sessionId, session);
+  if (changed) {
+    session = { ...session, lastUsedAt: now };
+    writeSessionCookie(deps.seal, input.sessionCookie, session, now, deps.lifetime);
+  }
+  return openSessionHandle(session, { seal: deps.seal, clock: deps.clock, flashCookie: input.flashCookie });
 }
 
-async function renew(deps: ResumeSessionDeps, session: ConsoleSession): Promise<boolean> {
+async function renew(deps: ResumeSessionDeps, session: ConsoleSession): Promise<SessionGrant | undefined> {
   try {
-    let renewed: ConsoleSession | undefined;
     if (session.method === 'development' && session.developmentClaims && deps.mintDevelopmentToken) {
       const accessToken = await deps.mintDevelopmentToken(session.developmentClaims);
-      renewed = sessionFromTokens({ accessToken }, 'development', deps.clock(), session.developmentClaims);
-    } else if (session.method === 'oidc' && session.tokens.refreshToken && deps.oidc) {
+      return sessionFromTokens({ accessToken }, 'development', deps.clock(), session.developmentClaims);
+    }
+    if (session.method === 'oidc' && session.tokens.refreshToken && deps.oidc) {
       const tokens = await deps.oidc.refresh(session.tokens.refreshToken);
-      renewed = sessionFromTokens(
+      const idToken = tokens.idToken ?? session.tokens.idToken;
+      return sessionFromTokens(
         {
           ...tokens,
           // A provider may answer a refresh without a new refresh or ID token: the old ones stay.
           refreshToken: tokens.refreshToken ?? session.tokens.refreshToken,
-          ...((tokens.idToken ?? session.tokens.idToken) ? { idToken: tokens.idToken ?? session.tokens.idToken } : {}),
+          ...(idToken ? { idToken } : {}),
         },
         'oidc',
         deps.clock(),
       );
     }
-    if (!renewed) return false;
-    // In place: handles and the store share this object.
-    session.user = renewed.user;
-    session.tokens = renewed.tokens;
-    return true;
+    return undefined;
   } catch {
-    return false;
+    return undefined;
   }
 }

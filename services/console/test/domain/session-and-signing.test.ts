@@ -79,14 +79,12 @@ describe('certificates and trust lists', () => {
     })
       .setProtectedHeader({ alg: 'ES256', typ: 'trustlist+jwt' })
       .sign(privateKey);
-    expect(summariseSignedTrustList(jws, 'public, max-age=60')).toEqual({
+    expect(summariseSignedTrustList(jws)).toEqual({
       sequence: 7,
       issuedAt: '2026-06-01T00:00:00Z',
       nextUpdate: '2026-06-02T00:00:00Z',
       entities: 2,
-      public: true,
     });
-    expect(summariseSignedTrustList(jws, 'private, no-store')?.public).toBe(false);
-    expect(summariseSignedTrustList('garbage', null)).toBeUndefined();
+    expect(summariseSignedTrustList('garbage')).toBeUndefined();
   });
 });

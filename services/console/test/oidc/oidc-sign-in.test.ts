@@ -30,6 +30,9 @@ describe.skipIf(missingChromium(SUITE))(SUITE, () => {
   let provider: TestOidcProvider;
   let ecosystem: RunningService;
   let consoleService: RunningService;
+  /** A second console replica with the same settings and secret. */
+  let replica: RunningService;
+  let consoleEnv: Record<string, string>;
   let browser: Awaited<ReturnType<typeof launchHeadlessChromium>>;
   let page: Page;
   let base: string;
@@ -59,24 +62,24 @@ describe.skipIf(missingChromium(SUITE))(SUITE, () => {
       }),
       silentLogger(),
     );
-    consoleService = await startConsole(
-      loadConsoleConfig({
-        NODE_ENV: 'test',
-        PORT: String(consolePort),
-        HOST: '127.0.0.1',
-        METRICS_ENABLED: 'false',
-        PUBLIC_BASE_URL: base,
-        VERIFIER_URL: 'http://127.0.0.1:9',
-        ECOSYSTEM_URL: ecosystem.url,
-        STATUS_LIST_URL: 'http://127.0.0.1:9',
-        OIDC_ISSUER: provider.issuer,
-        OIDC_CLIENT_ID: provider.clientId,
-        OIDC_CLIENT_SECRET: provider.clientSecret,
-        OIDC_ALLOW_HTTP: 'true',
-        SESSION_SECRET: 'a-session-secret-of-at-least-32-characters',
-        LOG_LEVEL: 'warn',
-      }),
-    );
+    consoleEnv = {
+      NODE_ENV: 'test',
+      PORT: String(consolePort),
+      HOST: '127.0.0.1',
+      METRICS_ENABLED: 'false',
+      PUBLIC_BASE_URL: base,
+      VERIFIER_URL: 'http://127.0.0.1:9',
+      ECOSYSTEM_URL: ecosystem.url,
+      STATUS_LIST_URL: 'http://127.0.0.1:9',
+      OIDC_ISSUER: provider.issuer,
+      OIDC_CLIENT_ID: provider.clientId,
+      OIDC_CLIENT_SECRET: provider.clientSecret,
+      OIDC_ALLOW_HTTP: 'true',
+      SESSION_SECRET: 'a-session-secret-of-at-least-32-characters',
+      LOG_LEVEL: 'warn',
+    };
+    consoleService = await startConsole(loadConsoleConfig(consoleEnv));
+    replica = await startConsole(loadConsoleConfig({ ...consoleEnv, PORT: String(await freePort()) }), silentLogger());
     browser = await launchHeadlessChromium();
     browser.context.setDefaultTimeout(10_000);
     page = await browser.context.newPage();
@@ -91,6 +94,7 @@ describe.skipIf(missingChromium(SUITE))(SUITE, () => {
   afterAll(async () => {
     await browser?.close();
     await consoleService?.close();
+    await replica?.close();
     await ecosystem?.close();
     await provider?.close();
     rmSync(dataDir, { recursive: true, force: true });
@@ -155,8 +159,23 @@ describe.skipIf(missingChromium(SUITE))(SUITE, () => {
   });
 
   it("signs out: the console's session ends and the provider's session too (RP-initiated logout)", async () => {
+    // Another replica with the same secret serves the same person from the browser's cookies (no affinity).
+    const cookieHeader = (await browser.context.cookies(base)).map(({ name, value }) => `${name}=${value}`).join('; ');
+    const onReplica = () =>
+      fetch(`${replica.url}/orgs/org-oidc/directory`, { redirect: 'manual', headers: { cookie: cookieHeader } });
+    const served = await onReplica();
+    expect(served.status).toBe(200);
+    expect(await served.text()).toContain('owner@oidc.example');
+
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL((url) => url.origin === provider.issuer);
+    // Before the person confirms at the provider (its session still open): a copy of the cookies taken before
+    // sign-out, on the replica that did not see it, is nobody once its access token needs renewal (30 s before
+    // expiry: within 6 s here), because the console revoked the refresh token.
+    await new Promise((resolve) => setTimeout(resolve, 6000));
+    const copy = await onReplica();
+    expect(copy.status).toBe(303);
+    expect(copy.headers.get('location')).toMatch(/^\/sign-in/);
     await page.getByRole('button', { name: /sign me out/i }).click();
     await page.waitForURL(`${base}/sign-in?signedOut=true`);
     expect(await page.getByRole('status').textContent()).toContain('You are signed out.');

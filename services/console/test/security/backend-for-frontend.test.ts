@@ -117,7 +117,7 @@ describe('the console backend: sessions, cookies and forms', () => {
     expect(csrf).not.toMatch(/Domain=/i);
   });
 
-  it('signs in with a fresh session id in a __Host- cookie (HttpOnly, Secure, SameSite=Lax) that holds no token', async () => {
+  it('signs in with a fresh session sealed in a __Host- cookie (HttpOnly, Secure, SameSite=Lax) that shows no token', async () => {
     const browser = new Browser(base);
     const signedIn = await browser.signIn('alice', 'org-1: owner', '/orgs/org-1/directory');
     expect(signedIn.status).toBe(303);
@@ -126,9 +126,10 @@ describe('the console backend: sessions, cookies and forms', () => {
     for (const attribute of ['; Path=/', '; HttpOnly', '; Secure', '; SameSite=Lax'])
       expect(session).toContain(attribute);
     const value = browser.cookies.get('__Host-tessera-session')!;
-    // A random id, signed: no JWT, no claims.
-    expect(value).toMatch(/^[A-Za-z0-9_-]{43}\.[A-Za-z0-9+/=_-]+$/);
-    expect(decodeURIComponent(value)).not.toContain('eyJ');
+    // One part, sealed (AES-256-GCM): no JWT, no claims, nothing readable.
+    expect(value).toMatch(/^1~[A-Za-z0-9_-]+$/);
+    expect(value).not.toMatch(/eyJ[\w-]+\.eyJ/);
+    expect(Buffer.from(value.slice(2), 'base64url').toString('latin1')).not.toContain('alice');
     const directory = await browser.fetch('/orgs/org-1/directory');
     expect(directory.status).toBe(200);
     expect(await directory.text()).toContain('alice@example.com');
@@ -209,8 +210,9 @@ describe('the console backend: sessions, cookies and forms', () => {
     const browser = new Browser(base);
     await browser.signIn('dave');
     const value = browser.cookies.get('__Host-tessera-session')!;
-    const [id, signature] = value.split('.');
-    for (const forged of [`${id}.${signature!.slice(1)}x`, `${'A'.repeat(43)}.${signature}`, id!]) {
+    const sealed = value.slice(2);
+    const flipped = `${sealed.slice(0, 100)}${sealed[100] === 'A' ? 'B' : 'A'}${sealed.slice(101)}`;
+    for (const forged of [`1~${flipped}`, `1~${sealed.slice(0, -1)}`, sealed, `2~${sealed}`, `1~${'A'.repeat(200)}`]) {
       const response = await fetch(new URL('/orgs/org-1/directory', base), {
         redirect: 'manual',
         headers: { cookie: `__Host-tessera-session=${forged}` },

@@ -75,6 +75,8 @@ export async function startTestOidcProvider(options: {
     features: {
       devInteractions: { enabled: true },
       rpInitiatedLogout: { enabled: true },
+      // As Keycloak does: a token revocation endpoint (RFC 7009), where the console revokes at sign-out.
+      revocation: { enabled: true },
       resourceIndicators: {
         enabled: true,
         // A resource indicator is an absolute URI; the token's audience is what the services check.

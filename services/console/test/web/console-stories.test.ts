@@ -119,9 +119,15 @@ describe.skipIf(missingChromium(SUITE))(SUITE, () => {
   it('the lead forms the ecosystem, writes a template in the DCQL editor and maps the intent to it, with a notice', async () => {
     await signIn(page, base, LEAD);
     await page.getByRole('link', { name: 'Directory entry' }).click();
+    const entry = page.getByRole('region', { name: 'In the directory' });
+    expect(await entry.textContent()).toContain('Not in the directory yet');
     await page.getByLabel(/^Organisation name/).fill('City Council');
     await page.getByRole('button', { name: 'Save the directory entry' }).click();
     expect(await flashText(page)).toBe('City Council is in the directory as org-council.');
+    // The entry as the service keeps it (GET /v1/organisations/{orgId}), and the form filled with its name.
+    expect(await entry.textContent()).toContain('City Council');
+    expect(await entry.textContent()).toContain('lena@council.example');
+    expect(await page.getByLabel(/^Organisation name/).inputValue()).toBe('City Council');
 
     await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Ecosystems' }).click();
     await page.getByLabel(/^Name/).fill('Age checks');
@@ -374,8 +380,16 @@ describe.skipIf(missingChromium(SUITE))(SUITE, () => {
     await page.getByRole('button', { name: 'Open' }).click();
     expect(await page.locator('tr[data-index]').count()).toBe(15);
     await checkPage(page, OUTPUT_DIR, 'status-list');
-    // History: the version before the revocation, where entry 3 was still valid.
-    await page.getByRole('link', { name: 'The version before this one' }).click();
+    // History: the list's versions, newest first (the current one shown); the one before the revocation, opened
+    // from there, has entry 3 still valid.
+    const versions = page.getByRole('region', { name: 'Versions of the list, newest first' });
+    expect(await versions.getByRole('row').count()).toBeGreaterThanOrEqual(3);
+    expect(await versions.locator('tr[aria-current="true"]').textContent()).toContain('current');
+    await versions
+      .getByRole('link', { name: /^Open the version issued/ })
+      .first()
+      .click();
+    expect(await versions.locator('tr[aria-current="true"]').textContent()).toContain('earlier');
     expect(await page.locator('tr[data-index="3"]').textContent()).toBe('3VALID');
     expect(await page.locator('tr[data-index]').count()).toBe(16);
     await page.getByRole('link', { name: 'The current version' }).click();

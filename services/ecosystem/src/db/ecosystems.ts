@@ -67,9 +67,15 @@ export async function listEcosystemsOfOrgs(
   db: EcosystemDb,
   orgIds: string[],
   window: PageWindow,
+  /** Only this ecosystem (the read of one: its entry as the list shows it). */
+  ecosystemId?: string,
 ): Promise<{ rows: EcosystemListRow[]; total: number }> {
   if (orgIds.length === 0) return { rows: [], total: 0 };
-  const mine = and(inArray(memberships.orgId, orgIds), eq(memberships.status, 'ACTIVE'));
+  const mine = and(
+    inArray(memberships.orgId, orgIds),
+    eq(memberships.status, 'ACTIVE'),
+    ecosystemId ? eq(memberships.ecosystemId, ecosystemId) : undefined,
+  );
   const [totals] = await db
     .select({ total: countDistinct(memberships.ecosystemId) })
     .from(memberships)

@@ -20,10 +20,11 @@ import {
 import { presentEcosystem, presentEcosystemListEntry } from '../presenters/ecosystems.js';
 import { createEcosystem, type CreateEcosystemDeps } from '../use-cases/create-ecosystem.js';
 import { getDashboardSummary, type GetDashboardSummaryDeps } from '../use-cases/get-dashboard-summary.js';
+import { getEcosystem, type GetEcosystemDeps } from '../use-cases/get-ecosystem.js';
 import { listEcosystems, type ListEcosystemsDeps } from '../use-cases/list-ecosystems.js';
 import { PathId } from './schemas.js';
 
-export type EcosystemRouteDeps = CreateEcosystemDeps & ListEcosystemsDeps & GetDashboardSummaryDeps;
+export type EcosystemRouteDeps = CreateEcosystemDeps & ListEcosystemsDeps & GetDashboardSummaryDeps & GetEcosystemDeps;
 
 /** Ecosystem creation by an invited lead, the list of an organisation's ecosystems and the admin dashboard. */
 export function registerEcosystemRoutes(app: App, deps: EcosystemRouteDeps): void {
@@ -83,6 +84,35 @@ export function registerEcosystemRoutes(app: App, deps: EcosystemRouteDeps): voi
       });
       return envelope(200, 'Ecosystems.', toPage(rows.map(presentEcosystemListEntry), total, window));
     },
+  );
+
+  // A static path (`/v1/ecosystem/status`, `/members`, …) wins over `:ecosystemId` in Fastify's router.
+  app.get(
+    '/v1/ecosystem/:ecosystemId',
+    {
+      schema: routeSchema(
+        {
+          summary: 'Read one ecosystem',
+          description:
+            "The ecosystem as GET /v1/ecosystem lists it (the caller's role, the member count, the lead organisation), for its lead and active members; 404 ECOSYSTEM_NOT_FOUND for anyone else.",
+          tags: ['ecosystems'],
+          security: 'bearer',
+          errors: [404, 503],
+        },
+        {
+          params: Type.Object({ ecosystemId: PathId }),
+          response: { 200: envelopeOf(EcosystemListEntrySchema) },
+        },
+      ),
+    },
+    async (request) =>
+      envelope(
+        200,
+        'Ecosystem.',
+        presentEcosystemListEntry(
+          await getEcosystem(deps, { principal: principalOf(request), ecosystemId: request.params.ecosystemId }),
+        ),
+      ),
   );
 
   app.get(

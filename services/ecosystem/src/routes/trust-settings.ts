@@ -7,12 +7,16 @@ import {
 } from '@tessera/contracts';
 import { envelope, principalOf, routeSchema, type App, envelopeOf } from '@tessera/service-kit';
 import { presentTrustListVisibility, presentTrustPolicy } from '../presenters/trusted-entities.js';
+import { getTrustListVisibility, type GetTrustListVisibilityDeps } from '../use-cases/get-trust-list-visibility.js';
 import { getTrustPolicy, type GetTrustPolicyDeps } from '../use-cases/get-trust-policy.js';
 import { setTrustListVisibility, type SetTrustListVisibilityDeps } from '../use-cases/set-trust-list-visibility.js';
 import { setTrustPolicy, type SetTrustPolicyDeps } from '../use-cases/set-trust-policy.js';
 import { PathId } from './schemas.js';
 
-export type TrustSettingsRouteDeps = GetTrustPolicyDeps & SetTrustPolicyDeps & SetTrustListVisibilityDeps;
+export type TrustSettingsRouteDeps = GetTrustPolicyDeps &
+  SetTrustPolicyDeps &
+  SetTrustListVisibilityDeps &
+  GetTrustListVisibilityDeps;
 
 const EcosystemIdParams = Type.Object({ ecosystemId: PathId });
 const TAGS = ['trust registry'];
@@ -64,6 +68,33 @@ export function registerTrustSettingsRoutes(app: App, deps: TrustSettingsRouteDe
       });
       return envelope(200, 'Trust policy set.', presentTrustPolicy(ecosystem));
     },
+  );
+
+  app.get(
+    '/v1/ecosystem/:ecosystemId/trust-list/visibility',
+    {
+      schema: routeSchema(
+        {
+          summary: 'Whether the signed trust list is public',
+          description: 'Lead and members. `public: true`: the signed list is served without a token.',
+          tags: TAGS,
+          security: 'bearer',
+          errors: [404, 503],
+        },
+        { params: EcosystemIdParams, response: { 200: envelopeOf(TrustListVisibilitySchema) } },
+      ),
+    },
+    async (request) =>
+      envelope(
+        200,
+        'Trust list visibility.',
+        presentTrustListVisibility(
+          await getTrustListVisibility(deps, {
+            principal: principalOf(request),
+            ecosystemId: request.params.ecosystemId,
+          }),
+        ),
+      ),
   );
 
   app.put(

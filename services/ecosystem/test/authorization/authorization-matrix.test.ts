@@ -147,6 +147,21 @@ const rows: Row[] = [
     expected: everyone(200),
   },
   {
+    name: 'GET /v1/organisations/{orgId}',
+    request: () => ({ method: 'GET', url: `/v1/organisations/${ORG.lead}` }),
+    expected: { admin: 403, outsider: 403, invited: 403, rejected: 403, member: 403, lead: 200 },
+  },
+  {
+    name: 'GET /v1/ecosystem/{ecosystemId}',
+    request: (_, at) => ({ method: 'GET', url: `/v1/ecosystem/${at.ecosystemId}` }),
+    expected: leadAndMember(200),
+  },
+  {
+    name: 'GET /v1/ecosystem/{ecosystemId}/trust-list/visibility',
+    request: (_, at) => ({ method: 'GET', url: `/v1/ecosystem/${at.ecosystemId}/trust-list/visibility` }),
+    expected: leadAndMember(200),
+  },
+  {
     name: 'PUT /v1/organisations/{orgId}',
     request: () => ({ method: 'PUT', url: `/v1/organisations/${ORG.lead}`, body: { name: 'Lead Org' } }),
     expected: { admin: 403, outsider: 403, invited: 403, rejected: 403, member: 403, lead: 200 },

@@ -62,6 +62,8 @@ const ROUTES: Record<string, Plan> = {
     expect: 404,
     url: (at) => `/v1/ecosystem/get-ecosystem-orgs?ecosystemId=${at.ecosystemId}`,
   },
+  'GET /v1/ecosystem/{ecosystemId}': { expect: 404, url: (at) => `/v1/ecosystem/${at.ecosystemId}` },
+  'GET /v1/organisations/{orgId}': { expect: 403, url: () => `/v1/organisations/${ORG.lead}` },
   'PUT /v1/organisations/{orgId}': {
     expect: 403,
     url: () => `/v1/organisations/${ORG.lead}`,
@@ -141,6 +143,10 @@ const ROUTES: Record<string, Plan> = {
   'GET /v1/ecosystem/{ecosystemId}/trusted-entities/{entityId}/history': {
     expect: 404,
     url: (at) => `/v1/ecosystem/${at.ecosystemId}/trusted-entities/${at.entity}/history`,
+  },
+  'GET /v1/ecosystem/{ecosystemId}/trust-list/visibility': {
+    expect: 404,
+    url: (at) => `/v1/ecosystem/${at.ecosystemId}/trust-list/visibility`,
   },
   'GET /v1/ecosystem/{ecosystemId}/trust-policy': {
     expect: 404,

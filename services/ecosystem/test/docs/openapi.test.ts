@@ -19,7 +19,7 @@ describe('OpenAPI document', () => {
     expect(Object.keys(paths[`${entities}/{entityId}/status`])).toEqual(['post']);
     expect(Object.keys(paths[`${entities}/{entityId}/history`])).toEqual(['get']);
     expect(Object.keys(paths['/v1/ecosystem/{ecosystemId}/trust-policy']).sort()).toEqual(['get', 'put']);
-    expect(Object.keys(paths['/v1/ecosystem/{ecosystemId}/trust-list/visibility'])).toEqual(['put']);
+    expect(Object.keys(paths['/v1/ecosystem/{ecosystemId}/trust-list/visibility'])).toEqual(['get', 'put']);
     expect(paths[entities].post.requestBody.content['application/json'].schema.required).toEqual(
       expect.arrayContaining(['name', 'role', 'certificates']),
     );

@@ -1,7 +1,7 @@
 // Queries of the history (status_list_versions): the tokens lists held before their
 // current one. A version is written by the update that replaces it (status-lists.ts,
 // replaceStatusListToken) and deleted by the prune job. Not tenant-scoped, as lists are not.
-import { and, asc, desc, eq, gt, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import { rowsOf } from '@tessera/service-kit';
 import { statusListVersions } from './schema.js';
 import type { StatusListDb } from './types.js';
@@ -30,6 +30,31 @@ export async function findVersionValidAt(
     .orderBy(desc(statusListVersions.iat), desc(statusListVersions.id))
     .limit(1);
   return row;
+}
+
+/** A page of a list's kept versions, the most recently replaced first (their write order). */
+export async function listVersions(
+  db: StatusListDb,
+  listId: string,
+  page: { offset: number; limit: number },
+): Promise<StatusListVersionRow[]> {
+  if (page.limit <= 0) return [];
+  return db
+    .select()
+    .from(statusListVersions)
+    .where(eq(statusListVersions.listId, listId))
+    .orderBy(desc(statusListVersions.id))
+    .offset(page.offset)
+    .limit(page.limit);
+}
+
+/** How many versions of a list are kept. */
+export async function countVersions(db: StatusListDb, listId: string): Promise<number> {
+  const [row] = await db
+    .select({ total: count() })
+    .from(statusListVersions)
+    .where(eq(statusListVersions.listId, listId));
+  return row?.total ?? 0;
 }
 
 /**

@@ -2,7 +2,7 @@
 // a sentence a person can act on (STATUS-LIST.md). A refusal only one use case makes
 // lives in that use case.
 import { ErrorCode, type ErrorDetail, type StatusListFormat } from '@tessera/contracts';
-import { type AppError, badRequest, notFound } from '@tessera/service-kit';
+import { AppError, badRequest, notFound } from '@tessera/service-kit';
 
 /** 400 INVALID_STATUS_LIST_JWT: one `details` entry per failed rule (create and update). */
 export function invalidStatusListJwt(problems: ErrorDetail[]): AppError {
@@ -31,4 +31,13 @@ export function tokenMissingOrTwice(problems: ErrorDetail[]): AppError {
 /** 404 for an unknown list, and for a path id that is not a UUID v4 (it names no list either). */
 export function statusListNotFound(listId: string): AppError {
   return notFound(`No status list ${listId.slice(0, 100)}.`);
+}
+
+/** 501 HISTORY_NOT_SUPPORTED: STATUS_LIST_HISTORY_DAYS is 0, so no history is kept (`?time=`, `/versions`). */
+export function historyNotSupported(): AppError {
+  return new AppError(
+    501,
+    ErrorCode.HISTORY_NOT_SUPPORTED,
+    'This server keeps no history of status lists: omit the time parameter, and read the list itself.',
+  );
 }

@@ -6,7 +6,10 @@ import {
   ErrorCode,
   STATUS_LIST_CWT_MEDIA_TYPE,
   STATUS_LIST_MEDIA_TYPE,
+  Page,
+  PagingQuerySchema,
   StatusListAggregationSchema,
+  StatusListVersionSchema,
   StatusListRecordSchema,
   UpdateStatusListBodySchema,
 } from '@tessera/contracts';
@@ -35,6 +38,8 @@ import {
   type ReadStatusListAggregationResult,
 } from '../use-cases/read-status-list-aggregation.js';
 import { readStatusList, type ReadStatusListDeps, type ReadStatusListResult } from '../use-cases/read-status-list.js';
+import { readStatusListVersions, type ReadStatusListVersionsDeps } from '../use-cases/read-status-list-versions.js';
+import { presentStatusListVersions } from '../presenters/status-list-versions.js';
 import { updateStatusList, type UpdateStatusListDeps } from '../use-cases/update-status-list.js';
 
 export interface StatusListRouteDeps {
@@ -47,7 +52,11 @@ export interface StatusListRouteDeps {
   /** The clock in ms since the epoch: `max-age` counts down to a list's `exp` by it. */
   now: () => number;
   /** What the operations use, wired once by `buildApp`. */
-  useCases: CreateStatusListDeps & UpdateStatusListDeps & ReadStatusListDeps & ReadStatusListAggregationDeps;
+  useCases: CreateStatusListDeps &
+    UpdateStatusListDeps &
+    ReadStatusListDeps &
+    ReadStatusListAggregationDeps &
+    ReadStatusListVersionsDeps;
   /** Reads by cache outcome and status, writes by result. */
   metrics: StatusListMetrics;
   /** History reads by status. */
@@ -298,8 +307,44 @@ function registerReadRoutes(app: App, deps: StatusListRouteDeps): void {
     },
   );
 
-  // The preflight is transport, not an API operation: hidden from the OpenAPI document.
-  app.options('/status-lists/:list_id', { schema: { hide: true } as never }, async (_request, reply) =>
-    reply.code(204).headers(PREFLIGHT_HEADERS).send(),
+  app.get(
+    '/status-lists/:list_id/versions',
+    {
+      schema: routeSchema(
+        {
+          summary: "A status list's versions",
+          description:
+            "The list's tokens, newest first: the current one (the first entry, current: true), then each kept version, the most recently replaced first, with its iat, exp, ttl, ETag, when it became current (storedAt) and when it was replaced (replacedAt). Open one with GET /status-lists/{list_id}?time=<its iat>. Paged (pageNumber, pageSize); public, like the list. 404 for an unknown list, 501 HISTORY_NOT_SUPPORTED when the server keeps no history (STATUS_LIST_HISTORY_DAYS=0).",
+          tags: TAGS,
+          security: 'public',
+          errors: [404, 501],
+        },
+        {
+          params: ListIdParams,
+          querystring: PagingQuerySchema,
+          response: { 200: Page(StatusListVersionSchema) },
+        },
+      ),
+      onResponse: (_request, reply, done) => {
+        historyMetrics.recordHistoryRead(reply.statusCode);
+        done();
+      },
+    },
+    async (request, reply) => {
+      void reply.headers(CORS_HEADERS).header('cache-control', 'no-cache');
+      const page = await readStatusListVersions(useCases, {
+        id: parseListId(request.params.list_id),
+        pageNumber: request.query.pageNumber ?? 1,
+        pageSize: request.query.pageSize ?? 10,
+      });
+      return presentStatusListVersions(page);
+    },
   );
+
+  // The preflight is transport, not an API operation: hidden from the OpenAPI document.
+  for (const path of ['/status-lists/:list_id', '/status-lists/:list_id/versions']) {
+    app.options(path, { schema: { hide: true } as never }, async (_request, reply) =>
+      reply.code(204).headers(PREFLIGHT_HEADERS).send(),
+    );
+  }
 }

@@ -1,10 +1,10 @@
 import { ErrorCode } from '@tessera/contracts';
-import { AppError, badRequest, notFound } from '@tessera/service-kit';
+import { type AppError, badRequest, notFound } from '@tessera/service-kit';
 import type { CachedStatusList, StatusListCache } from '../state/status-list-cache.js';
 import { findStatusList } from '../db/status-lists.js';
 import { findVersionValidAt } from '../db/status-list-versions.js';
 import type { StatusListDb } from '../db/types.js';
-import { statusListNotFound } from '../domain/errors.js';
+import { historyNotSupported, statusListNotFound } from '../domain/errors.js';
 import { parseHistoryTime, validAt } from '../domain/history-time.js';
 
 export interface ReadStatusListDeps {
@@ -79,15 +79,6 @@ async function readStatusListAt(db: StatusListDb, id: string, time: number): Pro
 }
 
 // Refusals of a history request (`?time=`), which only this operation makes.
-
-/** 501 HISTORY_NOT_SUPPORTED: STATUS_LIST_HISTORY_DAYS is 0, so no history is kept. */
-function historyNotSupported(): AppError {
-  return new AppError(
-    501,
-    ErrorCode.HISTORY_NOT_SUPPORTED,
-    'This server keeps no history of status lists: omit the time parameter.',
-  );
-}
 
 /** 400 VALIDATION_FAILED: `time` is not a unix timestamp. */
 function invalidHistoryTime(): AppError {

@@ -26,9 +26,12 @@ describe('status list fuzzing', () => {
       authHeaders: API_KEY_HEADERS,
       knownPathValues: { list_id: [existing, existing.toUpperCase()] },
       snapshot: () => snapshotSchema(testDb.database, 'status_list'),
-      // Only reads answer cross-origin (STATUS-LIST.md, Serving): the lists and the aggregation.
+      // Only reads answer cross-origin (STATUS-LIST.md, Serving): the lists, their versions and the aggregation.
       corsAllowed: (route) =>
-        route.method === 'GET' && ['/status-lists/{list_id}', '/status-lists/aggregation'].includes(route.path),
+        route.method === 'GET' &&
+        ['/status-lists/{list_id}', '/status-lists/{list_id}/versions', '/status-lists/aggregation'].includes(
+          route.path,
+        ),
     });
     expect(report.routes).toBeGreaterThanOrEqual(3);
     expect(report.problems).toEqual([]);

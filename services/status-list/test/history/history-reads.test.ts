@@ -2,44 +2,15 @@ import { describe, expect } from 'vitest';
 import type { AppCaller } from '@tessera/service-kit/testing';
 import { computeEtag } from '../../src/domain/http-caching.js';
 import { harnessTest } from '../support/fixtures.js';
+import { historyTest, tokenOf } from '../support/written-history.js';
 import { allStoredVersions, storedVersions } from '../support/stored-lists.js';
 import { API_KEY_HEADERS, listUri, newListId, type Harness } from '../support/harness.js';
 import { signStatusListCwt } from '../support/status-list-cwt.js';
-import { signStatusListToken, type TokenOptions } from '../support/status-list-token.js';
+import { signStatusListToken } from '../support/status-list-token.js';
 
 const auth = API_KEY_HEADERS;
 
-/**
- * One list written four times (the draft's Historical Resolution, as the issue reads it:
- * the newest token whose iat ≤ time and whose exp, when present, lies after it):
- *   v1 iat 1000 exp 1400            v2 iat 1500 exp 3000 ttl 10
- *   v3 iat 2000 exp 2200            v4 iat 2500, no exp (current)
- */
-const VERSIONS: Array<Omit<TokenOptions, 'sub'>> = [
-  { iat: 1000, exp: 1400, statuses: [1] },
-  { iat: 1500, exp: 3000, ttl: 10, statuses: [0, 1] },
-  { iat: 2000, exp: 2200, statuses: [0, 0, 1] },
-  { iat: 2500, exp: null, statuses: [0, 0, 0, 1] },
-];
-
-function tokenOf(id: string, version: Omit<TokenOptions, 'sub'>): Promise<string> {
-  return signStatusListToken({ sub: listUri(id), ...version });
-}
-
-const test = harnessTest().extend('history', { scope: 'file' }, async ({ harness: { call } }) => {
-  const id = newListId();
-  const tokens: string[] = [];
-  for (const [index, version] of VERSIONS.entries()) {
-    const jwt = await tokenOf(id, version);
-    tokens.push(jwt);
-    const response =
-      index === 0
-        ? await call('POST', '/status-lists', { headers: auth, body: { id, jwt } })
-        : await call('PATCH', `/status-lists/${id}`, { headers: auth, body: { jwt } });
-    expect(response.status).toBe(index === 0 ? 201 : 200);
-  }
-  return { id, tokens };
-});
+const test = historyTest();
 
 const at = (call: AppCaller, id: string, time: string | number, headers: Record<string, string> = {}) =>
   call('GET', `/status-lists/${id}?time=${time}`, { headers });

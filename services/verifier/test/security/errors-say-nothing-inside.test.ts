@@ -157,7 +157,9 @@ describe('a refused webhook attempt names no address, range or whether the name 
       succeeded: false,
     });
     const listed = await api('GET', `${webhookPath(desk)}/deliveries?pageSize=100`);
+    // Without the timestamps: a time such as 18:13:10.965Z holds "10.96" and says nothing of an address.
+    const text = listed.raw.replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z/g, '<time>');
     for (const inside of ['10.96', '127.0.0.1', '::1', 'private', 'loopback', 'ENOTFOUND', 'resolve'])
-      expect(listed.raw, inside).not.toContain(inside);
+      expect(text, inside).not.toContain(inside);
   });
 });

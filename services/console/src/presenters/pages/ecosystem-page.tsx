@@ -33,12 +33,15 @@ export function EcosystemPage(props: { context: PageContext; view: EcosystemView
               ['Issued', <Time at={view.signedList.issuedAt} />],
               ['Next update', <Time at={view.signedList.nextUpdate} />],
               ['Entities listed', String(view.signedList.entities)],
-              ['Who may read it', view.signedList.public ? 'Anyone (public)' : 'The lead and active members'],
             ]}
           />
         ) : (
           <Empty>The signed list could not be read just now.</Empty>
         )}
+        <p>
+          Who may read the signed list:{' '}
+          <strong>{view.trustListPublic ? 'anyone (public)' : 'the lead and active members'}</strong>
+        </p>
         <p>
           Trust policy of intent-based sessions:{' '}
           <strong>
@@ -73,7 +76,7 @@ export function EcosystemPage(props: { context: PageContext; view: EcosystemView
                   { value: 'false', label: 'The lead and active members (with a token)' },
                   { value: 'true', label: 'Anyone (public, cacheable)' },
                 ]}
-                checked={view.signedList ? [String(view.signedList.public)] : []}
+                checked={[String(view.trustListPublic)]}
               />
               <button type="submit">Save the visibility</button>
             </PostForm>

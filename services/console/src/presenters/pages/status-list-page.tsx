@@ -2,7 +2,7 @@ import type { PageOf } from '@tessera/contracts';
 import { utcFieldOfUnixSeconds } from '../../domain/format.js';
 import { countStatuses, searchEntries, statusName, type DecodedStatusList } from '../../domain/status-list-token.js';
 import type { ServiceProblem } from '../../domain/service-problem.js';
-import type { AggregatedList } from '../../use-cases/load-status-list.js';
+import type { AggregatedList, LoadedStatusList } from '../../use-cases/load-status-list.js';
 import { DataTable } from '../components/data-table.js';
 import { Badge, Empty, Facts, Pagination, Section, Time } from '../components/display.js';
 import { SelectField, TextField } from '../components/forms.js';
@@ -16,6 +16,8 @@ export interface StatusListSearch {
   index?: number;
   status?: number;
   page: number;
+  /** The page of the list's versions shown. */
+  versions?: number;
 }
 
 const PAGE_SIZE = 100;
@@ -25,17 +27,21 @@ export function StatusListPage(props: {
   context: PageContext;
   search: StatusListSearch;
   listId?: string;
-  decoded?: DecodedStatusList;
+  /** The list decoded, with a page of its versions when the service keeps history. */
+  loaded?: LoadedStatusList;
   /** Without a list: a page of the platform's lists (the service's aggregation). */
   lists?: PageOf<AggregatedList>;
   problem?: ServiceProblem | { message: string; code?: string };
 }) {
-  const { context, search, decoded } = props;
+  const { context, search } = props;
+  const decoded: DecodedStatusList | undefined = props.loaded?.list;
   const found = decoded ? searchEntries(decoded, { ...search, pageSize: PAGE_SIZE }) : undefined;
-  const listQuery = (changes: { page?: number; at?: string | undefined }) => {
+  const listQuery = (changes: { page?: number; at?: string | undefined; versions?: number }) => {
     const parameters = new URLSearchParams({ list: search.list ?? '' });
     const at = 'at' in changes ? changes.at : search.at;
     if (at) parameters.set('at', at);
+    const versionsPage = changes.versions ?? search.versions;
+    if (versionsPage && versionsPage > 1) parameters.set('versions', String(versionsPage));
     if (changes.page !== undefined) parameters.set('page', String(changes.page));
     if (search.status !== undefined && changes.page !== undefined) parameters.set('status', String(search.status));
     return `/status-lists?${parameters.toString()}`;
@@ -148,13 +154,18 @@ export function StatusListPage(props: {
                 ],
               ]}
             />
-            <nav class="links" aria-label="Versions of the list">
-              {decoded.issuedAt !== undefined ? (
-                <a href={listQuery({ at: utcFieldOfUnixSeconds(decoded.issuedAt - 1) })}>The version before this one</a>
-              ) : null}
-              {search.at ? <a href={listQuery({ at: undefined })}>The current version</a> : null}
-            </nav>
+            {search.at ? (
+              <nav class="links" aria-label="Back to now">
+                <a href={listQuery({ at: undefined })}>The current version</a>
+              </nav>
+            ) : null}
           </Section>
+          <Versions
+            loaded={props.loaded!}
+            shownIat={decoded.issuedAt}
+            open={(iat) => listQuery({ at: iat === undefined ? undefined : utcFieldOfUnixSeconds(iat) })}
+            page={(versions) => listQuery({ versions })}
+          />
           <Section title="Entries" id="entries">
             {found.entries.length === 0 ? (
               <p class="empty">No entry matches.</p>
@@ -187,5 +198,68 @@ export function StatusListPage(props: {
         </>
       ) : null}
     </Layout>
+  );
+}
+
+/**
+ * The list's versions (the service's `GET …/versions`), newest first, each opened as
+ * of its `iat` — which answers exactly that version (the newest issued by then), unless
+ * a later version repeats its `iat`. The one on show is marked.
+ */
+function Versions(props: {
+  loaded: LoadedStatusList;
+  /** The `iat` of the version on show (the newest entry with it is the one the service answered). */
+  shownIat: number | undefined;
+  /** Where a version opens: the current one without a time. */
+  open: (iat: number | undefined) => string;
+  page: (versionsPage: number) => string;
+}) {
+  const { versions, versionsProblem } = props.loaded;
+  return (
+    <Section title="Versions" id="versions">
+      {versionsProblem ? (
+        <p role="alert">
+          The versions could not be listed: {versionsProblem.message} (<code>{versionsProblem.code}</code>)
+        </p>
+      ) : !versions ? (
+        <Empty>The status list service keeps no history: only the current version can be read.</Empty>
+      ) : (
+        <>
+          <DataTable
+            label="Versions of the list, newest first"
+            columns={['Version', 'Issued', 'Expires', 'Current from', 'Replaced', 'Open']}
+          >
+            {versions.data.map((version, index) => {
+              const shown =
+                version.iat === props.shownIat &&
+                versions.data.findIndex((other) => other.iat === props.shownIat) === index;
+              return (
+                <tr {...(shown ? { 'aria-current': 'true' } : {})}>
+                  <td>{version.current ? <Badge tone="good">current</Badge> : 'earlier'}</td>
+                  <td>
+                    <Time at={version.iat * 1000} />
+                  </td>
+                  <td>{version.exp !== undefined ? <Time at={version.exp * 1000} /> : '—'}</td>
+                  <td>
+                    <Time at={version.storedAt} />
+                  </td>
+                  <td>{version.replacedAt ? <Time at={version.replacedAt} /> : '—'}</td>
+                  <td>
+                    {shown ? (
+                      'shown'
+                    ) : (
+                      <a href={props.open(version.current ? undefined : version.iat)}>
+                        Open the version issued {new Date(version.iat * 1000).toISOString().replace('.000Z', 'Z')}
+                      </a>
+                    )}
+                  </td>
+                </tr>
+              );
+            })}
+          </DataTable>
+          <Pagination page={versions} href={props.page} label="Versions" />
+        </>
+      )}
+    </Section>
   );
 }
