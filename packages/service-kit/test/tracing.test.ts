@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, test } from 'vitest';
-import { context, createContextKey, trace } from '@opentelemetry/api';
+import { context, createContextKey, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { InMemorySpanExporter } from '@opentelemetry/sdk-trace';
 import postgres from 'postgres';
 import {
@@ -267,5 +267,46 @@ describe('statement summaries', () => {
     expect(summariseStatement('update "verifier"."sessions" set "state" = $1').name).toBe('UPDATE verifier.sessions');
     expect(summariseStatement("delete from sessions where note = 'x'").name).toBe('DELETE sessions');
     expect(summariseStatement('with gone as (delete from t returning 1) select count(*) from gone').name).toBe('WITH');
+  });
+});
+
+describe.skipIf(missingServer('postgres', 'statement spans on postgres-js'))('statement spans on PostgreSQL', () => {
+  test('one CLIENT span per statement, a child of the active span, ended when it settles, failed on an error', async () => {
+    const exporter = new InMemorySpanExporter();
+    started.push(startTracing({ service: 'statements', exporter }));
+    const tracer = serviceTracer('statements')!;
+    const client = postgres(testBackends().postgres.adminUrl!, { max: 1, onnotice: () => {} });
+    try {
+      const sql = traceSqlClient(client, 'statements');
+      const parent = tracer.startSpan('GET /things/:id');
+      await context.with(trace.setSpan(context.active(), parent), async () => {
+        const issued = sql.unsafe('select $1::int + 1 as next from pg_class limit 1', [41]);
+        // Lazy until awaited, as postgres.js queries are: nothing ended yet, `.values()` still applies.
+        expect(exporter.getFinishedSpans()).toEqual([]);
+        expect(await issued.values()).toEqual([[42]]);
+        await expect(sql.unsafe('select * from no_such_table')).rejects.toThrow(/no_such_table/);
+        expect(await sql.begin((tx) => tx.unsafe('select 1 as one'))).toEqual([{ one: 1 }]);
+      });
+      parent.end();
+      const statements = exporter.getFinishedSpans().filter((span) => span.kind === SpanKind.CLIENT);
+      expect(statements.map((span) => [span.name, span.status.code])).toEqual([
+        ['SELECT pg_class', SpanStatusCode.UNSET],
+        ['SELECT no_such_table', SpanStatusCode.ERROR],
+        ['SELECT', SpanStatusCode.UNSET],
+      ]);
+      expect(statements[0]!.attributes).toEqual({
+        'db.system.name': 'postgresql',
+        'db.operation.name': 'SELECT',
+        'db.query.summary': 'SELECT pg_class',
+        'db.collection.name': 'pg_class',
+      });
+      expect(statements[1]!.status.message).toBe('PostgresError');
+      for (const span of statements) {
+        expect(span.parentSpanContext?.spanId).toBe(parent.spanContext().spanId);
+        expect(span.endTime[0]).toBeGreaterThan(0);
+      }
+    } finally {
+      await client.end();
+    }
   });
 });

@@ -8,6 +8,14 @@ interface RequestSpan {
   context: Context;
 }
 
+/**
+ * Where a request's span waits between its hooks: a field of the raw request, which
+ * lives exactly as long as the request (a WeakMap entry per request costs the garbage
+ * collector an ephemeron each). Cleared, not deleted, so the object keeps its shape.
+ */
+const REQUEST_SPAN = Symbol('tessera.requestSpan');
+type TracedMessage = IncomingMessage & { [REQUEST_SPAN]?: RequestSpan | undefined };
+
 const headerGetter = {
   keys: (headers: IncomingMessage['headers']) => Object.keys(headers),
   get: (headers: IncomingMessage['headers'], key: string) => headers[key],
@@ -30,21 +38,23 @@ const headerGetter = {
 export function installRequestTracing(app: FastifyInstance, service: string): void {
   const tracer = serviceTracer(service);
   if (!tracer) return;
-  const spans = new WeakMap<IncomingMessage, RequestSpan>();
-
-  app.setChildLoggerFactory((logger, bindings, options, raw) => {
-    const parent = propagation.extract(context.active(), raw.headers, headerGetter);
+  app.setChildLoggerFactory((logger, bindings, options, raw: TracedMessage) => {
+    // The W3C propagator reads nothing without a traceparent: most requests skip it.
+    const parent =
+      raw.headers.traceparent === undefined
+        ? context.active()
+        : propagation.extract(context.active(), raw.headers, headerGetter);
     const span = tracer.startSpan(
       raw.method ?? 'HTTP',
       { kind: SpanKind.SERVER, attributes: { 'http.request.method': raw.method ?? '' } },
       parent,
     );
-    spans.set(raw, { span, context: trace.setSpan(parent, span) });
+    raw[REQUEST_SPAN] = { span, context: trace.setSpan(parent, span) };
     return logger.child({ ...bindings, traceId: span.spanContext().traceId }, options);
   });
 
   app.addHook('onRequest', (request, _reply, done) => {
-    const entry = spans.get(request.raw);
+    const entry = (request.raw as TracedMessage)[REQUEST_SPAN];
     if (!entry) return done();
     const route = request.routeOptions.url;
     if (route) {
@@ -54,27 +64,27 @@ export function installRequestTracing(app: FastifyInstance, service: string): vo
     context.with(entry.context, done);
   });
   app.addHook('preHandler', (request, _reply, done) => {
-    const entry = spans.get(request.raw);
+    const entry = (request.raw as TracedMessage)[REQUEST_SPAN];
     if (!entry) return done();
     context.with(entry.context, done);
   });
   app.addHook('onResponse', (request, reply, done) => {
-    const entry = spans.get(request.raw);
+    const entry = (request.raw as TracedMessage)[REQUEST_SPAN];
     if (entry) {
       // request.id by now: a caller's x-request-id only when it was safe to keep (create-app).
       entry.span.setAttributes({ 'http.response.status_code': reply.statusCode, 'tessera.request_id': request.id });
       if (reply.statusCode >= 500) entry.span.setStatus({ code: SpanStatusCode.ERROR });
       entry.span.end();
-      spans.delete(request.raw);
+      (request.raw as TracedMessage)[REQUEST_SPAN] = undefined;
     }
     done();
   });
   app.addHook('onRequestAbort', (request, done) => {
-    const entry = spans.get(request.raw);
+    const entry = (request.raw as TracedMessage)[REQUEST_SPAN];
     if (entry) {
       entry.span.setStatus({ code: SpanStatusCode.ERROR, message: 'aborted' });
       entry.span.end();
-      spans.delete(request.raw);
+      (request.raw as TracedMessage)[REQUEST_SPAN] = undefined;
     }
     done();
   });
