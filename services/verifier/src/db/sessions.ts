@@ -56,14 +56,15 @@ export async function insertSession(
   values: NewSession,
   expected?: InsertSessionExpectations,
 ): Promise<InsertSessionResult> {
-  const given = (Object.keys(sessionColumns) as Array<keyof typeof sessionColumns>).filter(
-    (key) => values[key as keyof NewSession] !== undefined,
-  );
-  const encoded = given.map((key) => {
+  const given: Array<keyof typeof sessionColumns> = [];
+  const encoded: unknown[] = [];
+  for (const [key, column] of SESSION_COLUMN_ENTRIES) {
     const value = values[key as keyof NewSession];
+    if (value === undefined) continue;
+    given.push(key as keyof typeof sessionColumns);
     // The column's own encoding (JSON text for jsonb, ISO text for timestamps); the text casts it.
-    return value === null ? null : sessionColumns[key].mapToDriverValue(value as never);
-  });
+    encoded.push(value === null ? null : column.mapToDriverValue(value as never));
+  }
   const withTemplate = values.templateId !== null && values.templateId !== undefined;
   const text = insertSessionText(given, withTemplate, expected !== undefined);
   const checks = expected
@@ -93,6 +94,8 @@ export async function insertSession(
 }
 
 const sessionColumns = getTableColumns(presentationSessions);
+/** The session columns by property name, listed once (every create writes a row, every wallet request and read decodes one). */
+const SESSION_COLUMN_ENTRIES = Object.entries(sessionColumns);
 const insertSessionTexts = new Map<string, string>();
 
 /** The parameters of `InsertSessionExpectations`, after $1–$3: $4–$12. */
@@ -150,38 +153,45 @@ function insertSessionText(given: Array<keyof typeof sessionColumns>, withTempla
 
 /** The row as `insertSession` wrote it: the values given, the column defaults for the rest. */
 function writtenSession(values: NewSession): SessionRow {
-  return {
-    templateId: null,
-    intentId: null,
-    ecosystemId: null,
-    trustEcosystemId: null,
-    authorizationRequestUri: null,
-    requestUri: null,
-    responseUri: null,
-    signingChain: null,
-    requestObject: null,
-    expectedOrigins: null,
-    transactionData: null,
-    redirectUri: null,
-    encryptionPublicJwk: null,
-    encryptedEncryptionKey: null,
-    dcApiProtocols: null,
-    dcApiSignerClientIds: null,
-    annexCEncryptionInfo: null,
-    encryptedAnnexCKey: null,
-    errorCode: null,
-    errorSubject: null,
-    errorMessage: null,
-    requestRetrievedAt: null,
-    requestFetchCount: 0,
-    responseCount: 0,
-    limitWindowStartedAt: null,
-    responseCodeHash: null,
-    verifierInfo: null,
-    overAsking: null,
-    ...(Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as NewSession),
-  } as SessionRow;
+  const row: Record<string, unknown> = { ...SESSION_DEFAULTS };
+  for (const key in values) {
+    const value = values[key as keyof NewSession];
+    if (value !== undefined) row[key] = value;
+  }
+  return row as SessionRow;
 }
+
+/** The columns `insertSession` may leave to their defaults, as the table has them. */
+const SESSION_DEFAULTS = {
+  templateId: null,
+  intentId: null,
+  ecosystemId: null,
+  trustEcosystemId: null,
+  authorizationRequestUri: null,
+  requestUri: null,
+  responseUri: null,
+  signingChain: null,
+  requestObject: null,
+  expectedOrigins: null,
+  transactionData: null,
+  redirectUri: null,
+  encryptionPublicJwk: null,
+  encryptedEncryptionKey: null,
+  dcApiProtocols: null,
+  dcApiSignerClientIds: null,
+  annexCEncryptionInfo: null,
+  encryptedAnnexCKey: null,
+  errorCode: null,
+  errorSubject: null,
+  errorMessage: null,
+  requestRetrievedAt: null,
+  requestFetchCount: 0,
+  responseCount: 0,
+  limitWindowStartedAt: null,
+  responseCodeHash: null,
+  verifierInfo: null,
+  overAsking: null,
+} as const;
 
 export async function findSessionByRequestId(
   db: VerifierDb,
@@ -495,7 +505,7 @@ function expireSessionsText(byOrg: boolean, byId: boolean, limited: boolean): st
  */
 export function decodeSessionRow(raw: Record<string, unknown>): SessionRow {
   const row: Record<string, unknown> = {};
-  for (const [key, column] of Object.entries(sessionColumns)) {
+  for (const [key, column] of SESSION_COLUMN_ENTRIES) {
     const value = raw[column.name];
     row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
   }
