@@ -1,5 +1,4 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import ipaddr from 'ipaddr.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   clientAddressKey,
@@ -33,15 +32,6 @@ describe('clientAddressKey', () => {
   it('counts an IPv4-mapped IPv6 address as its IPv4 address, and leaves what is no address as it is', () => {
     expect(clientAddressKey('::ffff:198.51.100.4', 64)).toBe('198.51.100.4');
     expect(clientAddressKey('not-an-address', 64)).toBe('not-an-address');
-  });
-
-  it('gives the key an IPv4 address written another way has in dotted decimal (one bucket whatever its spelling)', () => {
-    const parse = (ip: string) => ipaddr.parse(ip).toString();
-    for (const ip of ['192.0.2.7', '0.0.0.0', '255.255.255.255', '10.0.0.1'])
-      expect(clientAddressKey(ip, 64)).toBe(parse(ip));
-    expect(clientAddressKey('0xc0.0.2.7', 64)).toBe('192.0.2.7');
-    expect(clientAddressKey('0300.0.2.7', 64)).toBe('192.0.2.7');
-    expect(clientAddressKey('3221225991', 64)).toBe('192.0.2.7');
   });
 });
 

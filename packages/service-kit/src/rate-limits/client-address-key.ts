@@ -9,8 +9,6 @@ import ipaddr from 'ipaddr.js';
  * (Fastify always gives one) is its own key.
  */
 export function clientAddressKey(ip: string, ipv6PrefixLength: number): string {
-  // The common case, checked without parsing: an IPv4 address already in the form `toString` gives.
-  if (CANONICAL_IPV4.test(ip)) return ip;
   if (!ipaddr.isValid(ip)) return ip;
   const address = ipaddr.parse(ip);
   if (address.kind() === 'ipv4') return address.toString();
@@ -20,6 +18,3 @@ export function clientAddressKey(ip: string, ipv6PrefixLength: number): string {
   for (let bit = ipv6PrefixLength; bit < 128; bit++) parts[bit >> 3]! &= ~(0x80 >> (bit & 7));
   return `${ipaddr.fromByteArray(parts).toString()}/${ipv6PrefixLength}`;
 }
-
-/** Dotted decimal without leading zeros: parsed and printed again by ipaddr.js it is the same string. */
-const CANONICAL_IPV4 = /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
