@@ -96,6 +96,10 @@ export async function insertSession(
 const sessionColumns = getTableColumns(presentationSessions);
 /** The session columns by property name, listed once (every create writes a row, every wallet request and read decodes one). */
 const SESSION_COLUMN_ENTRIES = Object.entries(sessionColumns);
+/** The session's jsonb columns, by property name. */
+const SESSION_JSON_KEYS = new Set(
+  SESSION_COLUMN_ENTRIES.filter(([, column]) => column.getSQLType() === 'jsonb').map(([key]) => key),
+);
 const insertSessionTexts = new Map<string, string>();
 
 /** The parameters of `InsertSessionExpectations`, after $1–$3: $4–$12. */
@@ -276,7 +280,7 @@ export async function countRequestFetch(
     params.servesStoredObject,
   ]);
   if (!row) return undefined;
-  const session = decodeSessionRow(row);
+  const session = decodeSessionRowParsingJsonOnUse(row);
   return { session, retrieved: row.previous_state === 'RequestCreated' && session.state === 'RequestUriRetrieved' };
 }
 
@@ -303,7 +307,9 @@ const COUNT_REQUEST_FETCH = `
     select id, state from "verifier"."presentation_sessions" where authorization_request_id = $1 for update
   ) previous
   where s.id = previous.id
-  returning s.*, previous.state as previous_state`;
+  returning ${SESSION_COLUMN_ENTRIES.map(([key, column]) =>
+    SESSION_JSON_KEYS.has(key) ? `s."${column.name}"::text as "${column.name}"` : `s."${column.name}"`,
+  ).join(', ')}, previous.state as previous_state`;
 
 /**
  * A session as a wallet request reads it; an answer (`response`) also brings
@@ -510,6 +516,39 @@ export function decodeSessionRow(raw: Record<string, unknown>): SessionRow {
     row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
   }
   return row as SessionRow;
+}
+
+/**
+ * `decodeSessionRow` for a row whose jsonb columns came as text (`countRequestFetch`): each is
+ * parsed when first read. A fetch served the object signed at creation reads none of them
+ * (the query, metadata, chain and attestations are inside that object), and parsing them
+ * was most of the cost of decoding its row; a fetch signing anew reads them as before.
+ */
+function decodeSessionRowParsingJsonOnUse(raw: Record<string, unknown>): SessionRow {
+  const row: Record<string, unknown> = {};
+  for (const [key, column] of SESSION_COLUMN_ENTRIES) {
+    const value = raw[column.name];
+    if (value === null || value === undefined) row[key] = null;
+    else if (SESSION_JSON_KEYS.has(key)) defineParsedOnFirstRead(row, key, value as string);
+    else row[key] = column.mapFromDriverValue(value);
+  }
+  return row as SessionRow;
+}
+
+/** `row[key]` is `JSON.parse(text)`, parsed on its first read (or replaced by a write) and a plain property from then on. */
+function defineParsedOnFirstRead(row: Record<string, unknown>, key: string, text: string): void {
+  const settle = (value: unknown) =>
+    Object.defineProperty(row, key, { value, writable: true, enumerable: true, configurable: true });
+  Object.defineProperty(row, key, {
+    enumerable: true,
+    configurable: true,
+    get: () => {
+      const value: unknown = JSON.parse(text);
+      settle(value);
+      return value;
+    },
+    set: settle,
+  });
 }
 
 /** The ecosystems whose trust lists open, unexpired sessions are verified against (read at start, across organisations). */
