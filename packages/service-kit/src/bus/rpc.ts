@@ -1,5 +1,5 @@
-import type { Static } from 'typebox';
-import { Value } from 'typebox/value';
+import type { Static, TSchema } from 'typebox';
+import { Compile, type Validator } from 'typebox/compile';
 import {
   ErrorCode,
   type EventDescriptor,
@@ -10,6 +10,22 @@ import {
 import { AppError, dependencyUnavailable } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { BusUnavailableError, type MessageBus, type MessageContext } from './message-bus.js';
+
+const validators = new WeakMap<TSchema, Validator>();
+
+/**
+ * The schema's checker, compiled once: every event published or received and every request
+ * served is checked against its contract, and the interpreted `Value.Check` walked the
+ * schema again each time (about 30 µs per whole verification's events).
+ */
+function validatorOf(schema: TSchema): Validator {
+  let validator = validators.get(schema);
+  if (!validator) {
+    validator = Compile(schema);
+    validators.set(schema, validator);
+  }
+  return validator;
+}
 
 export type RpcRequest<R extends RpcDescriptor> = Static<R['request']>;
 export type RpcReply<R extends RpcDescriptor> = Static<R['reply']>;
@@ -48,7 +64,7 @@ export async function callService<R extends RpcDescriptor>(
     throw error;
   }
   const envelope = reply as NatsReplyOf<unknown> | undefined;
-  if (envelope?.ok === true && Value.Check(rpc.reply, envelope.data)) return envelope.data as RpcReply<R>;
+  if (envelope?.ok === true && validatorOf(rpc.reply).Check(envelope.data)) return envelope.data as RpcReply<R>;
   if (envelope?.ok === false && isNatsError(envelope.error) && isPassedOn(rpc, envelope.error.code)) {
     throw new AppError(envelope.error.statusCode, envelope.error.code, envelope.error.message);
   }
@@ -91,14 +107,14 @@ export function serveRequests<R extends RpcDescriptor>(
 ): () => void {
   const declared = new Set<string>(rpc.failures);
   return bus.respond(rpc.subject, rpc.queue, async (payload, context) => {
-    if (!Value.Check(rpc.request, payload)) {
-      const problems = [...Value.Errors(rpc.request, payload)].slice(0, 10);
+    if (!validatorOf(rpc.request).Check(payload)) {
+      const problems = validatorOf(rpc.request).Errors(payload).slice(0, 10);
       const message = problems.map((p) => `${p.instancePath || '/'} ${p.message}`).join('; ');
       return failure(400, ErrorCode.VALIDATION_FAILED, `The request is invalid: ${message || 'not an object'}.`);
     }
     try {
       const data = await options.handler(payload as RpcRequest<R>, context);
-      if (Value.Check(rpc.reply, data)) return { ok: true, data };
+      if (validatorOf(rpc.reply).Check(data)) return { ok: true, data };
       options.logger.error(
         { subject: rpc.subject, requestId: context.requestId },
         'reply breaks the contract of its subject',
@@ -130,8 +146,8 @@ export function publishEvent<E extends EventDescriptor>(
   payload: EventPayload<E>,
   options: { requestId?: string } = {},
 ): void {
-  if (!Value.Check(event.payload, payload)) {
-    const problem = [...Value.Errors(event.payload, payload)][0];
+  if (!validatorOf(event.payload).Check(payload)) {
+    const problem = validatorOf(event.payload).Errors(payload)[0];
     throw new Error(
       `event ${event.subject} breaks its schema: ${problem?.instancePath || '/'} ${problem?.message ?? ''}`,
     );
@@ -155,7 +171,7 @@ export function subscribeEvents<E extends EventDescriptor>(
   return bus.subscribe(
     event.subject,
     async (payload, context) => {
-      if (!Value.Check(event.payload, payload)) {
+      if (!validatorOf(event.payload).Check(payload)) {
         options.logger.warn(
           { requestId: context.requestId, subject: event.subject },
           'dropped an event that breaks its schema',

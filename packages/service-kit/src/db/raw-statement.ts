@@ -16,8 +16,9 @@ export async function runRawStatement<Row = Record<string, unknown>>(
   params: readonly unknown[],
 ): Promise<Row[]> {
   const client = (db as { $client?: RawClient }).$client;
+  // postgres-js answers an array (its Result): handed on as it is, not copied.
   if (client && typeof client.unsafe === 'function')
-    return [...(await client.unsafe(text, params as unknown[], { prepare: true }))] as Row[];
+    return (await client.unsafe(text, params as unknown[], { prepare: true })) as Row[];
   if (client && typeof client.query === 'function')
     return (await client.query(text, params as unknown[])).rows as Row[];
   const execute = (db as { execute?: (query: unknown) => Promise<unknown> }).execute;
@@ -26,7 +27,7 @@ export async function runRawStatement<Row = Record<string, unknown>>(
 }
 
 interface RawClient {
-  unsafe?: (text: string, params: unknown[], options: { prepare: boolean }) => Promise<Iterable<unknown>>;
+  unsafe?: (text: string, params: unknown[], options: { prepare: boolean }) => Promise<unknown[]>;
   query?: (text: string, params: unknown[]) => Promise<{ rows: unknown[] }>;
 }
 

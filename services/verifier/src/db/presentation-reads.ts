@@ -8,11 +8,11 @@ import type { PresentationReader } from '../domain/presentation-read-routes.js';
 import {
   presentationReads,
   presentationResults,
+  presentationSessions,
   type PresentationReadRow,
   type PresentationResultRow,
   type SessionRow,
 } from './schema.js';
-import { decodeSessionRow } from './sessions.js';
 import type { VerifierDb } from './types.js';
 
 /**
@@ -53,10 +53,24 @@ const READ_SESSION_AND_RESULT = `
     from result
     where r.session_id = result.session_id and result.claims_state = 'full' and result.read_expires_at is null and ${READABLE}
   )
-  select session.*, ${Object.values(getTableColumns(presentationResults))
-    .map((column) => `result."${column.name}" as "result.${column.name}"`)
-    .join(', ')}
+  select session.id, session.org_id, session.state, session.expires_at, session.error_code, session.error_subject,
+    session.response_code_hash, ${Object.values(getTableColumns(presentationResults))
+      .map((column) => `result."${column.name}" as "result.${column.name}"`)
+      .join(', ')}
   from session left join result on true`;
+
+/**
+ * What a result read needs of its session (its state, as `effectiveSessionState` judges it,
+ * and the response code's hash): only these columns are read, not the request object, query
+ * and metadata a session row carries.
+ */
+export type SessionReadState = Pick<
+  SessionRow,
+  'id' | 'orgId' | 'state' | 'expiresAt' | 'errorCode' | 'errorSubject' | 'responseCodeHash'
+>;
+
+const sessionTimestamp = (value: unknown): Date =>
+  presentationSessions.expiresAt.mapFromDriverValue(value as string) as Date;
 
 /**
  * The session and, when it is ResponseVerified (and `responseCodeHash`, when given, is
@@ -77,7 +91,7 @@ export async function readSessionAndResultRecorded(
     graceEndsAt: Date;
     responseCodeHash: string | null;
   },
-): Promise<{ session: SessionRow; result: PresentationResultRow | undefined } | undefined> {
+): Promise<{ session: SessionReadState; result: PresentationResultRow | undefined } | undefined> {
   const { orgId, sessionId, reader } = params;
   const [row] = await runRawStatement(db, READ_SESSION_AND_RESULT, [
     orgId,
@@ -89,24 +103,30 @@ export async function readSessionAndResultRecorded(
     params.responseCodeHash,
   ]);
   if (!row) return undefined;
-  const resultColumns: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(row))
-    if (name.startsWith(RESULT_PREFIX)) resultColumns[name.slice(RESULT_PREFIX.length)] = value;
   return {
-    session: decodeSessionRow(row),
-    result:
-      resultColumns.session_id === null || resultColumns.session_id === undefined
-        ? undefined
-        : decodeResultRow(resultColumns),
+    session: {
+      id: row.id as string,
+      orgId: row.org_id as string,
+      state: row.state as string,
+      expiresAt: sessionTimestamp(row.expires_at),
+      errorCode: (row.error_code as string | null) ?? null,
+      errorSubject: (row.error_subject as string | null) ?? null,
+      responseCodeHash: (row.response_code_hash as string | null) ?? null,
+    },
+    result: row[RESULT_SESSION_ID] === null || row[RESULT_SESSION_ID] === undefined ? undefined : decodeResultRow(row),
   };
 }
 
-const RESULT_PREFIX = 'result.';
+/** The result's columns as the statement names them (`result.<column>`), by property name: listed once. */
+const RESULT_COLUMNS = Object.entries(getTableColumns(presentationResults)).map(
+  ([key, column]) => [key, column, `result.${column.name}`] as const,
+);
+const RESULT_SESSION_ID = `result.${presentationResults.sessionId.name}`;
 
 function decodeResultRow(raw: Record<string, unknown>): PresentationResultRow {
   const row: Record<string, unknown> = {};
-  for (const [key, column] of Object.entries(getTableColumns(presentationResults))) {
-    const value = raw[column.name];
+  for (const [key, column, name] of RESULT_COLUMNS) {
+    const value = raw[name];
     row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
   }
   return row as PresentationResultRow;

@@ -56,14 +56,15 @@ export async function insertSession(
   values: NewSession,
   expected?: InsertSessionExpectations,
 ): Promise<InsertSessionResult> {
-  const given = (Object.keys(sessionColumns) as Array<keyof typeof sessionColumns>).filter(
-    (key) => values[key as keyof NewSession] !== undefined,
-  );
-  const encoded = given.map((key) => {
+  const given: Array<keyof typeof sessionColumns> = [];
+  const encoded: unknown[] = [];
+  for (const [key, column] of SESSION_COLUMN_ENTRIES) {
     const value = values[key as keyof NewSession];
+    if (value === undefined) continue;
+    given.push(key as keyof typeof sessionColumns);
     // The column's own encoding (JSON text for jsonb, ISO text for timestamps); the text casts it.
-    return value === null ? null : sessionColumns[key].mapToDriverValue(value as never);
-  });
+    encoded.push(value === null ? null : column.mapToDriverValue(value as never));
+  }
   const withTemplate = values.templateId !== null && values.templateId !== undefined;
   const text = insertSessionText(given, withTemplate, expected !== undefined);
   const checks = expected
@@ -93,6 +94,12 @@ export async function insertSession(
 }
 
 const sessionColumns = getTableColumns(presentationSessions);
+/** The session columns by property name, listed once (every create writes a row, every wallet request and read decodes one). */
+const SESSION_COLUMN_ENTRIES = Object.entries(sessionColumns);
+/** The session's jsonb columns, by property name. */
+const SESSION_JSON_KEYS = new Set(
+  SESSION_COLUMN_ENTRIES.filter(([, column]) => column.getSQLType() === 'jsonb').map(([key]) => key),
+);
 const insertSessionTexts = new Map<string, string>();
 
 /** The parameters of `InsertSessionExpectations`, after $1–$3: $4–$12. */
@@ -150,38 +157,45 @@ function insertSessionText(given: Array<keyof typeof sessionColumns>, withTempla
 
 /** The row as `insertSession` wrote it: the values given, the column defaults for the rest. */
 function writtenSession(values: NewSession): SessionRow {
-  return {
-    templateId: null,
-    intentId: null,
-    ecosystemId: null,
-    trustEcosystemId: null,
-    authorizationRequestUri: null,
-    requestUri: null,
-    responseUri: null,
-    signingChain: null,
-    requestObject: null,
-    expectedOrigins: null,
-    transactionData: null,
-    redirectUri: null,
-    encryptionPublicJwk: null,
-    encryptedEncryptionKey: null,
-    dcApiProtocols: null,
-    dcApiSignerClientIds: null,
-    annexCEncryptionInfo: null,
-    encryptedAnnexCKey: null,
-    errorCode: null,
-    errorSubject: null,
-    errorMessage: null,
-    requestRetrievedAt: null,
-    requestFetchCount: 0,
-    responseCount: 0,
-    limitWindowStartedAt: null,
-    responseCodeHash: null,
-    verifierInfo: null,
-    overAsking: null,
-    ...(Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as NewSession),
-  } as SessionRow;
+  const row: Record<string, unknown> = { ...SESSION_DEFAULTS };
+  for (const key in values) {
+    const value = values[key as keyof NewSession];
+    if (value !== undefined) row[key] = value;
+  }
+  return row as SessionRow;
 }
+
+/** The columns `insertSession` may leave to their defaults, as the table has them. */
+const SESSION_DEFAULTS = {
+  templateId: null,
+  intentId: null,
+  ecosystemId: null,
+  trustEcosystemId: null,
+  authorizationRequestUri: null,
+  requestUri: null,
+  responseUri: null,
+  signingChain: null,
+  requestObject: null,
+  expectedOrigins: null,
+  transactionData: null,
+  redirectUri: null,
+  encryptionPublicJwk: null,
+  encryptedEncryptionKey: null,
+  dcApiProtocols: null,
+  dcApiSignerClientIds: null,
+  annexCEncryptionInfo: null,
+  encryptedAnnexCKey: null,
+  errorCode: null,
+  errorSubject: null,
+  errorMessage: null,
+  requestRetrievedAt: null,
+  requestFetchCount: 0,
+  responseCount: 0,
+  limitWindowStartedAt: null,
+  responseCodeHash: null,
+  verifierInfo: null,
+  overAsking: null,
+} as const;
 
 export async function findSessionByRequestId(
   db: VerifierDb,
@@ -266,7 +280,7 @@ export async function countRequestFetch(
     params.servesStoredObject,
   ]);
   if (!row) return undefined;
-  const session = decodeSessionRow(row);
+  const session = decodeSessionRowParsingJsonOnUse(row);
   return { session, retrieved: row.previous_state === 'RequestCreated' && session.state === 'RequestUriRetrieved' };
 }
 
@@ -293,7 +307,9 @@ const COUNT_REQUEST_FETCH = `
     select id, state from "verifier"."presentation_sessions" where authorization_request_id = $1 for update
   ) previous
   where s.id = previous.id
-  returning s.*, previous.state as previous_state`;
+  returning ${SESSION_COLUMN_ENTRIES.map(([key, column]) =>
+    SESSION_JSON_KEYS.has(key) ? `s."${column.name}"::text as "${column.name}"` : `s."${column.name}"`,
+  ).join(', ')}, previous.state as previous_state`;
 
 /**
  * A session as a wallet request reads it; an answer (`response`) also brings
@@ -495,11 +511,44 @@ function expireSessionsText(byOrg: boolean, byId: boolean, limited: boolean): st
  */
 export function decodeSessionRow(raw: Record<string, unknown>): SessionRow {
   const row: Record<string, unknown> = {};
-  for (const [key, column] of Object.entries(sessionColumns)) {
+  for (const [key, column] of SESSION_COLUMN_ENTRIES) {
     const value = raw[column.name];
     row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
   }
   return row as SessionRow;
+}
+
+/**
+ * `decodeSessionRow` for a row whose jsonb columns came as text (`countRequestFetch`): each is
+ * parsed when first read. A fetch served the object signed at creation reads none of them
+ * (the query, metadata, chain and attestations are inside that object), and parsing them
+ * was most of the cost of decoding its row; a fetch signing anew reads them as before.
+ */
+function decodeSessionRowParsingJsonOnUse(raw: Record<string, unknown>): SessionRow {
+  const row: Record<string, unknown> = {};
+  for (const [key, column] of SESSION_COLUMN_ENTRIES) {
+    const value = raw[column.name];
+    if (value === null || value === undefined) row[key] = null;
+    else if (SESSION_JSON_KEYS.has(key)) defineParsedOnFirstRead(row, key, value as string);
+    else row[key] = column.mapFromDriverValue(value);
+  }
+  return row as SessionRow;
+}
+
+/** `row[key]` is `JSON.parse(text)`, parsed on its first read (or replaced by a write) and a plain property from then on. */
+function defineParsedOnFirstRead(row: Record<string, unknown>, key: string, text: string): void {
+  const settle = (value: unknown) =>
+    Object.defineProperty(row, key, { value, writable: true, enumerable: true, configurable: true });
+  Object.defineProperty(row, key, {
+    enumerable: true,
+    configurable: true,
+    get: () => {
+      const value: unknown = JSON.parse(text);
+      settle(value);
+      return value;
+    },
+    set: settle,
+  });
 }
 
 /** The ecosystems whose trust lists open, unexpired sessions are verified against (read at start, across organisations). */

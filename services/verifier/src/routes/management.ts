@@ -28,9 +28,11 @@ export async function registerManagementRoutes(
     async (scope) => {
       const api = scope as unknown as App;
       api.addHook('onRequest', createAuthHook(options.verifyToken));
-      api.addHook('onRequest', async (request) => {
+      // Synchronous (no promise per request); a refusal thrown here is answered as from an async hook.
+      api.addHook('onRequest', (request, _reply, done) => {
         const { orgId } = request.params as { orgId?: string };
         requireOrgRole(principalOf(request), orgId ?? '', VERIFIER_ROLES);
+        done();
       });
       for (const register of options.routes) register(api);
     },

@@ -3,8 +3,7 @@ import { AppError, type Clock, isUuid, type Logger } from '@tessera/service-kit'
 import { hashResponseCode, responseCodeMatches } from '../crypto/response-code.js';
 import { PresentationDataUnreadableError } from '../crypto/data-key.js';
 import { KeyDecryptionError } from '../crypto/key-encryption.js';
-import { readSessionAndResultRecorded } from '../db/presentation-reads.js';
-import type { SessionRow } from '../db/schema.js';
+import { readSessionAndResultRecorded, type SessionReadState } from '../db/presentation-reads.js';
 import type { PresentationResult } from '../db/session-outcomes.js';
 import type { VerifierDb } from '../db/types.js';
 import { presentationSessionNotFound } from '../domain/errors.js';
@@ -32,7 +31,7 @@ export interface ReadPresentationResponseInput {
 }
 
 export interface PresentationResponseRead {
-  session: SessionRow;
+  session: SessionReadState;
   result: PresentationResult;
 }
 
