@@ -1,7 +1,8 @@
 import { Type, type Static } from 'typebox';
 import { IntentNoticeSchema } from './intent-notice.js';
 import { TrustPolicySchema } from './trust-registry.js';
-import { SessionStateSchema, SignerOptionSchema } from './verifier.js';
+import { SessionStateSchema } from './presentation-sessions.js';
+import { SignerOptionSchema } from './verifier.js';
 
 /** `ecosystem.v1.intent.resolve` request (answered by the ecosystem service). */
 export const IntentResolveRequestSchema = Type.Object(

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { OriginSchema, SessionErrorSchema, SessionStateSchema } from './verifier.js';
+import { OriginSchema, SessionErrorSchema, SessionStateSchema } from './presentation-sessions.js';
 import { DcApiProtocolSchema } from './dc-api.js';
 import { MAX_PAGE_NUMBER, MAX_PAGE_SIZE } from './envelope.js';
 

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { SessionStateSchema } from './verifier.js';
+import { SessionStateSchema } from './presentation-sessions.js';
 
 /**
  * A verifier's webhook (issue 14): the relying party is told, by a signed POST
