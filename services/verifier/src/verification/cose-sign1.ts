@@ -1,5 +1,6 @@
 import { constants, verify, type KeyObject } from 'node:crypto';
 import { decode, Tag, type DecodeOptions } from 'cbor2';
+import { LRUCache } from 'lru-cache';
 import { cborArray, cborByteString, cborTextString } from './cbor-heads.js';
 
 // COSE_Sign1 (RFC 9052 §4.2, §4.4) as a verifier reads one from anyone on the
@@ -124,12 +125,37 @@ export function coseSign1Of(members: {
       ? members.unprotectedHeader
       : new Map<unknown, unknown>(Object.entries(members.unprotectedHeader ?? {}));
   const protectedHeader =
-    protectedBytes.length === 0 ? new Map<unknown, unknown>() : decodeCborMap(protectedBytes, 'protected header');
+    protectedBytes.length === 0 ? new Map<unknown, unknown>() : decodeProtectedHeader(protectedBytes);
   for (const label of protectedHeader.keys()) {
     if (unprotectedHeader.has(label))
       throw new Error(`header parameter ${String(label)} is in both the protected and the unprotected header`);
   }
   return { protectedBytes, protectedHeader, unprotectedHeader, payload, signature };
+}
+
+/**
+ * Protected headers seen before, decoded: an issuer's and a wallet's are the same few bytes on
+ * every presentation (`A1 01 26`, {1: -7}), and cbor2's strict decode costs more than the rest
+ * of reading them. Only short headers whose values are all scalars are kept (a copy of the map
+ * is handed out), and only after they decoded strictly; bytes that fail are decoded, and refused,
+ * every time.
+ */
+const MAX_CACHED_HEADER_BYTES = 64;
+const decodedHeaders = new LRUCache<string, Map<unknown, unknown>>({ max: 256 });
+
+function decodeProtectedHeader(bytes: Uint8Array): Map<unknown, unknown> {
+  if (bytes.length > MAX_CACHED_HEADER_BYTES) return decodeCborMap(bytes, 'protected header');
+  const key = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
+  const cached = decodedHeaders.get(key);
+  if (cached) return new Map(cached);
+  const decoded = decodeCborMap(bytes, 'protected header');
+  if ([...decoded.entries()].every(([label, value]) => isScalar(label) && isScalar(value)))
+    decodedHeaders.set(key, new Map(decoded));
+  return decoded;
+}
+
+function isScalar(value: unknown): boolean {
+  return ['number', 'string', 'bigint', 'boolean'].includes(typeof value);
 }
 
 /** What node:crypto's verify takes for `sign1` under `key`; throws when the algorithm is missing or does not fit. */

@@ -2,8 +2,10 @@ import { constants, verify, type KeyObject } from 'node:crypto';
 import { JWS_ALGORITHMS } from './issuer-key.js';
 
 // A compact JWS's signature checked with node:crypto and a KeyObject the caller imported once:
-// the KB-JWT by the holder's `cnf` key. (jose, given a KeyObject on Node 20, exports it to a JWK
-// and imports it again into WebCrypto for every verification: a second import of the same key.)
+// the SD-JWT's issuer signature by the key the chain/trust cache holds (issuer-key.ts), the KB-JWT
+// by the holder's `cnf` key. (jose, given a KeyObject on Node 20, exports it to a JWK and imports
+// it again into WebCrypto for every verification: a second import of the same key.) The token is
+// split and its parts parsed once (`decodeJws`); callers read the header and payload from there.
 
 interface JwsAlgorithm {
   hash: 'sha256' | 'sha384' | 'sha512' | null;
@@ -23,36 +25,62 @@ const ALGORITHMS: Record<string, JwsAlgorithm> = {
   PS512: { hash: 'sha512', keyTypes: ['rsa', 'rsa-pss'], pss: true },
 };
 const SALT_BYTES = { sha256: 32, sha384: 48, sha512: 64 } as const;
+/** RSA keys below this are refused, as jose (and the certificate profile) do. */
+const MIN_RSA_BITS = 2048;
+const BASE64URL = /^[A-Za-z0-9_-]*$/;
+
+/** A compact JWS split once: its protected header and payload parsed as JSON objects, the parts kept as presented. */
+export interface DecodedJws {
+  header: Record<string, unknown>;
+  payload: Record<string, unknown>;
+  /** `<header>.<payload>` as presented: what the signature covers. */
+  signingInput: string;
+  signature: string;
+}
+
+/** Splits and parses compact JWS `jws` (a JWT: its payload must be a JSON object). Throws a sentence. */
+export function decodeJws(jws: string): DecodedJws {
+  const parts = jws.split('.');
+  if (parts.length !== 3 || parts.some((part) => !BASE64URL.test(part)))
+    throw new Error('the JWS is not three base64url parts');
+  const [encodedHeader, encodedPayload, signature] = parts as [string, string, string];
+  return {
+    header: parseJsonObject(encodedHeader, 'protected header'),
+    payload: parseJsonObject(encodedPayload, 'payload'),
+    signingInput: `${encodedHeader}.${encodedPayload}`,
+    signature,
+  };
+}
 
 /**
- * Verifies the signature of compact JWS `jws` with `key` on libuv's thread pool (node:crypto's
- * callback form, as WebCrypto leaves the event loop free): the protected header's `alg` one of
- * `JWS_ALGORITHMS` and fitting the key, no `crit`. Rejects with a sentence.
+ * Verifies the signature of compact JWS `jws` with `key` (see {@link verifyDecodedJwsSignature}).
+ * Rejects with a sentence.
  */
 export async function verifyJwsSignature(jws: string, key: KeyObject): Promise<void> {
-  const parts = jws.split('.');
-  if (parts.length !== 3 || parts.some((part) => !/^[A-Za-z0-9_-]*$/.test(part)))
-    throw new Error('the JWS is not three base64url parts');
-  const [encodedHeader, encodedPayload, encodedSignature] = parts as [string, string, string];
-  let header: unknown;
-  try {
-    header = JSON.parse(Buffer.from(encodedHeader, 'base64url').toString('utf8'));
-  } catch {
-    throw new Error('the JWS protected header is not JSON');
-  }
-  if (typeof header !== 'object' || header === null || Array.isArray(header))
-    throw new Error('the JWS protected header is not a JSON object');
-  const { alg, crit } = header as { alg?: unknown; crit?: unknown };
+  await verifyDecodedJwsSignature(decodeJws(jws), key);
+}
+
+/**
+ * Verifies the signature of a decoded JWS with `key` on libuv's thread pool (node:crypto's
+ * callback form, as WebCrypto leaves the event loop free): the protected header's `alg` one of
+ * `JWS_ALGORITHMS` and fitting the key (type, curve, RSA at least 2048 bits), no `crit`.
+ * Rejects with a sentence.
+ */
+export async function verifyDecodedJwsSignature(jws: DecodedJws, key: KeyObject): Promise<void> {
+  const { alg, crit } = jws.header;
   if (crit !== undefined) throw new Error('the JWS names critical header parameters (crit), none is understood');
   if (typeof alg !== 'string' || !JWS_ALGORITHMS.includes(alg) || !ALGORITHMS[alg])
     throw new Error(`the JWS algorithm ${JSON.stringify(alg ?? null)} is not accepted`);
   const algorithm = ALGORITHMS[alg];
-  const keyType = key.asymmetricKeyType ?? '';
-  const curve = key.asymmetricKeyDetails?.namedCurve;
+  const keyType = key.type === 'public' ? (key.asymmetricKeyType ?? '') : '';
+  const details = key.asymmetricKeyDetails;
+  const curve = details?.namedCurve;
   if (!algorithm.keyTypes.includes(keyType) || (algorithm.curve !== undefined && curve !== algorithm.curve))
-    throw new Error(`the key (${keyType}${curve ? ` ${curve}` : ''}) does not fit algorithm ${alg}`);
-  const signingInput = Buffer.from(`${encodedHeader}.${encodedPayload}`, 'ascii');
-  const signature = Buffer.from(encodedSignature, 'base64url');
+    throw new Error(`the key (${keyType || key.type}${curve ? ` ${curve}` : ''}) does not fit algorithm ${alg}`);
+  if (algorithm.pss && (details?.modulusLength ?? 0) < MIN_RSA_BITS)
+    throw new Error(`the RSA key has fewer than ${MIN_RSA_BITS} bits`);
+  const signingInput = Buffer.from(jws.signingInput, 'ascii');
+  const signature = Buffer.from(jws.signature, 'base64url');
   const keyInput =
     algorithm.hash === null
       ? key
@@ -67,4 +95,16 @@ export async function verifyJwsSignature(jws: string, key: KeyObject): Promise<v
     }
   });
   if (!valid) throw new Error(`the signature is invalid (${alg})`);
+}
+
+function parseJsonObject(encoded: string, name: string): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(Buffer.from(encoded, 'base64url').toString('utf8'));
+  } catch {
+    throw new Error(`the JWS ${name} is not JSON`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new Error(`the JWS ${name} is not a JSON object`);
+  return value as Record<string, unknown>;
 }

@@ -1,12 +1,12 @@
 import type { Tracer } from '@opentelemetry/api';
-import { digest } from '@sd-jwt/crypto-nodejs';
-import { SDJwtVcInstance } from '@sd-jwt/sd-jwt-vc';
-import { compactVerify, decodeJwt, decodeProtectedHeader } from 'jose';
+import { unpackObj } from '@sd-jwt/decode';
 import { CheckRow, describeError, failure, type CheckFailure } from './check-order.js';
 import { checkCredentialType } from './check-credential-type.js';
 import { checkDisclosures } from './check-disclosures.js';
 import { checkIssuerIdentifier } from './check-issuer-identifier.js';
-import { checkIssuerTrust, findIssuerKey, JWS_ALGORITHMS } from './issuer-key.js';
+import { decodeDisclosures } from './decode-disclosures.js';
+import { checkIssuerTrust, findIssuerKey } from './issuer-key.js';
+import { decodeJws, verifyDecodedJwsSignature, type DecodedJws } from './jws-signature.js';
 import type { ResolvedTrustStore } from './trust-store.js';
 import { checkValidityWindow } from './check-validity-window.js';
 import { traceCheck } from './trace-check.js';
@@ -39,8 +39,11 @@ export type VerifySdJwtVcResult = { ok: true; credential: VerifiedCredential } |
  * SD-JWT VC checks in table order: issuer signature, `typ` dc+sd-jwt and
  * disclosures (row 2), issuer trust (3), `iss` names the signer (4), the
  * anchor allows the `vct` (5), validity (6), key binding (7–10).
- * `@sd-jwt/sd-jwt-vc` decodes the SD-JWT, rebuilds the claims and checks the
- * KB-JWT; its `verify()` is not used because it fetches status lists and
+ * The presentation is split and each part parsed once: the issuer JWT
+ * (`decodeJws`, its signature checked with node:crypto and the key the trust
+ * cache holds), each disclosure decoded and hashed once (`decode-disclosures.ts`),
+ * the claims rebuilt from those digests by `@sd-jwt/decode`'s unpackObj.
+ * `@sd-jwt/sd-jwt-vc`'s `verify()` is not used: it fetches status lists and
  * reports every problem with one generic error.
  */
 export async function verifySdJwtVc(options: VerifySdJwtVcOptions): Promise<VerifySdJwtVcResult> {
@@ -57,14 +60,14 @@ export async function verifySdJwtVc(options: VerifySdJwtVcOptions): Promise<Veri
       `The presentation for credential query "${id}" is not an SD-JWT.`,
     );
   const sdHashInput = options.presentation.slice(0, separator + 1);
-  const issuerJwt = sdHashInput.split('~')[0]!;
+  // `<issuer JWT>~<disclosure>~…~`: the last segment is the empty one after the final `~`.
+  const segments = sdHashInput.split('~');
+  const encodedDisclosures = segments.slice(1, -1);
   const kbJwt = options.presentation.slice(separator + 1) || undefined;
 
-  let header: Record<string, unknown>;
-  let payload: Record<string, unknown>;
+  let issuerJws: DecodedJws;
   try {
-    header = decodeProtectedHeader(issuerJwt) as Record<string, unknown>;
-    payload = decodeJwt(issuerJwt) as Record<string, unknown>;
+    issuerJws = decodeJws(segments[0]!);
   } catch {
     return fail(
       CheckRow.VP_TOKEN_SHAPE,
@@ -72,6 +75,7 @@ export async function verifySdJwtVc(options: VerifySdJwtVcOptions): Promise<Veri
       `The presentation for credential query "${id}" does not start with an issuer-signed JWT.`,
     );
   }
+  const { header, payload } = issuerJws;
 
   if (header.typ !== 'dc+sd-jwt')
     return fail(
@@ -93,7 +97,7 @@ export async function verifySdJwtVc(options: VerifySdJwtVcOptions): Promise<Veri
     );
   const { source } = issuerKey;
   const badSignature = await traceCheck(options.tracer, 'issuer_signature', () =>
-    compactVerify(issuerJwt, source.key, { algorithms: JWS_ALGORITHMS }).then(
+    verifyDecodedJwsSignature(issuerJws, source.key).then(
       () => undefined,
       (error: unknown) =>
         failure(
@@ -115,19 +119,15 @@ export async function verifySdJwtVc(options: VerifySdJwtVcOptions): Promise<Veri
   if (typeof sdAlg !== 'string' || !SD_ALGS.includes(sdAlg))
     return { ok: false, failure: disclosureInvalid(`_sd_alg ${JSON.stringify(sdAlg)} is not supported`) };
   let claims: Record<string, unknown> = {};
-  const badDisclosures = await traceCheck(options.tracer, 'disclosures', async () => {
+  const badDisclosures = await traceCheck(options.tracer, 'disclosures', () => {
     try {
-      const sdJwt = await new SDJwtVcInstance({ hasher: digest }).decode(sdHashInput);
-      const disclosures = await Promise.all(
-        (sdJwt.disclosures ?? []).map(async (disclosure) => ({
-          digest: await disclosure.digest({ hasher: digest, alg: sdAlg }),
-          ...(disclosure.key !== undefined ? { name: disclosure.key } : {}),
-          value: disclosure.value,
-        })),
-      );
+      const disclosures = decodeDisclosures(encodedDisclosures, sdAlg);
       const problem = checkDisclosures({ payload, disclosures });
       if (problem) return disclosureInvalid(problem);
-      claims = (await sdJwt.getClaims(digest)) as Record<string, unknown>;
+      // Every disclosure is referenced exactly once (checked above): the map is keyed by distinct digests.
+      const byDigest = Object.fromEntries(disclosures.map((entry) => [entry.digest, entry.disclosure]));
+      const { _sd_alg: _unpackedAlg, ...signedClaims } = payload;
+      claims = unpackObj(signedClaims, byDigest).unpackedObj as Record<string, unknown>;
       return undefined;
     } catch (error) {
       return disclosureInvalid(describeError(error));

@@ -1,4 +1,5 @@
 import { createHash, webcrypto } from 'node:crypto';
+import { CompactSign, type CompactJWSHeaderParameters } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CLIENT_ID, createPki, NONCE, NOW, NOW_SECONDS, ORIGIN, VCT, type Pki } from './support/fixtures.js';
 import { createCa, createCertificate, createLeaf, x509 } from './support/pki.js';
@@ -113,6 +114,35 @@ describe('SD-JWT VC: issuer checks', () => {
     );
     await expectCode(
       { pid: [await presentPid({ ...issued, jwt: `${header}.${changed}.${signature}` }, holder)] },
+      'ISSUER_SIGNATURE_INVALID',
+    );
+  });
+
+  it('refuses an issuer JWT with alg none, HS256, another key, another curve or a crit header, each validly signed (ISSUER_SIGNATURE_INVALID)', async () => {
+    const issued = await issuePid(pki, holder);
+    const [originalHeader, payload] = issued.jwt.split('.');
+    const header = JSON.parse(Buffer.from(originalHeader!, 'base64url').toString()) as Record<string, unknown>;
+    const encode = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    // Signed by jose over the changed header and the same payload, x5c still naming the trusted issuer.
+    const signedWith = async (changes: Record<string, unknown>, key: webcrypto.CryptoKey | Uint8Array) => {
+      const jws = await new CompactSign(Buffer.from(payload!, 'base64url'))
+        .setProtectedHeader({ ...header, ...changes } as CompactJWSHeaderParameters)
+        .sign(key, { crit: { exp: true } });
+      return presentPid({ ...issued, jwt: jws }, holder);
+    };
+    const control = await signedWith({}, pki.issuer.keys.privateKey);
+    expect((await verify(pki, { vpToken: { pid: [control] } })).ok).toBe(true);
+    const none = `${encode({ ...header, alg: 'none' })}.${payload}.`;
+    await expectCode({ pid: [await presentPid({ ...issued, jwt: none }, holder)] }, 'ISSUER_SIGNATURE_INVALID');
+    // HS256 keyed with the leaf's public key bytes: the classic algorithm-confusion forgery.
+    const leafSpki = new Uint8Array(pki.issuer.certificate.publicKey.rawData);
+    await expectCode({ pid: [await signedWith({ alg: 'HS256' }, leafSpki)] }, 'ISSUER_SIGNATURE_INVALID');
+    const otherP256 = await webcrypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, false, ['sign']);
+    await expectCode({ pid: [await signedWith({}, otherP256.privateKey)] }, 'ISSUER_SIGNATURE_INVALID');
+    const p384 = await webcrypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-384' }, false, ['sign']);
+    await expectCode({ pid: [await signedWith({ alg: 'ES384' }, p384.privateKey)] }, 'ISSUER_SIGNATURE_INVALID');
+    await expectCode(
+      { pid: [await signedWith({ crit: ['exp'], exp: 1 }, pki.issuer.keys.privateKey)] },
       'ISSUER_SIGNATURE_INVALID',
     );
   });
