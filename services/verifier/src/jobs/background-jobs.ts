@@ -101,8 +101,13 @@ export function createBackgroundJobs(deps: BackgroundJobsDeps): BackgroundJobs {
         })
         .then(
           async (unlisten) => {
-            // Stopped while LISTEN was being set up: undo it at once.
-            if (stopped) await unlisten();
+            // Stopped while LISTEN was being set up: undo it at once. The database may be
+            // closing by then (a replica stopped right after it started), so the undo can
+            // fail with the connection: logged, never left as an unhandled rejection.
+            if (stopped)
+              await unlisten().catch((error: unknown) =>
+                logger.warn({ err: error }, 'webhook worker: LISTEN not stopped cleanly'),
+              );
             else stopListening = unlisten;
           },
           (error: unknown) =>
