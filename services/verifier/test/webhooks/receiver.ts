@@ -32,6 +32,8 @@ export interface WebhookReceiver {
   clearAnswers(): void;
   /** Every answer waits this long before it is sent (a slow receiver). */
   delayAnswers(ms: number): void;
+  /** Answers wait (requests are still recorded) until the returned function releases them. */
+  holdAnswers(): () => void;
   /** The requests for session `sessionId`. */
   of(sessionId: string): ReceivedWebhook[];
   /** Waits until `count` requests matched `predicate` and answers them. */
@@ -46,6 +48,7 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
   const received: ReceivedWebhook[] = [];
   const queue: Answer[] = [];
   let delayMs = 0;
+  let held: Promise<void> | undefined;
   const server: Server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -61,7 +64,9 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
         answered,
       });
       if (answered === 'hang') return; // the sender's timeout ends it; close() drops the socket
-      setTimeout(() => response.writeHead(answered, { 'content-type': 'text/plain' }).end('x'.repeat(10_000)), delayMs);
+      const answer = () => response.writeHead(answered, { 'content-type': 'text/plain' }).end('x'.repeat(10_000));
+      const waiting = held;
+      setTimeout(() => (waiting ? void waiting.then(answer) : answer()), delayMs);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -72,6 +77,14 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
     received,
     answerNext: (...answers) => void queue.push(...answers),
     delayAnswers: (ms) => void (delayMs = ms),
+    holdAnswers: () => {
+      let release: () => void = () => undefined;
+      held = new Promise<void>((resolve) => (release = resolve));
+      return () => {
+        held = undefined;
+        release();
+      };
+    },
     clearAnswers: () => void queue.splice(0),
     of: (sessionId) => received.filter((entry) => entry.event.sessionId === sessionId),
     async waitFor(predicate, options = {}) {

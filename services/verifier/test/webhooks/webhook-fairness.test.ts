@@ -172,6 +172,8 @@ const backoffTest = harnessTest({
     WEBHOOK_RETRY_BASE_MS: '4000',
     WEBHOOK_RETRY_MAX_DELAY_MS: '4000',
     WEBHOOK_TARGET_CONCURRENCY: '1',
+    // Long enough for the held first answer below: its attempt ends with the 503, not a timeout.
+    WEBHOOK_TIMEOUT_MS: '10000',
   },
 }).extend('receiver', { scope: 'file' }, async ({}, { onCleanup }) => {
   const receiver = await startWebhookReceiver();
@@ -186,8 +188,25 @@ describe('webhook backoff per target', () => {
     async ({ harness, receiver }) => {
       receiver.answerNext(...Array<number>(100).fill(503));
       await webhookOf(harness, ORG, 'failing', receiver.url());
-      await Promise.all(Array.from({ length: 4 }, () => endSession(harness, ORG, 'failing')));
+      // The first attempt's answer waits until all four deliveries are written, so the
+      // failure finds the other three queued (one written after it is held back by the
+      // claim's per-target rule instead, with its own time: not what this test looks at).
+      const release = receiver.holdAnswers();
+      try {
+        await Promise.all(Array.from({ length: 4 }, () => endSession(harness, ORG, 'failing')));
+      } finally {
+        release();
+      }
       await receiver.waitFor(() => true);
+      await waitFor(
+        async () => {
+          const listed = await memberCall(harness)('GET', `${oid4vpPath()}/verifier/failing/webhook/deliveries`);
+          const listedDeliveries = (listed.body as { data: { data: WebhookDelivery[] } }).data.data;
+          return listedDeliveries.some((delivery) => delivery.attempts.length === 1);
+        },
+        10_000,
+        'the failed attempt recorded',
+      );
       await new Promise((resolve) => setTimeout(resolve, 1500));
       // One attempt, not one per delivery: the others were put behind its retry.
       expect(receiver.received).toHaveLength(1);
