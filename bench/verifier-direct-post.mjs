@@ -5,16 +5,17 @@
 // node:crypto, @peculiar/x509 and @owf/mdoc, nothing of the service), each path against a
 // baseline measured in the same run:
 //  (a) sessions created (management API POST …/presentation) + request objects fetched by a
-//      wallet (GET request_uri) per second ÷ node:crypto ES256 sign/s (target >= 0.05);
+//      wallet (GET request_uri) per second ÷ node:crypto ES256 sign/s (target >= 0.025, issue 27; issue 12 asked 0.05);
 //  (b) SD-JWT VC presentations (x5c leaf under an organisation trust anchor, KB-JWT)
 //      verified via direct_post per second ÷ (node:crypto ES256 verify/s ÷ 2: issuer
-//      signature + KB-JWT) (target >= 0.25); informative: the same presentations verified
+//      signature + KB-JWT) (target >= 0.12, issue 27; 0.25 in issue 12); informative: the same presentations verified
 //      in-process by @sd-jwt/sd-jwt-vc alone (bench/lib/sd-jwt-library-verify.mjs);
 //  (c) the same for mdoc DeviceResponses (issuer signature + device signature over the
-//      OpenID4VP 1.0 SessionTranscript) ÷ (ES256 verify/s ÷ 2) (target >= 0.25);
+//      OpenID4VP 1.0 SessionTranscript) ÷ (ES256 verify/s ÷ 2) (target >= 0.10, issue 27;
+//      0.25 in issue 12);
 //  (d) whole verifications per second: create → the wallet fetches the request object → it
 //      answers (direct_post) → the relying party reads the result (management API), all over
-//      HTTP with BENCH_CONNECTIONS in flight (target >= 700/s; the ratio to ES256 verify/s ÷ 2
+//      HTTP with BENCH_CONNECTIONS in flight (target >= 400/s, issue 27; 700/s in issue 12; the ratio to ES256 verify/s ÷ 2
 //      is for reference). A fixed number of them (BENCH_WHOLE_VERIFICATIONS), not a fixed time:
 //      a timed run stops with a flow on every connection half done, whose statements and CPU
 //      would be counted against the verifications that did complete;
@@ -67,7 +68,9 @@
 // BENCH_TRACING: `compare` runs the phases (default b,d) with tracing off and on in one run (ABBA,
 // BENCH_TRACING_ROUNDS pairs, default 2)
 // and prints the overhead (issue 16 item 5, bench/lib/tracing-overhead.mjs); `on` traces every
-// request to a local OTLP collector stub (BENCH_OTLP_PROTOCOL, default http/protobuf).
+// request to a local OTLP collector stub (BENCH_OTLP_PROTOCOL, default http/protobuf);
+// BENCH_COUNT_SPANS=1 with it prints the spans the stub received by name (the stub's decoding
+// then loads this process: not for a run that measures the overhead).
 import {
   createSessionStep,
   directPostStep,
@@ -128,7 +131,10 @@ const VERIFIER_ID = 'desk';
 const issuer = await createIssuer();
 const collector =
   process.env.BENCH_TRACING === 'on'
-    ? await startOtlpCollectorStub({ protocol: process.env.BENCH_OTLP_PROTOCOL })
+    ? await startOtlpCollectorStub({
+        protocol: process.env.BENCH_OTLP_PROTOCOL,
+        countSpans: Boolean(process.env.BENCH_COUNT_SPANS),
+      })
     : undefined;
 const bench = await startVerifierBench({ env: collector?.env ?? {}, countStatements: true });
 const sql = postgres(bench.databaseUrl, { max: 1, onnotice: () => {} });
@@ -306,15 +312,33 @@ function reportCost(phase, primitives) {
 }
 
 /**
- * Statements per operation that no request issues: the rate-limit exchange (issue 28), one statement every
- * RATE_LIMIT_SYNC_MS per replica whatever the load, so its share per operation falls as the rate rises.
+ * The statements no request issues, by their text: the replicas' periodic jobs, each on its own
+ * timer whatever the load, so their share per operation falls as the rate rises — the rate-limit
+ * exchange (issue 28, every RATE_LIMIT_SYNC_MS), the session-expiry sweep, the webhook worker's
+ * claim of due deliveries, and the transactions around a job's statements.
  */
+const PERIODIC_JOB_STATEMENTS = [
+  /rate_limit_windows/,
+  /^with\s+expired\s+as/,
+  // Only the claim: the settle statement inserts its webhook delivery too.
+  /^with\s+orgs\s+as\s+materialized\s*\(\s*select\s+distinct\s+org_id\s+from\s+"verifier"\."webhook_deliveries"/,
+  /^(begin|commit|rollback)\b/i,
+];
+
+/** Statements per operation that the periodic jobs issued in the window (`PERIODIC_JOB_STATEMENTS`). */
 function backgroundPerOperation(cost) {
   const calls = cost.byStatement
-    .filter(({ query }) => query.includes('rate_limit_windows'))
+    .filter(({ query }) => PERIODIC_JOB_STATEMENTS.some((pattern) => pattern.test(query.trim())))
     .reduce((sum, { calls: n }) => sum + n, 0);
   return calls / cost.operations;
 }
+
+/**
+ * Issue 27's rate targets, the ones held now: (a) sessions ÷ ES256 sign/s, (b) SD-JWT and (c) mdoc
+ * answers ÷ (ES256 verify/s ÷ 2), (d) whole verifications per second. Issue 12 first asked 0.05,
+ * 0.25, 0.25 and 700/s; the rows print both.
+ */
+const ISSUE_27_TARGETS = { a: 0.025, b: 0.12, c: 0.1, d: 400 };
 
 /** Issue 27's targets per whole verification (phase d): at most 1,500 µs of verifier CPU and 5 statements. */
 const TARGET_VERIFIER_MICROS = 1500;
@@ -349,14 +373,14 @@ function sizingRows(primitives) {
     {
       metric: '(d) statements per whole verification, all of them (pg_stat_statements, counted)',
       value: per.statements.toFixed(2),
-      baseline: `${backgroundPerOperation(costs.d).toFixed(3)} of them the rate-limit exchange`,
+      baseline: `${backgroundPerOperation(costs.d).toFixed(3)} of them periodic jobs' (rate-limit exchange, expiry, webhook claims)`,
       ratio: per.statements / TARGET_STATEMENTS,
       target: 'reported',
       kind: 'cost',
       pass: true,
     },
     {
-      metric: '(d) statements per whole verification in its four requests (without the rate-limit exchange)',
+      metric: "(d) statements per whole verification in its four requests (without the periodic jobs')",
       value: (per.statements - backgroundPerOperation(costs.d)).toFixed(2),
       baseline: `${TARGET_STATEMENTS} (issue 27 target)`,
       ratio: (per.statements - backgroundPerOperation(costs.d)) / TARGET_STATEMENTS,
@@ -713,8 +737,8 @@ try {
       value: run.perSecond.toFixed(0),
       baseline: `${es256Sign.toFixed(0)} node:crypto ES256 sign/s`,
       ratio,
-      target: '>= 0.05',
-      pass: ok && ratio >= 0.05,
+      target: `>= ${ISSUE_27_TARGETS.a} (issue 27; issue 12 asked 0.05)`,
+      pass: ok && ratio >= ISSUE_27_TARGETS.a,
     });
     rows.push(reportCost('a', primitives));
   }
@@ -743,8 +767,8 @@ try {
       value: run.perSecond.toFixed(0),
       baseline: `${verifyBound.toFixed(0)} (node:crypto ES256 verify/s ÷ 2)`,
       ratio,
-      target: '>= 0.25',
-      pass: ok && ratio >= 0.25,
+      target: `>= ${ISSUE_27_TARGETS.b} (issue 27; issue 12 asked 0.25)`,
+      pass: ok && ratio >= ISSUE_27_TARGETS.b,
     });
     rows.push({
       metric:
@@ -778,8 +802,8 @@ try {
       value: run.perSecond.toFixed(0),
       baseline: `${verifyBound.toFixed(0)} (node:crypto ES256 verify/s ÷ 2)`,
       ratio,
-      target: '>= 0.25',
-      pass: ok && ratio >= 0.25,
+      target: `>= ${ISSUE_27_TARGETS.c} (issue 27; issue 12 asked 0.25)`,
+      pass: ok && ratio >= ISSUE_27_TARGETS.c,
     });
     rows.push(reportCost('c', primitives));
   }
@@ -805,8 +829,8 @@ try {
         value: run.perSecond.toFixed(0),
         baseline: `${verifyBound.toFixed(0)} (node:crypto ES256 verify/s ÷ 2), for reference`,
         ratio: run.perSecond / verifyBound,
-        target: '>= 700/s',
-        pass: ok && run.perSecond >= 700,
+        target: `>= ${ISSUE_27_TARGETS.d}/s (issue 27; issue 12 asked 700/s)`,
+        pass: ok && run.perSecond >= ISSUE_27_TARGETS.d,
       });
       rows.push(reportCost('d', primitives), ...sizingRows(primitives));
     }
@@ -838,6 +862,12 @@ if (collector)
   console.log(
     `  tracing on: the collector stub received ${collector.stats.exports} OTLP exports, ${(collector.stats.bytes / 1e6).toFixed(1)} MB`,
   );
+if (collector?.stats.spansByName.size) {
+  const byName = [...collector.stats.spansByName].sort((a, b) => b[1] - a[1]);
+  const total = byName.reduce((sum, [, count]) => sum + count, 0);
+  console.log(`  spans received, warm-up included: ${total}`);
+  for (const [name, count] of byName) console.log(`    ${String(count).padStart(8)}  ${name}`);
+}
 writeRows(rows);
 
 console.log('');
