@@ -101,12 +101,16 @@ describe.skipIf(missingServer('postgres', 'webhook deliveries across verifier re
       async ({ testDb, receiver }) => {
         const logsA = captureLogger('replica-a', 'info');
         const logsB = captureLogger('replica-b', 'info');
-        // Two deliveries at a time per replica, and a slow receiver: each replica's batch takes a while, so both take part.
-        const a = await replica(testDb.url!, { WEBHOOK_CONCURRENCY: '2' }, logsA.logger);
-        const b = await replica(testDb.url!, { WEBHOOK_CONCURRENCY: '2' }, logsB.logger);
+        // Two deliveries at a time per replica and a slow receiver, so each replica's deliveries take a
+        // while; and room for four in flight to the one target (WEBHOOK_TARGET_CONCURRENCY), so one
+        // replica's two cannot fill it: with the default cap of two, the replica that claimed first
+        // takes the next delivery each time one of its own ends, and the other may never get one.
+        const pairEnv = { WEBHOOK_CONCURRENCY: '2', WEBHOOK_TARGET_CONCURRENCY: '4' };
+        const a = await replica(testDb.url!, pairEnv, logsA.logger);
+        const b = await replica(testDb.url!, pairEnv, logsB.logger);
         const events = await listenToSessionEvents(bus.connect);
         try {
-          receiver.delayAnswers(30);
+          receiver.delayAnswers(100);
           const api = memberCall(a);
           expect((await api('POST', `${oid4vpPath()}/verifier`, { verifierId: 'pair' })).status).toBe(201);
           await putWebhook(api, 'pair', {
