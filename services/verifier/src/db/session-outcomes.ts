@@ -12,7 +12,7 @@
 import { runRawStatement } from '@tessera/service-kit';
 import { OPEN_STATES } from '../domain/session-state.js';
 import type { SessionRow } from './schema.js';
-import { decodeSessionRow } from './sessions.js';
+import { decodeSessionRow } from './session-rows.js';
 import type { VerifierDb } from './types.js';
 import { OUTBOX_SESSION_COLUMNS, webhookOutboxInsert } from './webhook-outbox.js';
 

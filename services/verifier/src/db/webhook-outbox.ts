@@ -1,5 +1,5 @@
 // The webhook outbox, written by the statements that end sessions
-// (db/session-outcomes.ts, db/sessions.ts expireSessions): one CTE of theirs, so
+// (db/session-outcomes.ts, db/session-expiry.ts expireSessions): one CTE of theirs, so
 // the event row commits exactly when the state change does, in the same round
 // trip. Tenant scoping: a session's events go only to the webhook of its own
 // verifier (`verifier_ref`) in its own organisation.

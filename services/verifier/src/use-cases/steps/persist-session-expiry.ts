@@ -1,6 +1,6 @@
 import { sessionUpdatedEvent } from '@tessera/contracts';
 import { publishEvent, type MessageBus } from '@tessera/service-kit';
-import { expireSessions } from '../../db/sessions.js';
+import { expireSessions } from '../../db/session-expiry.js';
 import type { VerifierDb } from '../../db/types.js';
 import { SESSION_EXPIRED_MESSAGE } from '../../domain/session-state.js';
 

@@ -16,7 +16,7 @@ import type { KeyEncryptionKey } from '../../crypto/key-encryption.js';
 import { sessionKeyContext } from '../../crypto/sealing-contexts.js';
 import { signRequestObject } from '../../crypto/sign-request-object.js';
 import type { SessionRow, VerifierRow } from '../../db/schema.js';
-import { insertSession, type InsertSessionExpectations } from '../../db/sessions.js';
+import { insertSession, type InsertSessionExpectations } from '../../db/insert-session.js';
 import type { VerifierDb } from '../../db/types.js';
 import {
   DEFAULT_DC_API_PROTOCOLS,
